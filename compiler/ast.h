@@ -1,0 +1,310 @@
+/* ast.h - the one tree every pass works on: tagged-union nodes, kinds listed once. */
+#ifndef STAPC_AST_H
+#define STAPC_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A position in a script or tapset file. file is interned: compare pointers. */
+struct srcloc {
+	const char *file; /* path as given on the command line or tapset path */
+	int line;         /* 1-based */
+	int col;          /* 1-based, in bytes */
+};
+
+/* Value types of the language. */
+enum stp_type {
+	TYPE_UNKNOWN = 0, /* not inferred yet */
+	TYPE_LONG,        /* 64-bit signed integer */
+	TYPE_STRING,      /* NUL-terminated, at most MAXSTRINGLEN-1 bytes at run time */
+	TYPE_STATS,       /* statistics aggregate (issue 3) */
+	TYPE_VOID,        /* function without a return value */
+};
+
+/* A growable array of pointers, allocated from the arena. */
+struct vec {
+	void **items; /* elements */
+	int n;        /* number in use */
+	int cap;      /* allocated slots */
+};
+
+/*
+ * Every node kind, once: X(NAME, "description used in diagnostics").
+ * Expressions come first, then statements.
+ */
+#define AST_NODE_KINDS(X)                                                     \
+	X(NUM, "number")             /* u.num */                                \
+	X(STR, "string")             /* u.str */                                \
+	X(VAR, "identifier")         /* u.var: scalar or whole-array reference */ \
+	X(INDEX, "array index")      /* u.index: arr[k1, k2] */                 \
+	X(CALL, "function call")     /* u.call: f(a, b), also printf & co. */   \
+	X(UNARY, "operator")         /* u.unary: - ~ ! + */                     \
+	X(BINARY, "operator")        /* u.binary: arithmetic, bitwise, compare, . && || */ \
+	X(TERNARY, "operator")       /* u.ternary: c ? a : b */                 \
+	X(ASSIGN, "operator")        /* u.assign: = += -= *= /= %= <<= >>= &= |= ^= .= */ \
+	X(INCDEC, "operator")        /* u.incdec: ++x x++ --x x-- */            \
+	X(IN, "operator")            /* u.in: [k1, k2] in arr */                \
+	X(BLOCK, "block")            /* u.block: { stmts } */                   \
+	X(EXPR_STMT, "expression")   /* u.expr_stmt */                          \
+	X(NULL_STMT, "statement")    /* ; */                                    \
+	X(IF, "keyword")             /* u.if_stmt */                            \
+	X(WHILE, "keyword")          /* u.while_stmt */                         \
+	X(FOR, "keyword")            /* u.for_stmt */                           \
+	X(FOREACH, "keyword")        /* u.foreach */                            \
+	X(BREAK, "keyword")          /* no payload */                           \
+	X(CONTINUE, "keyword")       /* no payload */                           \
+	X(NEXT, "keyword")           /* no payload */                           \
+	X(RETURN, "keyword")         /* u.ret */                                \
+	X(DELETE, "keyword")         /* u.del */                                \
+	X(EMBEDDED, "embedded C")    /* u.embedded: %{ ... %} as a statement */
+
+enum node_kind {
+#define AST_ENUM(name, desc) NODE_##name,
+	AST_NODE_KINDS(AST_ENUM)
+#undef AST_ENUM
+	NODE_KIND_COUNT
+};
+
+/* Operators, shared by UNARY, BINARY, ASSIGN and INCDEC. */
+enum ast_op {
+	OP_NONE = 0,  /* plain '=' in ASSIGN */
+	OP_ADD,       /* + */
+	OP_SUB,       /* - */
+	OP_MUL,       /* * */
+	OP_DIV,       /* / */
+	OP_MOD,       /* % */
+	OP_SHL,       /* << */
+	OP_SHR,       /* >> (arithmetic) */
+	OP_BITAND,    /* & */
+	OP_BITOR,     /* | */
+	OP_BITXOR,    /* ^ */
+	OP_BITNOT,    /* ~ (unary) */
+	OP_NEG,       /* - (unary) */
+	OP_PLUS,      /* + (unary) */
+	OP_NOT,       /* ! (unary) */
+	OP_AND,       /* && */
+	OP_OR,        /* || */
+	OP_EQ,        /* == */
+	OP_NE,        /* != */
+	OP_LT,        /* < */
+	OP_LE,        /* <= */
+	OP_GT,        /* > */
+	OP_GE,        /* >= */
+	OP_CONCAT,    /* . */
+	OP_INC,       /* ++ */
+	OP_DEC,       /* -- */
+};
+
+/* Spelling of an operator as the user writes it ("+", "<<=" is op + "="). */
+const char *ast_op_spelling(enum ast_op op);
+
+struct symbol;
+struct function;
+
+struct node {
+	enum node_kind kind;   /* which member of u is valid */
+	struct srcloc loc;     /* where the node's leading token starts */
+	const char *tok;       /* spelling of the node's leading token, for "near ..." */
+	enum stp_type type;    /* expressions: inferred type (pass 2) */
+	union {
+		int64_t num;                   /* NUM: value (wrapped to 64 bits) */
+		const char *str;               /* STR: decoded bytes, escapes applied */
+		struct {
+			const char *name;      /* as written */
+			struct symbol *sym;    /* resolved (pass 2) */
+		} var;                         /* VAR */
+		struct {
+			struct node *array;    /* a VAR naming the array */
+			struct vec keys;       /* of struct node *, 1..9 */
+		} index;                       /* INDEX */
+		struct {
+			const char *name;      /* function or builtin name */
+			struct vec args;       /* of struct node * */
+			struct function *func; /* resolved script/tapset function, or NULL for builtins */
+			int builtin;           /* resolved builtin id (pass 2), 0 if none */
+		} call;                        /* CALL */
+		struct {
+			enum ast_op op;
+			struct node *operand;
+		} unary;                       /* UNARY */
+		struct {
+			enum ast_op op;
+			struct node *lhs, *rhs;
+		} binary;                      /* BINARY */
+		struct {
+			struct node *cond, *then, *otherwise;
+		} ternary;                     /* TERNARY */
+		struct {
+			enum ast_op op;        /* OP_NONE for '=', else the compound operator */
+			struct node *lhs;      /* VAR or INDEX */
+			struct node *rhs;
+		} assign;                      /* ASSIGN */
+		struct {
+			enum ast_op op;        /* OP_INC or OP_DEC */
+			bool prefix;           /* ++x rather than x++ */
+			struct node *operand;  /* VAR or INDEX */
+		} incdec;                      /* INCDEC */
+		struct {
+			struct vec keys;       /* of struct node * */
+			struct node *array;    /* a VAR */
+		} in;                          /* IN */
+		struct {
+			struct vec stmts;      /* of struct node * */
+		} block;                       /* BLOCK */
+		struct {
+			struct node *expr;
+		} expr_stmt;                   /* EXPR_STMT */
+		struct {
+			struct node *cond, *then, *otherwise; /* otherwise may be NULL */
+		} if_stmt;                     /* IF */
+		struct {
+			struct node *cond, *body;
+		} while_stmt;                  /* WHILE */
+		struct {
+			struct node *init, *cond, *step; /* each may be NULL */
+			struct node *body;
+		} for_stmt;                    /* FOR */
+		struct {
+			struct node *value;    /* VAR bound to the element value, or NULL */
+			struct vec keys;       /* of VAR nodes bound to the keys */
+			struct node *array;    /* VAR naming the array */
+			int sort_column;       /* 0 = value, 1..n = key n; meaningful when sort_dir != 0 */
+			int sort_dir;          /* +1 ascending, -1 descending, 0 unsorted */
+			struct node *limit;    /* expression or NULL */
+			struct node *body;
+		} foreach;                     /* FOREACH */
+		struct {
+			struct node *value;    /* may be NULL */
+		} ret;                         /* RETURN */
+		struct {
+			struct node *target;   /* VAR (whole array or scalar) or INDEX */
+		} del;                         /* DELETE */
+		struct {
+			const char *code;      /* text between %{ and %} */
+		} embedded;                    /* EMBEDDED */
+	} u;
+};
+
+/* One component of a probe point: name, or name("arg") / name(123). */
+struct probe_component {
+	const char *name;      /* "kprobe", "function", "ms", "return", ... */
+	struct node *arg;      /* NUM or STR literal, or NULL */
+	struct srcloc loc;     /* of the name */
+};
+
+/* A probe point as written: kprobe.function("x").return */
+struct probe_point {
+	struct vec components; /* of struct probe_component * */
+	struct srcloc loc;     /* of the first component */
+};
+
+/* probe a, b { body } */
+struct probe {
+	struct vec points;     /* of struct probe_point * */
+	struct node *body;     /* BLOCK */
+	struct srcloc loc;     /* of the 'probe' keyword */
+	bool from_tapset;      /* defined in a tapset file */
+	int index;             /* position in session->probes */
+	struct vec locals;     /* of struct symbol *: its locals (pass 2) */
+	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
+	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */
+	struct vec globals_written; /* of struct symbol *: globals it (or callees) writes (pass 2) */
+};
+
+/* A function parameter: name and optional declared type. */
+struct param {
+	const char *name;
+	enum stp_type type;    /* TYPE_UNKNOWN if not declared */
+	struct srcloc loc;
+	struct symbol *sym;    /* resolved (pass 2) */
+};
+
+/* function name:type (a:type, b) { body } or %{ embedded %} */
+struct function {
+	const char *name;
+	enum stp_type type;    /* declared return type or TYPE_UNKNOWN; inferred in pass 2 */
+	struct vec params;     /* of struct param * */
+	struct node *body;     /* BLOCK, or EMBEDDED for %{ %} functions */
+	struct srcloc loc;     /* of the name */
+	bool from_tapset;      /* defined in a tapset file */
+	bool used;             /* reachable from some probe (pass 2) */
+	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
+	int index;             /* position in session->functions */
+	struct vec callees;    /* of struct function *: functions it calls (pass 2) */
+	struct vec globals_read;    /* of struct symbol *: globals its body reads (pass 2) */
+	struct vec globals_written; /* of struct symbol *: globals its body writes (pass 2) */
+	struct ast_file *file; /* the file that defines it */
+};
+
+/* global a, b = 4, arr[100] */
+struct global {
+	const char *name;
+	struct node *init;     /* NUM or STR literal initial value, or NULL */
+	int64_t max_entries;   /* arr[N]: declared size, 0 if not given */
+	struct srcloc loc;
+	bool from_tapset;
+	struct symbol *sym;    /* the symbol (pass 2) */
+};
+
+/* Everything one file contributes. */
+struct ast_file {
+	const char *path;
+	struct vec globals;    /* of struct global * */
+	struct vec functions;  /* of struct function * */
+	struct vec probes;     /* of struct probe * */
+	struct vec embedded;   /* of const char *: top-level %{ %} blocks */
+};
+
+/* Kinds of symbols. */
+enum symbol_kind {
+	SYM_GLOBAL,  /* script global */
+	SYM_LOCAL,   /* local of a probe or function */
+	SYM_PARAM,   /* function parameter */
+};
+
+struct symbol {
+	const char *name;
+	enum symbol_kind kind;
+	enum stp_type type;        /* value type; for arrays, the element type */
+	int arity;                 /* -1 unknown, 0 scalar, n = array with n keys */
+	enum stp_type keys[9];     /* key types when arity > 0 */
+	struct srcloc loc;         /* declaration or first use */
+	struct global *global;     /* SYM_GLOBAL: declaration */
+	bool read;                 /* read somewhere (pass 2) */
+	bool written;              /* assigned somewhere (pass 2) */
+	bool printed;              /* passed to a print function (end-of-script display) */
+	int index;                 /* position among its owner's symbols */
+};
+
+/* Allocation and vectors (arena: the compiler never frees). */
+void *ast_alloc(size_t size);
+char *ast_strdup(const char *s);
+char *ast_strndup(const char *s, size_t n);
+char *ast_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vec_push(struct vec *v, void *item);
+const char *ast_intern(const char *s); /* one copy per distinct string (file names) */
+
+struct node *ast_new(enum node_kind kind, struct srcloc loc, const char *tok);
+const char *ast_kind_name(enum node_kind kind);
+const char *ast_type_name(enum stp_type type);
+
+/*
+ * The walker: calls pre(node) before the children and post(node) after,
+ * in source order. If pre returns false the children are skipped.
+ * Either callback may be NULL. Only this function knows a node's children.
+ */
+struct ast_walker {
+	bool (*pre)(struct ast_walker *w, struct node *n);
+	void (*post)(struct ast_walker *w, struct node *n);
+	void *data;
+};
+void ast_walk(struct ast_walker *w, struct node *n);
+
+/* Canonical printing for -p1 / -p2. */
+void ast_print_node(FILE *out, const struct node *n, int indent);
+void ast_print_expr(FILE *out, const struct node *n);
+void ast_print_probe_point(FILE *out, const struct probe_point *pp);
+void ast_print_file(FILE *out, const struct ast_file *f);
+
+#endif

@@ -1,0 +1,127 @@
+/* build.c - pass 4: build the module with kbuild against the target kernel's build tree. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "passes.h"
+
+static bool write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "stap: cannot write %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* Run argv with stdout and stderr into log; returns the exit status or -1. */
+static int run_logged(char *const argv[], const char *log)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Show the compiler's complaints: lines that mention errors or warnings, with their context. */
+static void show_build_errors(const char *log)
+{
+	FILE *f = fopen(log, "r");
+	char line[4096];
+	int shown = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && shown < 60) {
+		if (strstr(line, "error") || strstr(line, "warning") || strstr(line, "note:") ||
+		    strstr(line, "In function") || line[0] == ' ') {
+			fputs(line, stderr);
+			shown++;
+		}
+	}
+	fclose(f);
+}
+
+static bool copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb");
+	if (!in)
+		return false;
+	char *tmp = ast_printf("%s.tmp%d", to, (int)getpid());
+	FILE *out = fopen(tmp, "wb");
+	char buf[65536];
+	size_t n;
+	bool ok = out != NULL;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	fclose(in);
+	if (out && fclose(out) != 0)
+		ok = false;
+	/* never leave a half-written module behind */
+	if (!ok || rename(tmp, to) != 0) {
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+bool build_module(struct session *s)
+{
+	struct stat st;
+	if (stat(ast_printf("%s/Makefile", s->kernel_build), &st) != 0) {
+		fprintf(stderr, "stap: no kernel build tree at %s for kernel %s.\n"
+				"      Install the headers (e.g. apt-get install linux-headers-%s), "
+				"or point -r at a build tree.\n",
+			s->kernel_build, s->release, s->release);
+		return false;
+	}
+	char *ccflags = ast_printf("ccflags-y := -I%s -Wno-declaration-after-statement", s->runtime_dir);
+	for (int i = 0; i < s->defines.n; i++) {
+		struct define *d = s->defines.items[i];
+		ccflags = ast_printf("%s -D%s%s%s", ccflags, d->name, d->value ? "=" : "", d->value ? d->value : "");
+	}
+	const char *kbuild = ast_printf("obj-m := %s.o\n%s\n", s->module_name, ccflags);
+	if (!write_text(ast_printf("%s/Kbuild", s->tmpdir), kbuild))
+		return false;
+	const char *log = ast_printf("%s/build.log", s->tmpdir);
+	char *argv[] = {"make", "-C", (char *)s->kernel_build, ast_printf("M=%s", s->tmpdir), "modules", NULL};
+	int rc = run_logged(argv, log);
+	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);
+	if (rc != 0 || stat(ko, &st) != 0) {
+		show_build_errors(log);
+		fprintf(stderr, "stap: pass 4: building the module against %s failed (make exit status %d)%s\n",
+			s->kernel_build, rc, s->keep_tmpdir ? ast_printf("; full log in %s", log) : "");
+		return false;
+	}
+	s->ko_path = ko;
+	if (s->last_pass == 4) {
+		/* -p4 leaves NAME.ko in the current directory */
+		const char *dest = ast_printf("%s.ko", s->module_name);
+		if (!copy_file(ko, dest)) {
+			fprintf(stderr, "stap: cannot copy the module to %s: %s\n", dest, strerror(errno));
+			return false;
+		}
+		char cwd[4096];
+		s->ko_path = getcwd(cwd, sizeof(cwd)) ? ast_printf("%s/%s", cwd, dest) : dest;
+	}
+	return true;
+}

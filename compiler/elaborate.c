@@ -1,0 +1,95 @@
+/* elaborate.c - pass 2: tapsets, name resolution, types, probe points; -p2 printing. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "diag.h"
+#include "elaborate.h"
+#include "passes.h"
+#include "probes.h"
+
+bool elaborate(struct session *s)
+{
+	if (!tapset_load(s))
+		return false;
+	if (!resolve_program(s))
+		return false;
+	if (!types_infer(s))
+		return false;
+	if (!probes_resolve(s))
+		return false;
+	if (s->probes.n == 0) {
+		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
+		return false;
+	}
+	return true;
+}
+
+static const char *symbol_type_text(const struct symbol *sym)
+{
+	if (sym->arity <= 0)
+		return ast_type_name(sym->type);
+	char buf[256];
+	int len = snprintf(buf, sizeof(buf), "%s[", ast_type_name(sym->type));
+	for (int i = 0; i < sym->arity && i < 9; i++)
+		len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s%s", i ? ", " : "", ast_type_name(sym->keys[i]));
+	snprintf(buf + len, sizeof(buf) - (size_t)len, "]");
+	return ast_strdup(buf);
+}
+
+static void print_locals(FILE *out, struct vec *locals)
+{
+	if (!locals->n)
+		return;
+	fprintf(out, "  # locals:");
+	for (int i = 0; i < locals->n; i++) {
+		struct symbol *sym = locals->items[i];
+		fprintf(out, "%s %s:%s", i ? "," : "", sym->name, symbol_type_text(sym));
+	}
+	fprintf(out, "\n");
+}
+
+void elaborate_print(struct session *s, FILE *out)
+{
+	fprintf(out, "# globals\n");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		fprintf(out, "%s:%s", g->name, symbol_type_text(g->sym));
+		if (g->init) {
+			fprintf(out, " = ");
+			ast_print_expr(out, g->init);
+		}
+		if (g->max_entries)
+			fprintf(out, " /* max %" PRId64 " entries */", g->max_entries);
+		fprintf(out, "%s\n", g->from_tapset ? ast_printf(" /* from %s */", g->loc.file) : "");
+	}
+	fprintf(out, "# functions\n");
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		fprintf(out, "%s:%s (", fn->name, ast_type_name(fn->type));
+		for (int j = 0; j < fn->params.n; j++) {
+			struct param *p = fn->params.items[j];
+			fprintf(out, "%s%s:%s", j ? ", " : "", p->name, ast_type_name(p->sym->type));
+		}
+		fprintf(out, ")%s\n", fn->from_tapset ? ast_printf(" /* from %s */", fn->loc.file) : "");
+		print_locals(out, &fn->locals);
+		if (fn->body->kind == NODE_EMBEDDED)
+			fprintf(out, "%%{ /* embedded C */ %%}\n");
+		else
+			ast_print_node(out, fn->body, 0);
+	}
+	fprintf(out, "# probes\n");
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		bool first = true;
+		for (int j = 0; j < s->resolved.n; j++) {
+			struct resolved_probe *r = s->resolved.items[j];
+			if (r->probe != p)
+				continue;
+			fprintf(out, "%s%s", first ? "" : ", ", r->pp);
+			first = false;
+		}
+		fprintf(out, " /* %s:%d:%d */\n", p->loc.file, p->loc.line, p->loc.col);
+		print_locals(out, &p->locals);
+		ast_print_node(out, p->body, 0);
+	}
+}

@@ -1,0 +1,283 @@
+/* main.c - the stap command line: options into a session, then the pass table. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "passes.h"
+#include "session.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: stap [OPTIONS] SCRIPT.stp [ARGS...]\n"
+		"       stap [OPTIONS] -e 'SCRIPT' [ARGS...]\n"
+		"\n"
+		"Passes: 1 parse, 2 elaborate, 3 translate to C, 4 build the module, 5 run it.\n"
+		"\n"
+		"  -p N          stop after pass N (1-5) and print its result\n"
+		"  -e SCRIPT     run SCRIPT given on the command line\n"
+		"  -v            print one line per pass with its time and memory (repeat for more)\n"
+		"  -k            keep the temporary build directory and print its path\n"
+		"  -m NAME       name the module NAME (default stap_<hash>)\n"
+		"  -r RELEASE    build for kernel RELEASE (/lib/modules/RELEASE/build)\n"
+		"  -r DIR        build against the kernel build tree DIR\n"
+		"  -o FILE       send the script's output to FILE\n"
+		"  -c CMD        run CMD; target() is its pid; the script ends when it exits\n"
+		"  -x PID        set target() to PID\n"
+		"  -s MB         per-CPU output buffer size in MiB\n"
+		"  -D NAME=VAL   define a limit for the module (MAXACTION, MAXSTRINGLEN, ...)\n"
+		"  -I DIR        look for tapset files in DIR too\n"
+		"  -g            guru mode: allow embedded C in the script\n"
+		"  -u            unoptimized: keep unused functions and variables\n"
+		"  -w            suppress warnings\n"
+		"  --remote=qemu[:RELEASE]\n"
+		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
+		"  -V, --version print the version\n"
+		"  -h, --help    print this help\n");
+}
+
+/* The directory holding this executable (for staprun, stapio, stapvm and data). */
+static const char *exe_dir(void)
+{
+	static char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return ".";
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	return buf;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Data directories: next to an installed binary (PREFIX/bin/../share/stapc),
+ * else the source tree this build came from, else the configured install dir.
+ */
+static const char *find_data_dir(const char *bindir, const char *name)
+{
+	const char *candidates[] = {
+		ast_printf("%s/../share/stapc/%s", bindir, name),
+		ast_printf("%s/%s", STAPC_SOURCE_DIR, name),
+		ast_printf("%s/%s", STAPC_DATADIR, name),
+	};
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
+		if (is_dir(candidates[i]))
+			return candidates[i];
+	return candidates[2];
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (cap - len - 1 == 0) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!buf) {
+		fprintf(stderr, "stap: out of memory reading %s\n", path);
+		exit(STAP_EXIT_FAILURE);
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* -r RELEASE or -r DIR: set release and build tree. */
+static void set_kernel(struct session *s, const char *arg)
+{
+	if (arg && strchr(arg, '/')) {
+		s->kernel_build = arg;
+		/* DIR/include/config/kernel.release names the release. */
+		char *rel = read_file(ast_printf("%s/include/config/kernel.release", arg));
+		if (rel) {
+			rel[strcspn(rel, "\n")] = '\0';
+			s->release = rel;
+		} else {
+			s->release = arg;
+		}
+		return;
+	}
+	if (!arg) {
+		struct utsname u;
+		uname(&u);
+		arg = ast_strdup(u.release);
+	}
+	s->release = arg;
+	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
+}
+
+enum long_opt { OPT_REMOTE = 256, OPT_VERSION };
+
+int main(int argc, char **argv)
+{
+	struct session *s = ast_alloc(sizeof(*s));
+	const char *script_text = NULL;
+	const char *kernel_arg = NULL;
+	bool kernel_given = false;
+	s->last_pass = 5;
+
+	static const struct option long_options[] = {
+		{"remote", required_argument, NULL, OPT_REMOTE},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+	/* '+': stop at the first non-option, which is the script; the rest are its arguments. */
+	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwhV", long_options, NULL)) != -1) {
+		char *end;
+		switch (opt) {
+		case 'p':
+			s->last_pass = (int)strtol(optarg, &end, 10);
+			if (*end || s->last_pass < 1 || s->last_pass > 5) {
+				fprintf(stderr, "stap: invalid pass number '%s' for -p (expected 1-5)\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			break;
+		case 'e':
+			script_text = optarg;
+			break;
+		case 'v':
+			s->verbose++;
+			break;
+		case 'k':
+			s->keep_tmpdir = true;
+			break;
+		case 'm':
+			if (!*optarg || strlen(optarg) > 55 || strspn(optarg,
+			    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(optarg)) {
+				fprintf(stderr, "stap: invalid module name '%s' for -m: use at most 55 letters, digits and '_'\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			s->module_name = optarg;
+			break;
+		case 'r':
+			kernel_arg = optarg;
+			kernel_given = true;
+			break;
+		case 'o':
+			s->output_file = optarg;
+			break;
+		case 'c':
+			s->target_cmd = optarg;
+			break;
+		case 'x':
+			s->target_pid = strtol(optarg, &end, 10);
+			if (*end || s->target_pid <= 0) {
+				fprintf(stderr, "stap: invalid process id '%s' for -x\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			break;
+		case 's':
+			s->buffer_mb = (int)strtol(optarg, &end, 10);
+			if (*end || s->buffer_mb < 1 || s->buffer_mb > 4095) {
+				fprintf(stderr, "stap: invalid buffer size '%s' for -s (expected 1-4095 MiB)\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			break;
+		case 'D': {
+			struct define *d = ast_alloc(sizeof(*d));
+			char *eq = strchr(optarg, '=');
+			d->name = eq ? ast_strndup(optarg, (size_t)(eq - optarg)) : optarg;
+			d->value = eq ? eq + 1 : NULL;
+			if (!*d->name || strspn(d->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(d->name)) {
+				fprintf(stderr, "stap: invalid macro name in -D '%s'\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			vec_push(&s->defines, d);
+			break;
+		}
+		case 'I':
+			vec_push(&s->include_dirs, optarg);
+			break;
+		case 'g':
+			s->guru = true;
+			break;
+		case 'u':
+			s->unoptimized = true;
+			break;
+		case 'w':
+			s->suppress_warnings = true;
+			break;
+		case OPT_REMOTE:
+			if (strncmp(optarg, "qemu", 4) != 0 || (optarg[4] && optarg[4] != ':')) {
+				fprintf(stderr, "stap: unsupported --remote target '%s' (expected qemu or qemu:RELEASE)\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			s->remote = optarg;
+			if (optarg[4] == ':' && optarg[5] && !kernel_given)
+				kernel_arg = optarg + 5;
+			break;
+		case 'h':
+			usage(stdout);
+			return STAP_EXIT_OK;
+		case 'V':
+			printf("stapc stap %s\n", STAPC_VERSION);
+			return STAP_EXIT_OK;
+		default:
+			usage(stderr);
+			return STAP_EXIT_USAGE;
+		}
+	}
+
+	if (!script_text) {
+		if (optind >= argc) {
+			fprintf(stderr, "stap: no script given: pass a file name or -e 'SCRIPT'\n");
+			usage(stderr);
+			return STAP_EXIT_USAGE;
+		}
+		s->script_path = ast_intern(argv[optind++]);
+		char *text = read_file(s->script_path);
+		if (!text) {
+			fprintf(stderr, "stap: cannot read script '%s': %s\n", s->script_path, strerror(errno));
+			return STAP_EXIT_FAILURE;
+		}
+		s->script_text = text;
+	} else {
+		s->script_path = ast_intern("<input>");
+		s->script_text = script_text;
+	}
+	for (; optind < argc; optind++)
+		vec_push(&s->script_args, argv[optind]);
+
+	if (s->remote && !kernel_given && !(s->remote[4] == ':' && s->remote[5])) {
+		/* --remote=qemu without a release: let stapvm's choice rule apply here too. */
+		kernel_arg = passes_pick_guest_release();
+		if (!kernel_arg && s->last_pass >= 4) {
+			fprintf(stderr, "stap: --remote=qemu: no installed kernel with a build tree found;\n"
+					"      install one with: apt-get install linux-image-cloud-amd64 linux-headers-cloud-amd64\n");
+			return STAP_EXIT_FAILURE;
+		}
+	}
+	set_kernel(s, kernel_arg);
+
+	s->bin_dir = exe_dir();
+	s->tapset_dir = find_data_dir(s->bin_dir, "tapset");
+	s->runtime_dir = find_data_dir(s->bin_dir, "runtime");
+	diag_suppress_warnings(s->suppress_warnings);
+
+	return passes_run(s);
+}

@@ -1,0 +1,799 @@
+/*
+ * parser.y - pass 1, second half: the SystemTap grammar, building struct ast_file.
+ *
+ * A pure (reentrant) LALR(1) parser fed by lexer.l. The expression grammar is
+ * written as one nonterminal per precedence level, lowest first, following
+ * SystemTap:
+ *
+ *   = += -= ... (right)   ?: (right)   ||   &&   |   ^   &   in
+ *   == != < <= > >=   << >>   . (concatenation)   + -   * / %
+ *   unary + - ! ~   ++x --x   x++ x--   primary
+ *
+ * Semicolons after statements are optional, as in SystemTap
+ * ("probe begin { x = 1 y = 2 }" is two statements). That makes a few
+ * tokens ambiguous between "continue this expression" and "start the next
+ * statement" ('-' '+' '++' '--' '(' '['), and "return" ambiguous between
+ * "with a value" and "without". Those conflicts are resolved greedily (the
+ * expression continues), exactly like SystemTap's recursive-descent parser,
+ * through the STMT_END precedence below. Nothing else uses precedence, and
+ * %expect 0 keeps it that way.
+ *
+ * Each node's loc/tok is its leading token, except operator nodes, which
+ * carry the operator ("near operator '/'").
+ *
+ * Error recovery: a syntax error abandons the current top-level declaration;
+ * the parser skips to the next 'global', 'probe', 'function' or '%{'.
+ */
+
+%code requires {
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+
+#ifndef YY_TYPEDEF_YY_SCANNER_T
+#define YY_TYPEDEF_YY_SCANNER_T
+typedef void *yyscan_t;
+#endif
+
+/* Semantic value of a token. */
+struct parse_token {
+	const char *text; /* spelling as written (strings keep their quotes) */
+	int64_t num;      /* NUMBER: value, wrapped to 64 bits */
+	const char *str;  /* STRING: decoded contents */
+};
+
+/* The variables of a foreach header while it is being parsed. */
+struct parse_foreach {
+	struct node *value;  /* VAR bound to the element value, or NULL */
+	struct vec keys;     /* of VAR nodes */
+	int sort_column;     /* 0 = value, 1..n = key n */
+	int sort_dir;        /* +1, -1, or 0 when unsorted */
+};
+
+/* A foreach key variable and the sort marker written after it. */
+struct parse_key {
+	struct node *var; /* VAR node */
+	int sort;         /* +1 for '+', -1 for '-', 0 for none */
+};
+
+/* State shared by the scanner (as yyextra) and the parser (as a parameter). */
+struct parse_state {
+	const char *path;         /* interned file name, put in every srcloc */
+	bool is_tapset;           /* mark declarations as from_tapset */
+	struct ast_file *file;    /* the file being built */
+	int line;                 /* scanner cursor: line of the next character */
+	int col;                  /* scanner cursor: column of the next character */
+	struct srcloc start;      /* start of a comment or %{ block in progress */
+	char *buf;                /* text of the %{ block in progress */
+	size_t buf_len;           /* bytes used in buf */
+	size_t buf_cap;           /* bytes allocated for buf */
+	const char *last_text;    /* spelling of the latest token, for syntax errors */
+	bool eof_reported;        /* the scanner already reported why the file ended early */
+	bool unterminated_string; /* an unterminated string was reported: skip the next syntax error */
+};
+}
+
+%code provides {
+int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
+}
+
+%code {
+#include <string.h>
+
+#include "diag.h"
+
+/* A nonterminal's location is that of its first symbol (its leading token). */
+#define YYLLOC_DEFAULT(cur, rhs, n)                        \
+	do {                                               \
+		if (n)                                     \
+			(cur) = YYRHSLOC(rhs, 1);          \
+		else                                       \
+			(cur) = YYRHSLOC(rhs, 0);          \
+	} while (0)
+
+static void yyerror(struct srcloc *loc, yyscan_t scanner, struct parse_state *ps, const char *msg);
+
+static struct node *new_num(struct srcloc loc, const char *tok, int64_t value);
+static struct node *new_var(struct srcloc loc, const char *name);
+static struct node *new_binary(struct srcloc loc, const char *tok, enum ast_op op,
+			       struct node *lhs, struct node *rhs);
+static struct node *new_unary(struct srcloc loc, const char *tok, enum ast_op op,
+			      struct node *operand);
+static struct node *new_incdec(struct srcloc loc, const char *tok, enum ast_op op,
+			       bool prefix, struct node *operand);
+static bool is_lvalue(const struct node *n);
+static enum stp_type parse_type_name(struct srcloc loc, const char *name);
+static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
+}
+
+%define api.pure full
+%define api.location.type {struct srcloc}
+%define parse.error custom
+%define parse.lac full
+%locations
+%param {yyscan_t scanner}
+%parse-param {struct parse_state *ps}
+%expect 0
+
+%union {
+	struct parse_token tok;       /* tokens */
+	struct node *node;            /* expressions and statements */
+	struct vec vec;               /* lists */
+	enum ast_op op;               /* assignment operators */
+	enum stp_type type;           /* declared types */
+	int sort;                     /* sort marker: +1, -1, 0 */
+	struct probe_point *point;    /* probe points */
+	struct probe_component *comp; /* probe point components */
+	struct global *global;        /* global declarations */
+	struct param *param;          /* function parameters */
+	struct function *func;        /* function headers */
+	struct parse_foreach *fe;     /* foreach variables */
+	struct parse_key key;         /* one foreach key */
+}
+
+%token <tok> IDENT "identifier"
+%token <tok> NUMBER "number"
+%token <tok> STRING "string"
+%token <tok> EMBEDDED_CODE "embedded C block"
+%token <tok> PP_NAME "probe point component"
+%token <tok> TARGET_VAR "target variable"
+%token <tok> AT_NAME "@ operator"
+%token <tok> GLOBAL "'global'" PROBE "'probe'" FUNCTION "'function'"
+%token <tok> IF "'if'" ELSE "'else'" WHILE "'while'" FOR "'for'" FOREACH "'foreach'"
+%token <tok> IN "'in'" BREAK "'break'" CONTINUE "'continue'" NEXT "'next'"
+%token <tok> RETURN "'return'" DELETE "'delete'" LIMIT "'limit'" PRIVATE "'private'"
+%token <tok> SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='"
+%token <tok> AND "'&&'" OR "'||'" INC "'++'" DEC "'--'"
+%token <tok> ADD_ASSIGN "'+='" SUB_ASSIGN "'-='" MUL_ASSIGN "'*='" DIV_ASSIGN "'/='"
+%token <tok> MOD_ASSIGN "'%='" SHL_ASSIGN "'<<='" SHR_ASSIGN "'>>='" AND_ASSIGN "'&='"
+%token <tok> OR_ASSIGN "'|='" XOR_ASSIGN "'^='" CONCAT_ASSIGN "'.='"
+%token <tok> STATS_ADD "'<<<'" REGEX_MATCH "'=~'" REGEX_NOMATCH "'!~'"
+%token <tok> '+' '-' '*' '/' '%' '&' '|' '^' '~' '!' '<' '>' '=' '.' '?' ':' ';' ','
+%token <tok> '(' ')' '[' ']' '{' '}'
+
+/* See the top of the file: only statement ends use precedence. */
+%precedence STMT_END
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~'
+%precedence THEN
+%precedence ELSE
+
+%type <node> block statement expr opt_expr assign_expr ternary_expr lor_expr land_expr
+%type <node> bitor_expr bitxor_expr bitand_expr in_expr compare_expr shift_expr
+%type <node> concat_expr add_expr mul_expr unary_expr crement_expr primary literal
+%type <vec> statements expr_list opt_args params opt_params
+%type <op> assign_op
+%type <tok> compare_op
+%type <type> opt_type
+%type <sort> opt_sort
+%type <point> probe_point
+%type <comp> component
+%type <global> global_item
+%type <param> param
+%type <fe> foreach_vars foreach_keys
+%type <key> foreach_key
+%type <node> opt_limit
+%type <vec> probe_points
+%type <func> function_head
+
+%%
+
+/* file = (global-decl | probe-decl | function-decl | "%{" ... "%}")* */
+file:
+	%empty
+|	file toplevel
+;
+
+toplevel:
+	global_decl
+|	probe_decl
+|	function_decl
+|	EMBEDDED_CODE { vec_push(&ps->file->embedded, (void *)$1.text); }
+|	error         { /* skipped to the next declaration; already reported */ }
+;
+
+/* global-decl = "global" global-item ("," global-item)* ";"? */
+global_decl:
+	GLOBAL global_list opt_semicolon
+;
+
+opt_semicolon:
+	%empty
+|	';'
+;
+
+global_list:
+	global_item                 { vec_push(&ps->file->globals, $1); }
+|	global_list ',' global_item { vec_push(&ps->file->globals, $3); }
+;
+
+/* global-item = ident ("=" literal | "[" number "]")? */
+global_item:
+	IDENT {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->loc = @1;
+		$$->from_tapset = ps->is_tapset;
+	}
+|	IDENT '=' literal {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->loc = @1;
+		$$->init = $3;
+		$$->from_tapset = ps->is_tapset;
+	}
+|	IDENT '[' NUMBER ']' {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->loc = @1;
+		$$->max_entries = $3.num;
+		$$->from_tapset = ps->is_tapset;
+		if ($3.num <= 0)
+			diag_error(@3, "array size must be positive");
+	}
+;
+
+/* literal = number | "-" number | string */
+literal:
+	NUMBER     { $$ = new_num(@1, $1.text, $1.num); }
+|	'-' NUMBER {
+		$$ = new_num(@1, ast_printf("-%s", $2.text), (int64_t)(0 - (uint64_t)$2.num));
+	}
+|	STRING     { $$ = ast_new(NODE_STR, @1, $1.text); $$->u.str = $1.str; }
+;
+
+/* probe-decl = "probe" probe-point ("," probe-point)* block */
+probe_decl:
+	PROBE probe_points block {
+		struct probe *p = ast_alloc(sizeof(*p));
+		p->points = $2;
+		p->body = $3;
+		p->loc = @1;
+		p->from_tapset = ps->is_tapset;
+		vec_push(&ps->file->probes, p);
+	}
+;
+
+probe_points:
+	probe_point                  { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
+|	probe_points ',' probe_point { $$ = $1; vec_push(&$$, $3); }
+;
+
+/* probe-point = component ("." component)* */
+probe_point:
+	component {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->loc = $1->loc;
+		vec_push(&$$->components, $1);
+	}
+|	probe_point '.' component { $$ = $1; vec_push(&$$->components, $3); }
+;
+
+/* component = name ("(" literal ")")?   where name may contain '*' */
+component:
+	PP_NAME {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->loc = @1;
+	}
+|	PP_NAME '(' literal ')' {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->loc = @1;
+		$$->arg = $3;
+	}
+;
+
+/*
+ * function-decl = "function" ident (":" type)? "(" params? ")" (block | "%{" ... "%}")
+ * params = ident (":" type)? ("," ident (":" type)?)*
+ */
+function_decl:
+	function_head block         { $1->body = $2; }
+|	function_head EMBEDDED_CODE {
+		$1->body = ast_new(NODE_EMBEDDED, @2, "%{");
+		$1->body->u.embedded.code = $2.text;
+	}
+;
+
+function_head:
+	FUNCTION IDENT opt_type '(' opt_params ')' {
+		struct function *f = ast_alloc(sizeof(*f));
+		f->name = $2.text;
+		f->type = $3;
+		f->params = $5;
+		f->loc = @2;
+		f->from_tapset = ps->is_tapset;
+		vec_push(&ps->file->functions, f);
+		$$ = f;
+	}
+;
+
+opt_type:
+	%empty    { $$ = TYPE_UNKNOWN; }
+|	':' IDENT { $$ = parse_type_name(@2, $2.text); }
+;
+
+opt_params:
+	%empty { $$ = (struct vec){ 0 }; }
+|	params
+;
+
+params:
+	param            { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
+|	params ',' param { $$ = $1; vec_push(&$$, $3); }
+;
+
+param:
+	IDENT opt_type {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->type = $2;
+		$$->loc = @1;
+	}
+;
+
+/* block = "{" statement* "}" */
+block:
+	'{' statements '}' { $$ = ast_new(NODE_BLOCK, @1, "{"); $$->u.block.stmts = $2; }
+;
+
+statements:
+	%empty               { $$ = (struct vec){ 0 }; }
+|	statements statement { $$ = $1; vec_push(&$$, $2); }
+;
+
+/* A statement's ';' is optional; when present it belongs to the statement. */
+semicolon:
+	%empty %prec STMT_END
+|	';'
+;
+
+/*
+ * statement = block | ";" | expr ";"?
+ *           | "if" "(" expr ")" statement ("else" statement)?
+ *           | "while" "(" expr ")" statement
+ *           | "for" "(" expr? ";" expr? ";" expr? ")" statement
+ *           | "foreach" "(" foreach-vars "in" ident sort? ("limit" expr)? ")" statement
+ *           | ("break" | "continue" | "next") ";"?
+ *           | "return" expr? ";"?  | "delete" expr ";"?  | "%{" ... "%}"
+ */
+statement:
+	block
+|	';' { $$ = ast_new(NODE_NULL_STMT, @1, ";"); }
+|	expr semicolon {
+		$$ = ast_new(NODE_EXPR_STMT, $1->loc, $1->tok);
+		$$->u.expr_stmt.expr = $1;
+	}
+|	IF '(' expr ')' statement %prec THEN {
+		$$ = ast_new(NODE_IF, @1, "if");
+		$$->u.if_stmt.cond = $3;
+		$$->u.if_stmt.then = $5;
+	}
+|	IF '(' expr ')' statement ELSE statement {
+		$$ = ast_new(NODE_IF, @1, "if");
+		$$->u.if_stmt.cond = $3;
+		$$->u.if_stmt.then = $5;
+		$$->u.if_stmt.otherwise = $7;
+	}
+|	WHILE '(' expr ')' statement {
+		$$ = ast_new(NODE_WHILE, @1, "while");
+		$$->u.while_stmt.cond = $3;
+		$$->u.while_stmt.body = $5;
+	}
+|	FOR '(' opt_expr ';' opt_expr ';' opt_expr ')' statement {
+		$$ = ast_new(NODE_FOR, @1, "for");
+		$$->u.for_stmt.init = $3;
+		$$->u.for_stmt.cond = $5;
+		$$->u.for_stmt.step = $7;
+		$$->u.for_stmt.body = $9;
+	}
+|	FOREACH '(' foreach_vars IN IDENT opt_sort opt_limit ')' statement {
+		$$ = ast_new(NODE_FOREACH, @1, "foreach");
+		$$->u.foreach.value = $3->value;
+		$$->u.foreach.keys = $3->keys;
+		$$->u.foreach.array = new_var(@5, $5.text);
+		$$->u.foreach.sort_column = $3->sort_column;
+		$$->u.foreach.sort_dir = $3->sort_dir;
+		if ($6) {
+			if ($3->sort_dir)
+				diag_error(@6, "multiple sort directives in foreach");
+			$$->u.foreach.sort_column = 0;
+			$$->u.foreach.sort_dir = $6;
+		}
+		$$->u.foreach.limit = $7;
+		$$->u.foreach.body = $9;
+	}
+|	BREAK semicolon    { $$ = ast_new(NODE_BREAK, @1, "break"); }
+|	CONTINUE semicolon { $$ = ast_new(NODE_CONTINUE, @1, "continue"); }
+|	NEXT semicolon     { $$ = ast_new(NODE_NEXT, @1, "next"); }
+|	RETURN semicolon   { $$ = ast_new(NODE_RETURN, @1, "return"); }
+|	RETURN expr semicolon {
+		$$ = ast_new(NODE_RETURN, @1, "return");
+		$$->u.ret.value = $2;
+	}
+|	DELETE expr semicolon {
+		$$ = ast_new(NODE_DELETE, @1, "delete");
+		$$->u.del.target = $2;
+		if (!is_lvalue($2))
+			diag_error($2->loc, "'delete' needs a variable, an array or an array element");
+	}
+|	EMBEDDED_CODE {
+		$$ = ast_new(NODE_EMBEDDED, @1, "%{");
+		$$->u.embedded.code = $1.text;
+	}
+;
+
+/*
+ * foreach-vars = foreach-key | "[" foreach-key ("," foreach-key)* "]"
+ *              | ident "=" (foreach-key | "[" foreach-key ("," foreach-key)* "]")
+ * foreach-key  = ident sort?        sort = "+" | "-"
+ */
+foreach_vars:
+	foreach_key {
+		$$ = ast_alloc(sizeof(*$$));
+		add_foreach_key($$, $1);
+	}
+|	'[' foreach_keys ']' { $$ = $2; }
+|	IDENT '=' foreach_key {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->value = new_var(@1, $1.text);
+		add_foreach_key($$, $3);
+	}
+|	IDENT '=' '[' foreach_keys ']' {
+		$$ = $4;
+		$$->value = new_var(@1, $1.text);
+	}
+;
+
+foreach_keys:
+	foreach_key {
+		$$ = ast_alloc(sizeof(*$$));
+		add_foreach_key($$, $1);
+	}
+|	foreach_keys ',' foreach_key {
+		$$ = $1;
+		add_foreach_key($$, $3);
+	}
+;
+
+foreach_key:
+	IDENT opt_sort { $$.var = new_var(@1, $1.text); $$.sort = $2; }
+;
+
+opt_sort:
+	%empty { $$ = 0; }
+|	'+'    { $$ = 1; }
+|	'-'    { $$ = -1; }
+;
+
+opt_limit:
+	%empty     { $$ = NULL; }
+|	LIMIT expr { $$ = $2; }
+;
+
+opt_expr:
+	%empty { $$ = NULL; }
+|	expr
+;
+
+expr:
+	assign_expr
+;
+
+/* assign-expr = ternary-expr (assign-op assign-expr)? */
+assign_expr:
+	ternary_expr
+|	ternary_expr assign_op assign_expr {
+		$$ = ast_new(NODE_ASSIGN, @2, ast_printf("%s=", ast_op_spelling($2)));
+		$$->u.assign.op = $2;
+		$$->u.assign.lhs = $1;
+		$$->u.assign.rhs = $3;
+		if (!is_lvalue($1))
+			diag_error(@2, "left operand of '%s' must be a variable or an array element",
+				   $$->tok);
+	}
+;
+
+assign_op:
+	'='           { $$ = OP_NONE; }
+|	ADD_ASSIGN    { $$ = OP_ADD; }
+|	SUB_ASSIGN    { $$ = OP_SUB; }
+|	MUL_ASSIGN    { $$ = OP_MUL; }
+|	DIV_ASSIGN    { $$ = OP_DIV; }
+|	MOD_ASSIGN    { $$ = OP_MOD; }
+|	SHL_ASSIGN    { $$ = OP_SHL; }
+|	SHR_ASSIGN    { $$ = OP_SHR; }
+|	AND_ASSIGN    { $$ = OP_BITAND; }
+|	OR_ASSIGN     { $$ = OP_BITOR; }
+|	XOR_ASSIGN    { $$ = OP_BITXOR; }
+|	CONCAT_ASSIGN { $$ = OP_CONCAT; }
+;
+
+/* ternary-expr = lor-expr ("?" expr ":" ternary-expr)? */
+ternary_expr:
+	lor_expr
+|	lor_expr '?' expr ':' ternary_expr {
+		$$ = ast_new(NODE_TERNARY, @2, "?");
+		$$->u.ternary.cond = $1;
+		$$->u.ternary.then = $3;
+		$$->u.ternary.otherwise = $5;
+	}
+;
+
+/* lor-expr = land-expr ("||" land-expr)* */
+lor_expr:
+	land_expr
+|	lor_expr OR land_expr { $$ = new_binary(@2, "||", OP_OR, $1, $3); }
+;
+
+/* land-expr = bitor-expr ("&&" bitor-expr)* */
+land_expr:
+	bitor_expr
+|	land_expr AND bitor_expr { $$ = new_binary(@2, "&&", OP_AND, $1, $3); }
+;
+
+/* bitor-expr = bitxor-expr ("|" bitxor-expr)* */
+bitor_expr:
+	bitxor_expr
+|	bitor_expr '|' bitxor_expr { $$ = new_binary(@2, "|", OP_BITOR, $1, $3); }
+;
+
+/* bitxor-expr = bitand-expr ("^" bitand-expr)* */
+bitxor_expr:
+	bitand_expr
+|	bitxor_expr '^' bitand_expr { $$ = new_binary(@2, "^", OP_BITXOR, $1, $3); }
+;
+
+/* bitand-expr = in-expr ("&" in-expr)* */
+bitand_expr:
+	in_expr
+|	bitand_expr '&' in_expr { $$ = new_binary(@2, "&", OP_BITAND, $1, $3); }
+;
+
+/* in-expr = compare-expr ("in" ident)? | "[" expr ("," expr)* "]" "in" ident */
+in_expr:
+	compare_expr
+|	compare_expr IN IDENT {
+		$$ = ast_new(NODE_IN, @2, "in");
+		vec_push(&$$->u.in.keys, $1);
+		$$->u.in.array = new_var(@3, $3.text);
+	}
+|	'[' expr_list ']' IN IDENT {
+		$$ = ast_new(NODE_IN, @4, "in");
+		$$->u.in.keys = $2;
+		$$->u.in.array = new_var(@5, $5.text);
+	}
+;
+
+/* compare-expr = shift-expr (("==" | "!=" | "<" | "<=" | ">" | ">=") shift-expr)* */
+compare_expr:
+	shift_expr
+|	compare_expr compare_op shift_expr {
+		static const struct { const char *tok; enum ast_op op; } ops[] = {
+			{ "==", OP_EQ }, { "!=", OP_NE }, { "<", OP_LT },
+			{ "<=", OP_LE }, { ">", OP_GT }, { ">=", OP_GE },
+		};
+		enum ast_op op = OP_EQ;
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			if (strcmp(ops[i].tok, $2.text) == 0)
+				op = ops[i].op;
+		$$ = new_binary(@2, ast_op_spelling(op), op, $1, $3);
+	}
+;
+
+compare_op: EQ | NE | '<' | LE | '>' | GE ;
+
+/* shift-expr = concat-expr (("<<" | ">>") concat-expr)* */
+shift_expr:
+	concat_expr
+|	shift_expr SHL concat_expr { $$ = new_binary(@2, "<<", OP_SHL, $1, $3); }
+|	shift_expr SHR concat_expr { $$ = new_binary(@2, ">>", OP_SHR, $1, $3); }
+;
+
+/* concat-expr = add-expr ("." add-expr)* */
+concat_expr:
+	add_expr %prec STMT_END
+|	concat_expr '.' add_expr %prec STMT_END {
+		$$ = new_binary(@2, ".", OP_CONCAT, $1, $3);
+	}
+;
+
+/* add-expr = mul-expr (("+" | "-") mul-expr)* */
+add_expr:
+	mul_expr
+|	add_expr '+' mul_expr { $$ = new_binary(@2, "+", OP_ADD, $1, $3); }
+|	add_expr '-' mul_expr { $$ = new_binary(@2, "-", OP_SUB, $1, $3); }
+;
+
+/* mul-expr = unary-expr (("*" | "/" | "%") unary-expr)* */
+mul_expr:
+	unary_expr
+|	mul_expr '*' unary_expr { $$ = new_binary(@2, "*", OP_MUL, $1, $3); }
+|	mul_expr '/' unary_expr { $$ = new_binary(@2, "/", OP_DIV, $1, $3); }
+|	mul_expr '%' unary_expr { $$ = new_binary(@2, "%", OP_MOD, $1, $3); }
+;
+
+/* unary-expr = ("-" | "+" | "!" | "~") unary-expr | crement-expr */
+unary_expr:
+	crement_expr
+|	'-' unary_expr { $$ = new_unary(@1, "-", OP_NEG, $2); }
+|	'+' unary_expr { $$ = new_unary(@1, "+", OP_PLUS, $2); }
+|	'!' unary_expr { $$ = new_unary(@1, "!", OP_NOT, $2); }
+|	'~' unary_expr { $$ = new_unary(@1, "~", OP_BITNOT, $2); }
+;
+
+/* crement-expr = ("++" | "--") primary | primary ("++" | "--")? */
+crement_expr:
+	primary %prec STMT_END
+|	INC primary { $$ = new_incdec(@1, "++", OP_INC, true, $2); }
+|	DEC primary { $$ = new_incdec(@1, "--", OP_DEC, true, $2); }
+|	primary INC { $$ = new_incdec(@2, "++", OP_INC, false, $1); }
+|	primary DEC { $$ = new_incdec(@2, "--", OP_DEC, false, $1); }
+;
+
+/*
+ * primary = number | string | ident | ident "(" (expr ("," expr)*)? ")"
+ *         | ident "[" expr ("," expr)* "]" | "(" expr ")"
+ */
+primary:
+	NUMBER { $$ = new_num(@1, $1.text, $1.num); }
+|	STRING { $$ = ast_new(NODE_STR, @1, $1.text); $$->u.str = $1.str; }
+|	IDENT %prec STMT_END { $$ = new_var(@1, $1.text); }
+|	IDENT '(' opt_args ')' {
+		$$ = ast_new(NODE_CALL, @1, $1.text);
+		$$->u.call.name = $1.text;
+		$$->u.call.args = $3;
+	}
+|	IDENT '[' expr_list ']' {
+		$$ = ast_new(NODE_INDEX, @1, $1.text);
+		$$->u.index.array = new_var(@1, $1.text);
+		$$->u.index.keys = $3;
+		if ($3.n > 9)
+			diag_error(@2, "too many array indexes (at most 9)");
+	}
+|	'(' expr ')' { $$ = $2; }
+;
+
+opt_args:
+	%empty { $$ = (struct vec){ 0 }; }
+|	expr_list
+;
+
+expr_list:
+	expr               { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
+|	expr_list ',' expr { $$ = $1; vec_push(&$$, $3); }
+;
+
+%%
+
+static struct node *new_num(struct srcloc loc, const char *tok, int64_t value)
+{
+	struct node *n = ast_new(NODE_NUM, loc, tok);
+	n->u.num = value;
+	return n;
+}
+
+static struct node *new_var(struct srcloc loc, const char *name)
+{
+	struct node *n = ast_new(NODE_VAR, loc, name);
+	n->u.var.name = name;
+	return n;
+}
+
+static struct node *new_binary(struct srcloc loc, const char *tok, enum ast_op op,
+			       struct node *lhs, struct node *rhs)
+{
+	struct node *n = ast_new(NODE_BINARY, loc, tok);
+	n->u.binary.op = op;
+	n->u.binary.lhs = lhs;
+	n->u.binary.rhs = rhs;
+	return n;
+}
+
+static struct node *new_unary(struct srcloc loc, const char *tok, enum ast_op op,
+			      struct node *operand)
+{
+	struct node *n = ast_new(NODE_UNARY, loc, tok);
+	n->u.unary.op = op;
+	n->u.unary.operand = operand;
+	return n;
+}
+
+static struct node *new_incdec(struct srcloc loc, const char *tok, enum ast_op op,
+			       bool prefix, struct node *operand)
+{
+	struct node *n = ast_new(NODE_INCDEC, loc, tok);
+	n->u.incdec.op = op;
+	n->u.incdec.prefix = prefix;
+	n->u.incdec.operand = operand;
+	if (!is_lvalue(operand))
+		diag_error(loc, "operand of '%s' must be a variable or an array element", tok);
+	return n;
+}
+
+/* Only variables and array elements can be assigned, incremented or deleted. */
+static bool is_lvalue(const struct node *n)
+{
+	return n->kind == NODE_VAR || n->kind == NODE_INDEX;
+}
+
+static enum stp_type parse_type_name(struct srcloc loc, const char *name)
+{
+	if (strcmp(name, "long") == 0)
+		return TYPE_LONG;
+	if (strcmp(name, "string") == 0)
+		return TYPE_STRING;
+	diag_error(loc, "unknown type '%s' (expected 'long' or 'string')", name);
+	return TYPE_UNKNOWN;
+}
+
+/* Append a foreach key; at most one sort marker per foreach. */
+static void add_foreach_key(struct parse_foreach *fe, struct parse_key key)
+{
+	vec_push(&fe->keys, key.var);
+	if (!key.sort)
+		return;
+	if (fe->sort_dir) {
+		diag_error(key.var->loc, "multiple sort directives in foreach");
+		return;
+	}
+	fe->sort_dir = key.sort;
+	fe->sort_column = fe->keys.n;
+}
+
+static void yyerror(struct srcloc *loc, yyscan_t scanner, struct parse_state *ps, const char *msg)
+{
+	(void)scanner;
+	(void)ps;
+	if (strcmp(msg, "memory exhausted") == 0)
+		msg = "nesting too deep (parser stack exhausted)";
+	diag_error(*loc, "%s", msg);
+}
+
+/*
+ * "syntax error, unexpected identifier 'x', expecting ';' or '}'".
+ * Tokens with a spelling of their own (identifiers, numbers, strings) are
+ * quoted so the message names exactly what was found.
+ */
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, struct parse_state *ps)
+{
+	(void)scanner;
+	enum { MAX_EXPECTED = 6 };
+	yysymbol_kind_t expected[MAX_EXPECTED];
+	int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+	yysymbol_kind_t found = yypcontext_token(ctx);
+
+	/* An unterminated comment, %{ or string already explains this one. */
+	if (found == YYSYMBOL_YYEOF && ps->eof_reported)
+		return 0;
+	if (ps->unterminated_string) {
+		ps->unterminated_string = false;
+		return 0;
+	}
+
+	const char *what;
+	switch (found) {
+	case YYSYMBOL_IDENT:
+	case YYSYMBOL_NUMBER:
+	case YYSYMBOL_PP_NAME:
+	case YYSYMBOL_TARGET_VAR:
+	case YYSYMBOL_AT_NAME:
+		what = ast_printf("%s '%s'", yysymbol_name(found), ps->last_text);
+		break;
+	case YYSYMBOL_STRING:
+		what = ast_printf("string %s", ps->last_text);
+		break;
+	default:
+		what = yysymbol_name(found);
+		break;
+	}
+
+	char *msg = ast_printf("syntax error, unexpected %s", what);
+	for (int i = 0; i < n; i++)
+		msg = ast_printf("%s%s%s", msg, i == 0 ? ", expecting " : i == n - 1 ? " or " : ", ",
+				 yysymbol_name(expected[i]));
+	diag_error(*yypcontext_location(ctx), "%s", msg);
+	return 0;
+}

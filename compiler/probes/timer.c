@@ -1,0 +1,90 @@
+/* probes/timer.c - timer.ns/us/ms/s/jiffies/hz(N): periodic hrtimers. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "diag.h"
+#include "probes.h"
+
+/* Jiffies are converted with the target's HZ; Debian's kernels use 250. */
+#define STAPC_ASSUMED_HZ 250
+
+/* Units: name and nanoseconds per unit (0: hz, a frequency). */
+static const struct {
+	const char *name;
+	uint64_t ns;
+} timer_units[] = {
+	{"ns", 1},
+	{"us", 1000},
+	{"ms", 1000000},
+	{"s", 1000000000},
+	{"sec", 1000000000},
+	{"msec", 1000000},
+	{"usec", 1000},
+	{"nsec", 1},
+	{"jiffies", 1000000000 / STAPC_ASSUMED_HZ},
+	{"hz", 0},
+};
+
+static bool timer_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+{
+	(void)s;
+	struct probe_component *unit = probes_component(pp, 1);
+	if (!unit) {
+		diag_error(pp->loc, "timer probe needs a unit and a period, e.g. timer.ms(100)");
+		return false;
+	}
+	if (probes_ncomponents(pp) > 2) {
+		struct probe_component *extra = probes_component(pp, 2);
+		diag_error(extra->loc, "unexpected '.%s' in a timer probe point", extra->name);
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++) {
+		if (strcmp(unit->name, timer_units[i].name))
+			continue;
+		if (!unit->arg || unit->arg->kind != NODE_NUM) {
+			diag_error(unit->loc, "timer.%s needs a number, e.g. timer.%s(10)", unit->name, unit->name);
+			return false;
+		}
+		int64_t n = unit->arg->u.num;
+		if (n <= 0) {
+			diag_error(unit->arg->loc, "timer period must be positive, not %" PRId64, n);
+			return false;
+		}
+		uint64_t ns = timer_units[i].ns ? (uint64_t)n * timer_units[i].ns : 1000000000ull / (uint64_t)n;
+		if (timer_units[i].ns && (uint64_t)n > UINT64_MAX / timer_units[i].ns) {
+			diag_error(unit->arg->loc, "timer period %" PRId64 " %s is too long", n, unit->name);
+			return false;
+		}
+		if (ns < 100000) {
+			diag_error(unit->arg->loc, "timer period below 100 us would swamp the machine");
+			return false;
+		}
+		out->period_ns = ns;
+		return true;
+	}
+	diag_error(unit->loc, "unknown timer unit '%s' (expected ns, us, ms, s, jiffies or hz)", unit->name);
+	return false;
+}
+
+static void timer_defines(struct emitter *e)
+{
+	emit_line(e, "#define STP_HAVE_TIMERS 1");
+}
+
+static void timer_table(struct emitter *e, struct session *s, struct vec *mine)
+{
+	(void)s;
+	emit_open(e, "static struct _stp_timer_probe _stp_timer_probes[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL },", r->index, r->period_ns);
+	}
+	emit_close(e, "};");
+}
+
+const struct probe_provider probe_timer = {
+	.name = "timer",
+	.resolve = timer_resolve,
+	.emit_defines = timer_defines,
+	.emit_table = timer_table,
+};

@@ -1,0 +1,64 @@
+/* session.h - options and the whole script as the passes see it. */
+#ifndef STAPC_SESSION_H
+#define STAPC_SESSION_H
+
+#include "ast.h"
+
+/* Exit codes of stap (documented in docs/stap.md). */
+enum stap_exit {
+	STAP_EXIT_OK = 0,       /* success, or the script's own exit */
+	STAP_EXIT_FAILURE = 1,  /* a pass failed, or the script ended with an error */
+	STAP_EXIT_USAGE = 2,    /* bad command line */
+};
+
+/* A -D NAME=VALUE definition passed to the module build. */
+struct define {
+	const char *name;
+	const char *value; /* may be NULL for -D NAME */
+};
+
+struct session {
+	/* command line */
+	int last_pass;            /* -p N: stop after pass N (5 = run) */
+	int verbose;              /* -v count */
+	bool keep_tmpdir;         /* -k */
+	bool suppress_warnings;   /* -w */
+	bool guru;                /* -g */
+	bool unoptimized;         /* -u */
+	const char *module_name;  /* -m NAME, or generated */
+	const char *release;      /* -r RELEASE: kernel release */
+	const char *kernel_build; /* build tree: -r DIR, or /lib/modules/R/build */
+	const char *output_file;  /* -o FILE */
+	const char *target_cmd;   /* -c CMD */
+	long target_pid;          /* -x PID, 0 if none */
+	int buffer_mb;            /* -s MB, 0 = default */
+	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
+	struct vec defines;       /* of struct define * (-D) */
+	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
+	struct vec script_args;   /* of const char *: arguments after the script */
+
+	/* locations of the installed or build-tree data */
+	const char *tapset_dir;   /* tapset/ */
+	const char *runtime_dir;  /* runtime/ */
+	const char *bin_dir;      /* where staprun, stapio, stapvm live */
+
+	/* the script */
+	const char *script_path;  /* file name, or "<input>" for -e */
+	const char *script_text;  /* its contents */
+	struct ast_file *script;  /* parsed script (pass 1) */
+	struct vec tapset_files;  /* of struct ast_file *: loaded tapsets (pass 2) */
+
+	/* the elaborated program (pass 2) */
+	struct vec globals;       /* of struct global *, script then tapsets used */
+	struct vec functions;     /* of struct function *, those reachable */
+	struct vec probes;        /* of struct probe *, with resolved points */
+	struct vec resolved;      /* of struct resolved_probe * (probes.h) */
+	struct vec embedded;      /* of const char *: top-level %{ %} in use */
+
+	/* build products */
+	const char *tmpdir;       /* pass-4 working directory */
+	const char *c_file;       /* pass-3 output path */
+	const char *ko_path;      /* pass-4 output path */
+};
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * tapset.c - the tapset library: every *.stp file on the search path (-I dirs,
+ * then the installed tapset/) is parsed once; a file joins the program only
+ * when the script uses a function or global it defines.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "elaborate.h"
+#include "parse.h"
+
+/* What the tapset path offers: parsed files and whether each is in use. */
+static struct vec tapset_files;   /* of struct ast_file * */
+static struct vec tapset_used;    /* parallel: (void *)1 once the file joined */
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = ast_alloc((size_t)len + 1);
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		fclose(f);
+		return NULL;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static bool load_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct vec names = {0};
+	struct dirent *e;
+	if (!d)
+		return true;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".stp"))
+			vec_push(&names, ast_strdup(e->d_name));
+	}
+	closedir(d);
+	qsort(names.items, (size_t)names.n, sizeof(void *), compare_names);
+	for (int i = 0; i < names.n; i++) {
+		const char *path = ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i]));
+		char *text = slurp(path);
+		if (!text) {
+			fprintf(stderr, "stap: cannot read tapset file %s\n", path);
+			return false;
+		}
+		struct ast_file *f = parse_file(path, text, true);
+		for (int j = 0; j < f->functions.n; j++)
+			((struct function *)f->functions.items[j])->file = f;
+		vec_push(&tapset_files, f);
+		vec_push(&tapset_used, NULL);
+	}
+	return true;
+}
+
+bool tapset_load(struct session *s)
+{
+	for (int i = 0; i < s->include_dirs.n; i++)
+		if (!load_dir(s->include_dirs.items[i]))
+			return false;
+	if (!load_dir(s->tapset_dir))
+		return false;
+	return diag_error_count() == 0;
+}
+
+/* A file joins the program: its globals and top-level embedded C become part of it. */
+static void use_file(struct session *s, int i)
+{
+	if (tapset_used.items[i])
+		return;
+	tapset_used.items[i] = (void *)1;
+	struct ast_file *f = tapset_files.items[i];
+	vec_push(&s->tapset_files, f);
+	for (int j = 0; j < f->globals.n; j++)
+		resolve_add_global(s, f->globals.items[j]);
+	for (int j = 0; j < f->embedded.n; j++)
+		vec_push(&s->embedded, f->embedded.items[j]);
+}
+
+struct function *tapset_find_function(struct session *s, const char *name)
+{
+	for (int i = 0; i < tapset_files.n; i++) {
+		struct ast_file *f = tapset_files.items[i];
+		for (int j = 0; j < f->functions.n; j++) {
+			struct function *fn = f->functions.items[j];
+			if (!strcmp(fn->name, name)) {
+				use_file(s, i);
+				return fn;
+			}
+		}
+	}
+	return NULL;
+}
+
+struct global *tapset_find_global(struct session *s, const char *name)
+{
+	for (int i = 0; i < tapset_files.n; i++) {
+		struct ast_file *f = tapset_files.items[i];
+		for (int j = 0; j < f->globals.n; j++) {
+			struct global *g = f->globals.items[j];
+			if (!strcmp(g->name, name)) {
+				use_file(s, i);
+				return g;
+			}
+		}
+	}
+	return NULL;
+}

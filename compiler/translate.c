@@ -1,0 +1,461 @@
+/*
+ * translate.c - pass 3: the module's C file.
+ *
+ * Layout (the contract is runtime/runtime_api.h):
+ *   limits and STP_HAVE_* defines, #include "runtime.h", top-level embedded C,
+ *   the globals struct (each global with its lock), struct context (runtime
+ *   part, a union of per-probe locals, a union of per-function frames for
+ *   each nesting level), function and probe bodies, the probe tables, globals
+ *   init/free, #include "module_main.c".
+ *
+ * Bodies are generated first into memory, since generating them decides the
+ * string slots their locals structs need.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "codegen.h"
+#include "diag.h"
+#include "passes.h"
+#include "probes.h"
+
+/* A generated body and the extra slots it needs in its locals struct. */
+struct body_text {
+	char *text;        /* C statements */
+	struct vec slots;  /* of const char *: member declarations */
+};
+
+/* FNV-1a, for the default module name. */
+static uint64_t hash_text(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static const char *module_name(struct session *s)
+{
+	if (s->module_name)
+		return s->module_name;
+	uint64_t h = hash_text(1469598103934665603ull, s->script_text);
+	for (int i = 0; i < s->defines.n; i++) {
+		struct define *d = s->defines.items[i];
+		h = hash_text(h, d->name);
+		h = hash_text(h, d->value ? d->value : "");
+	}
+	h = hash_text(h, s->release ? s->release : "");
+	s->module_name = ast_printf("stap_%012llx", (unsigned long long)(h & 0xffffffffffffull));
+	return s->module_name;
+}
+
+static struct body_text generate(struct session *s, struct function *fn, struct node *body, int indent)
+{
+	struct body_text bt = {0};
+	size_t len = 0;
+	FILE *mem = open_memstream(&bt.text, &len);
+	struct emitter e = {.out = mem, .indent = indent};
+	struct codegen g = {.e = &e, .s = s, .func = fn};
+	codegen_body(&g, body);
+	fclose(mem);
+	bt.slots = g.slots;
+	return bt;
+}
+
+static void emit_symbol_member(struct emitter *e, const struct symbol *sym)
+{
+	emit_line(e, "%s l_%s;", codegen_ctype(sym->type), sym->name);
+}
+
+static void emit_globals(struct emitter *e, struct session *s)
+{
+	emit_open(e, "struct stp_globals {");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		struct symbol *sym = g->sym;
+		if (sym->arity > 0)
+			emit_line(e, "struct _stp_map *s_%s; /* %s */", g->name, g->name);
+		else
+			emit_line(e, "%s s_%s; /* %s */", codegen_ctype(sym->type), g->name, g->name);
+		emit_line(e, "struct _stp_rwlock s_%s_lock;", g->name);
+	}
+	if (!s->globals.n)
+		emit_line(e, "int unused; /* no globals */");
+	emit_close(e, "};");
+	emit_line(e, "static struct stp_globals stp_global;");
+	emit_blank(e);
+}
+
+static void emit_function_locals(struct emitter *e, struct function *fn, struct body_text *bt)
+{
+	emit_open(e, "struct function_%s_locals {", fn->name);
+	for (int i = 0; i < fn->params.n; i++)
+		emit_symbol_member(e, ((struct param *)fn->params.items[i])->sym);
+	for (int i = 0; i < fn->locals.n; i++)
+		emit_symbol_member(e, fn->locals.items[i]);
+	if (fn->type == TYPE_LONG || fn->type == TYPE_STRING)
+		emit_line(e, "%s __retvalue;", codegen_ctype(fn->type));
+	for (int i = 0; i < bt->slots.n; i++)
+		emit_line(e, "%s", (char *)bt->slots.items[i]);
+	emit_close(e, "} function_%s;", fn->name);
+}
+
+static void emit_context(struct emitter *e, struct session *s, struct body_text *probes, struct body_text *funcs)
+{
+	emit_open(e, "struct context {");
+	emit_line(e, "struct _stp_context base;");
+	emit_open(e, "union {");
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		emit_open(e, "struct probe_%d_locals { /* %s:%d:%d */", i, p->loc.file, p->loc.line, p->loc.col);
+		for (int j = 0; j < p->locals.n; j++)
+			emit_symbol_member(e, p->locals.items[j]);
+		for (int j = 0; j < probes[i].slots.n; j++)
+			emit_line(e, "%s", (char *)probes[i].slots.items[j]);
+		emit_line(e, "char unused;");
+		emit_close(e, "} probe_%d;", i);
+	}
+	emit_close(e, "} probe_locals;");
+	emit_open(e, "union {");
+	for (int i = 0; i < s->functions.n; i++)
+		emit_function_locals(e, s->functions.items[i], &funcs[i]);
+	emit_line(e, "char unused;");
+	emit_close(e, "} locals[MAXNESTING + 1];");
+	emit_close(e, "};");
+	emit_blank(e);
+}
+
+/* Locals start as 0 and "" on every hit and call (parameters are set by the caller). */
+static void emit_local_init(struct emitter *e, struct vec *locals)
+{
+	for (int i = 0; i < locals->n; i++) {
+		struct symbol *sym = locals->items[i];
+		if (sym->type == TYPE_STRING)
+			emit_line(e, "l->l_%s[0] = '\\0';", sym->name);
+		else
+			emit_line(e, "l->l_%s = 0;", sym->name);
+	}
+}
+
+/* The embedded-C function interface: STAP_ARG_x, STAP_RETVALUE, STAP_RETURN, STAP_ERROR, STAP_PRINTF. */
+static void emit_embedded_function(struct emitter *e, struct function *fn)
+{
+	for (int i = 0; i < fn->params.n; i++) {
+		struct param *p = fn->params.items[i];
+		emit_line(e, "#define STAP_ARG_%s (l->l_%s)", p->name, p->name);
+	}
+	if (fn->type == TYPE_STRING) {
+		emit_line(e, "#define STAP_RETVALUE (l->__retvalue)");
+		emit_line(e, "#define STAP_RETURN(v) do { _stp_strlcpy(STAP_RETVALUE, (v)); goto out; } while (0)");
+	} else if (fn->type == TYPE_LONG) {
+		emit_line(e, "#define STAP_RETVALUE (l->__retvalue)");
+		emit_line(e, "#define STAP_RETURN(v) do { STAP_RETVALUE = (v); goto out; } while (0)");
+	} else {
+		emit_line(e, "#define STAP_RETURN() goto out");
+	}
+	emit_line(e, "#define STAP_ERROR(...) do { _stp_error_fmt(&c->base, __VA_ARGS__); goto out; } while (0)");
+	emit_line(e, "#define STAP_PRINTF(...) _stp_printf(__VA_ARGS__)");
+	emit_line(e, "#define CONTEXT (&c->base)");
+	emit_open(e, "{");
+	emit_raw(e, "%s\n", fn->body->u.embedded.code);
+	emit_close(e, "}");
+	emit_line(e, "goto out;");
+	for (int i = 0; i < fn->params.n; i++)
+		emit_line(e, "#undef STAP_ARG_%s", ((struct param *)fn->params.items[i])->name);
+	if (fn->type == TYPE_LONG || fn->type == TYPE_STRING)
+		emit_line(e, "#undef STAP_RETVALUE");
+	emit_line(e, "#undef STAP_RETURN");
+	emit_line(e, "#undef STAP_ERROR");
+	emit_line(e, "#undef STAP_PRINTF");
+	emit_line(e, "#undef CONTEXT");
+}
+
+static void emit_function(struct emitter *e, struct function *fn, struct body_text *bt)
+{
+	emit_line(e, "/* function %s at %s:%d:%d */", fn->name, fn->loc.file, fn->loc.line, fn->loc.col);
+	emit_line(e, "static void function_%s(struct context *c)", fn->name);
+	emit_open(e, "{");
+	emit_line(e, "struct function_%s_locals *l = &c->locals[c->base.nesting].function_%s;", fn->name, fn->name);
+	emit_open(e, "if (unlikely(c->base.nesting >= MAXNESTING)) {");
+	emit_line(e, "c->base.last_error = \"MAXNESTING exceeded\";");
+	emit_line(e, "c->base.last_stmt = %s;",
+		  emit_c_string(ast_printf("identifier '%s' at %s:%d:%d", fn->name, fn->loc.file, fn->loc.line, fn->loc.col)));
+	emit_line(e, "return;");
+	emit_close(e, "}");
+	emit_line(e, "c->base.nesting++;");
+	emit_local_init(e, &fn->locals);
+	if (fn->type == TYPE_STRING)
+		emit_line(e, "l->__retvalue[0] = '\\0';");
+	else if (fn->type == TYPE_LONG)
+		emit_line(e, "l->__retvalue = 0;");
+	if (fn->body->kind == NODE_EMBEDDED)
+		emit_embedded_function(e, fn);
+	else
+		emit_raw(e, "%s", bt->text);
+	emit_close(e, "out: __attribute__((unused));");
+	e->indent++;
+	emit_line(e, "c->base.nesting--;");
+	emit_close(e, "}");
+	emit_blank(e);
+}
+
+/* Take each global the probe uses, in index order: write locks where it writes. */
+static void emit_probe(struct emitter *e, struct session *s, int index, struct body_text *bt)
+{
+	struct probe *p = s->probes.items[index];
+	struct vec locks = {0};
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		bool w = false, r = false;
+		for (int j = 0; j < p->globals_written.n; j++)
+			w |= p->globals_written.items[j] == g->sym;
+		for (int j = 0; j < p->globals_read.n; j++)
+			r |= p->globals_read.items[j] == g->sym;
+		if (w || r)
+			vec_push(&locks, ast_printf("%s:%s", w ? "write" : "read", g->name));
+	}
+	emit_line(e, "/* probe at %s:%d:%d */", p->loc.file, p->loc.line, p->loc.col);
+	emit_line(e, "static void probe_%d(struct context *c)", index);
+	emit_open(e, "{");
+	emit_line(e, "struct probe_%d_locals *l = &c->probe_locals.probe_%d;", index, index);
+	emit_line(e, "(void)l;");
+	for (int i = 0; i < locks.n; i++) {
+		char *spec = locks.items[i];
+		char *name = strchr(spec, ':') + 1;
+		const char *kind = spec[0] == 'w' ? "write" : "read";
+		emit_open(e, "if (unlikely(!_stp_%s_trylock(&stp_global.s_%s_lock))) {", kind, name);
+		for (int j = i - 1; j >= 0; j--) {
+			char *prev = locks.items[j];
+			emit_line(e, "_stp_%s_unlock(&stp_global.s_%s_lock);", prev[0] == 'w' ? "write" : "read",
+				  strchr(prev, ':') + 1);
+		}
+		emit_line(e, "_stp_skip_probe(&c->base, \"global '%s' is locked\");", name);
+		emit_line(e, "return;");
+		emit_close(e, "}");
+	}
+	emit_local_init(e, &p->locals);
+	emit_raw(e, "%s", bt->text);
+	emit_close(e, "out: __attribute__((unused));");
+	e->indent++;
+	for (int i = locks.n - 1; i >= 0; i--) {
+		char *spec = locks.items[i];
+		emit_line(e, "_stp_%s_unlock(&stp_global.s_%s_lock);", spec[0] == 'w' ? "write" : "read",
+			  strchr(spec, ':') + 1);
+	}
+	emit_line(e, ";");
+	emit_close(e, "}");
+	emit_blank(e);
+}
+
+/*
+ * At the end, SystemTap shows globals the script wrote but never read or
+ * printed: scalars as name=value, arrays as name[keys]=value per element.
+ */
+static bool displayed(const struct global *g)
+{
+	return !g->from_tapset && g->sym->written && !g->sym->read;
+}
+
+static void emit_display_probe(struct emitter *e, struct session *s)
+{
+	emit_line(e, "/* end of script: show globals that were written and never read */");
+	emit_line(e, "static void probe_display(struct context *c)");
+	emit_open(e, "{");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		struct symbol *sym = g->sym;
+		if (!displayed(g))
+			continue;
+		emit_open(e, "if (_stp_write_trylock(&stp_global.s_%s_lock)) {", g->name);
+		if (sym->arity == 0) {
+			if (sym->type == TYPE_STRING)
+				emit_line(e, "_stp_printf(\"%s=\\\"%%s\\\"\\n\", stp_global.s_%s);", g->name, g->name);
+			else
+				emit_line(e, "_stp_printf(\"%s=%%lld\\n\", (long long)stp_global.s_%s);", g->name, g->name);
+		} else {
+			emit_line(e, "struct _stp_map_node *n;");
+			if (sym->type == TYPE_LONG)
+				emit_line(e, "_stp_map_sort(stp_global.s_%s, 0, -1);", g->name);
+			emit_open(e, "for (n = _stp_map_first(stp_global.s_%s); n; n = _stp_map_next(stp_global.s_%s, n)) {",
+				  g->name, g->name);
+			emit_line(e, "_stp_print(\"%s[\");", g->name);
+			for (int k = 0; k < sym->arity; k++) {
+				if (k)
+					emit_line(e, "_stp_print_char(',');");
+				if (sym->keys[k] == TYPE_STRING)
+					emit_line(e, "_stp_printf(\"\\\"%%s\\\"\", _stp_node_key_str(n, %d));", k);
+				else
+					emit_line(e, "_stp_printf(\"%%lld\", (long long)_stp_node_key_long(n, %d));", k);
+			}
+			if (sym->type == TYPE_STRING)
+				emit_line(e, "_stp_printf(\"]=\\\"%%s\\\"\\n\", _stp_node_str(n));");
+			else
+				emit_line(e, "_stp_printf(\"]=%%lld\\n\", (long long)*_stp_node_long(n));");
+			emit_line(e, "_stp_print_flush();");
+			emit_close(e, "}");
+		}
+		emit_line(e, "_stp_write_unlock(&stp_global.s_%s_lock);", g->name);
+		emit_close(e, "}");
+	}
+	emit_line(e, "(void)c;");
+	emit_close(e, "}");
+	emit_blank(e);
+}
+
+static bool any_displayed(struct session *s)
+{
+	for (int i = 0; i < s->globals.n; i++)
+		if (displayed(s->globals.items[i]))
+			return true;
+	return false;
+}
+
+static void emit_globals_init(struct emitter *e, struct session *s)
+{
+	emit_line(e, "static int _stp_globals_init(void)");
+	emit_open(e, "{");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		struct symbol *sym = g->sym;
+		emit_line(e, "_stp_rwlock_init(&stp_global.s_%s_lock);", g->name);
+		if (sym->arity > 0) {
+			char *types = "";
+			for (int k = 0; k < sym->arity; k++)
+				types = ast_printf("%s%s%s", types, k ? ", " : "", codegen_stp_type(sym->keys[k]));
+			emit_open(e, "{");
+			emit_line(e, "static const enum _stp_type keys[] = { %s };", types);
+			emit_line(e, "stp_global.s_%s = _stp_map_new(%s, %d, keys, %s);", g->name,
+				  g->max_entries ? ast_printf("%" PRId64, g->max_entries) : "MAXMAPENTRIES",
+				  sym->arity, codegen_stp_type(sym->type));
+			emit_line(e, "if (!stp_global.s_%s)", g->name);
+			emit_line(e, "\treturn -ENOMEM;");
+			emit_close(e, "}");
+		} else if (g->init && g->init->kind == NODE_STR) {
+			emit_line(e, "_stp_strlcpy(stp_global.s_%s, %s);", g->name, emit_c_string(g->init->u.str));
+		} else if (g->init) {
+			if (sym->type == TYPE_STRING)
+				diag_error(g->init->loc, "global '%s' is a string but is initialized with a number", g->name);
+			emit_line(e, "stp_global.s_%s = %" PRId64 "LL;", g->name, g->init->u.num);
+		}
+	}
+	emit_line(e, "return 0;");
+	emit_close(e, "}");
+	emit_blank(e);
+	emit_line(e, "static void _stp_globals_free(void)");
+	emit_open(e, "{");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		if (g->sym->arity > 0) {
+			emit_line(e, "if (stp_global.s_%s)", g->name);
+			emit_line(e, "\t_stp_map_free(stp_global.s_%s);", g->name);
+			emit_line(e, "stp_global.s_%s = NULL;", g->name);
+		}
+	}
+	emit_close(e, "}");
+	emit_blank(e);
+}
+
+static void emit_tables(struct emitter *e, struct session *s, bool display)
+{
+	emit_open(e, "static struct _stp_probe _stp_probes[] = {");
+	for (int i = 0; i < s->resolved.n; i++) {
+		struct resolved_probe *r = s->resolved.items[i];
+		if (r->probe)
+			emit_line(e, "{ .body = probe_%d, .pp = %s, .location = \"%s:%d:%d\" },", r->probe->index,
+				  emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col);
+		else
+			emit_line(e, "{ .body = probe_display, .pp = \"end\", .location = \"<global display>\" },");
+	}
+	emit_close(e, "};");
+	(void)display;
+	const struct probe_provider *used[16];
+	int nused = 0;
+	probes_providers_used(s, used, &nused);
+	for (int i = 0; i < nused; i++) {
+		struct vec mine = {0};
+		for (int j = 0; j < s->resolved.n; j++) {
+			struct resolved_probe *r = s->resolved.items[j];
+			if (r->provider == used[i])
+				vec_push(&mine, r);
+		}
+		used[i]->emit_table(e, s, &mine);
+	}
+	emit_blank(e);
+}
+
+static void write_module(struct emitter *e, struct session *s)
+{
+	bool display = any_displayed(s);
+	if (display) {
+		/* the display runs as the last end probe */
+		struct resolved_probe *r = ast_alloc(sizeof(*r));
+		r->provider = &probe_begin_end;
+		r->be_type = 1;
+		r->priority = INT64_MAX;
+		r->pp = "end";
+		r->index = s->resolved.n;
+		vec_push(&s->resolved, r);
+	}
+	struct body_text *probes = ast_alloc(sizeof(*probes) * (size_t)(s->probes.n + 1));
+	struct body_text *funcs = ast_alloc(sizeof(*funcs) * (size_t)(s->functions.n + 1));
+	for (int i = 0; i < s->probes.n; i++)
+		probes[i] = generate(s, NULL, ((struct probe *)s->probes.items[i])->body, 1);
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		if (fn->body->kind != NODE_EMBEDDED)
+			funcs[i] = generate(s, fn, fn->body, 1);
+	}
+
+	emit_line(e, "/* Generated by stapc %s from %s: module %s. Do not edit. */", STAPC_VERSION, s->script_path,
+		  module_name(s));
+	emit_line(e, "#define STP_MODULE_NAME \"%s\"", module_name(s));
+	const struct probe_provider *used[16];
+	int nused = 0;
+	probes_providers_used(s, used, &nused);
+	for (int i = 0; i < nused; i++)
+		used[i]->emit_defines(e);
+	emit_line(e, "#include \"runtime.h\"");
+	emit_blank(e);
+	emit_line(e, "/* A failing operation: record what and where, then leave the body. */");
+	emit_line(e, "#define STP_FAIL(msg, where) \\");
+	emit_line(e, "\tdo { c->base.last_error = (msg); c->base.last_stmt = (where); goto out; } while (0)");
+	emit_blank(e);
+	for (int i = 0; i < s->embedded.n; i++)
+		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);
+	emit_globals(e, s);
+	emit_context(e, s, probes, funcs);
+	for (int i = 0; i < s->functions.n; i++)
+		emit_line(e, "static void function_%s(struct context *c);", ((struct function *)s->functions.items[i])->name);
+	emit_blank(e);
+	for (int i = 0; i < s->functions.n; i++)
+		emit_function(e, s->functions.items[i], &funcs[i]);
+	for (int i = 0; i < s->probes.n; i++)
+		emit_probe(e, s, i, &probes[i]);
+	if (display)
+		emit_display_probe(e, s);
+	emit_tables(e, s, display);
+	emit_globals_init(e, s);
+	emit_line(e, "#include \"module_main.c\"");
+}
+
+bool translate(struct session *s)
+{
+	const char *dir = session_tmpdir(s);
+	if (!dir)
+		return false;
+	s->c_file = ast_printf("%s/%s.c", dir, module_name(s));
+	FILE *out = fopen(s->c_file, "w");
+	if (!out) {
+		fprintf(stderr, "stap: cannot write %s: %s\n", s->c_file, strerror(errno));
+		return false;
+	}
+	struct emitter e = {.out = out};
+	write_module(&e, s);
+	if (fclose(out) != 0) {
+		fprintf(stderr, "stap: cannot write %s: %s\n", s->c_file, strerror(errno));
+		return false;
+	}
+	return diag_error_count() == 0;
+}

@@ -1,0 +1,509 @@
+/*
+ * types.c - pass 2, step 2: type inference and checking.
+ *
+ * Every expression, symbol, array key and function return is long or
+ * string. Inference runs over all bodies until nothing changes (types only
+ * ever go from unknown to known), then one last checking round reports
+ * conflicts and whatever stayed unknown. Printf-style formats are parsed
+ * here once and checked against their arguments.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "elaborate.h"
+
+/* State of one round. */
+struct infer {
+	bool changed;   /* some type became known this round */
+	bool report;    /* the final round: report conflicts and unknowns */
+	struct function *func; /* body being walked, NULL in probes */
+};
+
+static const char *type_name(enum stp_type t)
+{
+	return ast_type_name(t);
+}
+
+/* Make *slot agree with t. what names the thing for the diagnostic. */
+static void unify(struct infer *in, enum stp_type *slot, enum stp_type t, struct srcloc loc, const char *what)
+{
+	if (t == TYPE_UNKNOWN || t == TYPE_VOID)
+		return;
+	if (*slot == TYPE_UNKNOWN) {
+		*slot = t;
+		in->changed = true;
+	} else if (*slot != t && in->report) {
+		diag_error(loc, "type mismatch for %s: %s here, but %s elsewhere", what, type_name(t),
+			   type_name(*slot));
+	}
+}
+
+static void set_arity(struct infer *in, struct symbol *sym, int arity, struct srcloc loc)
+{
+	if (sym->arity < 0) {
+		sym->arity = arity;
+		in->changed = true;
+	} else if (sym->arity != arity && in->report) {
+		if (arity == 0)
+			diag_error(loc, "'%s' is an array with %d key%s; it is used here as a scalar", sym->name,
+				   sym->arity, sym->arity == 1 ? "" : "s");
+		else if (sym->arity == 0)
+			diag_error(loc, "'%s' is a scalar; it is used here as an array", sym->name);
+		else
+			diag_error(loc, "array '%s' has %d key%s; it is indexed here with %d", sym->name, sym->arity,
+				   sym->arity == 1 ? "" : "s", arity);
+	}
+}
+
+static void infer_node(struct infer *in, struct node *n);
+
+static void infer_expect(struct infer *in, struct node *n, enum stp_type t, const char *what)
+{
+	infer_node(in, n);
+	/* A node whose type is still open adopts the expectation (e.g. an unused local). */
+	if (n->kind == NODE_VAR && n->u.var.sym)
+		unify(in, &n->u.var.sym->type, t, n->loc, ast_printf("'%s'", n->u.var.sym->name));
+	else if (n->kind == NODE_INDEX && n->u.index.array->u.var.sym)
+		unify(in, &n->u.index.array->u.var.sym->type, t, n->loc,
+		      ast_printf("elements of '%s'", n->u.index.array->u.var.sym->name));
+	else if (n->kind == NODE_CALL && n->u.call.func)
+		unify(in, &n->u.call.func->type, t, n->loc, ast_printf("the value of '%s'", n->u.call.name));
+	unify(in, &n->type, t, n->loc, what);
+}
+
+/* The keys of an array access agree with the array's key types. */
+static void infer_keys(struct infer *in, struct symbol *arr, struct vec *keys, struct srcloc loc)
+{
+	if (keys->n > 9 && in->report)
+		diag_error(loc, "arrays take at most 9 keys, not %d", keys->n);
+	set_arity(in, arr, keys->n, loc);
+	for (int i = 0; i < keys->n && i < 9; i++) {
+		struct node *k = keys->items[i];
+		infer_node(in, k);
+		if (arr->arity == keys->n) {
+			enum stp_type kt = arr->keys[i];
+			if (k->type != TYPE_UNKNOWN)
+				unify(in, &arr->keys[i], k->type, k->loc,
+				      ast_printf("key %d of '%s'", i + 1, arr->name));
+			else if (kt != TYPE_UNKNOWN)
+				infer_expect(in, k, kt, ast_printf("key %d of '%s'", i + 1, arr->name));
+		}
+	}
+}
+
+/* Printf-style call: check the format against the arguments. */
+static void infer_format(struct infer *in, struct node *n, int first_arg)
+{
+	struct node *fmt = n->u.call.args.items[0];
+	if (fmt->kind != NODE_STR)
+		return;
+	struct vec specs = {0};
+	if (!format_parse(fmt->u.str, fmt->loc, &specs))
+		return;
+	int argi = first_arg;
+	for (int i = 0; i < specs.n; i++) {
+		struct format_spec *sp = specs.items[i];
+		if (!sp->conv || sp->conv == '%')
+			continue;
+		if (argi >= n->u.call.args.n) {
+			if (in->report)
+				diag_error(fmt->loc, "format '%%%c' has no matching argument in this %s call", sp->conv,
+					   n->u.call.name);
+			return;
+		}
+		struct node *arg = n->u.call.args.items[argi++];
+		enum stp_type want = sp->conv == 's' ? TYPE_STRING : TYPE_LONG;
+		infer_node(in, arg);
+		if (arg->type == TYPE_UNKNOWN) {
+			infer_expect(in, arg, want, "a format argument");
+		} else if (arg->type != want && in->report) {
+			diag_error(arg->loc, "format '%%%c' expects a %s, but this argument is a %s", sp->conv,
+				   type_name(want), type_name(arg->type));
+		}
+	}
+	if (argi < n->u.call.args.n && in->report)
+		diag_error(((struct node *)n->u.call.args.items[argi])->loc,
+			   "too many arguments for the format of %s", n->u.call.name);
+}
+
+static void infer_call(struct infer *in, struct node *n)
+{
+	switch ((enum builtin)n->u.call.builtin) {
+	case BUILTIN_PRINTF:
+	case BUILTIN_SPRINTF:
+		if (n->u.call.args.n)
+			infer_format(in, n, 1);
+		unify(in, &n->type, n->u.call.builtin == BUILTIN_SPRINTF ? TYPE_STRING : TYPE_VOID, n->loc,
+		      "the call");
+		n->type = n->u.call.builtin == BUILTIN_SPRINTF ? TYPE_STRING : TYPE_VOID;
+		return;
+	case BUILTIN_PRINT:
+	case BUILTIN_PRINTLN:
+		for (int i = 0; i < n->u.call.args.n; i++) {
+			struct node *a = n->u.call.args.items[i];
+			infer_node(in, a);
+			if (a->type == TYPE_UNKNOWN && in->report)
+				diag_error(a->loc, "cannot tell whether this %s argument is a number or a string",
+					   n->u.call.name);
+		}
+		n->type = TYPE_VOID;
+		return;
+	case BUILTIN_NONE:
+		break;
+	}
+	struct function *fn = n->u.call.func;
+	if (!fn)
+		return;
+	for (int i = 0; i < n->u.call.args.n && i < fn->params.n; i++) {
+		struct node *a = n->u.call.args.items[i];
+		struct param *p = fn->params.items[i];
+		infer_node(in, a);
+		if (a->type != TYPE_UNKNOWN)
+			unify(in, &p->sym->type, a->type, a->loc,
+			      ast_printf("parameter '%s' of '%s'", p->name, fn->name));
+		else if (p->sym->type != TYPE_UNKNOWN)
+			infer_expect(in, a, p->sym->type, ast_printf("parameter '%s' of '%s'", p->name, fn->name));
+	}
+	if (fn->type != TYPE_UNKNOWN)
+		unify(in, &n->type, fn->type, n->loc, ast_printf("the value of '%s'", fn->name));
+}
+
+/* Both sides of a comparison or a ternary's branches agree. */
+static void infer_pair(struct infer *in, struct node *a, struct node *b, struct srcloc loc, const char *what)
+{
+	infer_node(in, a);
+	infer_node(in, b);
+	if (a->type != TYPE_UNKNOWN && b->type == TYPE_UNKNOWN)
+		infer_expect(in, b, a->type, what);
+	else if (b->type != TYPE_UNKNOWN && a->type == TYPE_UNKNOWN)
+		infer_expect(in, a, b->type, what);
+	else if (a->type != b->type && a->type != TYPE_UNKNOWN && in->report)
+		diag_error(loc, "type mismatch for %s: %s and %s", what, type_name(a->type), type_name(b->type));
+}
+
+static void infer_lvalue_type(struct infer *in, struct node *lhs, enum stp_type t, struct srcloc loc)
+{
+	if (lhs->kind == NODE_VAR && lhs->u.var.sym) {
+		struct symbol *sym = lhs->u.var.sym;
+		set_arity(in, sym, 0, lhs->loc);
+		unify(in, &sym->type, t, loc, ast_printf("'%s'", sym->name));
+	} else if (lhs->kind == NODE_INDEX && lhs->u.index.array->u.var.sym) {
+		struct symbol *arr = lhs->u.index.array->u.var.sym;
+		unify(in, &arr->type, t, loc, ast_printf("elements of '%s'", arr->name));
+	}
+}
+
+static void infer_node(struct infer *in, struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case NODE_NUM:
+		n->type = TYPE_LONG;
+		break;
+	case NODE_STR:
+		n->type = TYPE_STRING;
+		break;
+	case NODE_VAR: {
+		struct symbol *sym = n->u.var.sym;
+		if (!sym)
+			break;
+		set_arity(in, sym, 0, n->loc);
+		if (sym->type != TYPE_UNKNOWN)
+			unify(in, &n->type, sym->type, n->loc, ast_printf("'%s'", sym->name));
+		break;
+	}
+	case NODE_INDEX: {
+		struct symbol *arr = n->u.index.array->u.var.sym;
+		if (!arr)
+			break;
+		infer_keys(in, arr, &n->u.index.keys, n->loc);
+		if (arr->type != TYPE_UNKNOWN)
+			unify(in, &n->type, arr->type, n->loc, ast_printf("elements of '%s'", arr->name));
+		break;
+	}
+	case NODE_CALL:
+		infer_call(in, n);
+		break;
+	case NODE_UNARY:
+		infer_expect(in, n->u.unary.operand, TYPE_LONG, ast_printf("operand of '%s'", ast_op_spelling(n->u.unary.op)));
+		n->type = TYPE_LONG;
+		break;
+	case NODE_BINARY: {
+		enum ast_op op = n->u.binary.op;
+		const char *what = ast_printf("operands of '%s'", ast_op_spelling(op));
+		if (op == OP_CONCAT) {
+			infer_expect(in, n->u.binary.lhs, TYPE_STRING, what);
+			infer_expect(in, n->u.binary.rhs, TYPE_STRING, what);
+			n->type = TYPE_STRING;
+		} else if (op >= OP_EQ && op <= OP_GE) {
+			infer_pair(in, n->u.binary.lhs, n->u.binary.rhs, n->loc, what);
+			n->type = TYPE_LONG;
+		} else {
+			infer_expect(in, n->u.binary.lhs, TYPE_LONG, what);
+			infer_expect(in, n->u.binary.rhs, TYPE_LONG, what);
+			n->type = TYPE_LONG;
+		}
+		break;
+	}
+	case NODE_TERNARY:
+		infer_expect(in, n->u.ternary.cond, TYPE_LONG, "a condition");
+		infer_pair(in, n->u.ternary.then, n->u.ternary.otherwise, n->loc, "the branches of '?:'");
+		if (n->u.ternary.then->type != TYPE_UNKNOWN)
+			unify(in, &n->type, n->u.ternary.then->type, n->loc, "'?:'");
+		break;
+	case NODE_ASSIGN: {
+		struct node *lhs = n->u.assign.lhs, *rhs = n->u.assign.rhs;
+		enum ast_op op = n->u.assign.op;
+		infer_node(in, lhs);
+		infer_node(in, rhs);
+		enum stp_type t = op == OP_NONE ? TYPE_UNKNOWN : op == OP_CONCAT ? TYPE_STRING : TYPE_LONG;
+		if (t == TYPE_UNKNOWN)
+			t = rhs->type != TYPE_UNKNOWN ? rhs->type : lhs->type;
+		if (t != TYPE_UNKNOWN) {
+			infer_lvalue_type(in, lhs, t, n->loc);
+			infer_expect(in, lhs, t, "the target of the assignment");
+			infer_expect(in, rhs, t, ast_printf("the value assigned with '%s='",
+							    op == OP_NONE ? "" : ast_op_spelling(op)));
+			unify(in, &n->type, t, n->loc, "the assignment");
+		}
+		break;
+	}
+	case NODE_INCDEC:
+		infer_node(in, n->u.incdec.operand);
+		infer_lvalue_type(in, n->u.incdec.operand, TYPE_LONG, n->loc);
+		infer_expect(in, n->u.incdec.operand, TYPE_LONG, ast_printf("operand of '%s'", ast_op_spelling(n->u.incdec.op)));
+		n->type = TYPE_LONG;
+		break;
+	case NODE_IN: {
+		struct symbol *arr = n->u.in.array->u.var.sym;
+		if (arr)
+			infer_keys(in, arr, &n->u.in.keys, n->loc);
+		n->type = TYPE_LONG;
+		break;
+	}
+	case NODE_BLOCK:
+		for (int i = 0; i < n->u.block.stmts.n; i++)
+			infer_node(in, n->u.block.stmts.items[i]);
+		break;
+	case NODE_EXPR_STMT:
+		infer_node(in, n->u.expr_stmt.expr);
+		break;
+	case NODE_IF:
+		infer_expect(in, n->u.if_stmt.cond, TYPE_LONG, "an if condition");
+		infer_node(in, n->u.if_stmt.then);
+		infer_node(in, n->u.if_stmt.otherwise);
+		break;
+	case NODE_WHILE:
+		infer_expect(in, n->u.while_stmt.cond, TYPE_LONG, "a while condition");
+		infer_node(in, n->u.while_stmt.body);
+		break;
+	case NODE_FOR:
+		infer_node(in, n->u.for_stmt.init);
+		if (n->u.for_stmt.cond)
+			infer_expect(in, n->u.for_stmt.cond, TYPE_LONG, "a for condition");
+		infer_node(in, n->u.for_stmt.step);
+		infer_node(in, n->u.for_stmt.body);
+		break;
+	case NODE_FOREACH: {
+		struct symbol *arr = n->u.foreach.array->u.var.sym;
+		if (arr) {
+			set_arity(in, arr, n->u.foreach.keys.n, n->loc);
+			for (int i = 0; i < n->u.foreach.keys.n && i < 9; i++) {
+				struct node *k = n->u.foreach.keys.items[i];
+				if (!k->u.var.sym)
+					continue;
+				set_arity(in, k->u.var.sym, 0, k->loc);
+				if (arr->keys[i] != TYPE_UNKNOWN)
+					unify(in, &k->u.var.sym->type, arr->keys[i], k->loc, ast_printf("'%s'", k->u.var.name));
+				else if (k->u.var.sym->type != TYPE_UNKNOWN && arr->arity == n->u.foreach.keys.n)
+					unify(in, &arr->keys[i], k->u.var.sym->type, k->loc,
+					      ast_printf("key %d of '%s'", i + 1, arr->name));
+				k->type = k->u.var.sym->type;
+			}
+			struct node *v = n->u.foreach.value;
+			if (v && v->u.var.sym) {
+				set_arity(in, v->u.var.sym, 0, v->loc);
+				if (arr->type != TYPE_UNKNOWN)
+					unify(in, &v->u.var.sym->type, arr->type, v->loc, ast_printf("'%s'", v->u.var.name));
+				else if (v->u.var.sym->type != TYPE_UNKNOWN)
+					unify(in, &arr->type, v->u.var.sym->type, v->loc,
+					      ast_printf("elements of '%s'", arr->name));
+				v->type = v->u.var.sym->type;
+			}
+		}
+		if (n->u.foreach.limit)
+			infer_expect(in, n->u.foreach.limit, TYPE_LONG, "a foreach limit");
+		infer_node(in, n->u.foreach.body);
+		break;
+	}
+	case NODE_RETURN:
+		if (n->u.ret.value && in->func) {
+			infer_node(in, n->u.ret.value);
+			if (n->u.ret.value->type != TYPE_UNKNOWN)
+				unify(in, &in->func->type, n->u.ret.value->type, n->u.ret.value->loc,
+				      ast_printf("the value of '%s'", in->func->name));
+			else if (in->func->type != TYPE_UNKNOWN)
+				infer_expect(in, n->u.ret.value, in->func->type,
+					     ast_printf("the value of '%s'", in->func->name));
+		}
+		break;
+	case NODE_DELETE:
+		if (n->u.del.target->kind == NODE_INDEX)
+			infer_node(in, n->u.del.target);
+		break;
+	default:
+		break;
+	}
+}
+
+static void report_unknown(struct symbol *sym, const char *owner)
+{
+	if (sym->arity > 0) {
+		if (sym->type == TYPE_UNKNOWN)
+			diag_error(sym->loc, "cannot infer the element type of array '%s'%s", sym->name, owner);
+		for (int i = 0; i < sym->arity && i < 9; i++)
+			if (sym->keys[i] == TYPE_UNKNOWN)
+				diag_error(sym->loc, "cannot infer the type of key %d of array '%s'%s", i + 1,
+					   sym->name, owner);
+	} else if (sym->type == TYPE_UNKNOWN) {
+		diag_error(sym->loc, "cannot infer the type of '%s'%s: it is never given a value", sym->name, owner);
+	}
+}
+
+static void infer_round(struct session *s, struct infer *in)
+{
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		in->func = fn;
+		infer_node(in, fn->body);
+	}
+	in->func = NULL;
+	for (int i = 0; i < s->probes.n; i++)
+		infer_node(in, ((struct probe *)s->probes.items[i])->body);
+}
+
+bool types_infer(struct session *s)
+{
+	struct infer in = {0};
+	/* Declared parameter and return types seed the inference. */
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		for (int j = 0; j < fn->params.n; j++) {
+			struct param *p = fn->params.items[j];
+			p->sym->arity = 0;
+			p->sym->type = p->type;
+		}
+	}
+	for (int round = 0; round < 100; round++) {
+		in.changed = false;
+		infer_round(s, &in);
+		if (!in.changed)
+			break;
+	}
+	in.report = true;
+	infer_round(s, &in);
+	if (diag_error_count())
+		return false;
+
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		if (g->sym->arity < 0) {
+			if (!g->from_tapset)
+				diag_warning(g->loc, "global '%s' is never used", g->name);
+			g->sym->arity = 0;
+			if (g->sym->type == TYPE_UNKNOWN)
+				g->sym->type = TYPE_LONG;
+			continue;
+		}
+		if (g->max_entries > 0 && g->sym->arity == 0)
+			diag_error(g->loc, "'%s' is declared with a size but used as a scalar", g->name);
+		report_unknown(g->sym, "");
+	}
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		const char *owner = ast_printf(" in function '%s'", fn->name);
+		for (int j = 0; j < fn->params.n; j++) {
+			struct param *p = fn->params.items[j];
+			if (p->sym->type == TYPE_UNKNOWN)
+				diag_error(p->loc, "cannot infer the type of parameter '%s' of '%s'", p->name, fn->name);
+		}
+		for (int j = 0; j < fn->locals.n; j++)
+			report_unknown(fn->locals.items[j], owner);
+		if (fn->type == TYPE_UNKNOWN)
+			fn->type = TYPE_VOID;
+	}
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		for (int j = 0; j < p->locals.n; j++)
+			report_unknown(p->locals.items[j], "");
+	}
+	return diag_error_count() == 0;
+}
+
+/*
+ * Format strings: %[flags][width][.precision]conv with flags from "-+ #0",
+ * conv one of d i u x X o s c p %. Each conversion becomes a kernel
+ * vsnprintf one on 64-bit values.
+ */
+bool format_parse(const char *fmt, struct srcloc loc, struct vec *specs)
+{
+	const char *p = fmt;
+	for (;;) {
+		const char *start = p;
+		while (*p && *p != '%')
+			p++;
+		struct format_spec *sp = ast_alloc(sizeof(*sp));
+		sp->literal = ast_strndup(start, (size_t)(p - start));
+		sp->loc = loc;
+		vec_push(specs, sp);
+		if (!*p)
+			return true;
+		const char *conv_start = p++;
+		while (*p && strchr("-+ #0", *p))
+			p++;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.') {
+			p++;
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+		/* SystemTap accepts (and ignores) C length modifiers. */
+		const char *mods_start = p;
+		while (*p && strchr("hlLqjzt", *p))
+			p++;
+		if (!*p || !strchr("diuxXoscp%b", *p) || *p == 'b') {
+			diag_error(loc, "invalid format conversion '%.*s' in \"%s\" (expected one of %%d %%i %%u %%x %%X %%o %%s %%c %%p %%%%)",
+				   (int)(p - conv_start + (*p ? 1 : 0)), conv_start, fmt);
+			return false;
+		}
+		sp->conv = *p;
+		const char *flags = ast_strndup(conv_start, (size_t)(mods_start - conv_start));
+		switch (*p) {
+		case 'd':
+		case 'i':
+			sp->kernel = ast_printf("%slld", flags);
+			break;
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o':
+			sp->kernel = ast_printf("%sll%c", flags, *p);
+			break;
+		case 's':
+		case 'c':
+			sp->kernel = ast_printf("%s%c", flags, *p);
+			break;
+		case 'p':
+			/* pointers print as 0x and 16 hex digits, unhashed */
+			sp->kernel = ast_printf("%s", strcmp(flags, "%") ? ast_printf("%sllx", flags) : "0x%016llx");
+			break;
+		case '%':
+			sp->kernel = "%%";
+			break;
+		}
+		p++;
+	}
+}

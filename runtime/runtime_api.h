@@ -1,0 +1,195 @@
+/*
+ * runtime_api.h - the contract between generated module C and the runtime.
+ *
+ * Generated code may call only what this file declares, and must define what
+ * the "provided by generated code" section lists. The translator
+ * (compiler/translate.c) and the runtime (runtime/) both follow it.
+ *
+ * Layout of a generated module (one translation unit, built with
+ * -I<runtime dir>):
+ *
+ *	#define STP_MODULE_NAME "stap_abc"     (always)
+ *	#define STP_HAVE_KPROBES 1             (only if the script has kprobes)
+ *	#define STP_HAVE_TIMERS 1              (only if it has timer probes)
+ *	#define STP_HAVE_BEGIN_END 1           (only if it has begin/end/error probes)
+ *	... -D definitions from the command line come from kbuild ccflags ...
+ *	#include "runtime.h"                   (limits, types, this API)
+ *	<generated: struct context, globals, functions, probe bodies>
+ *	<generated: the probe tables listed below>
+ *	#include "module_main.c"               (init/exit, providers, transport)
+ */
+#ifndef STP_RUNTIME_API_H
+#define STP_RUNTIME_API_H
+
+/* ------------------------------------------------------------------ */
+/* Limits (runtime.h defines the defaults with #ifndef).               */
+/*   MAXACTION      statements one probe hit may execute (1000)        */
+/*   MAXNESTING     depth of script function calls (10)                */
+/*   MAXSTRINGLEN   bytes in a string including the NUL (128)          */
+/*   MAXMAPENTRIES  default capacity of an array (2048)                */
+/*   MAXTRYLOCK     attempts to take a global's lock (1000)            */
+/*   MAXSKIPPED     skipped hits tolerated before an error (100)       */
+/* ------------------------------------------------------------------ */
+
+/* A script string. Always NUL-terminated, truncated to MAXSTRINGLEN-1. */
+typedef char string_t[MAXSTRINGLEN];
+
+/* Value and key types of map slots. */
+enum _stp_type { STP_TYPE_LONG = 1, STP_TYPE_STRING = 2 };
+
+/*
+ * The runtime's part of the per-CPU context. The generated struct context
+ * has it as its first member named "base":
+ *
+ *	struct context {
+ *		struct _stp_context base;
+ *		union { struct probe_0_locals {...} probe_0; ... } probe_locals;
+ *		union { struct function_f_locals {...} function_f; ... } locals[MAXNESTING + 1];
+ *	};
+ */
+struct context;
+struct _stp_probe;
+struct _stp_context {
+	atomic_t busy;                 /* >0 while a probe runs on this CPU */
+	const char *last_error;        /* set by a failing operation; ends the probe */
+	const char *last_stmt;         /* "operator '/' at t.stp:1:30", for ERROR ... near ... */
+	long actionremaining;          /* MAXACTION budget left for this hit */
+	int nesting;                   /* current function call depth */
+	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
+	const struct _stp_probe *probe;/* the probe running */
+	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
+};
+
+/* One probe body bound to one probe point. Generated: static struct _stp_probe _stp_probes[]. */
+struct _stp_probe {
+	void (*body)(struct context *c); /* generated handler */
+	const char *pp;                  /* probe point as resolved, e.g. kprobe.function("x") */
+	const char *location;            /* "t.stp:3:7" of the probe point */
+};
+
+/* ------------------------------------------------------------------ */
+/* Provided by generated code (before including module_main.c)         */
+/* ------------------------------------------------------------------ */
+/*
+ * static struct _stp_probe _stp_probes[];
+ *
+ * #ifdef STP_HAVE_BEGIN_END
+ * static const struct _stp_be_probe _stp_be_probes[];   // in run order
+ * #endif
+ * #ifdef STP_HAVE_TIMERS
+ * static struct _stp_timer_probe _stp_timer_probes[];
+ * #endif
+ * #ifdef STP_HAVE_KPROBES
+ * static struct _stp_kprobe_probe _stp_kprobe_probes[];
+ * #endif
+ *
+ * static int _stp_globals_init(void);   // allocate maps, set initial values; -errno on failure
+ * static void _stp_globals_free(void);  // release what init allocated (safe after partial init)
+ */
+
+/* begin / end / error probe. */
+enum _stp_be_type { STP_BE_BEGIN = 0, STP_BE_END = 1, STP_BE_ERROR = 2 };
+struct _stp_be_probe {
+	const struct _stp_probe *probe;
+	enum _stp_be_type type;
+	long priority;                   /* begin(N)/end(N); tables are emitted sorted */
+};
+
+/* timer.ms(N) and friends, all converted to a period in nanoseconds. */
+struct _stp_timer_probe {
+	const struct _stp_probe *probe;
+	u64 period_ns;
+	struct hrtimer timer;            /* runtime-owned */
+};
+
+/* kprobe.function("sym") and kprobe.function("sym").return */
+struct _stp_kprobe_probe {
+	const struct _stp_probe *probe;
+	const char *symbol;
+	int is_return;
+	int registered;                  /* runtime-owned */
+	union {
+		struct kprobe kp;
+		struct kretprobe rp;
+	} u;                             /* runtime-owned */
+};
+
+/* ------------------------------------------------------------------ */
+/* Callable from generated code (probe context: never sleeps)          */
+/* ------------------------------------------------------------------ */
+
+/* Errors. Set c->base.last_error (and return) to end the probe with an error;
+ * the runtime prints "ERROR: <last_error> near <last_stmt>" and stops the script.
+ * _stp_error_fmt formats into c->base.error_buf and sets last_error. */
+static void _stp_error_fmt(struct _stp_context *c, const char *fmt, ...);
+
+/* Output. Text goes to a per-CPU buffer flushed when the probe ends (or when full). */
+static void _stp_print(const char *s);                  /* print a NUL-terminated string */
+static void _stp_print_char(char ch);
+static void _stp_printf(const char *fmt, ...);          /* kernel vsnprintf format */
+static void _stp_print_flush(void);                     /* normally called by the runtime */
+
+/* sprintf: kernel vsnprintf into a string_t, always NUL-terminated. */
+static void _stp_snprintf(char *buf, size_t size, const char *fmt, ...);
+
+/* Strings: bounded copy and concatenation into MAXSTRINGLEN buffers. */
+static void _stp_strlcpy(char *dst, const char *src);           /* dst is a string_t */
+static void _stp_strlcat(char *dst, const char *src);           /* dst is a string_t */
+
+/* Control messages to stapio (never sleep, never wake anybody). */
+static void _stp_warn(const char *fmt, ...);    /* "WARNING: ..." on stapio's stderr */
+static void _stp_request_exit(void);            /* exit(): end probes run, then unload */
+extern long _stp_target;                        /* target(): -x PID or -c CMD's pid, 0 if none */
+
+/* Locks for globals: one per global. Bounded: trylock MAXTRYLOCK times, then fail. */
+struct _stp_rwlock { atomic_t v; };             /* -1 writer, 0 free, >0 readers */
+static void _stp_rwlock_init(struct _stp_rwlock *l);
+static int _stp_read_trylock(struct _stp_rwlock *l);   /* 1 on success */
+static int _stp_write_trylock(struct _stp_rwlock *l);  /* 1 on success */
+static void _stp_read_unlock(struct _stp_rwlock *l);
+static void _stp_write_unlock(struct _stp_rwlock *l);
+/* When a lock can't be taken the generated handler calls this and returns. */
+static void _stp_skip_probe(struct _stp_context *c, const char *why);
+
+/* Time. NMI-safe clocks. */
+static s64 _stp_gettimeofday_ns(void);
+
+/* ------------------------------------------------------------------ */
+/* Maps (script arrays). Entries are preallocated at init: no allocation */
+/* in probe context. Keys: 1..9 long or string; value: long or string.   */
+/* ------------------------------------------------------------------ */
+union _stp_key {
+	int64_t n;                       /* STP_TYPE_LONG */
+	const char *s;                   /* STP_TYPE_STRING (copied on insert) */
+};
+struct _stp_map;
+struct _stp_map_node;
+
+/* Process context only (init): max_entries slots, nkeys key types, value type. */
+static struct _stp_map *_stp_map_new(unsigned max_entries, unsigned nkeys,
+				     const enum _stp_type *key_types,
+				     enum _stp_type value_type);
+static void _stp_map_free(struct _stp_map *m);
+
+/* Lookup; NULL if absent. */
+static struct _stp_map_node *_stp_map_find(struct _stp_map *m, const union _stp_key *keys);
+/* Lookup or insert a zero/empty entry; NULL if the map is full. */
+static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_key *keys);
+static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys);
+static void _stp_map_clear(struct _stp_map *m);
+static unsigned _stp_map_size(const struct _stp_map *m);
+
+/* Values and keys of a node. */
+static int64_t *_stp_node_long(struct _stp_map_node *n);
+static char *_stp_node_str(struct _stp_map_node *n);          /* a string_t */
+static int64_t _stp_node_key_long(const struct _stp_map_node *n, unsigned i);
+static const char *_stp_node_key_str(const struct _stp_map_node *n, unsigned i);
+
+/* Iteration in insertion order, or after _stp_map_sort in sorted order.
+ * column 0 sorts by value, 1..nkeys by that key; dir +1 ascending, -1 descending.
+ * Ties keep their previous relative order (stable). Bounded: O(n log n), no allocation. */
+static void _stp_map_sort(struct _stp_map *m, unsigned column, int dir);
+static struct _stp_map_node *_stp_map_first(struct _stp_map *m);
+static struct _stp_map_node *_stp_map_next(struct _stp_map *m, struct _stp_map_node *n);
+
+#endif
