@@ -10,8 +10,11 @@
  *     precedence is explicit: x = (a + (b * c)); the outermost expression of
  *     a statement, condition, argument or index is printed bare;
  *   - string literals are re-escaped (\n \t \" \\ ..., other control bytes
- *     as three-digit octal), numbers printed in signed decimal.
+ *     as three-digit octal), numbers printed in signed decimal;
+ *   - if/while/for/foreach bodies that are blocks open on the header line,
+ *     other bodies go on the next line one level deeper; "else if" stays flat.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "ast.h"
@@ -59,11 +62,24 @@ static void print_expr_list(FILE *out, const struct vec *v)
 	}
 }
 
+/*
+ * Numbers print in signed decimal, except INT64_MIN: its magnitude does not
+ * fit, so "-9223372036854775808" would parse back as a negation. Its hex
+ * spelling parses back to itself.
+ */
+static void print_number(FILE *out, int64_t value)
+{
+	if (value == INT64_MIN)
+		fputs("0x8000000000000000", out);
+	else
+		fprintf(out, "%" PRId64, value);
+}
+
 /* Does printing n right after a unary operator need parentheses? */
 static bool unary_operand_needs_parens(const struct node *n)
 {
 	return n->kind == NODE_UNARY || n->kind == NODE_INCDEC ||
-	       (n->kind == NODE_NUM && n->u.num < 0);
+	       (n->kind == NODE_NUM && n->u.num < 0 && n->u.num != INT64_MIN);
 }
 
 /* nested: n is an operand of an operator, so operator nodes get parentheses. */
@@ -75,7 +91,7 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 	}
 	switch (n->kind) {
 	case NODE_NUM:
-		fprintf(out, "%lld", (long long)n->u.num);
+		print_number(out, n->u.num);
 		return;
 	case NODE_STR:
 		print_string_literal(out, n->u.str);
@@ -222,7 +238,13 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 				print_indent(out, indent);
 			}
 			fputs("else", out);
-			print_body(out, n->u.if_stmt.otherwise, indent);
+			if (n->u.if_stmt.otherwise->kind == NODE_IF) {
+				/* else-if chains stay flat */
+				fputc(' ', out);
+				print_statement(out, n->u.if_stmt.otherwise, indent);
+			} else {
+				print_body(out, n->u.if_stmt.otherwise, indent);
+			}
 		}
 		break;
 	case NODE_WHILE:

@@ -24,8 +24,9 @@ static void gen_stmt(struct codegen *g, struct node *n);
 
 const char *codegen_near(const struct node *n)
 {
-	return ast_printf("%s '%s' at %s:%d:%d", ast_kind_name(n->kind), n->tok ? n->tok : "?",
-			  n->loc.file, n->loc.line, n->loc.col);
+	/* SystemTap names tokens by their lexical kind: a call is an identifier */
+	const char *kind = n->kind == NODE_CALL ? "identifier" : ast_kind_name(n->kind);
+	return ast_printf("%s '%s' at %s:%d:%d", kind, n->tok ? n->tok : "?", n->loc.file, n->loc.line, n->loc.col);
 }
 
 const char *codegen_symbol(const struct symbol *sym)
@@ -204,21 +205,10 @@ static const char *gen_index_node(struct codegen *g, struct node *index, const c
 			  map_of(index->u.index.array), k, node, fail(msg, where));
 }
 
-static void check_not_iterating(struct codegen *g, struct node *target, struct node *where)
-{
-	struct node *arr = target->kind == NODE_INDEX ? target->u.index.array : target;
-	if (arr->kind != NODE_VAR || !arr->u.var.sym)
-		return;
-	for (int i = 0; i < g->iterating.n; i++)
-		if (g->iterating.items[i] == arr->u.var.sym)
-			diag_error(where->loc, "cannot modify array '%s' inside a foreach over it", arr->u.var.name);
-}
-
 static const char *gen_assign(struct codegen *g, struct node *n)
 {
 	struct node *lhs = n->u.assign.lhs, *rhs = n->u.assign.rhs;
 	enum ast_op op = n->u.assign.op;
-	check_not_iterating(g, lhs, n);
 	const char *v = temp(g, "v");
 	const char *value = gen_expr(g, rhs);
 	if (lhs->type == TYPE_STRING || n->type == TYPE_STRING) {
@@ -261,7 +251,6 @@ static const char *gen_incdec(struct codegen *g, struct node *n)
 {
 	struct node *t = n->u.incdec.operand;
 	const char *op = n->u.incdec.op == OP_INC ? "++" : "--";
-	check_not_iterating(g, t, n);
 	if (t->kind == NODE_VAR) {
 		const char *var = codegen_symbol(t->u.var.sym);
 		return n->u.incdec.prefix ? ast_printf("(%s%s)", op, var) : ast_printf("(%s%s)", var, op);
@@ -299,8 +288,8 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 			code = ast_printf("%sint64_t %s = %s; ", code, args[i], value);
 		}
 	}
-	code = ast_printf("%sstruct function_%s_locals *%s = &c->locals[c->base.nesting].function_%s; ", code,
-			  fn->name, frame, fn->name);
+	code = ast_printf("%sstruct function_%s_locals *%s = &c->locals[c->base.nesting].function_%s; (void)%s; ",
+			  code, fn->name, frame, fn->name, frame);
 	for (int i = 0; i < fn->params.n; i++) {
 		struct param *p = fn->params.items[i];
 		if (p->sym->type == TYPE_STRING)
@@ -308,7 +297,9 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 		else
 			code = ast_printf("%s%s->l_%s = %s; ", code, frame, p->name, args[i]);
 	}
-	code = ast_printf("%sfunction_%s(c); if (unlikely(c->base.last_error)) goto out; ", code, fn->name);
+	/* an error inside the callee that did not say where is reported at the call */
+	code = ast_printf("%sfunction_%s(c); if (unlikely(c->base.last_error)) { if (!c->base.last_stmt) "
+			  "c->base.last_stmt = %s; goto out; } ", code, fn->name, emit_c_string(codegen_near(n)));
 	if (fn->type == TYPE_STRING) {
 		const char *slot = string_slot(g);
 		return ast_printf("%s_stp_strlcpy(%s, %s->__retvalue); (const char *)%s; })", code, slot, frame, slot);
@@ -323,7 +314,7 @@ static const char *gen_format(struct codegen *g, struct node *n, const char *fun
 {
 	struct node *fmt = n->u.call.args.items[0];
 	struct vec specs = {0};
-	format_parse(fmt->u.str, fmt->loc, &specs);
+	format_parse(fmt->u.str, fmt->loc, &specs, false);
 	char *kfmt = "";
 	char *decls = "";
 	char *args = "";
@@ -516,9 +507,7 @@ static void gen_foreach(struct codegen *g, struct node *n)
 		else
 			emit_line(g->e, "%s = *_stp_node_long(%s);", codegen_symbol(v), node);
 	}
-	vec_push(&g->iterating, arr);
 	gen_substmt(g, n->u.foreach.body);
-	g->iterating.n--;
 	emit_close(g->e, "}");
 	emit_close(g->e, "}");
 }
@@ -526,7 +515,6 @@ static void gen_foreach(struct codegen *g, struct node *n)
 static void gen_delete(struct codegen *g, struct node *n)
 {
 	struct node *t = n->u.del.target;
-	check_not_iterating(g, t, n);
 	if (t->kind == NODE_INDEX) {
 		const char *k = temp(g, "k");
 		const char *keys = gen_keys(g, &t->u.index.keys, k);

@@ -17,7 +17,6 @@ struct codegen {
 	struct function *func;    /* NULL in a probe */
 	struct vec slots;         /* of const char *: extra locals-struct members ("string_t __tmp3") */
 	int ntemps;               /* counter for C temporaries and slots */
-	struct vec iterating;     /* of struct symbol *: arrays of the enclosing foreach loops */
 };
 
 /* Emit the statements of body (a BLOCK) at e's indentation. */

@@ -33,7 +33,7 @@ struct format_spec {
 	const char *kernel;    /* the kernel vsnprintf conversion to emit, e.g. "%-5lld" */
 	struct srcloc loc;     /* of the format string */
 };
-/* Parse fmt into specs (terminated by conv == 0); false with a diagnostic on a bad format. */
-bool format_parse(const char *fmt, struct srcloc loc, struct vec *specs);
+/* Parse fmt into specs (terminated by conv == 0); false on a bad format (reported if report). */
+bool format_parse(const char *fmt, struct srcloc loc, struct vec *specs, bool report);
 
 #endif

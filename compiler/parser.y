@@ -70,6 +70,7 @@ struct parse_state {
 	size_t buf_len;           /* bytes used in buf */
 	size_t buf_cap;           /* bytes allocated for buf */
 	const char *last_text;    /* spelling of the latest token, for syntax errors */
+	int last_token;           /* kind of the latest token */
 	bool eof_reported;        /* the scanner already reported why the file ended early */
 	bool unterminated_string; /* an unterminated string was reported: skip the next syntax error */
 };

@@ -22,6 +22,7 @@ struct scope {
 	struct vec *writes;       /* globals written */
 	struct vec *callees;      /* functions called */
 	int loop_depth;           /* for break/continue */
+	struct vec iterating;     /* of struct symbol *: arrays of the enclosing foreach loops */
 };
 
 static const struct {
@@ -150,6 +151,14 @@ static struct symbol *array_symbol(struct scope *sc, struct node *var)
 
 static void resolve_node(struct scope *sc, struct node *n);
 
+/* Changing an array inside a foreach over it would pull the list from under the loop. */
+static void check_not_iterating(struct scope *sc, struct symbol *arr, struct node *where)
+{
+	for (int i = 0; i < sc->iterating.n; i++)
+		if (sc->iterating.items[i] == arr)
+			diag_error(where->loc, "cannot modify array '%s' inside a foreach over it", arr->name);
+}
+
 static void resolve_vec(struct scope *sc, struct vec *v)
 {
 	for (int i = 0; i < v->n; i++)
@@ -166,8 +175,8 @@ static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 			push_unique(sc->reads, sym);
 	} else if (t->kind == NODE_INDEX) {
 		struct symbol *sym = array_symbol(sc, t->u.index.array);
-		t->u.index.array->type = TYPE_UNKNOWN;
 		note_access(sc, sym, false, true);
+		check_not_iterating(sc, sym, t);
 		if (also_read)
 			push_unique(sc->reads, sym);
 		resolve_vec(sc, &t->u.index.keys);
@@ -214,6 +223,11 @@ static void resolve_call(struct scope *sc, struct node *n)
 	n->u.call.func = fn;
 	push_unique(sc->callees, fn);
 	if (!fn->used) {
+		for (int i = 0; i < fn->params.n; i++) {
+			struct param *p = fn->params.items[i];
+			p->sym = new_symbol(p->name, SYM_PARAM, p->loc);
+			p->sym->index = i;
+		}
 		fn->used = true;
 		fn->index = s->functions.n;
 		vec_push(&s->functions, fn);
@@ -316,7 +330,9 @@ static void resolve_node(struct scope *sc, struct node *n)
 				   n->u.foreach.keys.n == 1 ? "" : "s");
 		resolve_node(sc, n->u.foreach.limit);
 		sc->loop_depth++;
+		vec_push(&sc->iterating, arr);
 		resolve_node(sc, n->u.foreach.body);
+		sc->iterating.n--;
 		sc->loop_depth--;
 		break;
 	}
@@ -337,9 +353,13 @@ static void resolve_node(struct scope *sc, struct node *n)
 	case NODE_DELETE: {
 		struct node *t = n->u.del.target;
 		if (t->kind == NODE_VAR) {
-			note_access(sc, lookup(sc, t), false, true);
+			struct symbol *sym = lookup(sc, t);
+			note_access(sc, sym, false, true);
+			check_not_iterating(sc, sym, t);
 		} else if (t->kind == NODE_INDEX) {
-			note_access(sc, array_symbol(sc, t->u.index.array), false, true);
+			struct symbol *arr = array_symbol(sc, t->u.index.array);
+			note_access(sc, arr, false, true);
+			check_not_iterating(sc, arr, t);
 			resolve_vec(sc, &t->u.index.keys);
 		} else {
 			diag_error(t->loc, "delete needs a variable, an array or an array element");

@@ -178,10 +178,9 @@ static void emit_function(struct emitter *e, struct function *fn, struct body_te
 	emit_line(e, "static void function_%s(struct context *c)", fn->name);
 	emit_open(e, "{");
 	emit_line(e, "struct function_%s_locals *l = &c->locals[c->base.nesting].function_%s;", fn->name, fn->name);
+	emit_line(e, "(void)l;");
 	emit_open(e, "if (unlikely(c->base.nesting >= MAXNESTING)) {");
 	emit_line(e, "c->base.last_error = \"MAXNESTING exceeded\";");
-	emit_line(e, "c->base.last_stmt = %s;",
-		  emit_c_string(ast_printf("identifier '%s' at %s:%d:%d", fn->name, fn->loc.file, fn->loc.line, fn->loc.col)));
 	emit_line(e, "return;");
 	emit_close(e, "}");
 	emit_line(e, "c->base.nesting++;");

@@ -13,6 +13,22 @@
 #include "diag.h"
 #include "elaborate.h"
 
+/* Locations that already have a type error: one report per place is enough. */
+static struct vec reported_locs; /* of struct srcloc * */
+
+static bool first_report_at(struct srcloc loc)
+{
+	for (int i = 0; i < reported_locs.n; i++) {
+		struct srcloc *r = reported_locs.items[i];
+		if (r->file == loc.file && r->line == loc.line && r->col == loc.col)
+			return false;
+	}
+	struct srcloc *copy = ast_alloc(sizeof(*copy));
+	*copy = loc;
+	vec_push(&reported_locs, copy);
+	return true;
+}
+
 /* State of one round. */
 struct infer {
 	bool changed;   /* some type became known this round */
@@ -33,7 +49,7 @@ static void unify(struct infer *in, enum stp_type *slot, enum stp_type t, struct
 	if (*slot == TYPE_UNKNOWN) {
 		*slot = t;
 		in->changed = true;
-	} else if (*slot != t && in->report) {
+	} else if (*slot != t && in->report && first_report_at(loc)) {
 		diag_error(loc, "type mismatch for %s: %s here, but %s elsewhere", what, type_name(t),
 			   type_name(*slot));
 	}
@@ -44,7 +60,7 @@ static void set_arity(struct infer *in, struct symbol *sym, int arity, struct sr
 	if (sym->arity < 0) {
 		sym->arity = arity;
 		in->changed = true;
-	} else if (sym->arity != arity && in->report) {
+	} else if (sym->arity != arity && in->report && first_report_at(loc)) {
 		if (arity == 0)
 			diag_error(loc, "'%s' is an array with %d key%s; it is used here as a scalar", sym->name,
 				   sym->arity, sym->arity == 1 ? "" : "s");
@@ -61,6 +77,12 @@ static void infer_node(struct infer *in, struct node *n);
 static void infer_expect(struct infer *in, struct node *n, enum stp_type t, const char *what)
 {
 	infer_node(in, n);
+	if (n->type != TYPE_UNKNOWN && n->type != TYPE_VOID && n->type != t) {
+		if (in->report && first_report_at(n->loc))
+			diag_error(n->loc, "%s must be %s, but this is a %s", what,
+				   t == TYPE_STRING ? "strings" : "longs", ast_type_name(n->type));
+		return;
+	}
 	/* A node whose type is still open adopts the expectation (e.g. an unused local). */
 	if (n->kind == NODE_VAR && n->u.var.sym)
 		unify(in, &n->u.var.sym->type, t, n->loc, ast_printf("'%s'", n->u.var.sym->name));
@@ -99,7 +121,7 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 	if (fmt->kind != NODE_STR)
 		return;
 	struct vec specs = {0};
-	if (!format_parse(fmt->u.str, fmt->loc, &specs))
+	if (!format_parse(fmt->u.str, fmt->loc, &specs, in->report))
 		return;
 	int argi = first_arg;
 	for (int i = 0; i < specs.n; i++) {
@@ -117,7 +139,7 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 		infer_node(in, arg);
 		if (arg->type == TYPE_UNKNOWN) {
 			infer_expect(in, arg, want, "a format argument");
-		} else if (arg->type != want && in->report) {
+		} else if (arg->type != want && in->report && first_report_at(arg->loc)) {
 			diag_error(arg->loc, "format '%%%c' expects a %s, but this argument is a %s", sp->conv,
 				   type_name(want), type_name(arg->type));
 		}
@@ -178,7 +200,7 @@ static void infer_pair(struct infer *in, struct node *a, struct node *b, struct 
 		infer_expect(in, b, a->type, what);
 	else if (b->type != TYPE_UNKNOWN && a->type == TYPE_UNKNOWN)
 		infer_expect(in, a, b->type, what);
-	else if (a->type != b->type && a->type != TYPE_UNKNOWN && in->report)
+	else if (a->type != b->type && a->type != TYPE_UNKNOWN && in->report && first_report_at(loc))
 		diag_error(loc, "type mismatch for %s: %s and %s", what, type_name(a->type), type_name(b->type));
 }
 
@@ -260,14 +282,22 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_node(in, rhs);
 		enum stp_type t = op == OP_NONE ? TYPE_UNKNOWN : op == OP_CONCAT ? TYPE_STRING : TYPE_LONG;
 		if (t == TYPE_UNKNOWN)
-			t = rhs->type != TYPE_UNKNOWN ? rhs->type : lhs->type;
-		if (t != TYPE_UNKNOWN) {
-			infer_lvalue_type(in, lhs, t, n->loc);
-			infer_expect(in, lhs, t, "the target of the assignment");
-			infer_expect(in, rhs, t, ast_printf("the value assigned with '%s='",
-							    op == OP_NONE ? "" : ast_op_spelling(op)));
-			unify(in, &n->type, t, n->loc, "the assignment");
+			t = lhs->type != TYPE_UNKNOWN ? lhs->type : rhs->type;
+		if (t == TYPE_UNKNOWN)
+			break;
+		if ((lhs->type != TYPE_UNKNOWN && lhs->type != t) || (rhs->type != TYPE_UNKNOWN && rhs->type != t)) {
+			/* one clear report at the operator instead of one per side */
+			if (in->report && first_report_at(n->loc))
+				diag_error(n->loc, "type mismatch in '%s=': %s on the left, %s on the right",
+					   op == OP_NONE ? "" : ast_op_spelling(op),
+					   ast_type_name(lhs->type != TYPE_UNKNOWN ? lhs->type : t),
+					   ast_type_name(rhs->type != TYPE_UNKNOWN ? rhs->type : t));
+			break;
 		}
+		infer_lvalue_type(in, lhs, t, n->loc);
+		infer_expect(in, lhs, t, "the target of the assignment");
+		infer_expect(in, rhs, t, "the assigned value");
+		unify(in, &n->type, t, n->loc, "the assignment");
 		break;
 	}
 	case NODE_INCDEC:
@@ -447,7 +477,7 @@ bool types_infer(struct session *s)
  * conv one of d i u x X o s c p %. Each conversion becomes a kernel
  * vsnprintf one on 64-bit values.
  */
-bool format_parse(const char *fmt, struct srcloc loc, struct vec *specs)
+bool format_parse(const char *fmt, struct srcloc loc, struct vec *specs, bool report)
 {
 	const char *p = fmt;
 	for (;;) {
@@ -472,11 +502,12 @@ bool format_parse(const char *fmt, struct srcloc loc, struct vec *specs)
 		}
 		/* SystemTap accepts (and ignores) C length modifiers. */
 		const char *mods_start = p;
-		while (*p && strchr("hlLqjzt", *p))
+		while (*p && strchr("hlLjzt", *p))
 			p++;
 		if (!*p || !strchr("diuxXoscp%b", *p) || *p == 'b') {
-			diag_error(loc, "invalid format conversion '%.*s' in \"%s\" (expected one of %%d %%i %%u %%x %%X %%o %%s %%c %%p %%%%)",
-				   (int)(p - conv_start + (*p ? 1 : 0)), conv_start, fmt);
+			if (report)
+				diag_error(loc, "invalid format conversion '%.*s' (expected one of %%d %%i %%u %%x %%X %%o %%s %%c %%p %%%%)",
+				   (int)(p - conv_start + (*p && *p != '\n' ? 1 : 0)), conv_start);
 			return false;
 		}
 		sp->conv = *p;

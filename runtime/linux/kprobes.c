@@ -1,0 +1,162 @@
+/* kprobes.c - kprobe.function("sym") and .return: register by symbol name, roll back on failure. */
+
+#ifdef STP_HAVE_KPROBES
+
+static size_t _stp_kprobes_registered;	/* _stp_kprobe_probes[0..n) are registered */
+
+static int _stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct _stp_kprobe_probe *kpp = container_of(kp, struct _stp_kprobe_probe, u.kp);
+
+	_stp_run_probe(kpp->probe, regs);
+	return 0;
+}
+
+static int _stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct _stp_kprobe_probe *kpp;
+
+	if (!rp)
+		return 0;
+	kpp = container_of(rp, struct _stp_kprobe_probe, u.rp);
+	_stp_run_probe(kpp->probe, regs);
+	return 0;
+}
+
+/* What a registration errno means, in words. */
+static const char *_stp_kprobe_strerror(int rc)
+{
+	switch (rc) {
+	case -ENOENT:
+		return "no such symbol in the kernel";
+	case -EINVAL:
+		return "the kernel does not allow probing it (blacklisted, notrace or not a function entry)";
+	case -EILSEQ:
+		return "not on an instruction boundary";
+	case -EEXIST:
+		return "already probed by this module";
+	case -ENOMEM:
+		return "out of memory";
+	case -EBUSY:
+		return "busy, try again";
+	case -EOPNOTSUPP:
+		return "not supported by this kernel";
+	default:
+		return "registration failed";
+	}
+}
+
+static int _stp_kprobe_register_one(struct _stp_kprobe_probe *kpp)
+{
+	memset(&kpp->u, 0, sizeof(kpp->u));
+	if (kpp->is_return) {
+		kpp->u.rp.kp.symbol_name = kpp->symbol;
+		kpp->u.rp.handler = _stp_kretprobe_ret;
+		return register_kretprobe(&kpp->u.rp);
+	}
+	kpp->u.kp.symbol_name = kpp->symbol;
+	kpp->u.kp.pre_handler = _stp_kprobe_pre;
+	return register_kprobe(&kpp->u.kp);
+}
+
+static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
+{
+	if (!kpp->registered)
+		return;
+	if (kpp->is_return)
+		unregister_kretprobe(&kpp->u.rp);
+	else
+		unregister_kprobe(&kpp->u.kp);
+	kpp->registered = 0;
+}
+
+/* Hits the kprobes core itself had to drop (nested kprobes, no free kretprobe instance). */
+static u64 _stp_kprobes_missed(void)
+{
+	u64 missed = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(_stp_kprobe_probes); i++) {
+		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
+
+		if (kpp->is_return)
+			missed += kpp->u.rp.nmissed + kpp->u.rp.kp.nmissed;
+		else
+			missed += kpp->u.kp.nmissed;
+	}
+	return missed;
+}
+
+/*
+ * Returns with no handler running. Unregisters in two batches (kprobes,
+ * kretprobes), so the RCU grace periods are paid twice rather than once
+ * per probe; one at a time if the batch arrays cannot be allocated.
+ */
+static void _stp_kprobes_unregister(void)
+{
+	size_t n = _stp_kprobes_registered, i, nk = 0, nr = 0;
+	struct kprobe **kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	struct kretprobe **rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+
+	if (n && kps && rps) {
+		for (i = 0; i < n; i++) {
+			struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
+
+			if (!kpp->registered)
+				continue;
+			if (kpp->is_return)
+				rps[nr++] = &kpp->u.rp;
+			else
+				kps[nk++] = &kpp->u.kp;
+			kpp->registered = 0;
+		}
+		if (nk)
+			unregister_kprobes(kps, nk);
+		if (nr)
+			unregister_kretprobes(rps, nr);
+		_stp_kprobes_registered = 0;
+	}
+	while (_stp_kprobes_registered > 0)
+		_stp_kprobe_unregister_one(&_stp_kprobe_probes[--_stp_kprobes_registered]);
+	kfree(kps);
+	kfree(rps);
+}
+
+/* All or nothing: on a failure, report it naming the probe, and unregister the others. */
+static int _stp_kprobes_register(void)
+{
+	for (; _stp_kprobes_registered < ARRAY_SIZE(_stp_kprobe_probes);
+	     _stp_kprobes_registered++) {
+		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[_stp_kprobes_registered];
+		int rc = _stp_kprobe_register_one(kpp);
+
+		if (rc) {
+			_stp_session_error("probe %s at %s: cannot register: %s (%d)",
+					   kpp->probe->pp, kpp->probe->location,
+					   _stp_kprobe_strerror(rc), rc);
+			_stp_kprobes_unregister();
+			return rc;
+		}
+		kpp->registered = 1;
+	}
+	return 0;
+}
+
+#else
+
+static int _stp_kprobes_register(void)
+{
+	return 0;
+}
+
+static void _stp_kprobes_unregister(void)
+{
+}
+
+static u64 _stp_kprobes_missed(void)
+{
+	return 0;
+}
+
+#endif

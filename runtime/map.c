@@ -1,0 +1,391 @@
+/* map.c - script arrays: preallocated hash maps kept in insertion order, with a stable sort; no allocation after creation. */
+
+/*
+ * Design
+ *
+ * A map is created in process context with room for max_entries nodes,
+ * all allocated at once and threaded on a free list; after that, probe
+ * context only moves nodes between the free list and the live structures,
+ * so a full map fails an insert instead of allocating.
+ *
+ * A live node is on two structures at once:
+ *  - a hash chain (singly linked through hash_next) for lookup; the
+ *    bucket array has a power-of-two size of at least max_entries, so
+ *    chains stay short;
+ *  - the iteration list (doubly linked through next/prev), in insertion
+ *    order until _stp_map_sort reorders it. New entries go to its tail.
+ *
+ * A node holds its value first, then its keys, at offsets fixed when the
+ * map is created: 8 bytes for a long, MAXSTRINGLEN (rounded up to 8) for
+ * a string. String keys and values are copied in and truncated to
+ * MAXSTRINGLEN-1 bytes; lookups hash and compare only that prefix, so a
+ * key that was truncated on insert is found again with the same input.
+ *
+ * The map does no locking: the generated code holds the global's lock
+ * (a write lock for anything that inserts, deletes, clears or sorts).
+ * Nodes must not be inserted or deleted while iterating the same map.
+ */
+
+#define STP_MAP_MAX_KEYS 9	/* most keys an array may have */
+
+struct _stp_map_node {
+	struct _stp_map_node *next;	 /* following node in iteration order */
+	struct _stp_map_node *prev;	 /* preceding node in iteration order */
+	struct _stp_map_node *hash_next; /* next node in the bucket, or on the free list */
+	const struct _stp_map *map;	 /* owner: gives the layout of data[] */
+	u32 hash;			 /* hash of the keys, compared before the keys */
+	u64 data[];			 /* value, then keys, at the map's offsets */
+};
+
+struct _stp_map {
+	unsigned int max_entries;	/* nodes preallocated */
+	unsigned int nkeys;		/* keys per entry, 1..STP_MAP_MAX_KEYS */
+	enum _stp_type key_types[STP_MAP_MAX_KEYS]; /* type of each key */
+	enum _stp_type value_type;	/* type of the value */
+	unsigned int key_offset[STP_MAP_MAX_KEYS]; /* byte offset of each key in data[] */
+	size_t node_size;		/* bytes per node, a multiple of 8 */
+	unsigned int count;		/* live entries */
+	u32 bucket_mask;		/* number of buckets - 1; a power of two - 1 */
+	struct _stp_map_node **buckets;	/* hash chains */
+	struct _stp_map_node *head;	/* first live node in iteration order */
+	struct _stp_map_node *tail;	/* last live node in iteration order */
+	struct _stp_map_node *free_list; /* unused nodes, linked by hash_next */
+	char *nodes;			/* storage for all max_entries nodes */
+};
+
+/* Bytes a slot of type t takes in data[], a multiple of 8. */
+static size_t _stp_map_slot_size(enum _stp_type t)
+{
+	if (t == STP_TYPE_STRING)
+		return (MAXSTRINGLEN + 7) & ~(size_t)7;
+	return sizeof(int64_t);
+}
+
+static struct _stp_map *_stp_map_new(unsigned max_entries, unsigned nkeys,
+				     const enum _stp_type *key_types,
+				     enum _stp_type value_type)
+{
+	struct _stp_map *m;
+	size_t offset;
+	unsigned int i, nbuckets;
+
+	if (max_entries == 0 || max_entries > (1u << 28) ||
+	    nkeys == 0 || nkeys > STP_MAP_MAX_KEYS)
+		return NULL;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	m->max_entries = max_entries;
+	m->nkeys = nkeys;
+	m->value_type = value_type;
+	offset = _stp_map_slot_size(value_type);
+	for (i = 0; i < nkeys; i++) {
+		m->key_types[i] = key_types[i];
+		m->key_offset[i] = offset;
+		offset += _stp_map_slot_size(key_types[i]);
+	}
+	m->node_size = (sizeof(struct _stp_map_node) + offset + 7) & ~(size_t)7;
+
+	for (nbuckets = 16; nbuckets < max_entries; nbuckets <<= 1)
+		;
+	m->bucket_mask = nbuckets - 1;
+	m->buckets = kvcalloc(nbuckets, sizeof(*m->buckets), GFP_KERNEL);
+	m->nodes = kvcalloc(max_entries, m->node_size, GFP_KERNEL);
+	if (!m->buckets || !m->nodes) {
+		_stp_map_free(m);
+		return NULL;
+	}
+
+	for (i = max_entries; i-- > 0;) {
+		struct _stp_map_node *n =
+			(struct _stp_map_node *)(m->nodes + (size_t)i * m->node_size);
+
+		n->map = m;
+		n->hash_next = m->free_list;
+		m->free_list = n;
+	}
+	return m;
+}
+
+/* Safe on NULL and on a map whose creation failed half way. */
+static void _stp_map_free(struct _stp_map *m)
+{
+	if (!m)
+		return;
+	kvfree(m->nodes);
+	kvfree(m->buckets);
+	kfree(m);
+}
+
+/* The string a key argument stands for: NULL reads as "". */
+static const char *_stp_map_key_string(const union _stp_key *k)
+{
+	return k->s ? k->s : "";
+}
+
+/* FNV-1a over the keys (string keys up to MAXSTRINGLEN-1 bytes), then a final mix. */
+static u32 _stp_map_hash(const struct _stp_map *m, const union _stp_key *keys)
+{
+	u32 h = 2166136261u;
+	unsigned int i, b;
+
+	for (i = 0; i < m->nkeys; i++) {
+		if (m->key_types[i] == STP_TYPE_STRING) {
+			const char *s = _stp_map_key_string(&keys[i]);
+
+			for (b = 0; b < MAXSTRINGLEN - 1 && s[b]; b++)
+				h = (h ^ (u8)s[b]) * 16777619u;
+			h = (h ^ 0xff) * 16777619u; /* ends the key: ("a","b") != ("ab","") */
+		} else {
+			u64 v = (u64)keys[i].n;
+
+			for (b = 0; b < 8; b++)
+				h = (h ^ (u8)(v >> (8 * b))) * 16777619u;
+		}
+	}
+	h ^= h >> 16;
+	h *= 0x45d9f3bu;
+	h ^= h >> 16;
+	return h;
+}
+
+static void *_stp_map_slot(const struct _stp_map_node *n, size_t offset)
+{
+	return (char *)n->data + offset;
+}
+
+static int _stp_map_keys_equal(const struct _stp_map *m,
+			       const struct _stp_map_node *n,
+			       const union _stp_key *keys)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		const void *slot = _stp_map_slot(n, m->key_offset[i]);
+
+		if (m->key_types[i] == STP_TYPE_STRING) {
+			if (strncmp(slot, _stp_map_key_string(&keys[i]),
+				    MAXSTRINGLEN - 1) != 0)
+				return 0;
+		} else if (*(const int64_t *)slot != keys[i].n) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Find the node for keys. Returns it, or NULL; *link is set to the
+ * pointer that points (or would point) at it in its bucket's chain.
+ */
+static struct _stp_map_node *_stp_map_lookup(struct _stp_map *m,
+					     const union _stp_key *keys, u32 hash,
+					     struct _stp_map_node ***link)
+{
+	struct _stp_map_node **pp = &m->buckets[hash & m->bucket_mask];
+
+	for (; *pp; pp = &(*pp)->hash_next) {
+		if ((*pp)->hash == hash && _stp_map_keys_equal(m, *pp, keys))
+			break;
+	}
+	*link = pp;
+	return *pp;
+}
+
+static struct _stp_map_node *_stp_map_find(struct _stp_map *m, const union _stp_key *keys)
+{
+	struct _stp_map_node **link;
+
+	return _stp_map_lookup(m, keys, _stp_map_hash(m, keys), &link);
+}
+
+static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_key *keys)
+{
+	struct _stp_map_node **link, *n;
+	u32 hash = _stp_map_hash(m, keys);
+	unsigned int i;
+
+	n = _stp_map_lookup(m, keys, hash, &link);
+	if (n)
+		return n;
+	n = m->free_list;
+	if (!n)
+		return NULL;
+	m->free_list = n->hash_next;
+
+	memset(n->data, 0, m->node_size - sizeof(*n));
+	for (i = 0; i < m->nkeys; i++) {
+		void *slot = _stp_map_slot(n, m->key_offset[i]);
+
+		if (m->key_types[i] == STP_TYPE_STRING)
+			_stp_strlcpy(slot, _stp_map_key_string(&keys[i]));
+		else
+			*(int64_t *)slot = keys[i].n;
+	}
+	n->hash = hash;
+	n->hash_next = NULL;
+	*link = n;		/* the end of the chain that lookup walked */
+
+	n->next = NULL;
+	n->prev = m->tail;
+	if (m->tail)
+		m->tail->next = n;
+	else
+		m->head = n;
+	m->tail = n;
+	m->count++;
+	return n;
+}
+
+static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys)
+{
+	struct _stp_map_node **link, *n;
+
+	n = _stp_map_lookup(m, keys, _stp_map_hash(m, keys), &link);
+	if (!n)
+		return;
+	*link = n->hash_next;
+
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		m->head = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	else
+		m->tail = n->prev;
+
+	n->hash_next = m->free_list;
+	m->free_list = n;
+	m->count--;
+}
+
+static void _stp_map_clear(struct _stp_map *m)
+{
+	struct _stp_map_node *n;
+
+	for (n = m->head; n; n = n->next) {
+		n->hash_next = m->free_list;
+		m->free_list = n;
+	}
+	memset(m->buckets, 0, ((size_t)m->bucket_mask + 1) * sizeof(*m->buckets));
+	m->head = NULL;
+	m->tail = NULL;
+	m->count = 0;
+}
+
+static unsigned _stp_map_size(const struct _stp_map *m)
+{
+	return m->count;
+}
+
+static int64_t *_stp_node_long(struct _stp_map_node *n)
+{
+	return (int64_t *)n->data;
+}
+
+static char *_stp_node_str(struct _stp_map_node *n)
+{
+	return (char *)n->data;
+}
+
+/* Key i of a node, counting from 0. */
+static int64_t _stp_node_key_long(const struct _stp_map_node *n, unsigned i)
+{
+	return *(const int64_t *)_stp_map_slot(n, n->map->key_offset[i]);
+}
+
+static const char *_stp_node_key_str(const struct _stp_map_node *n, unsigned i)
+{
+	return _stp_map_slot(n, n->map->key_offset[i]);
+}
+
+/* Order of a and b by column (0 value, 1..nkeys key), before applying the direction. */
+static int _stp_map_compare(const struct _stp_map *m, const struct _stp_map_node *a,
+			    const struct _stp_map_node *b, unsigned int column)
+{
+	enum _stp_type type = column ? m->key_types[column - 1] : m->value_type;
+	size_t offset = column ? m->key_offset[column - 1] : 0;
+	const void *x = _stp_map_slot(a, offset);
+	const void *y = _stp_map_slot(b, offset);
+
+	if (type == STP_TYPE_STRING)
+		return strcmp(x, y);
+	if (*(const int64_t *)x < *(const int64_t *)y)
+		return -1;
+	return *(const int64_t *)x > *(const int64_t *)y;
+}
+
+/*
+ * Bottom-up merge sort of the iteration list: runs of width 1, 2, 4, ...
+ * are merged pairwise until one run remains. Taking from the left run on
+ * ties keeps it stable; it needs no memory and O(n log n) compares. The
+ * list is sorted through next pointers only; prev and tail are rebuilt
+ * at the end.
+ */
+static void _stp_map_sort(struct _stp_map *m, unsigned column, int dir)
+{
+	struct _stp_map_node *list = m->head, *prev;
+	size_t width;
+
+	if (column > m->nkeys || m->count < 2)
+		return;
+
+	for (width = 1;; width *= 2) {
+		struct _stp_map_node *left = list, *tail = NULL;
+		unsigned int merges = 0;
+
+		list = NULL;
+		while (left) {
+			struct _stp_map_node *right = left;
+			size_t nleft = 0, nright = width;
+
+			merges++;
+			while (nleft < width && right) {
+				nleft++;
+				right = right->next;
+			}
+			while (nleft > 0 || (nright > 0 && right)) {
+				struct _stp_map_node *take;
+
+				if (nleft == 0 ||
+				    (nright > 0 && right &&
+				     dir * _stp_map_compare(m, left, right, column) > 0)) {
+					take = right;
+					right = right->next;
+					nright--;
+				} else {
+					take = left;
+					left = left->next;
+					nleft--;
+				}
+				if (tail)
+					tail->next = take;
+				else
+					list = take;
+				tail = take;
+			}
+			left = right;
+		}
+		tail->next = NULL;
+		if (merges <= 1)
+			break;
+	}
+
+	m->head = list;
+	for (prev = NULL; list; prev = list, list = list->next)
+		list->prev = prev;
+	m->tail = prev;
+}
+
+static struct _stp_map_node *_stp_map_first(struct _stp_map *m)
+{
+	return m->head;
+}
+
+static struct _stp_map_node *_stp_map_next(struct _stp_map *m, struct _stp_map_node *n)
+{
+	(void)m;
+	return n->next;
+}

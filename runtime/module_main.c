@@ -1,0 +1,377 @@
+/* module_main.c - init/exit, per-CPU contexts, the probe runner and the session state machine; included last by generated code. */
+
+/*
+ * Lifecycle
+ *
+ *  insmod       init: contexts, print buffers, globals, debugfs files,
+ *               relay. Nothing is registered, no probe runs.   LOADED
+ *  START        (workqueue) begin probes in table order, then timers and
+ *               kprobes; STARTED {status} goes back.   STARTING -> RUNNING
+ *  exit()       a probe asks to stop: no more bodies run; REQUEST_EXIT
+ *               is flagged for stapio.                         -> STOPPING
+ *  an error     reported as ERROR; no more bodies run; stapio will send
+ *               EXIT.                                          -> ERROR
+ *  EXIT         (workqueue) unregister everything and wait until no
+ *               handler runs; end probes, or the error probes if the
+ *               script ended with an error; EXITED {counters}. -> STOPPED
+ *  rmmod        the same stop if stapio never sent EXIT, then frees all.
+ *
+ * Commands run on an ordered workqueue, so the write() that carries them
+ * returns at once and stapio keeps draining output while begin and end
+ * probes print; the mutex also serializes them with module exit.
+ */
+
+/* Any one module uses only part of the runtime API (see runtime.h). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+
+#include <linux/workqueue.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/cpumask.h>
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("stapc probe module " STP_MODULE_NAME);
+
+enum _stp_session_state {
+	STP_SESSION_LOADED,	/* module initialized, no START yet */
+	STP_SESSION_STARTING,	/* begin probes are running */
+	STP_SESSION_RUNNING,	/* timers and kprobes are live */
+	STP_SESSION_ERROR,	/* a probe failed: bodies no longer run */
+	STP_SESSION_STOPPING,	/* exit() or EXIT: only end/error probes still run */
+	STP_SESSION_STOPPED,	/* unregistered, end/error probes done */
+};
+
+static atomic_t _stp_session_state = ATOMIC_INIT(STP_SESSION_LOADED);
+static atomic_t _stp_errored = ATOMIC_INIT(0);	/* the script has ended with an error */
+static atomic_t _stp_error_count = ATOMIC_INIT(0); /* ERRORs reported */
+static atomic64_t _stp_skipped = ATOMIC64_INIT(0); /* probe hits skipped */
+static struct context **_stp_contexts;		/* one per possible CPU, by CPU id */
+static DEFINE_MUTEX(_stp_session_mutex);	/* serializes start, stop and exit */
+static struct workqueue_struct *_stp_wq;	/* runs START and EXIT in order */
+static struct _stp_cmd_start _stp_start_cmd;	/* the START being carried out */
+static bool _stp_started;			/* START was accepted */
+static bool _stp_exit_queued;			/* EXIT was accepted */
+
+long _stp_target;
+
+static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state);
+static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
+static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
+
+#include "linux/time.c"
+#include "linux/control.c"
+#include "linux/relay.c"
+#include "linux/begin_end.c"
+#include "linux/timers.c"
+#include "linux/kprobes.c"
+
+/* ---- Errors, skips and exit: callable from any probe context ---- */
+
+/*
+ * The script ends with an error: report it, stop running probe bodies,
+ * and have stapio send EXIT (which runs the error probes).
+ */
+static void _stp_session_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_stp_ctl_vsend_text(STP_MSG_ERROR, fmt, ap);
+	va_end(ap);
+	atomic_inc(&_stp_error_count);
+	atomic_set(&_stp_errored, 1);
+	if (atomic_cmpxchg(&_stp_session_state, STP_SESSION_RUNNING,
+			   STP_SESSION_ERROR) != STP_SESSION_RUNNING)
+		atomic_cmpxchg(&_stp_session_state, STP_SESSION_STARTING,
+			       STP_SESSION_ERROR);
+	_stp_ctl_request_exit();
+}
+
+static void _stp_error_fmt(struct _stp_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+}
+
+/* Count one skipped hit; too many end the script. */
+static void _stp_count_skipped(void)
+{
+	if (atomic64_inc_return(&_stp_skipped) == MAXSKIPPED + 1)
+		_stp_session_error("too many skipped probes");
+}
+
+static void _stp_skip_probe(struct _stp_context *c, const char *why)
+{
+	_stp_count_skipped();
+}
+
+static void _stp_request_exit(void)
+{
+	if (atomic_cmpxchg(&_stp_session_state, STP_SESSION_RUNNING,
+			   STP_SESSION_STOPPING) != STP_SESSION_RUNNING &&
+	    atomic_cmpxchg(&_stp_session_state, STP_SESSION_STARTING,
+			   STP_SESSION_STOPPING) != STP_SESSION_STARTING)
+		return;		/* already stopping, or ended with an error */
+	_stp_ctl_request_exit();
+}
+
+/* ---- Contexts and the probe runner ---- */
+
+static int _stp_contexts_alloc(void)
+{
+	int cpu;
+
+	/*
+	 * An array of pointers rather than alloc_percpu(struct context): the
+	 * generated context holds MAXNESTING+1 frames of locals and easily
+	 * outgrows the per-CPU allocator's 32 KB limit.
+	 */
+	_stp_contexts = kcalloc(nr_cpu_ids, sizeof(*_stp_contexts), GFP_KERNEL);
+	if (!_stp_contexts)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		_stp_contexts[cpu] = kvzalloc_node(sizeof(struct context), GFP_KERNEL,
+						   cpu_to_node(cpu));
+		if (!_stp_contexts[cpu])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void _stp_contexts_free(void)
+{
+	int cpu;
+
+	if (!_stp_contexts)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(_stp_contexts[cpu]);
+	kfree(_stp_contexts);
+	_stp_contexts = NULL;
+}
+
+/*
+ * Run one probe body if the session is in state. Preemption stays off
+ * from the state check to the end of the body, so once the state has
+ * changed, synchronize_rcu() waits out every body that saw the old one.
+ * A hit on a CPU already running a body (an interrupt, or a kprobe in
+ * something the body called) is skipped and counted.
+ */
+static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
+{
+	struct context *c;
+
+	preempt_disable();
+	if (atomic_read(&_stp_session_state) != state)
+		goto out;
+	c = _stp_contexts[smp_processor_id()];
+	if (atomic_inc_return(&c->base.busy) != 1) {
+		_stp_count_skipped();
+		goto out_busy;
+	}
+
+	c->base.last_error = NULL;
+	c->base.last_stmt = NULL;
+	c->base.actionremaining = MAXACTION;
+	c->base.nesting = 0;
+	c->base.regs = regs;
+	c->base.probe = p;
+	p->body(c);
+	if (unlikely(c->base.last_error)) {
+		if (c->base.last_stmt)
+			_stp_session_error("%s near %s", c->base.last_error,
+					   c->base.last_stmt);
+		else
+			_stp_session_error("%s", c->base.last_error);
+	}
+	_stp_print_flush();
+out_busy:
+	atomic_dec(&c->base.busy);
+out:
+	preempt_enable();
+}
+
+/* The runner for timers and kprobes: only while RUNNING. */
+static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs)
+{
+	_stp_probe_run(p, regs, STP_SESSION_RUNNING);
+}
+
+/* ---- Session: START and EXIT, in process context ---- */
+
+static void _stp_send_started(int status)
+{
+	struct _stp_msg_started msg = {
+		.status = status,
+		.version = STP_PROTOCOL_VERSION,
+	};
+
+	_stp_ctl_send(STP_MSG_STARTED, &msg, sizeof(msg), true);
+}
+
+static void _stp_session_start(struct work_struct *work)
+{
+	int rc = 0;
+
+	mutex_lock(&_stp_session_mutex);
+	if (_stp_start_cmd.version != STP_PROTOCOL_VERSION) {
+		_stp_session_error("protocol mismatch: stapio speaks version %u, module %u",
+				   _stp_start_cmd.version, STP_PROTOCOL_VERSION);
+		_stp_send_started(-EPROTO);
+		goto out;
+	}
+	if (atomic_cmpxchg(&_stp_session_state, STP_SESSION_LOADED,
+			   STP_SESSION_STARTING) != STP_SESSION_LOADED)
+		goto out;	/* stopped before it started */
+	_stp_target = _stp_start_cmd.target_pid;
+
+	_stp_be_run(STP_BE_BEGIN);
+
+	/* After exit() or an error in a begin probe nothing is registered. */
+	if (atomic_read(&_stp_session_state) == STP_SESSION_STARTING) {
+		rc = _stp_timers_register();
+		if (!rc)
+			rc = _stp_kprobes_register();
+		if (rc)
+			_stp_timers_unregister();
+		else
+			atomic_cmpxchg(&_stp_session_state, STP_SESSION_STARTING,
+				       STP_SESSION_RUNNING);
+	}
+	_stp_send_started(rc);
+out:
+	mutex_unlock(&_stp_session_mutex);
+}
+
+/*
+ * Stop the session, once: no handler runs after the unregistration, then
+ * the end probes (or the error probes) run. Reports EXITED when told to.
+ */
+static void _stp_session_stop(bool report)
+{
+	struct _stp_msg_exited msg = { 0 };
+	int old;
+
+	mutex_lock(&_stp_session_mutex);
+	old = atomic_xchg(&_stp_session_state, STP_SESSION_STOPPING);
+	if (old == STP_SESSION_STOPPED) {
+		atomic_set(&_stp_session_state, STP_SESSION_STOPPED);
+		mutex_unlock(&_stp_session_mutex);
+		return;
+	}
+	_stp_timers_unregister();
+	_stp_kprobes_unregister();
+	synchronize_rcu();	/* every body that saw RUNNING has finished */
+
+	if (old != STP_SESSION_LOADED) {
+		_stp_be_run(STP_BE_END);
+		if (atomic_read(&_stp_errored))
+			_stp_be_run(STP_BE_ERROR);
+	}
+	atomic_set(&_stp_session_state, STP_SESSION_STOPPED);
+
+	if (report) {
+		msg.errored = atomic_read(&_stp_errored);
+		msg.errors = atomic_read(&_stp_error_count);
+		msg.skipped = atomic64_read(&_stp_skipped) + _stp_kprobes_missed();
+		msg.dropped = _stp_relay_dropped_count();
+		msg.lost_msgs = atomic64_read(&_stp_ctl_lost);
+		_stp_ctl_send(STP_MSG_EXITED, &msg, sizeof(msg), true);
+	}
+	mutex_unlock(&_stp_session_mutex);
+}
+
+static void _stp_session_exit_work(struct work_struct *work)
+{
+	_stp_session_stop(true);
+}
+
+static DECLARE_WORK(_stp_start_work, _stp_session_start);
+static DECLARE_WORK(_stp_exit_work, _stp_session_exit_work);
+
+/* From the .cmd write handler. */
+static int _stp_session_cmd_start(const struct _stp_cmd_start *start)
+{
+	mutex_lock(&_stp_session_mutex);
+	if (_stp_started || _stp_exit_queued) {
+		mutex_unlock(&_stp_session_mutex);
+		return -EBUSY;
+	}
+	_stp_started = true;
+	_stp_start_cmd = *start;
+	queue_work(_stp_wq, &_stp_start_work);
+	mutex_unlock(&_stp_session_mutex);
+	return 0;
+}
+
+/* From the .cmd write handler; a repeated EXIT is accepted and ignored. */
+static int _stp_session_cmd_exit(void)
+{
+	mutex_lock(&_stp_session_mutex);
+	if (!_stp_exit_queued) {
+		_stp_exit_queued = true;
+		queue_work(_stp_wq, &_stp_exit_work);
+	}
+	mutex_unlock(&_stp_session_mutex);
+	return 0;
+}
+
+/* ---- Module init and exit ---- */
+
+/* Release everything init set up; safe after a partial init. */
+static void _stp_teardown(void)
+{
+	_stp_relay_exit();
+	_stp_debugfs_exit();
+	if (_stp_wq)
+		destroy_workqueue(_stp_wq);
+	_stp_wq = NULL;
+	_stp_globals_free();
+	_stp_print_free();
+	_stp_contexts_free();
+}
+
+static int __init _stp_module_init(void)
+{
+	int rc;
+
+	rc = _stp_contexts_alloc();
+	if (!rc)
+		rc = _stp_print_init();
+	if (!rc)
+		rc = _stp_globals_init();
+	if (!rc) {
+		_stp_wq = alloc_ordered_workqueue("stap_%s", 0, KBUILD_MODNAME);
+		if (!_stp_wq)
+			rc = -ENOMEM;
+	}
+	if (!rc)
+		rc = _stp_debugfs_init();
+	if (!rc)
+		rc = _stp_relay_init();
+	if (!rc)
+		rc = _stp_ctl_init();
+	if (rc) {
+		pr_err("%s: initialization failed (%d)\n", KBUILD_MODNAME, rc);
+		_stp_teardown();
+	}
+	return rc;
+}
+
+/* Also the path when stapio died without EXIT: stop first, then free. */
+static void __exit _stp_module_exit(void)
+{
+	flush_workqueue(_stp_wq);
+	_stp_session_stop(false);
+	_stp_teardown();
+}
+
+module_init(_stp_module_init);
+module_exit(_stp_module_exit);
+
+#pragma GCC diagnostic pop

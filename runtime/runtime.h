@@ -1,0 +1,65 @@
+/* runtime.h - the one header generated modules include: kernel headers, limits, the runtime API and its generic half. */
+#ifndef STP_RUNTIME_H
+#define STP_RUNTIME_H
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/irqflags.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/sched.h>
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/timekeeping.h>
+#include <linux/processor.h>
+
+/* Limits; a script or the command line (-D) may override any of them. */
+#ifndef MAXACTION
+#define MAXACTION 1000		/* statements one probe hit may execute */
+#endif
+#ifndef MAXNESTING
+#define MAXNESTING 10		/* depth of script function calls */
+#endif
+#ifndef MAXSTRINGLEN
+#define MAXSTRINGLEN 128	/* bytes in a string, including the NUL */
+#endif
+#ifndef MAXMAPENTRIES
+#define MAXMAPENTRIES 2048	/* default capacity of an array */
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 1000		/* attempts to take a global's lock */
+#endif
+#ifndef MAXSKIPPED
+#define MAXSKIPPED 100		/* skipped probe hits tolerated before an error */
+#endif
+#ifndef STP_PRINT_BUF_SIZE
+#define STP_PRINT_BUF_SIZE 8192	/* bytes of output one CPU buffers before a flush */
+#endif
+
+#if MAXSTRINGLEN < 2
+#error "MAXSTRINGLEN must be at least 2"
+#endif
+
+#include "transport_msgs.h"
+#include "runtime_api.h"
+
+/*
+ * Generated code uses only part of the runtime, so many of the static
+ * functions below go unused in any one module; that is expected and must
+ * not drown real warnings in the generated code, which stays checked.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "lock.c"
+#include "string.c"
+#include "map.c"
+#include "print.c"
+#pragma GCC diagnostic pop
+
+#endif

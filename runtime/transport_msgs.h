@@ -1,0 +1,107 @@
+/* transport_msgs.h - the versioned protocol shared by the module, staprun and stapio. */
+#ifndef STP_TRANSPORT_MSGS_H
+#define STP_TRANSPORT_MSGS_H
+
+/*
+ * Two channels connect a loaded module to stapio, both in debugfs under
+ * /sys/kernel/debug/systemtap/<module>/:
+ *
+ * .cmd (control, read/write)
+ *	stapio writes one command per write(): a struct _stp_msg_hdr followed
+ *	by exactly hdr.len payload bytes. The module reads messages into a
+ *	fixed ring (never allocating, never waking anybody from probe
+ *	context); a read() returns zero or more whole messages and never
+ *	blocks, so stapio polls it on a short tick.
+ *
+ *	stapio                          module
+ *	  START {version, target} --->    runs begin probes, registers probes
+ *	                          <---    STARTED {status}
+ *	                          <---    WARNING / ERROR text (any time)
+ *	                          <---    REQUEST_EXIT (exit() or an error)
+ *	  EXIT                    --->    unregisters, runs end or error probes
+ *	                          <---    EXITED {counters}   (always last)
+ *
+ *	START carries STP_PROTOCOL_VERSION; a module built from another
+ *	version answers STARTED with -EPROTO and runs nothing.
+ *
+ * trace<cpu> (relay, read only, one per CPU)
+ *	A stream of records, each a struct _stp_record_hdr followed by len
+ *	bytes of script output. seq is one global counter taken at the moment
+ *	a record enters the buffer, so merging all CPUs by seq restores the
+ *	order in which output was produced. A record is never split across
+ *	CPUs; a seq is only consumed by a record that was actually written.
+ */
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdint.h>
+#endif
+
+/* Bump on any change to the layout or meaning of anything in this file. */
+#define STP_PROTOCOL_VERSION 1
+
+/* Where the module's files live in debugfs (relative to its mount point). */
+#define STP_DEBUGFS_ROOT "systemtap"
+#define STP_CTL_FILE ".cmd"
+#define STP_RELAY_BASENAME "trace"
+
+/* Module parameter for the relay size: MB per CPU (staprun -s). */
+#define STP_BUFSIZE_PARAM "_stp_bufsize"
+
+/* Largest text payload of a WARNING or ERROR message, in bytes. */
+#define STP_MSG_TEXT_MAX 256
+
+/* Largest whole message (header plus payload) in either direction. */
+#define STP_MSG_MAX 512
+
+/* Starts every control message; len payload bytes follow. */
+struct _stp_msg_hdr {
+	uint32_t type;			/* an enum _stp_cmd_type or _stp_msg_type */
+	uint32_t len;			/* payload bytes after this header */
+};
+
+/* Commands: stapio to module. */
+enum _stp_cmd_type {
+	STP_CMD_START = 1,		/* payload struct _stp_cmd_start */
+	STP_CMD_EXIT = 2,		/* no payload: stop the script */
+};
+
+/* Messages: module to stapio. */
+enum _stp_msg_type {
+	STP_MSG_STARTED = 101,		/* payload struct _stp_msg_started */
+	STP_MSG_WARNING = 102,		/* payload text (no NUL): print "WARNING: text" */
+	STP_MSG_ERROR = 103,		/* payload text (no NUL): print "ERROR: text" */
+	STP_MSG_REQUEST_EXIT = 104,	/* no payload: please send EXIT */
+	STP_MSG_EXITED = 105,		/* payload struct _stp_msg_exited; the last message */
+};
+
+/* Payload of STP_CMD_START. */
+struct _stp_cmd_start {
+	uint32_t version;		/* STP_PROTOCOL_VERSION of stapio */
+	uint32_t reserved;		/* zero */
+	int64_t target_pid;		/* target(): -x PID or the -c command, 0 if none */
+};
+
+/* Payload of STP_MSG_STARTED. */
+struct _stp_msg_started {
+	int32_t status;			/* 0, or -errno: begin/registration failed or bad version */
+	uint32_t version;		/* STP_PROTOCOL_VERSION of the module */
+};
+
+/* Payload of STP_MSG_EXITED. */
+struct _stp_msg_exited {
+	uint32_t errored;		/* 1 if the script ended with an error */
+	uint32_t errors;		/* ERRORs reported */
+	uint64_t skipped;		/* probe hits skipped (reentrancy, lock timeouts, kprobe misses) */
+	uint64_t dropped;		/* output records lost because the relay buffers were full */
+	uint64_t lost_msgs;		/* control messages lost because the ring was full */
+};
+
+/* Starts every relay record; len bytes of output follow. */
+struct _stp_record_hdr {
+	uint32_t seq;			/* global order of the record, from 1, wraps */
+	uint32_t len;			/* output bytes after this header */
+};
+
+#endif

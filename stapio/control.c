@@ -1,0 +1,132 @@
+/* control.c - stapio's side of the .cmd control channel: send commands, read and act on messages. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+int stapio_control_open(struct stapio_control *ctl, const char *dir)
+{
+	char path[4096];
+
+	memset(ctl, 0, sizeof(*ctl));
+	snprintf(path, sizeof(path), "%s/%s", dir, STP_CTL_FILE);
+	ctl->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (ctl->fd < 0) {
+		stapio_err("cannot open control file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void stapio_control_close(struct stapio_control *ctl)
+{
+	if (ctl->fd >= 0)
+		close(ctl->fd);
+	ctl->fd = -1;
+}
+
+int stapio_control_send(struct stapio_control *ctl, uint32_t type, const void *data,
+			uint32_t len)
+{
+	char buf[STP_MSG_MAX];
+	struct _stp_msg_hdr hdr = { .type = type, .len = len };
+	ssize_t n;
+
+	if (sizeof(hdr) + len > sizeof(buf))
+		return -1;
+	memcpy(buf, &hdr, sizeof(hdr));
+	if (len)
+		memcpy(buf + sizeof(hdr), data, len);
+	do {
+		n = write(ctl->fd, buf, sizeof(hdr) + len);
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)(sizeof(hdr) + len)) {
+		stapio_err("cannot send command %u to the module: %s", type,
+			   n < 0 ? strerror(errno) : "short write");
+		return -1;
+	}
+	return 0;
+}
+
+/* Print a WARNING or ERROR text payload on stderr, one line. */
+static void stapio_print_text(const char *prefix, const char *text, uint32_t len)
+{
+	while (len > 0 && text[len - 1] == '\n')
+		len--;
+	fprintf(stderr, "%s: %.*s\n", prefix, (int)len, text);
+}
+
+static void stapio_control_handle(struct stapio_control *ctl, const struct _stp_msg_hdr *hdr,
+				  const char *payload)
+{
+	switch (hdr->type) {
+	case STP_MSG_STARTED: {
+		struct _stp_msg_started started = { 0 };
+
+		memcpy(&started, payload,
+		       hdr->len < sizeof(started) ? hdr->len : sizeof(started));
+		ctl->started = true;
+		ctl->start_status = started.status;
+		if (started.status == -71 /* EPROTO */)
+			stapio_err("module speaks protocol version %u, stapio %u",
+				   started.version, STP_PROTOCOL_VERSION);
+		stapio_log(1, "module started (status %d)", started.status);
+		break;
+	}
+	case STP_MSG_WARNING:
+		stapio_print_text("WARNING", payload, hdr->len);
+		break;
+	case STP_MSG_ERROR:
+		stapio_print_text("ERROR", payload, hdr->len);
+		ctl->exit_wanted = true;
+		break;
+	case STP_MSG_REQUEST_EXIT:
+		stapio_log(1, "module requests exit");
+		ctl->exit_wanted = true;
+		break;
+	case STP_MSG_EXITED:
+		memcpy(&ctl->summary, payload,
+		       hdr->len < sizeof(ctl->summary) ? hdr->len : sizeof(ctl->summary));
+		ctl->exited = true;
+		stapio_log(1, "module exited");
+		break;
+	default:
+		stapio_log(1, "ignoring unknown message type %u", hdr->type);
+		break;
+	}
+}
+
+int stapio_control_poll(struct stapio_control *ctl)
+{
+	char buf[4096];
+
+	for (;;) {
+		ssize_t n = read(ctl->fd, buf, sizeof(buf));
+		size_t at = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			stapio_err("cannot read the control file: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		while (at + sizeof(struct _stp_msg_hdr) <= (size_t)n) {
+			struct _stp_msg_hdr hdr;
+
+			memcpy(&hdr, buf + at, sizeof(hdr));
+			at += sizeof(hdr);
+			if (hdr.len > (size_t)n - at) {
+				stapio_err("truncated control message (type %u)", hdr.type);
+				return -1;
+			}
+			stapio_control_handle(ctl, &hdr, buf + at);
+			at += hdr.len;
+		}
+	}
+}

@@ -1,0 +1,284 @@
+/* main.c - stapio: start the module's session, stream its output and messages, stop it, report. */
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+#define STAPIO_DEBUGFS "/sys/kernel/debug"
+#define STAPIO_DEBUGFS_MAGIC 0x64626720
+#define STAPIO_TICK_MS 50		/* polling period of the main loop */
+#define STAPIO_EXIT_TIMEOUT_S 60	/* longest wait for EXITED after EXIT */
+
+int stapio_verbose;
+
+static volatile sig_atomic_t stapio_stop_signal; /* SIGINT/SIGTERM/SIGHUP seen */
+
+void stapio_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (stapio_verbose < level)
+		return;
+	va_start(ap, fmt);
+	fputs("stapio: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void stapio_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("stapio: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void stapio_usage(FILE *f)
+{
+	fputs("usage: stapio [-v] [-o FILE] [-c CMD | -x PID] MODULE\n"
+	      "  -o FILE  write the script's output to FILE instead of stdout\n"
+	      "  -c CMD   run CMD under /bin/sh -c once the module has started;\n"
+	      "           stop when it exits; target() is its pid\n"
+	      "  -x PID   target() is PID\n"
+	      "  -v       more messages on stderr (repeatable)\n", f);
+}
+
+static void stapio_on_stop_signal(int sig)
+{
+	(void)sig;
+	stapio_stop_signal = 1;
+}
+
+static void stapio_on_sigchld(int sig)
+{
+	(void)sig;		/* only there to interrupt the tick's sleep */
+}
+
+static void stapio_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = stapio_on_stop_signal;	/* no SA_RESTART: wake the sleep */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = stapio_on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Mount debugfs if it is not mounted yet. */
+static int stapio_debugfs_ready(void)
+{
+	struct statfs st;
+
+	if (statfs(STAPIO_DEBUGFS, &st) == 0 && (unsigned long)st.f_type == STAPIO_DEBUGFS_MAGIC)
+		return 0;
+	if (mount("debugfs", STAPIO_DEBUGFS, "debugfs", 0, NULL) < 0) {
+		stapio_err("debugfs is not mounted on %s and mounting it failed: %s",
+			   STAPIO_DEBUGFS, strerror(errno));
+		return -1;
+	}
+	stapio_log(1, "mounted debugfs on %s", STAPIO_DEBUGFS);
+	return 0;
+}
+
+/* "dir/stap_x.ko" -> "stap_x" (in place). */
+static char *stapio_module_name(char *arg)
+{
+	char *name = strrchr(arg, '/');
+	size_t len;
+
+	name = name ? name + 1 : arg;
+	len = strlen(name);
+	if (len > 3 && strcmp(name + len - 3, ".ko") == 0)
+		name[len - 3] = '\0';
+	return name;
+}
+
+static void stapio_sleep_tick(void)
+{
+	struct timespec ts = { 0, STAPIO_TICK_MS * 1000000L };
+
+	nanosleep(&ts, NULL);	/* a signal cuts it short, which is fine */
+}
+
+static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
+{
+	int c;
+
+	memset(opt, 0, sizeof(*opt));
+	while ((c = getopt(argc, argv, "+o:c:x:vh")) != -1) {
+		switch (c) {
+		case 'o':
+			opt->outfile = optarg;
+			break;
+		case 'c':
+			opt->command = optarg;
+			break;
+		case 'x': {
+			char *end;
+			long pid = strtol(optarg, &end, 10);
+
+			if (*end || pid <= 0) {
+				stapio_err("-x needs a process id, not '%s'", optarg);
+				return -1;
+			}
+			opt->target_pid = (pid_t)pid;
+			break;
+		}
+		case 'v':
+			opt->verbose++;
+			break;
+		case 'h':
+			stapio_usage(stdout);
+			exit(0);
+		default:
+			stapio_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		stapio_usage(stderr);
+		return -1;
+	}
+	if (opt->command && opt->target_pid) {
+		stapio_err("-c and -x cannot be used together");
+		return -1;
+	}
+	opt->module = stapio_module_name(argv[optind]);
+	return 0;
+}
+
+/* The summary lines after the session; returns the exit status. */
+static int stapio_report(const struct stapio_control *ctl)
+{
+	const struct _stp_msg_exited *s = &ctl->summary;
+
+	if (!ctl->exited) {
+		stapio_err("the module did not report its end; output may be incomplete");
+		return 1;
+	}
+	if (s->errors || s->skipped)
+		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %llu\n",
+			s->errors, (unsigned long long)s->skipped);
+	if (s->dropped)
+		fprintf(stderr,
+			"stapio: %llu output records lost: the relay buffers were full "
+			"(use -s MB to enlarge them)\n", (unsigned long long)s->dropped);
+	if (s->lost_msgs)
+		fprintf(stderr, "stapio: %llu warning/error messages lost: the control "
+			"channel was full\n", (unsigned long long)s->lost_msgs);
+	return s->errored ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct stapio_options opt;
+	struct stapio_control ctl = { .fd = -1 };
+	struct stapio_relay *relay = NULL;
+	struct _stp_cmd_start start = { .version = STP_PROTOCOL_VERSION };
+	struct timespec exit_sent_at = { 0, 0 };
+	bool exit_sent = false, released = false, failed = false;
+	char dir[4096];
+	int status;
+
+	if (stapio_parse(argc, argv, &opt) < 0)
+		return 2;
+	stapio_verbose = opt.verbose;
+	stapio_signals();
+
+	snprintf(dir, sizeof(dir), "%s/%s/%s", STAPIO_DEBUGFS, STP_DEBUGFS_ROOT, opt.module);
+	if (stapio_debugfs_ready() < 0 || stapio_control_open(&ctl, dir) < 0)
+		return 1;
+	relay = stapio_relay_open(dir, opt.outfile);
+	if (!relay) {
+		stapio_control_close(&ctl);
+		return 1;
+	}
+
+	start.target_pid = opt.target_pid;
+	if (opt.command) {
+		pid_t pid = stapio_target_spawn(opt.command);
+
+		if (pid < 0)
+			failed = true;
+		start.target_pid = pid;
+	}
+	if (failed || stapio_control_send(&ctl, STP_CMD_START, &start, sizeof(start)) < 0) {
+		stapio_target_release(false);
+		stapio_relay_close(relay);
+		stapio_control_close(&ctl);
+		return 1;
+	}
+	stapio_log(1, "sent START to %s", opt.module);
+
+	for (;;) {
+		bool want_exit;
+
+		if (stapio_control_poll(&ctl) < 0) {
+			failed = true;
+			break;
+		}
+		if (ctl.started && !released) {
+			stapio_target_release(ctl.start_status == 0 && !exit_sent);
+			released = true;
+		}
+		stapio_relay_poll(relay, false);
+		if (ctl.exited)
+			break;
+
+		want_exit = stapio_stop_signal || ctl.exit_wanted ||
+			(ctl.started && ctl.start_status != 0) ||
+			(opt.command && released && stapio_target_exited());
+		if (want_exit && !exit_sent) {
+			stapio_log(1, "sending EXIT (%s)", stapio_stop_signal ? "signal" :
+				   ctl.exit_wanted ? "module request" : "command exited");
+			if (stapio_control_send(&ctl, STP_CMD_EXIT, NULL, 0) < 0) {
+				failed = true;
+				break;
+			}
+			exit_sent = true;
+			clock_gettime(CLOCK_MONOTONIC, &exit_sent_at);
+		}
+		if (exit_sent) {
+			struct timespec now;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - exit_sent_at.tv_sec > STAPIO_EXIT_TIMEOUT_S) {
+				stapio_err("no answer to EXIT after %d s; giving up",
+					   STAPIO_EXIT_TIMEOUT_S);
+				failed = true;
+				break;
+			}
+		}
+		stapio_sleep_tick();
+	}
+
+	/* The module has stopped writing: everything left is in the files. */
+	stapio_relay_poll(relay, true);
+	if (!released)
+		stapio_target_release(false);
+	stapio_relay_close(relay);
+	stapio_control_close(&ctl);
+	status = stapio_report(&ctl);
+	return failed ? 1 : status;
+}

@@ -1,0 +1,287 @@
+/* relay.c - read the per-CPU trace files and write their records out merged in seq order. */
+
+/*
+ * Each trace<cpu> file is a stream of records (struct _stp_record_hdr +
+ * text); within one CPU the seqs increase. Bytes read are appended to a
+ * per-CPU buffer, so a record that arrives in pieces is simply completed
+ * later. Merging is a k-way merge on the head record of each CPU:
+ *
+ *  - the head whose seq is the next one expected is written at once;
+ *  - if the smallest head is further ahead, the missing record may still
+ *    be in the middle of its copy on another CPU (the module consumes a
+ *    seq only for a record it really writes), so it waits a little;
+ *  - a gap older than STAPIO_GAP_MS is given up on, so a bug or an
+ *    unexpected loss cannot stall the output;
+ *  - at the end (final) every file is read to its end and what is left is
+ *    written in seq order.
+ *
+ * Output is collected per round and written with write(2) at its end, so
+ * it reaches a pipe or file promptly and always in whole records.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stapio.h"
+
+#define STAPIO_GAP_MS 250		/* how long a missing seq is waited for */
+#define STAPIO_READ_CHUNK 65536		/* bytes per read(2) of a trace file */
+
+/* One trace<cpu> file and its unparsed bytes. */
+struct stapio_cpu {
+	int cpu;		/* the N of traceN */
+	int fd;			/* the open trace file */
+	char *buf;		/* bytes read, not yet written out */
+	size_t start;		/* offset of the first unconsumed byte */
+	size_t len;		/* offset just past the last byte read */
+	size_t cap;		/* allocated size of buf */
+};
+
+struct stapio_relay {
+	struct stapio_cpu *cpus;	/* one per trace file */
+	size_t ncpus;			/* number of trace files */
+	int out_fd;			/* where records go */
+	bool own_out;			/* out_fd was opened here (-o) */
+	bool out_failed;		/* a write failed: discard from now on */
+	uint32_t next_seq;		/* the seq expected next */
+	bool gap;			/* waiting for next_seq since gap_since */
+	struct timespec gap_since;	/* when the current gap was first seen */
+	char *out;			/* output collected in this round */
+	size_t out_len;			/* bytes in out */
+	size_t out_cap;			/* allocated size of out */
+	unsigned long long gaps_skipped; /* seqs never seen */
+};
+
+static void *stapio_xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		stapio_err("out of memory");
+		exit(1);
+	}
+	return p;
+}
+
+static int stapio_trace_number(const char *name)
+{
+	size_t base = strlen(STP_RELAY_BASENAME);
+	char *end;
+	long cpu;
+
+	if (strncmp(name, STP_RELAY_BASENAME, base) != 0 || !name[base])
+		return -1;
+	cpu = strtol(name + base, &end, 10);
+	return *end || cpu < 0 || cpu > 65535 ? -1 : (int)cpu;
+}
+
+struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile)
+{
+	struct stapio_relay *r = calloc(1, sizeof(*r));
+	struct dirent *de;
+	DIR *d;
+
+	if (!r) {
+		stapio_err("out of memory");
+		return NULL;
+	}
+	r->next_seq = 1;
+	r->out_fd = STDOUT_FILENO;
+	d = opendir(dir);
+	if (!d) {
+		stapio_err("cannot open %s: %s", dir, strerror(errno));
+		free(r);
+		return NULL;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char path[4096];
+		int fd, cpu = stapio_trace_number(de->d_name);
+
+		if (cpu < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			stapio_err("cannot open %s: %s", path, strerror(errno));
+			continue;
+		}
+		r->cpus = stapio_xrealloc(r->cpus, (r->ncpus + 1) * sizeof(*r->cpus));
+		memset(&r->cpus[r->ncpus], 0, sizeof(r->cpus[0]));
+		r->cpus[r->ncpus].cpu = cpu;
+		r->cpus[r->ncpus++].fd = fd;
+	}
+	closedir(d);
+	if (r->ncpus == 0) {
+		stapio_err("no %s* files in %s", STP_RELAY_BASENAME, dir);
+		stapio_relay_close(r);
+		return NULL;
+	}
+	if (outfile) {
+		r->out_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (r->out_fd < 0) {
+			stapio_err("cannot open output file %s: %s", outfile, strerror(errno));
+			r->out_fd = -1;
+			stapio_relay_close(r);
+			return NULL;
+		}
+		r->own_out = true;
+	}
+	stapio_log(2, "reading %zu trace files", r->ncpus);
+	return r;
+}
+
+void stapio_relay_close(struct stapio_relay *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->ncpus; i++) {
+		close(r->cpus[i].fd);
+		free(r->cpus[i].buf);
+	}
+	if (r->own_out && r->out_fd >= 0)
+		close(r->out_fd);
+	if (r->gaps_skipped)
+		stapio_log(1, "%llu record numbers never arrived", r->gaps_skipped);
+	free(r->cpus);
+	free(r->out);
+	free(r);
+}
+
+/* Read everything one file has now. */
+static void stapio_cpu_read(struct stapio_cpu *c)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (c->start > 0 && c->start == c->len)
+			c->start = c->len = 0;
+		if (c->cap - c->len < STAPIO_READ_CHUNK) {
+			if (c->start > 0) {
+				memmove(c->buf, c->buf + c->start, c->len - c->start);
+				c->len -= c->start;
+				c->start = 0;
+			}
+			if (c->cap - c->len < STAPIO_READ_CHUNK) {
+				c->cap = c->cap ? c->cap * 2 : 4 * STAPIO_READ_CHUNK;
+				c->buf = stapio_xrealloc(c->buf, c->cap);
+			}
+		}
+		n = read(c->fd, c->buf + c->len, STAPIO_READ_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		c->len += n;
+	}
+}
+
+/* The head record of a CPU, if complete. */
+static bool stapio_cpu_head(const struct stapio_cpu *c, struct _stp_record_hdr *hdr)
+{
+	if (c->len - c->start < sizeof(*hdr))
+		return false;
+	memcpy(hdr, c->buf + c->start, sizeof(*hdr));
+	return c->len - c->start - sizeof(*hdr) >= hdr->len;
+}
+
+static void stapio_out_append(struct stapio_relay *r, const char *data, size_t len)
+{
+	if (r->out_len + len > r->out_cap) {
+		r->out_cap = (r->out_len + len) * 2;
+		r->out = stapio_xrealloc(r->out, r->out_cap);
+	}
+	memcpy(r->out + r->out_len, data, len);
+	r->out_len += len;
+}
+
+static void stapio_out_flush(struct stapio_relay *r)
+{
+	size_t done = 0;
+
+	while (done < r->out_len && !r->out_failed) {
+		ssize_t n = write(r->out_fd, r->out + done, r->out_len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			stapio_err("cannot write output: %s", strerror(errno));
+			r->out_failed = true;
+			break;
+		}
+		done += n;
+	}
+	r->out_len = 0;
+}
+
+static long stapio_ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
+}
+
+/* Write out records in seq order for as long as that is safe. */
+static void stapio_relay_merge(struct stapio_relay *r, bool final)
+{
+	for (;;) {
+		struct _stp_record_hdr hdr, best_hdr;
+		struct stapio_cpu *best = NULL;
+		size_t i;
+
+		for (i = 0; i < r->ncpus; i++) {
+			if (!stapio_cpu_head(&r->cpus[i], &hdr))
+				continue;
+			/* Wrap-safe: the smallest distance from next_seq wins. */
+			if (!best || (int32_t)(hdr.seq - best_hdr.seq) < 0) {
+				best = &r->cpus[i];
+				best_hdr = hdr;
+			}
+		}
+		if (!best)
+			break;
+		if (best_hdr.seq != r->next_seq && (int32_t)(best_hdr.seq - r->next_seq) > 0 &&
+		    !final) {
+			if (!r->gap) {
+				r->gap = true;
+				clock_gettime(CLOCK_MONOTONIC, &r->gap_since);
+			}
+			if (stapio_ms_since(&r->gap_since) < STAPIO_GAP_MS)
+				break;
+		}
+		if ((int32_t)(best_hdr.seq - r->next_seq) >= 0) {
+			r->gaps_skipped += best_hdr.seq - r->next_seq;
+			r->next_seq = best_hdr.seq + 1;
+		}
+		/* else: a record whose gap was already given up on, written late */
+		r->gap = false;
+		stapio_out_append(r, best->buf + best->start + sizeof(hdr), best_hdr.len);
+		best->start += sizeof(hdr) + best_hdr.len;
+	}
+	stapio_out_flush(r);
+}
+
+void stapio_relay_poll(struct stapio_relay *r, bool final)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncpus; i++)
+		stapio_cpu_read(&r->cpus[i]);
+	stapio_relay_merge(r, final);
+	if (final) {
+		for (i = 0; i < r->ncpus; i++) {
+			struct stapio_cpu *c = &r->cpus[i];
+
+			if (c->len != c->start)
+				stapio_err("%zu bytes of an incomplete record in %s%d discarded",
+					   c->len - c->start, STP_RELAY_BASENAME, c->cpu);
+		}
+	}
+}

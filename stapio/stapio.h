@@ -1,0 +1,71 @@
+/* stapio.h - declarations shared by stapio's files: options, control channel, relay merger, target command. */
+#ifndef STAPIO_H
+#define STAPIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "transport_msgs.h"
+
+/* The command line. */
+struct stapio_options {
+	const char *module;	/* module name (no directory, no .ko) */
+	const char *outfile;	/* -o: output file, NULL for stdout */
+	const char *command;	/* -c: command to run under /bin/sh -c */
+	pid_t target_pid;	/* -x: target process, 0 if none */
+	int verbose;		/* -v: count of -v flags */
+};
+
+extern int stapio_verbose;	/* copy of options.verbose for stapio_log */
+
+/* Diagnostics on stderr, prefixed "stapio: ". */
+void stapio_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void stapio_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- control.c: the .cmd file ---- */
+
+/* What the module has told us so far. */
+struct stapio_control {
+	int fd;			/* .cmd, open read/write */
+	bool started;		/* STARTED arrived */
+	int start_status;	/* its status: 0 or -errno */
+	bool exit_wanted;	/* REQUEST_EXIT or ERROR arrived: send EXIT */
+	bool exited;		/* EXITED arrived: the module is done */
+	struct _stp_msg_exited summary; /* EXITED's counters */
+};
+
+/* Open <dir>/.cmd. Returns 0, or -1 after a message. */
+int stapio_control_open(struct stapio_control *ctl, const char *dir);
+void stapio_control_close(struct stapio_control *ctl);
+/* Send a command with payload. Returns 0, or -1 after a message. */
+int stapio_control_send(struct stapio_control *ctl, uint32_t type, const void *data,
+			uint32_t len);
+/* Read and act on every queued message (print WARNING/ERROR, update ctl). */
+int stapio_control_poll(struct stapio_control *ctl);
+
+/* ---- relay.c: trace<cpu> files merged by record seq ---- */
+
+struct stapio_relay;
+
+/* Open every trace<cpu> in dir and the output (outfile or stdout). NULL after a message. */
+struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile);
+/*
+ * Read what is available and write out the records that are next in seq
+ * order. final: the module has stopped; read every file to its end and
+ * write everything left, gaps or not.
+ */
+void stapio_relay_poll(struct stapio_relay *r, bool final);
+void stapio_relay_close(struct stapio_relay *r);
+
+/* ---- target.c: the -c command ---- */
+
+/* Fork the command, held before exec. Returns its pid, or -1 after a message. */
+pid_t stapio_target_spawn(const char *command);
+/* Let it exec (go = true) or kill it (go = false). */
+void stapio_target_release(bool go);
+/* True once the command has exited (reaps it). */
+bool stapio_target_exited(void);
+
+#endif

@@ -1,0 +1,409 @@
+/* staprun.c - load a probe module, run stapio on it, and unload it on every path. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "staprun.h"
+#include "transport_msgs.h"
+
+#define STAPRUN_MODULE_NAME_MAX 56	/* MODULE_NAME_LEN - 8 on 64-bit kernels */
+#define STAPRUN_UNLOAD_TRIES 100	/* 10 s of 100 ms retries while the module is busy */
+#define STAPRUN_MAX_BUFSIZE_MB 1024	/* the module's own limit */
+
+/* The command line. */
+struct staprun_options {
+	const char *outfile;	/* -o, passed to stapio */
+	const char *command;	/* -c, passed to stapio */
+	const char *target_pid;	/* -x, passed to stapio */
+	unsigned long bufsize_mb; /* -s, 0 for the module's default */
+	int verbose;		/* -v count, passed to stapio */
+	bool delete_only;	/* -d: only unload the named module */
+	const char *module_path; /* the .ko file (or module name with -d) */
+	char **params;		/* module parameters param=value */
+	int nparams;		/* number of params */
+};
+
+static int staprun_verbose;			/* -v count */
+static volatile sig_atomic_t staprun_child;	/* stapio's pid while it runs */
+static volatile sig_atomic_t staprun_signalled;	/* a stop signal came before stapio ran */
+
+static void staprun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void staprun_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("staprun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void staprun_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void staprun_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!staprun_verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("staprun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void staprun_usage(FILE *f)
+{
+	fputs("usage: staprun [-v] [-o FILE] [-s MB] [-c CMD | -x PID] MODULE.ko [param=value ...]\n"
+	      "       staprun -d MODULE      unload a module left behind by a crash\n"
+	      "  -o FILE  write the script's output to FILE\n"
+	      "  -s MB    relay buffer size per CPU, in MB\n"
+	      "  -c CMD   run CMD (/bin/sh -c) once the module started; stop when it exits\n"
+	      "  -x PID   the target() process\n"
+	      "  -v       more messages (repeatable; passed on to stapio)\n", f);
+}
+
+/* Stop signals go to stapio, which stops the session; staprun must live on to unload. */
+static void staprun_on_signal(int sig)
+{
+	if (staprun_child > 0)
+		kill(staprun_child, sig);
+	else
+		staprun_signalled = 1;
+}
+
+static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
+{
+	int c;
+
+	memset(opt, 0, sizeof(*opt));
+	while ((c = getopt(argc, argv, "+o:s:c:x:vdh")) != -1) {
+		switch (c) {
+		case 'o':
+			opt->outfile = optarg;
+			break;
+		case 's': {
+			char *end;
+
+			errno = 0;
+			opt->bufsize_mb = strtoul(optarg, &end, 10);
+			if (errno || *end || opt->bufsize_mb == 0 ||
+			    opt->bufsize_mb > STAPRUN_MAX_BUFSIZE_MB) {
+				staprun_err("-s needs a size in MB from 1 to %d, not '%s'",
+					    STAPRUN_MAX_BUFSIZE_MB, optarg);
+				return -1;
+			}
+			break;
+		}
+		case 'c':
+			opt->command = optarg;
+			break;
+		case 'x':
+			opt->target_pid = optarg;
+			break;
+		case 'v':
+			opt->verbose++;
+			break;
+		case 'd':
+			opt->delete_only = true;
+			break;
+		case 'h':
+			staprun_usage(stdout);
+			exit(0);
+		default:
+			staprun_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		staprun_usage(stderr);
+		return -1;
+	}
+	if (opt->command && opt->target_pid) {
+		staprun_err("-c and -x cannot be used together");
+		return -1;
+	}
+	opt->module_path = argv[optind];
+	opt->params = argv + optind + 1;
+	opt->nparams = argc - optind - 1;
+	if (opt->delete_only && opt->nparams) {
+		staprun_err("-d takes a module name and nothing else");
+		return -1;
+	}
+	return 0;
+}
+
+/* The file name without directory and ".ko", into name. */
+static void staprun_name_from_path(const char *path, char *name, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && strcmp(base + len - 3, ".ko") == 0)
+		len -= 3;
+	if (len >= size)
+		len = size - 1;
+	memcpy(name, base, len);
+	name[len] = '\0';
+}
+
+/* Read the whole module file. Returns the open fd (for finit_module), or -1. */
+static int staprun_read_module(const char *path, unsigned char **image, size_t *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		staprun_err("cannot open module '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		staprun_err("'%s' is not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	*size = st.st_size;
+	*image = malloc(*size ? *size : 1);
+	if (!*image || pread(fd, *image, *size, 0) != (ssize_t)*size) {
+		staprun_err("cannot read module '%s': %s", path, strerror(errno));
+		free(*image);
+		*image = NULL;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* "_stp_bufsize=N p1=v1 p2=v2"; NULL if out of memory. */
+static char *staprun_params(const struct staprun_options *opt)
+{
+	size_t len = 64;
+	char *params;
+	int i;
+
+	for (i = 0; i < opt->nparams; i++)
+		len += strlen(opt->params[i]) + 1;
+	params = malloc(len);
+	if (!params)
+		return NULL;
+	params[0] = '\0';
+	if (opt->bufsize_mb)
+		snprintf(params, len, "%s=%lu", STP_BUFSIZE_PARAM, opt->bufsize_mb);
+	for (i = 0; i < opt->nparams; i++) {
+		if (params[0])
+			strcat(params, " ");
+		strcat(params, opt->params[i]);
+	}
+	return params;
+}
+
+static const char *staprun_load_hint(int err)
+{
+	switch (err) {
+	case EEXIST:
+		return " (a module of that name is already loaded)";
+	case ENOEXEC:
+		return " (not a module for this kernel: was it built against these headers?)";
+	case EPERM:
+		return " (module loading is disabled or locked down)";
+	case EKEYREJECTED:
+	case EBADMSG:
+		return " (the kernel requires signed modules)";
+	case EINVAL:
+		return " (bad module parameters or version magic; see dmesg)";
+	default:
+		return " (see dmesg)";
+	}
+}
+
+static int staprun_load(int fd, const char *name, const char *params)
+{
+	char sysdir[PATH_MAX];
+	struct stat st;
+
+	snprintf(sysdir, sizeof(sysdir), "/sys/module/%s", name);
+	if (stat(sysdir, &st) == 0) {
+		staprun_err("module '%s' is already loaded; if it is left over from a crash, "
+			    "remove it with: staprun -d %s", name, name);
+		return -1;
+	}
+	staprun_log("loading %s with parameters '%s'", name, params);
+	if (syscall(SYS_finit_module, fd, params, 0) != 0) {
+		int err = errno;
+
+		staprun_err("cannot load module '%s': %s%s", name, strerror(err),
+			    staprun_load_hint(err));
+		return -1;
+	}
+	return 0;
+}
+
+/* Unload, retrying while the module is still busy. 0 on success. */
+static int staprun_unload(const char *name)
+{
+	int tries;
+
+	for (tries = 0; tries < STAPRUN_UNLOAD_TRIES; tries++) {
+		struct timespec ts = { 0, 100 * 1000000L };
+
+		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0) {
+			staprun_log("unloaded %s", name);
+			return 0;
+		}
+		if (errno != EBUSY && errno != EAGAIN)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	staprun_err("cannot unload module '%s': %s", name, strerror(errno));
+	return -1;
+}
+
+/* stapio lives next to this executable. */
+static int staprun_stapio_path(char *path, size_t size)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n < 0) {
+		staprun_err("cannot read /proc/self/exe: %s", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	snprintf(path, size, "%s/stapio", dirname(self));
+	if (access(path, X_OK) != 0) {
+		staprun_err("cannot run %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Run stapio and wait for it; returns the exit status staprun should give. */
+static int staprun_run_stapio(const char *stapio, const struct staprun_options *opt,
+			      const char *name)
+{
+	char *argv[16];
+	int argc = 0, status, i;
+	pid_t pid;
+
+	argv[argc++] = "stapio";
+	for (i = 0; i < opt->verbose && i < 3; i++)
+		argv[argc++] = "-v";
+	if (opt->outfile) {
+		argv[argc++] = "-o";
+		argv[argc++] = (char *)opt->outfile;
+	}
+	if (opt->command) {
+		argv[argc++] = "-c";
+		argv[argc++] = (char *)opt->command;
+	}
+	if (opt->target_pid) {
+		argv[argc++] = "-x";
+		argv[argc++] = (char *)opt->target_pid;
+	}
+	argv[argc++] = (char *)name;
+	argv[argc] = NULL;
+
+	pid = fork();
+	if (pid < 0) {
+		staprun_err("fork: %s", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execv(stapio, argv);
+		fprintf(stderr, "staprun: cannot run %s: %s\n", stapio, strerror(errno));
+		_exit(127);
+	}
+	staprun_child = pid;
+	if (staprun_signalled)
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			staprun_err("waitpid: %s", strerror(errno));
+			staprun_child = 0;
+			return 1;
+		}
+	}
+	staprun_child = 0;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	staprun_err("stapio was killed by signal %d", WTERMSIG(status));
+	return 128 + WTERMSIG(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct staprun_options opt;
+	char name[STAPRUN_MODULE_NAME_MAX + 8], stapio[PATH_MAX];
+	unsigned char *image = NULL;
+	struct sigaction sa;
+	size_t size = 0;
+	char *params;
+	int fd, status;
+
+	if (staprun_parse(argc, argv, &opt) < 0)
+		return 2;
+	staprun_verbose = opt.verbose;
+	if (geteuid() != 0) {
+		staprun_err("must be run as root to load and unload kernel modules");
+		return 1;
+	}
+	if (opt.delete_only) {
+		staprun_name_from_path(opt.module_path, name, sizeof(name));
+		return staprun_unload(name) ? 1 : 0;
+	}
+	if (staprun_stapio_path(stapio, sizeof(stapio)) < 0)
+		return 1;
+
+	fd = staprun_read_module(opt.module_path, &image, &size);
+	if (fd < 0)
+		return 1;
+	if (staprun_modinfo_name(image, size, name, sizeof(name)) < 0)
+		staprun_name_from_path(opt.module_path, name, sizeof(name));
+	free(image);
+	params = staprun_params(&opt);
+	if (!params) {
+		staprun_err("out of memory");
+		close(fd);
+		return 1;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = staprun_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (staprun_load(fd, name, params) < 0) {
+		close(fd);
+		free(params);
+		return 1;
+	}
+	close(fd);
+	free(params);
+
+	status = staprun_run_stapio(stapio, &opt, name);
+	if (staprun_unload(name) < 0 && status == 0)
+		status = 1;
+	return status;
+}

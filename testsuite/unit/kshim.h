@@ -1,0 +1,108 @@
+/* kshim.h - the few kernel types and functions the generic runtime needs, for user-space unit tests. */
+#ifndef STP_KSHIM_H
+#define STP_KSHIM_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+#define GFP_KERNEL 0
+
+/*
+ * Allocation goes through one choke point so tests can make the Nth
+ * allocation fail: shim_fail_countdown > 0 counts down, and the
+ * allocation that brings it to zero returns NULL.
+ */
+extern int shim_fail_countdown;
+extern long shim_live_allocations;
+
+static inline void *shim_alloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (shim_fail_countdown > 0 && --shim_fail_countdown == 0)
+		return NULL;
+	p = calloc(n ? n : 1, size ? size : 1);
+	if (p)
+		shim_live_allocations++;
+	return p;
+}
+
+static inline void shim_free(void *p)
+{
+	if (p)
+		shim_live_allocations--;
+	free(p);
+}
+
+#define kzalloc(size, gfp) shim_alloc(1, (size))
+#define kvcalloc(n, size, gfp) shim_alloc((n), (size))
+#define kfree(p) shim_free(p)
+#define kvfree(p) shim_free(p)
+
+/* atomic_t with the kernel's ordering: cmpxchg fully ordered. */
+typedef struct {
+	int counter;
+} atomic_t;
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_set(atomic_t *v, int i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_set_release(atomic_t *v, int i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELEASE);
+}
+
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+	__atomic_compare_exchange_n(&v->counter, &old, new, 0, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
+
+static inline int atomic_fetch_sub_release(int i, atomic_t *v)
+{
+	return __atomic_fetch_sub(&v->counter, i, __ATOMIC_RELEASE);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#else
+#define cpu_relax() do { } while (0)
+#endif
+
+/* Only named by runtime_api.h's structures; never used by the generic code. */
+struct hrtimer {
+	int unused;
+};
+struct kprobe {
+	int unused;
+};
+struct kretprobe {
+	int unused;
+};
+struct pt_regs;
+
+#ifndef MAXSTRINGLEN
+#define MAXSTRINGLEN 128
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 1000
+#endif
+
+#endif
