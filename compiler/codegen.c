@@ -438,6 +438,8 @@ static void charge(struct codegen *g, int count, const struct node *n)
 {
 	if (count <= 0)
 		return;
+	if (n->kind == NODE_EXPR_STMT)
+		n = n->u.expr_stmt.expr;
 	emit_line(g->e, "if (unlikely((c->base.actionremaining -= %d) < 0)) %s;", count,
 		  fail("MAXACTION exceeded", n));
 }

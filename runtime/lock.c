@@ -4,8 +4,10 @@
  * One reader/writer lock per script global, a single atomic_t:
  * -1 while a writer holds it, 0 when free, N > 0 with N readers.
  * Every acquisition is a compare-and-swap retried at most MAXTRYLOCK
- * times with cpu_relax() in between; on failure the caller skips its
- * probe hit instead of waiting. The full barrier of a successful
+ * times, with cpu_relax() and a STP_TRYLOCK_DELAY_NS busy wait in
+ * between (so the budget is about 100 us of real time, not a number of
+ * instructions, whatever the CPU or emulator); on failure the caller
+ * skips its probe hit instead of waiting. The full barrier of a successful
  * cmpxchg orders the critical section after the acquisition; unlock
  * uses release ordering.
  */
@@ -25,6 +27,7 @@ static int _stp_read_trylock(struct _stp_rwlock *l)
 		if (v >= 0 && atomic_cmpxchg(&l->v, v, v + 1) == v)
 			return 1;
 		cpu_relax();
+		ndelay(STP_TRYLOCK_DELAY_NS);
 	}
 	return 0;
 }
@@ -37,6 +40,7 @@ static int _stp_write_trylock(struct _stp_rwlock *l)
 		if (atomic_read(&l->v) == 0 && atomic_cmpxchg(&l->v, 0, -1) == 0)
 			return 1;
 		cpu_relax();
+		ndelay(STP_TRYLOCK_DELAY_NS);
 	}
 	return 0;
 }

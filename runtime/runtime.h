@@ -18,6 +18,7 @@
 #include <linux/ptrace.h>
 #include <linux/timekeeping.h>
 #include <linux/processor.h>
+#include <linux/delay.h>
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -37,6 +38,9 @@
 #endif
 #ifndef MAXSKIPPED
 #define MAXSKIPPED 100		/* skipped probe hits tolerated before an error */
+#endif
+#ifndef STP_TRYLOCK_DELAY_NS
+#define STP_TRYLOCK_DELAY_NS 100	/* busy wait between two attempts at a lock */
 #endif
 #ifndef STP_PRINT_BUF_SIZE
 #define STP_PRINT_BUF_SIZE 8192	/* bytes of output one CPU buffers before a flush */

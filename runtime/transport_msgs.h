@@ -28,8 +28,9 @@
  *	A stream of records, each a struct _stp_record_hdr followed by len
  *	bytes of script output. seq is one global counter taken at the moment
  *	a record enters the buffer, so merging all CPUs by seq restores the
- *	order in which output was produced. A record is never split across
- *	CPUs; a seq is only consumed by a record that was actually written.
+ *	order in which output was produced. A record may continue from one
+ *	sub-buffer into the next (relay never pads), but never spans CPUs; a
+ *	seq is only consumed by a record that was actually written.
  */
 
 #ifdef __KERNEL__
@@ -97,6 +98,9 @@ struct _stp_msg_exited {
 	uint64_t dropped;		/* output records lost because the relay buffers were full */
 	uint64_t lost_msgs;		/* control messages lost because the ring was full */
 };
+
+/* Largest len of a relay record; anything larger means a corrupt stream. */
+#define STP_RECORD_MAX (1u << 20)
 
 /* Starts every relay record; len bytes of output follow. */
 struct _stp_record_hdr {

@@ -10,8 +10,9 @@
  *  - if the smallest head is further ahead, the missing record may still
  *    be in the middle of its copy on another CPU (the module consumes a
  *    seq only for a record it really writes), so it waits a little;
- *  - a gap older than STAPIO_GAP_MS is given up on, so a bug or an
- *    unexpected loss cannot stall the output;
+ *  - a gap older than STAPIO_GAP_MS, or with more than
+ *    STAPIO_GAP_MAX_BYTES piled up behind it, is given up on, so a bug or
+ *    an unexpected loss can neither stall the output nor eat the memory;
  *  - at the end (final) every file is read to its end and what is left is
  *    written in seq order.
  *
@@ -31,6 +32,7 @@
 #include "stapio.h"
 
 #define STAPIO_GAP_MS 250		/* how long a missing seq is waited for */
+#define STAPIO_GAP_MAX_BYTES (64u << 20) /* ... and how much output may pile up meanwhile */
 #define STAPIO_READ_CHUNK 65536		/* bytes per read(2) of a trace file */
 
 /* One trace<cpu> file and its unparsed bytes. */
@@ -182,13 +184,29 @@ static void stapio_cpu_read(struct stapio_cpu *c)
 	}
 }
 
-/* The head record of a CPU, if complete. */
-static bool stapio_cpu_head(const struct stapio_cpu *c, struct _stp_record_hdr *hdr)
+/* The head record of a CPU, if complete. A corrupt stream is reported and dropped. */
+static bool stapio_cpu_head(struct stapio_cpu *c, struct _stp_record_hdr *hdr)
 {
 	if (c->len - c->start < sizeof(*hdr))
 		return false;
 	memcpy(hdr, c->buf + c->start, sizeof(*hdr));
+	if (hdr->len > STP_RECORD_MAX) {
+		stapio_err("corrupt record (length %u) in %s%d; dropping %zu buffered bytes",
+			   hdr->len, STP_RELAY_BASENAME, c->cpu, c->len - c->start);
+		c->start = c->len;
+		return false;
+	}
 	return c->len - c->start - sizeof(*hdr) >= hdr->len;
+}
+
+/* Bytes read but not yet written out, over all CPUs. */
+static size_t stapio_relay_buffered(const struct stapio_relay *r)
+{
+	size_t i, total = 0;
+
+	for (i = 0; i < r->ncpus; i++)
+		total += r->cpus[i].len - r->cpus[i].start;
+	return total;
 }
 
 static void stapio_out_append(struct stapio_relay *r, const char *data, size_t len)
@@ -232,7 +250,7 @@ static long stapio_ms_since(const struct timespec *t)
 static void stapio_relay_merge(struct stapio_relay *r, bool final)
 {
 	for (;;) {
-		struct _stp_record_hdr hdr, best_hdr;
+		struct _stp_record_hdr hdr, best_hdr = { 0, 0 };
 		struct stapio_cpu *best = NULL;
 		size_t i;
 
@@ -253,7 +271,8 @@ static void stapio_relay_merge(struct stapio_relay *r, bool final)
 				r->gap = true;
 				clock_gettime(CLOCK_MONOTONIC, &r->gap_since);
 			}
-			if (stapio_ms_since(&r->gap_since) < STAPIO_GAP_MS)
+			if (stapio_ms_since(&r->gap_since) < STAPIO_GAP_MS &&
+			    stapio_relay_buffered(r) < STAPIO_GAP_MAX_BYTES)
 				break;
 		}
 		if ((int32_t)(best_hdr.seq - r->next_seq) >= 0) {

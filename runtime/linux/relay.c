@@ -7,8 +7,8 @@
  * One relay channel with a buffer per CPU, shown as trace<cpu> next to
  * .cmd. A full buffer is never overwritten: the write is dropped and
  * counted, and reported to stapio at the end. Sub-buffers are larger
- * than any record (header + STP_PRINT_BUF_SIZE), so records never span
- * two and relay only pads the tail of a sub-buffer.
+ * than any record (header + STP_PRINT_BUF_SIZE), so a record spans at
+ * most two of them.
  */
 
 #define STP_RELAY_SUBBUF_SIZE (64 * 1024) /* bytes per sub-buffer */
@@ -23,7 +23,7 @@ static struct rchan *_stp_relay_chan;		/* the channel, NULL until init */
 static atomic64_t _stp_relay_dropped = ATOMIC64_INIT(0); /* records lost to full buffers */
 static atomic_t _stp_record_seq = ATOMIC_INIT(0);	  /* last seq handed to a record */
 
-/* Switching to a new sub-buffer: refuse (and so drop the write) when all are unread. */
+/* Switching to a new sub-buffer: refuse when all are unread (the writer checks first). */
 static int _stp_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
 				   void *prev_subbuf, size_t prev_padding)
 {
@@ -79,29 +79,56 @@ static void _stp_relay_exit(void)
 
 /*
  * Write the record whose header is hdr and whose text_len bytes of text
- * follow it in memory, into this CPU's buffer. Like relay_write(), but the
- * sequence number is taken only once the space is known to be there, in
- * the same interrupts-off section as the copy: a dropped record consumes
- * no seq, so stapio sees a gap only for a record still being copied.
+ * follow it in memory, into this CPU's buffer, or drop it whole.
+ *
+ * Records are written as one byte stream that fills every sub-buffer to
+ * the last byte, a record continuing in the next sub-buffer when it does
+ * not fit; relay never pads. This matters: relay's read() mishandles a
+ * reader that has caught up with the writer in a sub-buffer which is then
+ * closed with padding (it re-reads the next sub-buffer from its start).
+ * With no padding that path is never taken, and stapio reassembles the
+ * records from the stream anyway.
+ *
+ * Whether the record fits is decided before anything is written: the
+ * rest of the current sub-buffer, plus one more if relay has one free (a
+ * record is smaller than a sub-buffer). The sequence number is taken in
+ * the same interrupts-off section, after that check, so a dropped record
+ * consumes no seq and stapio sees a gap only while a copy is under way.
  */
 static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len)
 {
-	size_t length = sizeof(*hdr) + text_len;
+	size_t length = sizeof(*hdr) + text_len, done = 0, size, room;
+	const char *src = (const char *)hdr;
 	struct rchan_buf *buf;
 	unsigned long flags;
 
 	BUILD_BUG_ON(offsetof(struct _stp_print_buf, text) !=
 		     offsetof(struct _stp_print_buf, hdr) + sizeof(struct _stp_record_hdr));
+	BUILD_BUG_ON(STP_PRINT_BUF_SIZE > STP_RECORD_MAX);
 	local_irq_save(flags);
 	buf = *this_cpu_ptr(_stp_relay_chan->buf);
-	if (unlikely(buf->offset + length > _stp_relay_chan->subbuf_size) &&
-	    relay_switch_subbuf(buf, length) == 0)
+	size = _stp_relay_chan->subbuf_size;
+	room = buf->offset <= size ? size - buf->offset : 0;
+	if (length > room &&
+	    buf->subbufs_produced + 1 - READ_ONCE(buf->subbufs_consumed) >=
+	    _stp_relay_chan->n_subbufs) {
+		atomic64_inc(&_stp_relay_dropped);
 		goto out;
+	}
 	hdr->seq = (u32)atomic_inc_return(&_stp_record_seq);
 	hdr->len = text_len;
-	memcpy(buf->data + buf->offset, hdr, length);
-	smp_wmb();		/* the record before the offset that publishes it */
-	buf->offset += length;
+	while (done < length) {
+		size_t chunk;
+
+		if (buf->offset >= size &&
+		    !relay_switch_subbuf(buf, min(length - done, size)))
+			break;	/* cannot happen: checked above */
+		chunk = min(length - done, size - buf->offset);
+		memcpy(buf->data + buf->offset, src + done, chunk);
+		smp_wmb();	/* the bytes before the offset that publishes them */
+		buf->offset += chunk;
+		done += chunk;
+	}
 out:
 	local_irq_restore(flags);
 }
