@@ -24,6 +24,13 @@ bool elaborate(struct session *s)
 	return true;
 }
 
+/* Tapset files are named without their directory, so -p2 output does not depend on the install. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
 static const char *symbol_type_text(const struct symbol *sym)
 {
 	if (sym->arity <= 0)
@@ -60,7 +67,7 @@ void elaborate_print(struct session *s, FILE *out)
 		}
 		if (g->max_entries)
 			fprintf(out, " /* max %" PRId64 " entries */", g->max_entries);
-		fprintf(out, "%s\n", g->from_tapset ? ast_printf(" /* from %s */", g->loc.file) : "");
+		fprintf(out, "%s\n", g->from_tapset ? ast_printf(" /* from tapset %s */", base_name(g->loc.file)) : "");
 	}
 	fprintf(out, "# functions\n");
 	for (int i = 0; i < s->functions.n; i++) {
@@ -70,7 +77,7 @@ void elaborate_print(struct session *s, FILE *out)
 			struct param *p = fn->params.items[j];
 			fprintf(out, "%s%s:%s", j ? ", " : "", p->name, ast_type_name(p->sym->type));
 		}
-		fprintf(out, ")%s\n", fn->from_tapset ? ast_printf(" /* from %s */", fn->loc.file) : "");
+		fprintf(out, ")%s\n", fn->from_tapset ? ast_printf(" /* from tapset %s */", base_name(fn->loc.file)) : "");
 		print_locals(out, &fn->locals);
 		if (fn->body->kind == NODE_EMBEDDED)
 			fprintf(out, "%%{ /* embedded C */ %%}\n");

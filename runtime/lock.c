@@ -5,7 +5,7 @@
  * -1 while a writer holds it, 0 when free, N > 0 with N readers.
  * Every acquisition is a compare-and-swap retried at most MAXTRYLOCK
  * times, with cpu_relax() and a STP_TRYLOCK_DELAY_NS busy wait in
- * between (so the budget is about 100 us of real time, not a number of
+ * between (so the budget is about 1 ms of real time, not a number of
  * instructions, whatever the CPU or emulator); on failure the caller
  * skips its probe hit instead of waiting. The full barrier of a successful
  * cmpxchg orders the critical section after the acquisition; unlock

@@ -40,7 +40,7 @@
 #define MAXSKIPPED 100		/* skipped probe hits tolerated before an error */
 #endif
 #ifndef STP_TRYLOCK_DELAY_NS
-#define STP_TRYLOCK_DELAY_NS 100	/* busy wait between two attempts at a lock */
+#define STP_TRYLOCK_DELAY_NS 1000	/* busy wait between two attempts at a lock */
 #endif
 #ifndef STP_PRINT_BUF_SIZE
 #define STP_PRINT_BUF_SIZE 8192	/* bytes of output one CPU buffers before a flush */

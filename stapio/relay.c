@@ -34,6 +34,7 @@
 #define STAPIO_GAP_MS 250		/* how long a missing seq is waited for */
 #define STAPIO_GAP_MAX_BYTES (64u << 20) /* ... and how much output may pile up meanwhile */
 #define STAPIO_READ_CHUNK 65536		/* bytes per read(2) of a trace file */
+#define STAPIO_ROUND_MAX (4u << 20)	/* bytes read from one file per polling round */
 
 /* One trace<cpu> file and its unparsed bytes. */
 struct stapio_cpu {
@@ -156,9 +157,17 @@ void stapio_relay_close(struct stapio_relay *r)
 	free(r);
 }
 
-/* Read everything one file has now. */
-static void stapio_cpu_read(struct stapio_cpu *c)
+/*
+ * Read what one file has now. While the session runs, a round stops at
+ * the first short read or after STAPIO_ROUND_MAX bytes: stapio's own
+ * reads may be probed (vfs_read), and each would bring a new record, so
+ * "until empty" could go on forever. At the end (final) probes are gone
+ * and the file is read until it is empty.
+ */
+static void stapio_cpu_read(struct stapio_cpu *c, bool final)
 {
+	size_t round = 0;
+
 	for (;;) {
 		ssize_t n;
 
@@ -181,6 +190,9 @@ static void stapio_cpu_read(struct stapio_cpu *c)
 		if (n <= 0)
 			return;
 		c->len += n;
+		round += n;
+		if (!final && (n < STAPIO_READ_CHUNK || round >= STAPIO_ROUND_MAX))
+			return;
 	}
 }
 
@@ -292,7 +304,7 @@ void stapio_relay_poll(struct stapio_relay *r, bool final)
 	size_t i;
 
 	for (i = 0; i < r->ncpus; i++)
-		stapio_cpu_read(&r->cpus[i]);
+		stapio_cpu_read(&r->cpus[i], final);
 	stapio_relay_merge(r, final);
 	if (final) {
 		for (i = 0; i < r->ncpus; i++) {

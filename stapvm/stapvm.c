@@ -21,6 +21,11 @@
  *          stapvm gets SIGINT/SIGTERM, and init's watcher signals the
  *          command's process group.
  *
+ * In the guest, COMMAND (an argv, not a shell string: use `sh -c` for that)
+ * runs in /work in its own session with stdin from /dev/null; a command killed
+ * by signal N reports 128+N.  /bin/stapvm-kcheck [-c] prints suspicious kernel
+ * log lines, for callers that run several things in one guest.
+ *
  * The guest puts ttyS1..3 in raw mode (no \n -> \r\n, no echo), so output is
  * byte-exact.  Serial ports are used rather than virtio-serial because the
  * Debian cloud kernel builds the 8250 driver in but virtio_console as a module.
@@ -505,7 +510,7 @@ static const char stapvm_kcheck_script[] =
 	"  }\n"
 	"  END { exit found ? 1 : 0 }'\n";
 
-/* Append s to *buf as a single-quoted shell word. */
+/* Write s to f as a single-quoted shell word. */
 static void shell_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
@@ -1049,8 +1054,16 @@ int main(int argc, char **argv)
 	} else if (stopped) {
 		exit_code = stopped;
 	} else if (!run.have_status) {
-		stapvm_show_console(&run, run.ready ? "the guest stopped before the command finished"
-						    : "the guest did not boot");
+		int st = run.qemu_status;
+		char *why = xasprintf("the guest %s (qemu %s %d%s)",
+				      run.ready ? "stopped before the command finished" : "did not boot",
+				      WIFSIGNALED(st) ? "killed by signal" : "exited with status",
+				      WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
+				      WIFEXITED(st) && WEXITSTATUS(st) == 0 ?
+					      ": the guest reset, panicked or powered off" : "");
+
+		stapvm_show_console(&run, why);
+		free(why);
 		exit_code = STAPVM_EXIT_FAILURE;
 	} else {
 		exit_code = run.status;
