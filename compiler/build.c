@@ -43,17 +43,26 @@ static int run_logged(char *const argv[], const char *log)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Show the compiler's complaints: lines that mention errors or warnings, with their context. */
-static void show_build_errors(const char *log)
+/*
+ * Show the compiler's complaints: lines that mention errors or warnings,
+ * with their context, naming files relative to the build directory.
+ */
+static void show_build_errors(const char *log, const char *dir)
 {
+	size_t dirlen = strlen(dir);
 	FILE *f = fopen(log, "r");
 	char line[4096];
 	int shown = 0;
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f) && shown < 60) {
+		if (!strncmp(line, "  CC", 4) || !strncmp(line, "  LD", 4) || !strncmp(line, "  MODPOST", 9) ||
+		    !strncmp(line, "make", 4))
+			continue;
 		if (strstr(line, "error") || strstr(line, "warning") || strstr(line, "note:") ||
 		    strstr(line, "In function") || line[0] == ' ') {
+			for (char *p; (p = strstr(line, dir)) != NULL && p[dirlen] == '/';)
+				memmove(p, p + dirlen + 1, strlen(p + dirlen + 1) + 1);
 			fputs(line, stderr);
 			shown++;
 		}
@@ -107,9 +116,10 @@ bool build_module(struct session *s)
 	int rc = run_logged(argv, log);
 	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);
 	if (rc != 0 || stat(ko, &st) != 0) {
-		show_build_errors(log);
-		fprintf(stderr, "stap: pass 4: building the module against %s failed (make exit status %d)%s\n",
-			s->kernel_build, rc, s->keep_tmpdir ? ast_printf("; full log in %s", log) : "");
+		show_build_errors(log, s->tmpdir);
+		fprintf(stderr, "stap: pass 4: the module failed to build (make exit status %d)\n", rc);
+		if (s->verbose || s->keep_tmpdir)
+			fprintf(stderr, "stap: kernel build tree %s; full log in %s\n", s->kernel_build, log);
 		return false;
 	}
 	s->ko_path = ko;

@@ -84,7 +84,7 @@ static void emit_globals(struct emitter *e, struct session *s)
 	if (!s->globals.n)
 		emit_line(e, "int unused; /* no globals */");
 	emit_close(e, "};");
-	emit_line(e, "static struct stp_globals stp_global;");
+	emit_line(e, "static struct stp_globals stp_global __attribute__((unused));");
 	emit_blank(e);
 }
 
