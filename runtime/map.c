@@ -15,6 +15,11 @@
  *  - the iteration list (doubly linked through next/prev), in insertion
  *    order until _stp_map_sort reorders it. New entries go to its tail.
  *
+ * Each node also records when it was inserted (a per-map counter). Sorts
+ * break ties by it, so a sorted foreach lists equal values in insertion
+ * order whatever order earlier sorts left, and dir 0 restores the
+ * insertion order itself.
+ *
  * A node holds its value first, then its keys, at offsets fixed when the
  * map is created: 8 bytes for a long, MAXSTRINGLEN (rounded up to 8) for
  * a string. String keys and values are copied in and truncated to
@@ -33,6 +38,7 @@ struct _stp_map_node {
 	struct _stp_map_node *prev;	 /* preceding node in iteration order */
 	struct _stp_map_node *hash_next; /* next node in the bucket, or on the free list */
 	const struct _stp_map *map;	 /* owner: gives the layout of data[] */
+	u64 inserted;			 /* value of the map's insert counter at insertion */
 	u32 hash;			 /* hash of the keys, compared before the keys */
 	u64 data[];			 /* value, then keys, at the map's offsets */
 };
@@ -45,6 +51,7 @@ struct _stp_map {
 	unsigned int key_offset[STP_MAP_MAX_KEYS]; /* byte offset of each key in data[] */
 	size_t node_size;		/* bytes per node, a multiple of 8 */
 	unsigned int count;		/* live entries */
+	u64 inserts;			/* insertions so far, numbers the nodes */
 	u32 bucket_mask;		/* number of buckets - 1; a power of two - 1 */
 	struct _stp_map_node **buckets;	/* hash chains */
 	struct _stp_map_node *head;	/* first live node in iteration order */
@@ -224,6 +231,7 @@ static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_k
 			*(int64_t *)slot = keys[i].n;
 	}
 	n->hash = hash;
+	n->inserted = m->inserts++;
 	n->hash_next = NULL;
 	*link = n;		/* the end of the chain that lookup walked */
 
@@ -301,26 +309,35 @@ static const char *_stp_node_key_str(const struct _stp_map_node *n, unsigned i)
 	return _stp_map_slot(n, n->map->key_offset[i]);
 }
 
-/* Order of a and b by column (0 value, 1..nkeys key), before applying the direction. */
+/*
+ * Order of a and b: by column (0 value, 1..nkeys key) in direction dir
+ * (+1 ascending, -1 descending), ties in insertion order; dir 0 is
+ * insertion order alone.
+ */
 static int _stp_map_compare(const struct _stp_map *m, const struct _stp_map_node *a,
-			    const struct _stp_map_node *b, unsigned int column)
+			    const struct _stp_map_node *b, unsigned int column, int dir)
 {
 	enum _stp_type type = column ? m->key_types[column - 1] : m->value_type;
 	size_t offset = column ? m->key_offset[column - 1] : 0;
 	const void *x = _stp_map_slot(a, offset);
 	const void *y = _stp_map_slot(b, offset);
+	int c = 0;
 
-	if (type == STP_TYPE_STRING)
-		return strcmp(x, y);
-	if (*(const int64_t *)x < *(const int64_t *)y)
-		return -1;
-	return *(const int64_t *)x > *(const int64_t *)y;
+	if (dir == 0)
+		c = 0;
+	else if (type == STP_TYPE_STRING)
+		c = strcmp(x, y);
+	else if (*(const int64_t *)x != *(const int64_t *)y)
+		c = *(const int64_t *)x < *(const int64_t *)y ? -1 : 1;
+	if (c)
+		return dir < 0 ? -c : c;
+	return a->inserted < b->inserted ? -1 : a->inserted > b->inserted;
 }
 
 /*
  * Bottom-up merge sort of the iteration list: runs of width 1, 2, 4, ...
- * are merged pairwise until one run remains. Taking from the left run on
- * ties keeps it stable; it needs no memory and O(n log n) compares. The
+ * are merged pairwise until one run remains. It needs no memory and
+ * O(n log n) compares (the order is total, see _stp_map_compare). The
  * list is sorted through next pointers only; prev and tail are rebuilt
  * at the end.
  */
@@ -351,7 +368,7 @@ static void _stp_map_sort(struct _stp_map *m, unsigned column, int dir)
 
 				if (nleft == 0 ||
 				    (nright > 0 && right &&
-				     dir * _stp_map_compare(m, left, right, column) > 0)) {
+				     _stp_map_compare(m, left, right, column, dir) > 0)) {
 					take = right;
 					right = right->next;
 					nright--;

@@ -5,8 +5,11 @@
  *
  *  insmod       init: contexts, print buffers, globals, debugfs files,
  *               relay. Nothing is registered, no probe runs.   LOADED
- *  START        (workqueue) begin probes in table order, then timers and
- *               kprobes; STARTED {status} goes back.   STARTING -> RUNNING
+ *  START        (workqueue) timers and kprobes are registered (their
+ *               bodies wait for RUNNING); if one fails, all are rolled
+ *               back, the error names the probe point, and nothing runs,
+ *               not even end or error probes. Then the begin probes in
+ *               table order; STARTED {status} goes back. STARTING -> RUNNING
  *  exit()       a probe asks to stop: no more bodies run; REQUEST_EXIT
  *               is flagged for stapio.                         -> STOPPING
  *  an error     reported as ERROR; no more bodies run; stapio will send
@@ -48,10 +51,12 @@ static atomic_t _stp_error_count = ATOMIC_INIT(0); /* ERRORs reported */
 static atomic64_t _stp_skipped = ATOMIC64_INIT(0); /* probe hits skipped */
 static struct context **_stp_contexts;		/* one per possible CPU, by CPU id */
 static DEFINE_MUTEX(_stp_session_mutex);	/* serializes start, stop and exit */
+static DEFINE_MUTEX(_stp_cmd_mutex);		/* guards the command flags below */
 static struct workqueue_struct *_stp_wq;	/* runs START and EXIT in order */
 static struct _stp_cmd_start _stp_start_cmd;	/* the START being carried out */
-static bool _stp_started;			/* START was accepted */
-static bool _stp_exit_queued;			/* EXIT was accepted */
+static bool _stp_started;			/* START was accepted (_stp_cmd_mutex) */
+static bool _stp_begun;				/* begin probes ran: end/error probes will */
+static bool _stp_exit_queued;			/* EXIT was accepted (_stp_cmd_mutex) */
 
 long _stp_target;
 
@@ -156,17 +161,19 @@ static void _stp_contexts_free(void)
 }
 
 /*
- * Run one probe body if the session is in state. Preemption stays off
- * from the state check to the end of the body, so once the state has
- * changed, synchronize_rcu() waits out every body that saw the old one.
- * A hit on a CPU already running a body (an interrupt, or a kprobe in
- * something the body called) is skipped and counted.
+ * Run one probe body if the session is in state. Interrupts stay off
+ * from the state check to the end of the body: a timer cannot land in
+ * the middle of a kprobe body (an optimized kprobe runs with interrupts
+ * on), and once the state has changed, synchronize_rcu() waits out every
+ * body that saw the old one. A hit on a CPU already running a body (an
+ * NMI, or a kprobe in something the body called) is skipped and counted.
  */
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
 {
 	struct context *c;
+	unsigned long flags;
 
-	preempt_disable();
+	local_irq_save(flags);
 	if (atomic_read(&_stp_session_state) != state)
 		goto out;
 	c = _stp_contexts[smp_processor_id()];
@@ -182,6 +189,7 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 	c->base.regs = regs;
 	c->base.probe = p;
 	p->body(c);
+	_stp_print_flush();	/* output before the error, so stapio shows it first */
 	if (unlikely(c->base.last_error)) {
 		if (c->base.last_stmt)
 			_stp_session_error("%s near %s", c->base.last_error,
@@ -189,11 +197,10 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 		else
 			_stp_session_error("%s", c->base.last_error);
 	}
-	_stp_print_flush();
 out_busy:
 	atomic_dec(&c->base.busy);
 out:
-	preempt_enable();
+	local_irq_restore(flags);
 }
 
 /* The runner for timers and kprobes: only while RUNNING. */
@@ -230,20 +237,20 @@ static void _stp_session_start(struct work_struct *work)
 		goto out;	/* stopped before it started */
 	_stp_target = _stp_start_cmd.target_pid;
 
-	_stp_be_run(STP_BE_BEGIN);
-
-	/* After exit() or an error in a begin probe nothing is registered. */
-	if (atomic_read(&_stp_session_state) == STP_SESSION_STARTING) {
-		rc = _stp_timers_register();
-		if (!rc)
-			rc = _stp_kprobes_register();
-		if (rc)
-			_stp_timers_unregister();
-		else
-			atomic_cmpxchg(&_stp_session_state, STP_SESSION_STARTING,
-				       STP_SESSION_RUNNING);
+	rc = _stp_timers_register();
+	if (!rc)
+		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
+	if (rc) {
+		_stp_timers_unregister();
+		_stp_send_started(rc);
+		goto out;
 	}
-	_stp_send_started(rc);
+
+	_stp_begun = true;
+	_stp_be_run(STP_BE_BEGIN);
+	/* Unless exit() or an error in a begin probe changed it already. */
+	atomic_cmpxchg(&_stp_session_state, STP_SESSION_STARTING, STP_SESSION_RUNNING);
+	_stp_send_started(0);
 out:
 	mutex_unlock(&_stp_session_mutex);
 }
@@ -255,11 +262,9 @@ out:
 static void _stp_session_stop(bool report)
 {
 	struct _stp_msg_exited msg = { 0 };
-	int old;
 
 	mutex_lock(&_stp_session_mutex);
-	old = atomic_xchg(&_stp_session_state, STP_SESSION_STOPPING);
-	if (old == STP_SESSION_STOPPED) {
+	if (atomic_xchg(&_stp_session_state, STP_SESSION_STOPPING) == STP_SESSION_STOPPED) {
 		atomic_set(&_stp_session_state, STP_SESSION_STOPPED);
 		mutex_unlock(&_stp_session_mutex);
 		return;
@@ -268,7 +273,7 @@ static void _stp_session_stop(bool report)
 	_stp_kprobes_unregister();
 	synchronize_rcu();	/* every body that saw RUNNING has finished */
 
-	if (old != STP_SESSION_LOADED) {
+	if (_stp_begun) {
 		_stp_be_run(STP_BE_END);
 		if (atomic_read(&_stp_errored))
 			_stp_be_run(STP_BE_ERROR);
@@ -294,30 +299,34 @@ static void _stp_session_exit_work(struct work_struct *work)
 static DECLARE_WORK(_stp_start_work, _stp_session_start);
 static DECLARE_WORK(_stp_exit_work, _stp_session_exit_work);
 
-/* From the .cmd write handler. */
+/*
+ * From the .cmd write handler. Only queues the work (the ordered queue
+ * runs START before a later EXIT), and never waits for the session mutex,
+ * so an EXIT sent while begin probes run returns at once too.
+ */
 static int _stp_session_cmd_start(const struct _stp_cmd_start *start)
 {
-	mutex_lock(&_stp_session_mutex);
+	mutex_lock(&_stp_cmd_mutex);
 	if (_stp_started || _stp_exit_queued) {
-		mutex_unlock(&_stp_session_mutex);
+		mutex_unlock(&_stp_cmd_mutex);
 		return -EBUSY;
 	}
 	_stp_started = true;
-	_stp_start_cmd = *start;
+	_stp_start_cmd = *start;	/* read by the work, which the queueing orders after this */
 	queue_work(_stp_wq, &_stp_start_work);
-	mutex_unlock(&_stp_session_mutex);
+	mutex_unlock(&_stp_cmd_mutex);
 	return 0;
 }
 
 /* From the .cmd write handler; a repeated EXIT is accepted and ignored. */
 static int _stp_session_cmd_exit(void)
 {
-	mutex_lock(&_stp_session_mutex);
+	mutex_lock(&_stp_cmd_mutex);
 	if (!_stp_exit_queued) {
 		_stp_exit_queued = true;
 		queue_work(_stp_wq, &_stp_exit_work);
 	}
-	mutex_unlock(&_stp_session_mutex);
+	mutex_unlock(&_stp_cmd_mutex);
 	return 0;
 }
 

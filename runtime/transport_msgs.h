@@ -10,8 +10,10 @@
  *	stapio writes one command per write(): a struct _stp_msg_hdr followed
  *	by exactly hdr.len payload bytes. The module reads messages into a
  *	fixed ring (never allocating, never waking anybody from probe
- *	context); a read() returns zero or more whole messages and never
- *	blocks, so stapio polls it on a short tick.
+ *	context); a read() with a buffer of at least STP_MSG_MAX bytes
+ *	returns zero or more whole messages and never blocks, so stapio
+ *	polls it on a short tick. Commands are carried out on a workqueue:
+ *	the write returns at once, and the answer comes as a message.
  *
  *	stapio                          module
  *	  START {version, target} --->    runs begin probes, registers probes

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,6 +25,10 @@ int stapio_control_open(struct stapio_control *ctl, const char *dir)
 
 void stapio_control_close(struct stapio_control *ctl)
 {
+	stapio_control_print(ctl);
+	free(ctl->text);
+	ctl->text = NULL;
+	ctl->text_cap = 0;
 	if (ctl->fd >= 0)
 		close(ctl->fd);
 	ctl->fd = -1;
@@ -52,12 +57,41 @@ int stapio_control_send(struct stapio_control *ctl, uint32_t type, const void *d
 	return 0;
 }
 
-/* Print a WARNING or ERROR text payload on stderr, one line. */
-static void stapio_print_text(const char *prefix, const char *text, uint32_t len)
+/*
+ * Keep a WARNING or ERROR line for stapio_control_print: it is printed
+ * only after the output read in the same round, since any output a probe
+ * produced before the message is already in the relay files by then.
+ */
+static void stapio_queue_text(struct stapio_control *ctl, const char *prefix,
+			      const char *text, uint32_t len)
 {
+	size_t need;
+
 	while (len > 0 && text[len - 1] == '\n')
 		len--;
-	fprintf(stderr, "%s: %.*s\n", prefix, (int)len, text);
+	need = strlen(prefix) + 2 + len + 1;
+	if (ctl->text_len + need > ctl->text_cap) {
+		size_t cap = (ctl->text_len + need) * 2;
+		char *p = realloc(ctl->text, cap);
+
+		if (!p) {
+			fprintf(stderr, "%s: %.*s\n", prefix, (int)len, text);
+			return;
+		}
+		ctl->text = p;
+		ctl->text_cap = cap;
+	}
+	ctl->text_len += sprintf(ctl->text + ctl->text_len, "%s: ", prefix);
+	memcpy(ctl->text + ctl->text_len, text, len);
+	ctl->text_len += len;
+	ctl->text[ctl->text_len++] = '\n';
+}
+
+void stapio_control_print(struct stapio_control *ctl)
+{
+	if (ctl->text_len)
+		fwrite(ctl->text, 1, ctl->text_len, stderr);
+	ctl->text_len = 0;
 }
 
 static void stapio_control_handle(struct stapio_control *ctl, const struct _stp_msg_hdr *hdr,
@@ -71,17 +105,17 @@ static void stapio_control_handle(struct stapio_control *ctl, const struct _stp_
 		       hdr->len < sizeof(started) ? hdr->len : sizeof(started));
 		ctl->started = true;
 		ctl->start_status = started.status;
-		if (started.status == -71 /* EPROTO */)
+		if (started.status == -EPROTO)
 			stapio_err("module speaks protocol version %u, stapio %u",
 				   started.version, STP_PROTOCOL_VERSION);
 		stapio_log(1, "module started (status %d)", started.status);
 		break;
 	}
 	case STP_MSG_WARNING:
-		stapio_print_text("WARNING", payload, hdr->len);
+		stapio_queue_text(ctl, "WARNING", payload, hdr->len);
 		break;
 	case STP_MSG_ERROR:
-		stapio_print_text("ERROR", payload, hdr->len);
+		stapio_queue_text(ctl, "ERROR", payload, hdr->len);
 		ctl->exit_wanted = true;
 		break;
 	case STP_MSG_REQUEST_EXIT:

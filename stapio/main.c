@@ -245,6 +245,7 @@ int main(int argc, char **argv)
 		stapio_relay_poll(relay, false);
 		if (ctl.exited)
 			break;
+		stapio_control_print(&ctl);	/* after the output that came before */
 
 		want_exit = stapio_stop_signal || ctl.exit_wanted ||
 			(ctl.started && ctl.start_status != 0) ||
@@ -275,6 +276,7 @@ int main(int argc, char **argv)
 
 	/* The module has stopped writing: everything left is in the files. */
 	stapio_relay_poll(relay, true);
+	stapio_control_print(&ctl);
 	if (!released)
 		stapio_target_release(false);
 	stapio_relay_close(relay);

@@ -34,6 +34,9 @@ struct stapio_control {
 	bool exit_wanted;	/* REQUEST_EXIT or ERROR arrived: send EXIT */
 	bool exited;		/* EXITED arrived: the module is done */
 	struct _stp_msg_exited summary; /* EXITED's counters */
+	char *text;		/* WARNING/ERROR lines not yet printed */
+	size_t text_len;	/* bytes in text */
+	size_t text_cap;	/* allocated size of text */
 };
 
 /* Open <dir>/.cmd. Returns 0, or -1 after a message. */
@@ -42,8 +45,10 @@ void stapio_control_close(struct stapio_control *ctl);
 /* Send a command with payload. Returns 0, or -1 after a message. */
 int stapio_control_send(struct stapio_control *ctl, uint32_t type, const void *data,
 			uint32_t len);
-/* Read and act on every queued message (print WARNING/ERROR, update ctl). */
+/* Read and act on every queued message (update ctl, keep WARNING/ERROR lines). */
 int stapio_control_poll(struct stapio_control *ctl);
+/* Print the WARNING/ERROR lines kept so far on stderr. */
+void stapio_control_print(struct stapio_control *ctl);
 
 /* ---- relay.c: trace<cpu> files merged by record seq ---- */
 

@@ -1,11 +1,14 @@
 /*
  * bad_kprobe.c - hand-written "generated" module for bad.stp, a probe point that cannot be registered:
  *
- *	probe begin { println("begin ran") }
+ *	probe begin { println("begin: must not run") }
  *	probe kprobe.function("vfs_read") { }
  *	probe kprobe.function("no_such_fn_stapc") { }
  *	probe end { println("end: must not run") }
- *	probe error { println("error probe ran") }
+ *	probe error { println("error: must not run") }
+ *
+ * The failure is reported naming the probe point, vfs_read is unregistered
+ * again, and no probe body runs at all.
  */
 
 #define STP_MODULE_NAME "stap_ex_bad_kprobe"
@@ -27,7 +30,7 @@ struct context {
 
 static void probe_0(struct context *c)
 {
-	_stp_print("begin ran\n");
+	_stp_print("begin: must not run\n");
 }
 
 static void probe_1(struct context *c)
@@ -45,7 +48,7 @@ static void probe_3(struct context *c)
 
 static void probe_4(struct context *c)
 {
-	_stp_print("error probe ran\n");
+	_stp_print("error: must not run\n");
 }
 
 static struct _stp_probe _stp_probes[] = {

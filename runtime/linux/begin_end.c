@@ -5,8 +5,9 @@
 /*
  * Run every probe of one type, in table order (the translator sorts the
  * table by priority, then by script order).
- *  - begin: each runs only while the session is still STARTING, so after
- *    exit() or an error in one, the later ones are skipped;
+ *  - begin: after every other probe is registered; each runs only while
+ *    the session is still STARTING, so after exit() or an error in one,
+ *    the later ones are skipped;
  *  - end: run while STOPPING, unless the script has ended with an error,
  *    and stop at the first one that fails;
  *  - error: run instead of the end probes after an error; each of them

@@ -11,13 +11,20 @@ static u64 _stp_timer_period(const struct _stp_timer_probe *tp)
 	return max_t(u64, tp->period_ns, STP_TIMER_MIN_NS);
 }
 
-/* In hard interrupt context; the runner skips the body unless RUNNING. */
+/*
+ * In hard interrupt context; the runner skips the body unless RUNNING.
+ * The timer may fire while the session is still STARTING (the kprobes
+ * are being registered): it stays armed then, and only stops once the
+ * session is on its way out.
+ */
 static enum hrtimer_restart _stp_timer_fire(struct hrtimer *timer)
 {
 	struct _stp_timer_probe *tp = container_of(timer, struct _stp_timer_probe, timer);
+	int state;
 
 	_stp_run_probe(tp->probe, NULL);
-	if (atomic_read(&_stp_session_state) != STP_SESSION_RUNNING)
+	state = atomic_read(&_stp_session_state);
+	if (state != STP_SESSION_RUNNING && state != STP_SESSION_STARTING)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(_stp_timer_period(tp)));
 	return HRTIMER_RESTART;
