@@ -97,10 +97,13 @@ bool build_module(struct session *s)
 {
 	struct stat st;
 	if (stat(ast_printf("%s/Makefile", s->kernel_build), &st) != 0) {
-		fprintf(stderr, "stap: no kernel build tree at %s for kernel %s.\n"
-				"      Install the headers (e.g. apt-get install linux-headers-%s), "
-				"or point -r at a build tree.\n",
-			s->kernel_build, s->release, s->release);
+		if (strchr(s->release, '/'))
+			fprintf(stderr, "stap: %s is not a kernel build tree (it has no Makefile)\n", s->kernel_build);
+		else
+			fprintf(stderr, "stap: no kernel build tree at %s for kernel %s.\n"
+					"      Install the headers (apt-get install linux-headers-%s), "
+					"or point -r at a build tree.\n",
+				s->kernel_build, s->release, s->release);
 		return false;
 	}
 	char *ccflags = ast_printf("ccflags-y := -I%s -Wno-declaration-after-statement", s->runtime_dir);

@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 			char *eq = strchr(optarg, '=');
 			d->name = eq ? ast_strndup(optarg, (size_t)(eq - optarg)) : optarg;
 			d->value = eq ? eq + 1 : NULL;
-			if (!*d->name || strspn(d->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(d->name)) {
+			if (!*d->name || (*d->name >= '0' && *d->name <= '9') || strspn(d->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(d->name)) {
 				fprintf(stderr, "stap: invalid macro name in -D '%s'\n", optarg);
 				return STAP_EXIT_USAGE;
 			}
