@@ -279,6 +279,7 @@ int main(int argc, char **argv)
 	stapio_control_print(&ctl);
 	if (!released)
 		stapio_target_release(false);
+	stapio_target_stop();
 	stapio_relay_close(relay);
 	stapio_control_close(&ctl);
 	status = stapio_report(&ctl);

@@ -72,5 +72,7 @@ pid_t stapio_target_spawn(const char *command);
 void stapio_target_release(bool go);
 /* True once the command has exited (reaps it). */
 bool stapio_target_exited(void);
+/* End the command if it outlived the session: SIGTERM, then SIGKILL after a second. */
+void stapio_target_stop(void);
 
 #endif

@@ -45,6 +45,7 @@ pid_t stapio_target_spawn(const char *command)
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		setpgid(0, 0);	/* its own group, so stopping it reaches its children too */
 		close(fds[1]);
 		do {
 			n = read(fds[0], &go, 1);
@@ -56,6 +57,7 @@ pid_t stapio_target_spawn(const char *command)
 			strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);
 	close(fds[0]);
 	stapio_release_fd = fds[1];
 	stapio_target = pid;
@@ -94,4 +96,22 @@ bool stapio_target_exited(void)
 			stapio_log(1, "command killed by signal %d", WTERMSIG(status));
 	}
 	return stapio_target_done;
+}
+
+/*
+ * The session is over but the command still runs (the script called exit()
+ * first): ask it to stop, then insist, so no process outlives the session.
+ */
+void stapio_target_stop(void)
+{
+	if (stapio_target <= 0 || stapio_target_exited())
+		return;
+	kill(-stapio_target, SIGTERM);
+	for (int i = 0; i < 20 && !stapio_target_exited(); i++)
+		usleep(50 * 1000);
+	if (!stapio_target_exited()) {
+		kill(-stapio_target, SIGKILL);
+		waitpid(stapio_target, NULL, 0);
+		stapio_target_done = true;
+	}
 }
