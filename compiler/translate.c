@@ -356,7 +356,7 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 	emit_blank(e);
 }
 
-static void emit_tables(struct emitter *e, struct session *s, bool display)
+static void emit_tables(struct emitter *e, struct session *s)
 {
 	emit_open(e, "static struct _stp_probe _stp_probes[] = {");
 	for (int i = 0; i < s->resolved.n; i++) {
@@ -368,7 +368,6 @@ static void emit_tables(struct emitter *e, struct session *s, bool display)
 			emit_line(e, "{ .body = probe_display, .pp = \"end\", .location = \"<global display>\" },");
 	}
 	emit_close(e, "};");
-	(void)display;
 	const struct probe_provider *used[16];
 	int nused = 0;
 	probes_providers_used(s, used, &nused);
@@ -434,7 +433,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_probe(e, s, i, &probes[i]);
 	if (display)
 		emit_display_probe(e, s);
-	emit_tables(e, s, display);
+	emit_tables(e, s);
 	emit_globals_init(e, s);
 	emit_line(e, "#include \"module_main.c\"");
 }

@@ -156,8 +156,6 @@ static void infer_call(struct infer *in, struct node *n)
 	case BUILTIN_SPRINTF:
 		if (n->u.call.args.n)
 			infer_format(in, n, 1);
-		unify(in, &n->type, n->u.call.builtin == BUILTIN_SPRINTF ? TYPE_STRING : TYPE_VOID, n->loc,
-		      "the call");
 		n->type = n->u.call.builtin == BUILTIN_SPRINTF ? TYPE_STRING : TYPE_VOID;
 		return;
 	case BUILTIN_PRINT:
