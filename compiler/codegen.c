@@ -608,6 +608,11 @@ static void gen_stmt(struct codegen *g, struct node *n)
 	}
 }
 
+const char *codegen_expr(struct codegen *g, struct node *n)
+{
+	return gen_expr(g, n);
+}
+
 void codegen_body(struct codegen *g, struct node *body)
 {
 	if (body->kind == NODE_BLOCK)

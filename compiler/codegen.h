@@ -22,6 +22,12 @@ struct codegen {
 /* Emit the statements of body (a BLOCK) at e's indentation. */
 void codegen_body(struct codegen *g, struct node *body);
 
+/*
+ * A C expression for expression n (its string temporaries, if any, become
+ * slots of the body's locals struct; a failure jumps to the body's "out").
+ */
+const char *codegen_expr(struct codegen *g, struct node *n);
+
 /* "operator '/' at t.stp:1:30": the "near" text of runtime errors. */
 const char *codegen_near(const struct node *n);
 

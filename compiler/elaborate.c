@@ -11,11 +11,11 @@ bool elaborate(struct session *s)
 {
 	if (!tapset_load(s))
 		return false;
+	if (!probes_derive(s))
+		return false;
 	if (!resolve_program(s))
 		return false;
 	if (!types_infer(s))
-		return false;
-	if (!probes_resolve(s))
 		return false;
 	if (s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
@@ -94,6 +94,11 @@ void elaborate_print(struct session *s, FILE *out)
 				continue;
 			fprintf(out, "%s%s", first ? "" : ", ", r->pp);
 			first = false;
+		}
+		if (p->cond) {
+			fprintf(out, " if (");
+			ast_print_expr(out, p->cond);
+			fprintf(out, ")");
 		}
 		fprintf(out, " /* %s:%d:%d */\n", p->loc.file, p->loc.line, p->loc.col);
 		print_locals(out, &p->locals);

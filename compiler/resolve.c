@@ -419,14 +419,19 @@ bool resolve_program(struct session *s)
 	for (int i = 0; i < f->embedded.n; i++)
 		vec_push(&s->embedded, f->embedded.items[i]);
 
-	/* Probes first; functions join s->functions as calls reach them. */
-	for (int i = 0; i < f->probes.n; i++) {
-		struct probe *p = f->probes.items[i];
+	/* Probes first (as probes.c derived them); functions join s->functions as calls reach them. */
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
 		struct scope sc = {.s = s, .probe = p, .locals = &p->locals, .reads = &p->globals_read,
 				   .writes = &p->globals_written, .callees = &p->callees};
-		p->index = s->probes.n;
-		vec_push(&s->probes, p);
 		resolve_node(&sc, p->body);
+		if (p->cond) {
+			/* Only globals (probes.c checked): its reads are kept apart from the body's. */
+			struct vec none = {0};
+			struct scope cs = {.s = s, .probe = p, .locals = &none, .reads = &p->cond_reads,
+					   .writes = &none, .callees = &none};
+			resolve_node(&cs, p->cond);
+		}
 	}
 	for (int i = 0; i < s->functions.n; i++) /* grows while we go */
 		resolve_function(s, s->functions.items[i]);

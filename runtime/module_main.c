@@ -70,6 +70,7 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/begin_end.c"
 #include "linux/timers.c"
 #include "linux/kprobes.c"
+#include "linux/conds.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 
@@ -176,6 +177,8 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 	local_irq_save(flags);
 	if (atomic_read(&_stp_session_state) != state)
 		goto out;
+	if (p->cond && !atomic_read(p->cond))
+		goto out;	/* probe p if (cond) while cond is false */
 	c = _stp_contexts[smp_processor_id()];
 	if (atomic_inc_return(&c->base.busy) != 1) {
 		_stp_count_skipped();
@@ -237,6 +240,7 @@ static void _stp_session_start(struct work_struct *work)
 		goto out;	/* stopped before it started */
 	_stp_target = _stp_start_cmd.target_pid;
 
+	_stp_conds_init();	/* kprobes register armed or not by these */
 	rc = _stp_timers_register();
 	if (!rc)
 		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
@@ -337,6 +341,7 @@ static void _stp_teardown(void)
 {
 	_stp_relay_exit();
 	_stp_debugfs_exit();
+	_stp_conds_exit();
 	if (_stp_wq)
 		destroy_workqueue(_stp_wq);
 	_stp_wq = NULL;

@@ -53,8 +53,8 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	emit_open(e, "static struct _stp_kprobe_probe _stp_kprobe_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
-		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .is_return = %d },", r->index,
-			  emit_c_string(r->symbol), r->is_return);
+		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .is_return = %d, .optional = %d },", r->index,
+			  emit_c_string(r->symbol), r->is_return, r->point->optional);
 	}
 	emit_close(e, "};");
 }
