@@ -92,7 +92,8 @@ void elaborate_print(struct session *s, FILE *out)
 			struct resolved_probe *r = s->resolved.items[j];
 			if (r->probe != p)
 				continue;
-			fprintf(out, "%s%s", first ? "" : ", ", r->pp);
+			/* '?': the runtime may skip the point if it cannot be attached */
+			fprintf(out, "%s%s%s", first ? "" : ", ", r->pp, r->point->optional ? "?" : "");
 			first = false;
 		}
 		if (p->cond) {

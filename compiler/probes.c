@@ -9,7 +9,7 @@
  *    components, is replaced by the alias's own points, recursively. A
  *    point longer than an alias name it starts with passes the rest on as
  *    a suffix (syscall.open.return -> the alias's points + ".return") when
- *    no alias matches it exactly;
+ *    no alias matches it exactly and the rest has no wildcards;
  *  - any other point goes to the provider named by its first component,
  *    which may expand it further (function name globs) and resolves each
  *    concrete point;
@@ -217,6 +217,20 @@ static void note_expansions(const struct expansion *e)
 			  e->name->loc.file, e->name->loc.line, e->name->loc.col);
 }
 
+/*
+ * A suffix is passed on literally: it may not hold wildcards, nor follow a
+ * '**' (which could as well have swallowed it).
+ */
+static bool plain_suffix(const struct probe_point *pp, int from)
+{
+	if (strstr(((struct probe_component *)pp->components.items[from - 1])->name, "**"))
+		return false;
+	for (int i = from; i < pp->components.n; i++)
+		if (probes_has_wildcard(((struct probe_component *)pp->components.items[i])->name))
+			return false;
+	return true;
+}
+
 static void find_aliases(struct derive *d, struct probe_point *pp, bool allow_suffix, struct vec *out)
 {
 	for (int i = 0; i < d->aliases.n; i++) {
@@ -224,7 +238,7 @@ static void find_aliases(struct derive *d, struct probe_point *pp, bool allow_su
 		for (int j = 0; j < a->names.n; j++) {
 			struct probe_point *name = a->names.items[j];
 			int k = match_from(&pp->components, 0, &name->components, 0, allow_suffix);
-			if (k < 0)
+			if (k < 0 || (k < pp->components.n && !plain_suffix(pp, k)))
 				continue;
 			struct alias_hit *hit = ast_alloc(sizeof(*hit));
 			hit->alias = a;
