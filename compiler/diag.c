@@ -10,6 +10,7 @@
  * count between passes.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
@@ -24,7 +25,8 @@ struct diag_source {
 static struct diag_source *sources;   /* registered sources, newest first */
 static int error_count;               /* errors reported so far */
 static bool warnings_suppressed;      /* -w */
-static bool last_was_suppressed;      /* drop notes attached to a dropped warning */
+static bool last_was_suppressed;      /* drop notes attached to a dropped warning or repeat */
+static struct vec reported;           /* of char *: "file:line:col: level: message" of errors and warnings */
 
 void diag_add_source(const char *path, const char *text)
 {
@@ -72,6 +74,27 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 		return;
 	if (level != DIAG_NOTE)
 		last_was_suppressed = false;
+
+	/*
+	 * The same error at the same place once only: an alias body copied
+	 * into several derived probes would otherwise repeat its errors.
+	 */
+	char *key = NULL;
+	if (level != DIAG_NOTE) {
+		char msg[1024];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		key = ast_printf("%s:%d:%d: %d: %s", loc.file ? loc.file : "", loc.line, loc.col, (int)level, msg);
+		for (int i = 0; i < reported.n; i++) {
+			if (!strcmp(reported.items[i], key)) {
+				last_was_suppressed = true;
+				return;
+			}
+		}
+		vec_push(&reported, key);
+	}
 
 	static const char *const level_names[] = {
 		[DIAG_ERROR] = "error",
