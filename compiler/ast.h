@@ -231,6 +231,8 @@ struct probe {
 	struct node *cond;     /* derived: the conditions of its points and aliases, and-ed; or NULL */
 	struct vec cond_reads; /* of struct symbol *: globals cond reads (pass 2) */
 	int cond_index;        /* derived with a cond: its slot in the module's condition flags */
+	struct vec expansions; /* derived: of struct diag_context *, "in expansion of alias" notes,
+				  innermost first, for errors in its body */
 	struct vec locals;     /* of struct symbol *: its locals (pass 2) */
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */

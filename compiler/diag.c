@@ -26,6 +26,7 @@ static struct diag_source *sources;   /* registered sources, newest first */
 static int error_count;               /* errors reported so far */
 static bool warnings_suppressed;      /* -w */
 static bool last_was_suppressed;      /* drop notes attached to a dropped warning or repeat */
+static const struct vec *context;     /* of struct diag_context *: notes after each error/warning */
 static struct vec reported;           /* of char *: "file:line:col: level: message" of errors and warnings */
 
 void diag_add_source(const char *path, const char *text)
@@ -114,6 +115,16 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 
 	if (level == DIAG_ERROR)
 		error_count++;
+	if (level != DIAG_NOTE && context)
+		for (int i = 0; i < context->n; i++) {
+			const struct diag_context *c = context->items[i];
+			diag_report(DIAG_NOTE, c->loc, "%s", c->text);
+		}
+}
+
+void diag_set_context(const struct vec *notes)
+{
+	context = notes;
 }
 
 int diag_error_count(void)

@@ -31,6 +31,19 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 #define diag_warning(...) diag_report(DIAG_WARNING, __VA_ARGS__)
 #define diag_note(...) diag_report(DIAG_NOTE, __VA_ARGS__)
 
+/* A note repeated after every error and warning while it is in the context. */
+struct diag_context {
+	struct srcloc loc; /* where the note points */
+	const char *text;  /* its message */
+};
+
+/*
+ * Set the notes (a vec of struct diag_context *, or NULL for none) that
+ * follow every error and warning reported until the next call: a pass
+ * checking a probe derived from aliases names the alias expansions.
+ */
+void diag_set_context(const struct vec *notes);
+
 /* Errors reported so far (the driver stops between passes when non-zero). */
 int diag_error_count(void);
 

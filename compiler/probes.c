@@ -210,11 +210,16 @@ struct derive {
 	int depth;                     /* alias nesting */
 };
 
+static const char *expansion_text(const struct expansion *e)
+{
+	return ast_printf("in expansion of alias '%s' at %s:%d:%d", probes_point_text(e->name), e->name->loc.file,
+			  e->name->loc.line, e->name->loc.col);
+}
+
 static void note_expansions(const struct expansion *e)
 {
 	for (; e; e = e->outer)
-		diag_note(e->via->loc, "in expansion of alias '%s' at %s:%d:%d", probes_point_text(e->name),
-			  e->name->loc.file, e->name->loc.line, e->name->loc.col);
+		diag_note(e->via->loc, "%s", expansion_text(e));
 }
 
 /*
@@ -543,6 +548,13 @@ static struct probe *derived_probe(struct derive *d, const struct match *m, bool
 	dp->cond = and_cond(dp->cond, m->r->point->cond);
 	for (int i = chain.n - 1; i >= 0; i--)
 		dp->body = wrap(((const struct expansion *)chain.items[i])->alias, dp->body);
+	for (int i = 0; i < chain.n; i++) {
+		const struct expansion *e = chain.items[i];
+		struct diag_context *note = ast_alloc(sizeof(*note));
+		note->loc = e->via->loc;
+		note->text = expansion_text(e);
+		vec_push(&dp->expansions, note);
+	}
 	dp->index = d->s->probes.n;
 	vec_push(&d->s->probes, dp);
 	return dp;

@@ -424,7 +424,9 @@ bool resolve_program(struct session *s)
 		struct probe *p = s->probes.items[i];
 		struct scope sc = {.s = s, .probe = p, .locals = &p->locals, .reads = &p->globals_read,
 				   .writes = &p->globals_written, .callees = &p->callees};
+		diag_set_context(&p->expansions);
 		resolve_node(&sc, p->body);
+		diag_set_context(NULL);
 		if (p->cond) {
 			/* Only globals (probes.c checked): its reads are kept apart from the body's. */
 			struct vec none = {0};
