@@ -7,7 +7,8 @@
  *
  * Sources are registered by path (an interned pointer) so any pass can quote
  * the line a location points into. Errors are counted; the driver checks the
- * count between passes.
+ * count between passes. An error or warning identical to one already shown
+ * (same place, same text) is dropped with its notes.
  */
 #include <stdarg.h>
 #include <stdio.h>

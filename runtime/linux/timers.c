@@ -70,7 +70,10 @@ static enum hrtimer_restart _stp_profile_fire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* on_each_cpu callback: start this CPU's profile timer, pinned here. */
+/*
+ * on_each_cpu callback: start this CPU's profile timer, pinned here. Only
+ * CPUs online at start get one: a CPU brought up later is not profiled.
+ */
 static void _stp_profile_start_cpu(void *info)
 {
 	struct _stp_profile_timer __percpu *timers = info;
