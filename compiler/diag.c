@@ -31,6 +31,7 @@ static struct vec library_paths;      /* of const char *: interned tapset paths 
 static struct vec expansion_stack;    /* of struct diag_expansion *: pushed levels, innermost last */
 static struct diag_options options;   /* from the command line */
 static int error_count;               /* errors reported so far */
+static int promoted_count;            /* warnings reported as errors (-W) */
 static int warning_count;             /* warnings printed so far */
 static bool last_was_suppressed;      /* drop notes attached to a dropped warning */
 
@@ -144,11 +145,14 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	bool promoted = level == DIAG_WARNING && options.warnings_as_errors;
 	if (level == DIAG_ERROR || promoted) {
 		int limit = options.error_limit > 0 ? options.error_limit : DIAG_DEFAULT_ERROR_LIMIT;
-		if (error_count >= limit) {
-			fprintf(stderr, "stap: too many errors (%d), stopping\n", error_count);
+		if (error_count + promoted_count >= limit) {
+			fprintf(stderr, "stap: too many errors (%d), stopping\n", error_count + promoted_count);
 			exit(1);
 		}
-		error_count++;
+		if (promoted)
+			promoted_count++;
+		else
+			error_count++;
 	} else if (level == DIAG_WARNING) {
 		warning_count++;
 	}
@@ -168,6 +172,11 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 int diag_error_count(void)
 {
 	return error_count;
+}
+
+bool diag_failed(void)
+{
+	return error_count > 0 || promoted_count > 0;
 }
 
 int diag_warning_count(void)

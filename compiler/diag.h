@@ -90,8 +90,13 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 #define diag_warning(...) diag_report(DIAG_WARNING, __VA_ARGS__)
 #define diag_note(...) diag_report(DIAG_NOTE, __VA_ARGS__)
 
-/* Errors reported so far, including warnings turned into errors by -W. */
+/*
+ * Errors reported so far. Warnings turned into errors by -W are not counted
+ * here, so a pass goes on checking (and warning) to its end; diag_failed()
+ * counts them too and is what the driver checks between passes.
+ */
 int diag_error_count(void);
+bool diag_failed(void);
 
 /* Warnings printed so far (not counting dropped ones). */
 int diag_warning_count(void);

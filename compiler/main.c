@@ -35,7 +35,7 @@ static void usage(FILE *out)
 		"  -D NAME=VAL   define a limit for the module (MAXACTION, MAXSTRINGLEN, ...)\n"
 		"  -I DIR        look for tapset files in DIR too\n"
 		"  -g            guru mode: allow embedded C in the script\n"
-		"  -u            unoptimized: keep unused functions and variables\n"
+		"  -u            unoptimized: no constant folding, no dead code or unused code removal\n"
 		"  -w            suppress warnings\n"
 		"  -W            treat warnings as errors\n"
 		"  --remote=qemu[:RELEASE]\n"
