@@ -6,11 +6,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct diag_expansion;
+
 /* A position in a script or tapset file. file is interned: compare pointers. */
 struct srcloc {
 	const char *file; /* path as given on the command line or tapset path */
 	int line;         /* 1-based */
 	int col;          /* 1-based, in bytes */
+	const struct diag_expansion *expansion; /* macro/alias use this text came from, or NULL (diag.h) */
 };
 
 /* Value types of the language. */
@@ -231,8 +234,6 @@ struct probe {
 	struct node *cond;     /* derived: the conditions of its points and aliases, and-ed; or NULL */
 	struct vec cond_reads; /* of struct symbol *: globals cond reads (pass 2) */
 	int cond_index;        /* derived with a cond: its slot in the module's condition flags */
-	struct vec expansions; /* derived: of struct diag_context *, "in expansion of alias" notes,
-				  innermost first, for errors in its body */
 	struct vec locals;     /* of struct symbol *: its locals (pass 2) */
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */

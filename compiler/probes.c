@@ -186,6 +186,7 @@ struct expansion {
 	struct probe_point *name;      /* its name that matched */
 	struct probe_point *via;       /* the point that named it */
 	const struct expansion *outer; /* the level it was reached from; NULL: the user's probe */
+	const struct diag_expansion *level; /* its diag level, made on first use */
 };
 
 /* A concrete point found while deriving one script probe. */
@@ -210,16 +211,26 @@ struct derive {
 	int depth;                     /* alias nesting */
 };
 
-static const char *expansion_text(const struct expansion *e)
+/* What diag's "in expansion of ..." notes call an alias use. */
+static const char *expansion_what(const struct expansion *e)
 {
-	return ast_printf("in expansion of alias '%s' at %s:%d:%d", probes_point_text(e->name), e->name->loc.file,
+	return ast_printf("alias '%s' at %s:%d:%d", probes_point_text(e->name), e->name->loc.file,
 			  e->name->loc.line, e->name->loc.col);
 }
 
-static void note_expansions(const struct expansion *e)
+/*
+ * The diag level of an expansion, for the nodes of its alias body: an error
+ * there names this use of the alias and every use around it.
+ */
+static const struct diag_expansion *expansion_level(struct expansion *e)
 {
-	for (; e; e = e->outer)
-		diag_note(e->via->loc, "%s", expansion_text(e));
+	if (!e->level) {
+		struct srcloc site = e->via->loc;
+		if (e->outer && !site.expansion)
+			site.expansion = expansion_level((struct expansion *)e->outer);
+		e->level = diag_expansion_new(expansion_what(e), site);
+	}
+	return e->level;
 }
 
 /*
@@ -306,7 +317,6 @@ static int expand_alias_hits(struct derive *d, struct probe_point *pp, struct ve
 			cycle |= e->alias == hit->alias;
 		if (cycle) {
 			diag_error(pp->loc, "alias '%s' expands to itself", probes_point_text(hit->name));
-			note_expansions(exp);
 			failed = true;
 			continue;
 		}
@@ -317,9 +327,12 @@ static int expand_alias_hits(struct derive *d, struct probe_point *pp, struct ve
 		e->name = hit->name;
 		e->via = pp;
 		e->outer = exp;
+		/* errors while expanding its points end with "in expansion of alias ..." */
+		diag_push_expansion(expansion_what(e), pp->loc);
 		d->depth++;
 		int n = expand_list(d, &hit->alias->points, pp, hit->suffix, e, optional);
 		d->depth--;
+		diag_pop_expansion();
 		if (n < 0)
 			failed = true;
 		else
@@ -330,15 +343,13 @@ static int expand_alias_hits(struct derive *d, struct probe_point *pp, struct ve
 	if (total == 0 && !optional) {
 		diag_error(pp->loc, "probe point '%s' matched no probe point (add '?' to make it optional)",
 			   probes_point_text(pp));
-		note_expansions(exp);
 		return -1;
 	}
 	return total;
 }
 
-static void report_unknown(struct derive *d, struct probe_point *pp, const struct expansion *exp)
+static void report_unknown(struct probe_point *pp)
 {
-	(void)d;
 	struct probe_component *first = probes_component(pp, 0);
 	bool wild = false;
 	for (int i = 0; i < pp->components.n; i++)
@@ -349,7 +360,6 @@ static void report_unknown(struct derive *d, struct probe_point *pp, const struc
 	else
 		diag_error(pp->loc, "unknown probe point '%s': no alias has this name and '%s' is not a probe family",
 			   probes_point_text(pp), first->name);
-	note_expansions(exp);
 	if (!wild) {
 		const char *list = "";
 		for (int i = 0; i < NPROVIDERS; i++)
@@ -367,22 +377,19 @@ static int expand_provider(struct derive *d, struct probe_point *pp, const struc
 	if (!prov) {
 		if (optional)
 			return 0;
-		report_unknown(d, pp, exp);
+		report_unknown(pp);
 		return -1;
 	}
 	struct vec concrete = {0};
 	if (prov->expand) {
 		int n = prov->expand(d->s, pp, &concrete);
-		if (n < 0) {
-			note_expansions(exp);
+		if (n < 0)
 			return -1;
-		}
 		if (n == 0) {
 			if (optional)
 				return 0;
 			diag_error(pp->loc, "probe point '%s' matches nothing (add '?' to make it optional)",
 				   probes_point_text(pp));
-			note_expansions(exp);
 			return -1;
 		}
 	} else {
@@ -406,7 +413,6 @@ static int expand_provider(struct derive *d, struct probe_point *pp, const struc
 		r->user_point = outermost ? outermost->via : pp;
 		r->provider = prov;
 		if (!prov->resolve(d->s, cp, r)) {
-			note_expansions(exp);
 			failed = true;
 			continue;
 		}
@@ -510,11 +516,24 @@ static bool same_derivation(const struct match *a, const struct match *b)
 	return x == y;
 }
 
-/* { alias body; inner } for a prologue, { inner; alias body } for an epilogue. */
-static struct node *wrap(struct probe *alias, struct node *inner)
+static bool stamp_node(struct ast_walker *w, struct node *n)
 {
+	if (!n->loc.expansion)
+		n->loc.expansion = w->data;
+	return true;
+}
+
+/*
+ * { alias body; inner } for a prologue, { inner; alias body } for an
+ * epilogue; the alias body's copy carries e's diag level.
+ */
+static struct node *wrap(struct expansion *e, struct node *inner)
+{
+	struct probe *alias = e->alias;
 	struct node *block = ast_new(NODE_BLOCK, inner->loc, "{");
 	struct node *body = ast_clone(alias->body);
+	struct ast_walker w = {.pre = stamp_node, .data = (void *)expansion_level(e)};
+	ast_walk(&w, body);
 	if (alias->kind == PROBE_ALIAS_PROLOGUE) {
 		vec_push(&block->u.block.stmts, body);
 		vec_push(&block->u.block.stmts, inner);
@@ -547,14 +566,8 @@ static struct probe *derived_probe(struct derive *d, const struct match *m, bool
 	check_cond(d, m->r->point->cond);
 	dp->cond = and_cond(dp->cond, m->r->point->cond);
 	for (int i = chain.n - 1; i >= 0; i--)
-		dp->body = wrap(((const struct expansion *)chain.items[i])->alias, dp->body);
-	for (int i = 0; i < chain.n; i++) {
-		const struct expansion *e = chain.items[i];
-		struct diag_context *note = ast_alloc(sizeof(*note));
-		note->loc = e->via->loc;
-		note->text = expansion_text(e);
-		vec_push(&dp->expansions, note);
-	}
+		dp->body = wrap(chain.items[i], dp->body);
+
 	dp->index = d->s->probes.n;
 	vec_push(&d->s->probes, dp);
 	return dp;

@@ -410,9 +410,7 @@ static void infer_round(struct session *s, struct infer *in)
 	in->func = NULL;
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
-		diag_set_context(&p->expansions);
 		infer_node(in, p->body);
-		diag_set_context(NULL);
 		if (p->cond)
 			infer_expect(in, p->cond, TYPE_LONG, "a probe condition");
 	}
@@ -470,10 +468,8 @@ bool types_infer(struct session *s)
 	}
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
-		diag_set_context(&p->expansions);
 		for (int j = 0; j < p->locals.n; j++)
 			report_unknown(p->locals.items[j], "");
-		diag_set_context(NULL);
 	}
 	return diag_error_count() == 0;
 }
