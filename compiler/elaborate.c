@@ -15,6 +15,8 @@ bool elaborate(struct session *s)
 		return false;
 	if (!types_infer(s))
 		return false;
+	if (!stats_check(s))
+		return false;
 	if (!probes_resolve(s))
 		return false;
 	if (s->probes.n == 0) {

@@ -26,6 +26,9 @@ void resolve_add_global(struct session *s, struct global *g);
 /* types.c: infer and check types. */
 bool types_infer(struct session *s);
 
+/* stats.c: statistics rules types.c does not cover: globals only, literal parameters, one histogram per global. */
+bool stats_check(struct session *s);
+
 /* A printf-style format parsed at compile time. */
 struct format_spec {
 	const char *literal;   /* text before the conversion (escaped for C %%) */

@@ -261,6 +261,8 @@ static void _stp_pmap_free(struct _stp_pmap *pm);
 static enum _stp_stat_status _stp_pmap_add(struct _stp_pmap *pm, const union _stp_key *keys, int64_t value);
 /* One element merged across CPUs (into storage the pmap owns, valid until the next read); *found = 0 if absent. */
 static const struct _stp_stat *_stp_pmap_element(struct _stp_pmap *pm, const union _stp_key *keys, int *found);
+/* 1 if some CPU has keys, 0 if none, -1 when busy. Needs no write lock. */
+static int _stp_pmap_exists(struct _stp_pmap *pm, const union _stp_key *keys);
 /* Rebuild the aggregate map (every key of every CPU); NULL with *status BUSY or FULL. Write lock held. */
 static struct _stp_map *_stp_pmap_aggregate(struct _stp_pmap *pm, enum _stp_stat_status *status);
 /* Bumped by each _stp_pmap_aggregate: a foreach over the aggregate checks it did not change underneath. */

@@ -177,7 +177,7 @@ static int64_t _stp_stat_variance(const struct _stp_stat *st)
 	a = _stp_stat_div128(sumsq - q, n - 1, &b);
 	if (b == 0 && r > 0 && a > 0)
 		a--;
-	return a > (unsigned __int128)INT64_MAX ? INT64_MAX : (int64_t)a;
+	return a > (unsigned __int128)(~0ull >> 1) ? (int64_t)(~0ull >> 1) : (int64_t)a;
 }
 
 static const char *_stp_stat_extract(const struct _stp_stat *st, enum _stp_stat_op op, int64_t *out)
@@ -587,6 +587,23 @@ static const struct _stp_stat *_stp_pmap_element(struct _stp_pmap *pm, const uni
 	if (found)
 		*found = any;
 	return pm->element;
+}
+
+static int _stp_pmap_exists(struct _stp_pmap *pm, const union _stp_key *keys)
+{
+	int cpu, any = 0;
+
+	for_each_possible_cpu(cpu) {
+		struct _stp_pmap_cpu *c = &pm->cpus[cpu];
+
+		if (!_stp_write_trylock(&c->lock))
+			return -1;
+		any = _stp_map_find(c->map, keys) != NULL;
+		_stp_write_unlock(&c->lock);
+		if (any)
+			break;
+	}
+	return any;
 }
 
 /* The keys of node n, as lookup arguments. */

@@ -484,7 +484,9 @@ static void test_pmap(void)
 	CHECK(get(st, STP_STAT_COUNT) == 3);
 	CHECK(get(st, STP_STAT_SUM) == 6);
 	CHECK(st->buckets[66] == 2);
+	CHECK(_stp_pmap_exists(pm, &k) == 1);
 	k = skey("zz");
+	CHECK(_stp_pmap_exists(pm, &k) == 0);
 	st = _stp_pmap_element(pm, &k, &found);
 	CHECK(found == 0);
 	CHECK(get(st, STP_STAT_COUNT) == 0);
@@ -535,6 +537,9 @@ static void test_pmap(void)
 	CHECK(_stp_write_trylock(&pm->cpus[2].lock));
 	k = skey("a");
 	CHECK(_stp_pmap_element(pm, &k, NULL) == NULL);
+	CHECK(_stp_pmap_exists(pm, &k) == 1);	/* found on CPU 0 before reaching CPU 2 */
+	k = skey("zz");
+	CHECK(_stp_pmap_exists(pm, &k) == -1);
 	CHECK(_stp_pmap_aggregate(pm, &status) == NULL && status == STP_STAT_BUSY);
 	CHECK(_stp_pmap_clear(pm) == STP_STAT_BUSY);
 	_stp_write_unlock(&pm->cpus[2].lock);
