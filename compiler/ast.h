@@ -120,6 +120,7 @@ const char *ast_op_spelling(enum ast_op op);
 
 struct symbol;
 struct function;
+struct regex_prog;
 
 struct node {
 	enum node_kind kind;   /* which member of u is valid */
@@ -217,7 +218,7 @@ struct node {
 			struct node *subject;  /* string expression */
 			struct node *pattern;  /* STR literal: the POSIX ERE */
 			bool negate;           /* !~ rather than =~ */
-			int id;                /* number of the compiled matcher (pass 3) */
+			struct regex_prog *prog; /* the compiled pattern (pass 2, regex.h) */
 		} regex;                       /* REGEX */
 	} u;
 };

@@ -430,6 +430,8 @@ static const char *gen_expr(struct codegen *g, struct node *n)
 		return codegen_stats_add(g, n);
 	case NODE_STAT_OP:
 		return codegen_stats_op(g, n);
+	case NODE_REGEX:
+		return codegen_regex(g, n);
 	case NODE_IN: {
 		if (n->u.in.array->u.var.sym->type == TYPE_STATS)
 			return codegen_stats_in(g, n);

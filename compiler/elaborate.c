@@ -17,6 +17,8 @@ bool elaborate(struct session *s)
 		return false;
 	if (!stats_check(s))
 		return false;
+	if (!regex_elaborate(s))
+		return false;
 	if (!probes_resolve(s))
 		return false;
 	if (s->probes.n == 0) {

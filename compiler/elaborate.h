@@ -29,6 +29,9 @@ bool types_infer(struct session *s);
 /* stats.c: statistics rules types.c does not cover: globals only, literal parameters, one histogram per global. */
 bool stats_check(struct session *s);
 
+/* regex_use.c: compile every =~ / !~ pattern, reporting bad ones. */
+bool regex_elaborate(struct session *s);
+
 /* A printf-style format parsed at compile time. */
 struct format_spec {
 	const char *literal;   /* text before the conversion (escaped for C %%) */

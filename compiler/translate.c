@@ -423,6 +423,8 @@ static void write_module(struct emitter *e, struct session *s)
 	probes_providers_used(s, used, &nused);
 	for (int i = 0; i < nused; i++)
 		used[i]->emit_defines(e);
+	if (codegen_regex_work_words())
+		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words());
 	emit_line(e, "#include \"runtime.h\"");
 	emit_blank(e);
 	emit_line(e, "/* A failing operation: record what and where, then leave the body. */");
@@ -431,6 +433,7 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_blank(e);
 	for (int i = 0; i < s->embedded.n; i++)
 		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);
+	codegen_regex_emit_all(e);
 	emit_globals(e, s);
 	emit_context(e, s, probes, funcs);
 	for (int i = 0; i < s->functions.n; i++)

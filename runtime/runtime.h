@@ -67,6 +67,7 @@
 #include "map.c"
 #include "print.c"
 #include "stat.c"
+#include "regex.c"
 #pragma GCC diagnostic pop
 
 #endif

@@ -47,6 +47,18 @@ enum _stp_type { STP_TYPE_LONG = 1, STP_TYPE_STRING = 2, STP_TYPE_STATS = 3 };
  *		union { struct function_f_locals {...} function_f; ... } locals[MAXNESTING + 1];
  *	};
  */
+/* The last successful regex match of a probe hit, for matched() and ngroups() (runtime/regex.c). */
+#define STP_REGEX_MAX_GROUPS 32          /* as compiler/regex.h REGEX_MAX_GROUPS */
+#ifndef STP_REGEX_WORK_WORDS
+#define STP_REGEX_WORK_WORDS 1           /* generated code defines it: the largest matcher's scratch */
+#endif
+struct _stp_regex_match {
+	int valid;                       /* the latest =~ / !~ of this hit matched */
+	int ngroups;                     /* parenthesised groups of its regex */
+	int32_t caps[2 * (STP_REGEX_MAX_GROUPS + 1)]; /* start/end of the match and each group, -1 unset */
+	char subject[MAXSTRINGLEN];      /* copy of the string matched */
+};
+
 struct context;
 struct _stp_probe;
 struct _stp_context {
@@ -58,6 +70,8 @@ struct _stp_context {
 	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
 	const struct _stp_probe *probe;/* the probe running */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
+	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
+	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
 };
 
 /* One probe body bound to one probe point. Generated: static struct _stp_probe _stp_probes[]. */
@@ -206,7 +220,7 @@ struct _stp_stat_layout {
 	int64_t lo, hi, step;            /* STP_HIST_LINEAR: @hist_linear(x, lo, hi, step) */
 	unsigned int nbuckets;           /* linear: (hi-lo)/step + 3 (under, regular, over); log: 128 */
 };
-#define STP_HIST_LOG_BUCKETS 128      /* log bucket 64 holds 0; 65+k holds [2^k, 2^(k+1)); 63-k the negatives */
+#define STP_HIST_LOG_BUCKETS 128      /* log: bucket 64 holds 0, 64+k holds [2^(k-1), 2^k), 64-k the negatives */
 #ifndef HIST_ELISION
 #define HIST_ELISION 2                /* empty buckets kept at each end of an elided run; <0: no elision */
 #endif
@@ -273,5 +287,23 @@ static enum _stp_stat_status _stp_pmap_clear(struct _stp_pmap *pm);
 static struct _stp_stat *_stp_node_stat(struct _stp_map_node *n);
 /* Order an aggregate map by op of each element (dir +1/-1), ties in insertion order. */
 static void _stp_stat_map_sort(struct _stp_map *agg, enum _stp_stat_op op, int dir);
+
+/* ------------------------------------------------------------------ */
+/* Regular expressions. Each =~ literal is compiled by the translator   */
+/* into a C function of the module (compiler/regex.c):                  */
+/*	static int stp_regex_N(const char *s, int32_t *work, int32_t *caps) */
+/* which calls _stp_regex_push. runtime/regex.c holds the rest.         */
+/* ------------------------------------------------------------------ */
+
+/* Append a thread in state to list l unless already there (mark[state] == gen); its captures, or NULL. */
+static int32_t *_stp_regex_push(int32_t *l, int32_t *mark, int32_t gen, int state,
+				const int32_t *caps, int ncaps);
+/* After a match attempt on s: remember it if it matched, forget the previous one if not. */
+static void _stp_regex_record(struct _stp_context *c, const char *s, int matched, int ngroups,
+			      const int32_t *caps);
+/* matched(n): group n (0 = whole match) of the last match into out (a string_t); or an error message. */
+static const char *_stp_regex_matched(struct _stp_context *c, int64_t n, char *out);
+/* ngroups(): the last match's group count; or an error message. */
+static const char *_stp_regex_ngroups(struct _stp_context *c, int64_t *out);
 
 #endif
