@@ -32,6 +32,10 @@ bool stats_check(struct session *s);
 /* regex_use.c: compile every =~ / !~ pattern, reporting bad ones. */
 bool regex_elaborate(struct session *s);
 
+/* optimize.c: drop functions no probe reaches (before types); warn and optimize (last). */
+void optimize_prune_functions(struct session *s);
+void optimize_program(struct session *s);
+
 /* A printf-style format parsed at compile time. */
 struct format_spec {
 	const char *literal;   /* text before the conversion (escaped for C %%) */
