@@ -103,6 +103,20 @@ struct node *ast_clone(const struct node *n)
 	case NODE_DELETE:
 		c->u.del.target = ast_clone(n->u.del.target);
 		break;
+	case NODE_STAT_ADD:
+		c->u.stat_add.target = ast_clone(n->u.stat_add.target);
+		c->u.stat_add.value = ast_clone(n->u.stat_add.value);
+		break;
+	case NODE_STAT_OP:
+		c->u.stat_op.operand = ast_clone(n->u.stat_op.operand);
+		c->u.stat_op.args = clone_vec(&n->u.stat_op.args);
+		c->u.stat_op.bucket = ast_clone(n->u.stat_op.bucket);
+		break;
+	case NODE_REGEX:
+		c->u.regex.subject = ast_clone(n->u.regex.subject);
+		c->u.regex.pattern = ast_clone(n->u.regex.pattern);
+		c->u.regex.prog = NULL;
+		break;
 	case NODE_KIND_COUNT:
 		break;
 	}

@@ -468,7 +468,12 @@ static bool check_cond_node(struct ast_walker *w, struct node *n)
 		return false;
 	case NODE_ASSIGN:
 	case NODE_INCDEC:
+	case NODE_STAT_ADD:
 		diag_error(n->loc, "a probe condition cannot change variables");
+		return false;
+	case NODE_STAT_OP:
+		/* extracting merges per-CPU data under the write lock: not from a condition */
+		diag_error(n->loc, "a probe condition cannot read statistics");
 		return false;
 	default:
 		return true;
