@@ -4,6 +4,8 @@
  *   file:line:col: error: message
  *   the source line
  *       ^
+ *   file:line:col: note: in expansion of macro '@NAME'   (one per macro call
+ *   ...                                                   the token came through)
  *
  * Sources are registered by path (an interned pointer) so any pass can quote
  * the line a location points into. Errors are counted; the driver checks the
@@ -13,6 +15,9 @@
 #include <string.h>
 
 #include "diag.h"
+
+/* Expansion notes printed under one diagnostic; a longer chain is summarised. */
+#define DIAG_MAX_EXPANSION_NOTES 4
 
 /* A file whose lines diagnostics may quote. */
 struct diag_source {
@@ -88,6 +93,20 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	fputc('\n', stderr);
 	if (loc.file)
 		print_source_line(loc);
+	/* A token from a macro body: say which expansions brought it here, innermost first. */
+	int shown = 0;
+	for (const struct expansion *e = loc.expansion; e; e = e->call.expansion) {
+		if (shown++ == DIAG_MAX_EXPANSION_NOTES) {
+			int more = 0;
+			for (; e; e = e->call.expansion)
+				more++;
+			fprintf(stderr, "note: and %d more macro expansions\n", more);
+			break;
+		}
+		fprintf(stderr, "%s:%d:%d: note: in expansion of macro '%s'\n", e->call.file, e->call.line,
+			e->call.col, e->macro);
+		print_source_line(e->call);
+	}
 
 	if (level == DIAG_ERROR)
 		error_count++;
