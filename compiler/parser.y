@@ -851,8 +851,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 	case YYSYMBOL_NUMBER:
 	case YYSYMBOL_PP_NAME:
 	case YYSYMBOL_TARGET_VAR:
-	case YYSYMBOL_AT_NAME:
 		what = ast_printf("%s '%s'", yysymbol_name(found), ps->last_text);
+		break;
+	case YYSYMBOL_AT_NAME:
+		/* Macros are expanded before the parser: this one was never defined. */
+		what = ast_printf("%s '%s' (no macro of that name is defined)", yysymbol_name(found),
+				  ps->last_text);
 		break;
 	case YYSYMBOL_STRING:
 		what = ast_printf("string %s", ps->last_text);

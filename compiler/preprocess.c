@@ -71,6 +71,7 @@ struct pp_state {
 	struct pp_source *sources; /* pushed token lists, top first */
 	int depth;                 /* macro expansions on the source stack */
 	bool at_eof;               /* the scanner returned end of input */
+	struct srcloc eof_loc;     /* where the input ended */
 	struct vec conds;          /* of struct pp_cond *: open conditionals, innermost last */
 	bool junk_reported;        /* macro file: already said it holds something else */
 };
@@ -114,14 +115,18 @@ static int pull(struct pp_state *pp, struct pp_token *t)
 			pp->depth--;
 	}
 	memset(t, 0, sizeof(*t));
-	if (pp->at_eof)
+	if (pp->at_eof) {
+		t->loc = pp->eof_loc;
 		return 0;
+	}
 	YYSTYPE val;
 	memset(&val, 0, sizeof(val));
 	t->kind = lex_raw(&val, &t->loc, pp->scanner);
 	t->val = val.tok;
-	if (!t->kind)
+	if (!t->kind) {
 		pp->at_eof = true;
+		pp->eof_loc = t->loc;
+	}
 	return t->kind;
 }
 
@@ -304,6 +309,7 @@ static void define_macro(struct pp_state *pp, const struct pp_token *at)
 		kind = pull(pp, &t);
 		if (!kind) {
 			diag_error(open, "unterminated body of macro '@%s' (missing '%%)')", m->name);
+			pp->ps->eof_reported = true;
 			return;
 		}
 		if (kind == PP_IF)
@@ -345,6 +351,7 @@ static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const
 		kind = pull(pp, &t);
 		if (!kind) {
 			diag_error(call->loc, "unterminated argument list of macro '@%s' (missing ')')", m->name);
+			pp->ps->eof_reported = true;
 			return false;
 		}
 		if (kind == '(' || kind == '[' || kind == '{' || kind == PP_IF) {
@@ -372,17 +379,30 @@ static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const
 	return true;
 }
 
+/* A failed macro call becomes the number 0, so the parser does not stumble too. */
+static void push_placeholder(struct pp_state *pp, const struct pp_token *call)
+{
+	struct pp_token *zero = copy_token(call);
+	make_number(zero, 0);
+	struct vec toks = { 0 };
+	vec_push(&toks, zero);
+	push_source(pp, toks, false);
+}
+
 /* Replace the call by the body, with @param replaced by the argument's tokens. */
 static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const struct pp_token *call)
 {
 	if (pp->depth >= PP_MAX_DEPTH) {
 		diag_error(call->loc, "macro expansion nested more than %d deep: is '@%s' recursive?",
 			   PP_MAX_DEPTH, m->name);
+		push_placeholder(pp, call);
 		return;
 	}
 	struct vec args = { 0 };
-	if (m->params.n && !read_macro_args(pp, m, call, &args))
+	if (m->params.n && !read_macro_args(pp, m, call, &args)) {
+		push_placeholder(pp, call);
 		return;
+	}
 
 	struct expansion *e = ast_alloc(sizeof(*e));
 	e->macro = call->val.text;
@@ -789,6 +809,7 @@ static int skip_branch(struct pp_state *pp, bool stop_at_else, struct srcloc ope
 		int kind = pull(pp, &t);
 		if (!kind) {
 			diag_error(open, "unterminated conditional: '%%(' without its '%%)'");
+			pp->ps->eof_reported = true;
 			return 0;
 		}
 		if (kind == PP_IF) {
@@ -874,9 +895,11 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 				pp->conds.n--;
 			continue;
 		case 0:
-			for (int i = 0; i < pp->conds.n; i++)
+			for (int i = 0; i < pp->conds.n; i++) {
 				diag_error(((struct pp_cond *)pp->conds.items[i])->loc,
 					   "unterminated conditional: '%%(' without its '%%)'");
+				ps->eof_reported = true;
+			}
 			pp->conds.n = 0;
 			break;
 		default:
