@@ -304,6 +304,19 @@ static void resolve_call(struct scope *sc, struct node *n)
 	}
 }
 
+/* A call to a pure embedded-C function whose arguments have no side effects either. */
+static bool is_unused_pure_call(const struct node *e)
+{
+	if (e->kind != NODE_CALL || !e->u.call.func || !e->u.call.func->pure)
+		return false;
+	for (int i = 0; i < e->u.call.args.n; i++) {
+		const struct node *a = e->u.call.args.items[i];
+		if (a->kind != NODE_NUM && a->kind != NODE_STR && a->kind != NODE_VAR)
+			return false;
+	}
+	return true;
+}
+
 static void resolve_node(struct scope *sc, struct node *n)
 {
 	if (!n)
@@ -357,6 +370,8 @@ static void resolve_node(struct scope *sc, struct node *n)
 		break;
 	case NODE_EXPR_STMT:
 		resolve_node(sc, n->u.expr_stmt.expr);
+		if (!sc->s->unoptimized && is_unused_pure_call(n->u.expr_stmt.expr))
+			n->kind = NODE_NULL_STMT; /* its result is unused: the call goes (not with -u) */
 		break;
 	case NODE_IF:
 		resolve_node(sc, n->u.if_stmt.cond);
