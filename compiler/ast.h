@@ -6,24 +6,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct expansion;
+struct diag_expansion;
 
 /* A position in a script or tapset file. file is interned: compare pointers. */
 struct srcloc {
 	const char *file; /* path as given on the command line or tapset path */
 	int line;         /* 1-based */
 	int col;          /* 1-based, in bytes */
-	const struct expansion *expansion; /* macro expansion the token came from, or NULL */
-};
-
-/*
- * One macro expansion (preprocess.c). A token copied out of a macro body
- * keeps the position where the body was written and points here, so a
- * diagnostic can add "in expansion of macro '@NAME'" notes down the chain.
- */
-struct expansion {
-	const char *macro;  /* "@NAME" */
-	struct srcloc call; /* the invocation; call.expansion is the enclosing expansion */
+	const struct diag_expansion *expansion; /* macro/alias use this text came from, or NULL (diag.h) */
 };
 
 /* Value types of the language. */

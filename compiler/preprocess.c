@@ -21,8 +21,8 @@
  * substituted, or an argument's tokens) on a stack of sources that are read
  * before the scanner, so expansions nest and may themselves hold
  * conditionals and macro calls. A token copied out of a macro body keeps the
- * position where it was written and gets a struct expansion naming the
- * macro and the call site; diagnostics print that chain as notes.
+ * position where it was written and gets a diag_expansion (diag.h) naming
+ * the macro and the call site; diagnostics print that chain as notes.
  *
  * Errors are reported and scanning goes on with a harmless replacement
  * (an empty expansion, a 0 or "" for a missing argument).
@@ -393,8 +393,16 @@ static void push_placeholder(struct pp_state *pp, const struct pp_token *call)
 static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const struct pp_token *call)
 {
 	if (pp->depth >= PP_MAX_DEPTH) {
-		diag_error(call->loc, "macro expansion nested more than %d deep: is '@%s' recursive?",
-			   PP_MAX_DEPTH, m->name);
+		/* Only the outermost use is worth a note, not every level of the loop. */
+		struct srcloc here = call->loc;
+		const struct diag_expansion *outermost = NULL;
+		for (const struct diag_expansion *e = here.expansion; e; e = e->site.expansion)
+			outermost = e;
+		here.expansion = NULL;
+		diag_error(here, "macro expansion nested more than %d deep: is '@%s' recursive?", PP_MAX_DEPTH,
+			   m->name);
+		if (outermost)
+			diag_note(outermost->site, "in expansion of %s", outermost->what);
 		push_placeholder(pp, call);
 		return;
 	}
@@ -404,9 +412,7 @@ static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const st
 		return;
 	}
 
-	struct expansion *e = ast_alloc(sizeof(*e));
-	e->macro = call->val.text;
-	e->call = call->loc;
+	const struct diag_expansion *e = diag_expansion_new(ast_printf("macro '%s'", call->val.text), call->loc);
 	bool probe_point = lex_in_probe_point(pp->scanner);
 	struct vec out = { 0 };
 	for (int i = 0; i < m->body.n; i++) {

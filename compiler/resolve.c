@@ -241,6 +241,21 @@ static struct function *find_function(struct session *s, const char *name, int n
 	return tapset_find_function(s, name, nargs, from, candidates);
 }
 
+/* A function joins the program (s->functions), to be resolved in its turn. */
+static void use_function(struct session *s, struct function *fn)
+{
+	if (fn->used)
+		return;
+	for (int i = 0; i < fn->params.n; i++) {
+		struct param *p = fn->params.items[i];
+		p->sym = new_symbol(p->name, SYM_PARAM, p->loc);
+		p->sym->index = i;
+	}
+	fn->used = true;
+	fn->index = s->functions.n;
+	vec_push(&s->functions, fn);
+}
+
 static void resolve_call(struct scope *sc, struct node *n)
 {
 	struct session *s = sc->s;
@@ -292,29 +307,7 @@ static void resolve_call(struct scope *sc, struct node *n)
 	}
 	n->u.call.func = fn;
 	push_unique(sc->callees, fn);
-	if (!fn->used) {
-		for (int i = 0; i < fn->params.n; i++) {
-			struct param *p = fn->params.items[i];
-			p->sym = new_symbol(p->name, SYM_PARAM, p->loc);
-			p->sym->index = i;
-		}
-		fn->used = true;
-		fn->index = s->functions.n;
-		vec_push(&s->functions, fn);
-	}
-}
-
-/* A call to a pure embedded-C function whose arguments have no side effects either. */
-static bool is_unused_pure_call(const struct node *e)
-{
-	if (e->kind != NODE_CALL || !e->u.call.func || !e->u.call.func->pure)
-		return false;
-	for (int i = 0; i < e->u.call.args.n; i++) {
-		const struct node *a = e->u.call.args.items[i];
-		if (a->kind != NODE_NUM && a->kind != NODE_STR && a->kind != NODE_VAR)
-			return false;
-	}
-	return true;
+	use_function(s, fn);
 }
 
 static void resolve_node(struct scope *sc, struct node *n)
@@ -370,8 +363,6 @@ static void resolve_node(struct scope *sc, struct node *n)
 		break;
 	case NODE_EXPR_STMT:
 		resolve_node(sc, n->u.expr_stmt.expr);
-		if (!sc->s->unoptimized && is_unused_pure_call(n->u.expr_stmt.expr))
-			n->kind = NODE_NULL_STMT; /* its result is unused: the call goes (not with -u) */
 		break;
 	case NODE_IF:
 		resolve_node(sc, n->u.if_stmt.cond);
@@ -520,8 +511,21 @@ bool resolve_program(struct session *s)
 		vec_push(&s->probes, p);
 		resolve_node(&sc, p->body);
 	}
-	for (int i = 0; i < s->functions.n; i++) /* grows while we go */
-		resolve_function(s, s->functions.items[i]);
+	int done = 0;
+	for (; done < s->functions.n; done++) /* grows while we go */
+		resolve_function(s, s->functions.items[done]);
+	/* The script's other functions are checked too; the optimizer elides them (not with -u). */
+	for (int i = 0; i < f->functions.n; i++) {
+		struct function *fn = f->functions.items[i];
+		bool duplicate = false;
+		for (int j = 0; j < i && !duplicate; j++)
+			duplicate = !strcmp(((struct function *)f->functions.items[j])->name, fn->name) &&
+				    ((struct function *)f->functions.items[j])->params.n == fn->params.n;
+		if (!duplicate)
+			use_function(s, fn);
+	}
+	for (; done < s->functions.n; done++)
+		resolve_function(s, s->functions.items[done]);
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
 		struct vec seen = {0};
