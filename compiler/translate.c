@@ -17,6 +17,7 @@
 
 #include "codegen.h"
 #include "diag.h"
+#include "elaborate.h"
 #include "passes.h"
 #include "probes.h"
 
@@ -452,6 +453,7 @@ static void write_module(struct emitter *e, struct session *s)
 
 bool translate(struct session *s)
 {
+	resolve_c_names(s);
 	const char *dir = session_tmpdir(s);
 	if (!dir)
 		return false;

@@ -168,6 +168,21 @@ static void _stp_skip_probe(struct _stp_context *c, const char *why);
 /* Time. NMI-safe clocks. */
 static s64 _stp_gettimeofday_ns(void);
 
+/*
+ * Embedded-C function bodies (function f:long (a:long) %{ ... %}). The
+ * translator defines these macros around each body (and #undefs them after);
+ * they are the whole interface such a body may rely on, besides this file:
+ *
+ *	STAP_ARG_name          the parameter: int64_t, or a string_t to read
+ *	STAP_RETVALUE          the result: int64_t, or a string_t to fill
+ *	STAP_RETURN(v)         set the result and leave (STAP_RETURN() if void)
+ *	STAP_ERROR(fmt, ...)   _stp_error_fmt, then leave: the script ends with an error
+ *	STAP_PRINTF(fmt, ...)  _stp_printf: kernel vsnprintf format (%lld for longs)
+ *	CONTEXT                the struct _stp_context of the running probe
+ *
+ * Bodies run in probe context: no sleeping, bounded loops, no faulting reads.
+ */
+
 /* ------------------------------------------------------------------ */
 /* Maps (script arrays). Entries are preallocated at init: no allocation */
 /* in probe context. Keys: 1..9 long or string; value: long or string.   */
