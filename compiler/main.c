@@ -37,6 +37,8 @@ static void usage(FILE *out)
 		"  -g            guru mode: allow embedded C in the script\n"
 		"  -u            unoptimized: keep unused functions and variables\n"
 		"  -w            suppress warnings\n"
+		"  --disable-cache\n"
+		"                always run kbuild; neither use nor fill the module cache\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version\n"
@@ -129,7 +131,7 @@ static void set_kernel(struct session *s, const char *arg)
 	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
 }
 
-enum long_opt { OPT_REMOTE = 256, OPT_VERSION };
+enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_DISABLE_CACHE };
 
 int main(int argc, char **argv)
 {
@@ -141,6 +143,7 @@ int main(int argc, char **argv)
 
 	static const struct option long_options[] = {
 		{"remote", required_argument, NULL, OPT_REMOTE},
+		{"disable-cache", no_argument, NULL, OPT_DISABLE_CACHE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -230,6 +233,9 @@ int main(int argc, char **argv)
 			s->remote = optarg;
 			if (optarg[4] == ':' && optarg[5] && !kernel_given)
 				kernel_arg = optarg + 5;
+			break;
+		case OPT_DISABLE_CACHE:
+			s->disable_cache = true;
 			break;
 		case 'h':
 			usage(stdout);
