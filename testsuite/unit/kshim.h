@@ -14,6 +14,13 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
 
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define noinline __attribute__((noinline))
+#ifndef __always_inline /* glibc's sys/cdefs.h has one */
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
 #define GFP_KERNEL 0
 
 /*
