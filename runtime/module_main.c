@@ -222,6 +222,7 @@ static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p,
 	}
 	c->base.busy = 1;
 	barrier();
+	c->base.regex.valid = 0;
 	c->base.actionremaining = MAXACTION;
 	c->base.regs = regs;
 	c->base.probe = p;

@@ -19,6 +19,8 @@
 #include <linux/timekeeping.h>
 #include <linux/processor.h>
 #include <linux/delay.h>
+#include <linux/cpumask.h>
+#include <linux/smp.h>
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -64,6 +66,8 @@
 #include "string.c"
 #include "map.c"
 #include "print.c"
+#include "stat.c"
+#include "regex.c"
 #pragma GCC diagnostic pop
 
 #endif
