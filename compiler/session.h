@@ -38,6 +38,7 @@ struct session {
 	int buffer_mb;            /* -s MB, 0 = default */
 	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
 	const char *compatible;   /* --compatible=VERSION: systemtap_v, NULL for the default */
+	bool disable_cache;       /* --disable-cache: neither use nor fill the module cache */
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */

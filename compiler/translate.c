@@ -368,7 +368,7 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 
 static void emit_tables(struct emitter *e, struct session *s)
 {
-	emit_open(e, "static struct _stp_probe _stp_probes[] = {");
+	emit_open(e, "static const struct _stp_probe _stp_probes[] = {");
 	for (int i = 0; i < s->resolved.n; i++) {
 		struct resolved_probe *r = s->resolved.items[i];
 		if (r->probe)
