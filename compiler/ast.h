@@ -246,6 +246,12 @@ struct probe_point {
 	struct node *cond;     /* if (expr) after the point, or NULL */
 };
 
+/* In a derived probe: a copy of an alias body, and the file it was written in (whose private names it sees). */
+struct probe_body_file {
+	struct node *block;    /* the BLOCK copied from the alias */
+	struct ast_file *file; /* the alias's file */
+};
+
 /* What a probe declaration defines. */
 enum probe_kind {
 	PROBE_PLAIN,           /* probe points { body } */
@@ -271,6 +277,7 @@ struct probe {
 	struct node *cond;     /* derived: the conditions of its points and aliases, and-ed; or NULL */
 	struct vec cond_reads; /* of struct symbol *: globals cond reads (pass 2) */
 	int cond_index;        /* derived with a cond: its slot in the module's condition flags */
+	struct vec body_files; /* derived: of struct probe_body_file *, the alias bodies in body */
 	struct vec locals;     /* of struct symbol *: its locals (pass 2) */
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */
@@ -293,6 +300,11 @@ struct function {
 	struct node *body;     /* BLOCK, or EMBEDDED for %{ %} functions */
 	struct srcloc loc;     /* of the name */
 	bool from_tapset;      /* defined in a tapset file */
+	bool is_private;       /* 'private function': visible only inside its file */
+	bool pure;             /* embedded C with the pure pragma: no side effects */
+	bool stable;           /* stable pragma: same result within one probe hit */
+	bool unprivileged;     /* unprivileged pragma: safe for unprivileged users */
+	bool guru_only;        /* guru pragma: script code may call it only with -g */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
 	int index;             /* position in session->functions */
@@ -314,8 +326,11 @@ struct global {
 	const char *name;
 	struct node *init;     /* NUM or STR literal initial value, or NULL */
 	int64_t max_entries;   /* arr[N]: declared size, 0 if not given */
+	bool wrap;             /* arr%[N] or arr%: a full array reuses its oldest slot */
 	struct srcloc loc;
 	bool from_tapset;
+	bool is_private;       /* 'private global': visible only inside its file */
+	struct ast_file *file; /* the file that declares it */
 	struct symbol *sym;    /* the symbol (pass 2) */
 	struct stat_hist hist; /* statistics only: its histogram (pass 2) */
 };
@@ -326,7 +341,8 @@ struct ast_file {
 	struct vec globals;    /* of struct global * */
 	struct vec functions;  /* of struct function * */
 	struct vec probes;     /* of struct probe * */
-	struct vec embedded;   /* of const char *: top-level %{ %} blocks */
+	struct vec embedded;   /* of struct node * (EMBEDDED): top-level %{ %} blocks */
+	struct vec macros;     /* of struct pp_macro * (preprocess.c): its @define macros */
 };
 
 /* Kinds of symbols. */

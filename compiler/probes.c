@@ -445,12 +445,17 @@ struct cond_check {
 	struct session *s;
 };
 
+/*
+ * Conditions are resolved as written in the script (the user's file), so
+ * even an alias's condition sees the script's names: the script's globals
+ * and the public ones of the tapsets.
+ */
 static bool is_global(struct session *s, const char *name)
 {
 	for (int i = 0; i < s->script->globals.n; i++)
 		if (!strcmp(((struct global *)s->script->globals.items[i])->name, name))
 			return true;
-	return tapset_find_global(s, name) != NULL;
+	return tapset_find_global(s, name, s->script) != NULL;
 }
 
 /* A condition may read globals and nothing else: no locals, calls or assignments. */
@@ -532,13 +537,17 @@ static bool stamp_node(struct ast_walker *w, struct node *n)
  * { alias body; inner } for a prologue, { inner; alias body } for an
  * epilogue; the alias body's copy carries e's diag level.
  */
-static struct node *wrap(struct expansion *e, struct node *inner)
+static struct node *wrap(struct probe *dp, struct expansion *e, struct node *inner)
 {
 	struct probe *alias = e->alias;
 	struct node *block = ast_new(NODE_BLOCK, inner->loc, "{");
 	struct node *body = ast_clone(alias->body);
 	struct ast_walker w = {.pre = stamp_node, .data = (void *)expansion_level(e)};
 	ast_walk(&w, body);
+	struct probe_body_file *bf = ast_alloc(sizeof(*bf));
+	bf->block = body;
+	bf->file = alias->file;
+	vec_push(&dp->body_files, bf);
 	if (alias->kind == PROBE_ALIAS_PROLOGUE) {
 		vec_push(&block->u.block.stmts, body);
 		vec_push(&block->u.block.stmts, inner);
@@ -571,7 +580,7 @@ static struct probe *derived_probe(struct derive *d, const struct match *m, bool
 	check_cond(d, m->r->point->cond);
 	dp->cond = and_cond(dp->cond, m->r->point->cond);
 	for (int i = chain.n - 1; i >= 0; i--)
-		dp->body = wrap(chain.items[i], dp->body);
+		dp->body = wrap(dp, chain.items[i], dp->body);
 
 	dp->index = d->s->probes.n;
 	vec_push(&d->s->probes, dp);
