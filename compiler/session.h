@@ -33,6 +33,9 @@ struct session {
 	long target_pid;          /* -x PID, 0 if none */
 	int buffer_mb;            /* -s MB, 0 = default */
 	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
+	const char *debuginfo_mode; /* --debuginfo=auto|btf|dwarf, NULL: $STAPC_DEBUGINFO or auto */
+	bool list_probes;         /* -l PATTERN / -L PATTERN: list matching probe points */
+	bool list_vars;           /* -L: with their target variables */
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */
