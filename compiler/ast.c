@@ -241,6 +241,15 @@ void ast_walk(struct ast_walker *w, struct node *n)
 	case NODE_DELETE:
 		ast_walk(w, n->u.del.target);
 		break;
+	case NODE_TARGET:
+		ast_walk(w, n->u.target.operand);
+		for (int i = 0; i < n->u.target.path.n; i++)
+			ast_walk(w, ((struct target_step *)n->u.target.path.items[i])->index);
+		break;
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		ast_walk(w, n->u.at_op.operand);
+		break;
 	case NODE_KIND_COUNT:
 		break;
 	}

@@ -18,6 +18,7 @@
 #include "codegen.h"
 #include "diag.h"
 #include "elaborate.h"
+#include "targetvar.h"
 
 static const char *gen_expr(struct codegen *g, struct node *n);
 static void gen_stmt(struct codegen *g, struct node *n);
@@ -211,6 +212,8 @@ static const char *gen_assign(struct codegen *g, struct node *n)
 	enum ast_op op = n->u.assign.op;
 	const char *v = temp(g, "v");
 	const char *value = gen_expr(g, rhs);
+	if (lhs->kind == NODE_TARGET)
+		return targetvar_gen_assign(g, n, value);
 	if (lhs->type == TYPE_STRING || n->type == TYPE_STRING) {
 		const char *dst;
 		const char *prefix = "";
@@ -422,6 +425,10 @@ static const char *gen_expr(struct codegen *g, struct node *n)
 		return gen_assign(g, n);
 	case NODE_INCDEC:
 		return gen_incdec(g, n);
+	case NODE_TARGET:
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		return targetvar_gen_expr(g, n);
 	case NODE_IN: {
 		const char *k = temp(g, "k");
 		const char *keys = gen_keys(g, &n->u.in.keys, k);
@@ -606,6 +613,26 @@ static void gen_stmt(struct codegen *g, struct node *n)
 		emit_line(g->e, "(void)%s;", gen_expr(g, n));
 		break;
 	}
+}
+
+const char *codegen_expr(struct codegen *g, struct node *n)
+{
+	return gen_expr(g, n);
+}
+
+const char *codegen_temp(struct codegen *g, const char *prefix)
+{
+	return temp(g, prefix);
+}
+
+const char *codegen_string_slot(struct codegen *g)
+{
+	return string_slot(g);
+}
+
+const char *codegen_fail(const char *msg, const struct node *n)
+{
+	return fail(msg, n);
 }
 
 void codegen_body(struct codegen *g, struct node *body)

@@ -15,6 +15,7 @@ struct codegen {
 	struct emitter *e;        /* where the body's statements go */
 	struct session *s;
 	struct function *func;    /* NULL in a probe */
+	struct probe *probe;      /* the probe whose body this is, NULL in a function */
 	struct vec slots;         /* of const char *: extra locals-struct members ("string_t __tmp3") */
 	int ntemps;               /* counter for C temporaries and slots */
 };
@@ -27,6 +28,13 @@ const char *codegen_near(const struct node *n);
 
 /* C spelling of a symbol: l->l_x for locals and parameters, stp_global.s_x for globals. */
 const char *codegen_symbol(const struct symbol *sym);
+
+/* For targetvar.c: a C expression for n, a fresh C temporary name, a string slot
+   of the body's locals struct (its C lvalue), and C that fails the probe with msg near n. */
+const char *codegen_expr(struct codegen *g, struct node *n);
+const char *codegen_temp(struct codegen *g, const char *prefix);
+const char *codegen_string_slot(struct codegen *g);
+const char *codegen_fail(const char *msg, const struct node *n);
 
 /* C member type of a value type (int64_t or string_t). */
 const char *codegen_ctype(enum stp_type t);

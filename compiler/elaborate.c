@@ -6,6 +6,7 @@
 #include "elaborate.h"
 #include "passes.h"
 #include "probes.h"
+#include "targetvar.h"
 
 bool elaborate(struct session *s)
 {
@@ -16,6 +17,8 @@ bool elaborate(struct session *s)
 	if (!types_infer(s))
 		return false;
 	if (!probes_resolve(s))
+		return false;
+	if (!targetvar_resolve(s))
 		return false;
 	if (s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
@@ -57,6 +60,10 @@ static void print_locals(FILE *out, struct vec *locals)
 
 void elaborate_print(struct session *s, FILE *out)
 {
+	if (s->list_probes) {
+		probes_list(s, out);
+		return;
+	}
 	fprintf(out, "# globals\n");
 	for (int i = 0; i < s->globals.n; i++) {
 		struct global *g = s->globals.items[i];

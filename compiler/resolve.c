@@ -180,6 +180,8 @@ static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 		if (also_read)
 			push_unique(sc->reads, sym);
 		resolve_vec(sc, &t->u.index.keys);
+	} else if (t->kind == NODE_TARGET) {
+		resolve_node(sc, t); /* its index expressions; targetvar.c checks the write */
 	} else {
 		diag_error(t->loc, "cannot assign to this %s: expected a variable or an array element",
 			   ast_kind_name(t->kind));
@@ -243,6 +245,15 @@ static void resolve_node(struct scope *sc, struct node *n)
 	case NODE_STR:
 	case NODE_NULL_STMT:
 	case NODE_EMBEDDED:
+		break;
+	case NODE_TARGET:
+		resolve_node(sc, n->u.target.operand);
+		for (int i = 0; i < n->u.target.path.n; i++)
+			resolve_node(sc, ((struct target_step *)n->u.target.path.items[i])->index);
+		break;
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		resolve_node(sc, n->u.at_op.operand);
 		break;
 	case NODE_VAR: {
 		struct symbol *sym = lookup(sc, n);

@@ -62,6 +62,8 @@ long _stp_target;
 
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state);
 static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
+static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+				const unsigned long *args);
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 
 #include "linux/time.c"
@@ -69,7 +71,9 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/relay.c"
 #include "linux/begin_end.c"
 #include "linux/timers.c"
+#include "linux/copy.c"
 #include "linux/kprobes.c"
+#include "linux/tracepoints.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 
@@ -168,7 +172,8 @@ static void _stp_contexts_free(void)
  * body that saw the old one. A hit on a CPU already running a body (an
  * NMI, or a kprobe in something the body called) is skipped and counted.
  */
-static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
+static void _stp_probe_run_with(const struct _stp_probe *p, struct pt_regs *regs, int state, void *entry_data,
+				const unsigned long *args)
 {
 	struct context *c;
 	unsigned long flags;
@@ -188,6 +193,8 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 	c->base.nesting = 0;
 	c->base.regs = regs;
 	c->base.probe = p;
+	c->base.entry_data = entry_data;
+	c->base.probe_args = args;
 	p->body(c);
 	_stp_print_flush();	/* output before the error, so stapio shows it first */
 	if (unlikely(c->base.last_error)) {
@@ -203,10 +210,22 @@ out:
 	local_irq_restore(flags);
 }
 
+static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
+{
+	_stp_probe_run_with(p, regs, state, NULL, NULL);
+}
+
 /* The runner for timers and kprobes: only while RUNNING. */
 static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs)
 {
 	_stp_probe_run(p, regs, STP_SESSION_RUNNING);
+}
+
+/* The same, with kretprobe instance data or tracepoint arguments. */
+static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+				const unsigned long *args)
+{
+	_stp_probe_run_with(p, regs, STP_SESSION_RUNNING, entry_data, args);
 }
 
 /* ---- Session: START and EXIT, in process context ---- */
@@ -240,6 +259,11 @@ static void _stp_session_start(struct work_struct *work)
 	rc = _stp_timers_register();
 	if (!rc)
 		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
+	if (!rc) {
+		rc = _stp_tracepoints_register();	/* the same */
+		if (rc)
+			_stp_kprobes_unregister();
+	}
 	if (rc) {
 		_stp_timers_unregister();
 		_stp_send_started(rc);
@@ -271,6 +295,7 @@ static void _stp_session_stop(bool report)
 	}
 	_stp_timers_unregister();
 	_stp_kprobes_unregister();
+	_stp_tracepoints_unregister();	/* waits for callbacks in flight */
 	synchronize_rcu();	/* every body that saw RUNNING has finished */
 
 	if (_stp_begun) {

@@ -5,12 +5,8 @@
  * section: every type, and a FUNC with a named prototype for each function
  * that has a symbol. It has no source files, lines, locals, inline instances
  * or variable locations, so:
- *   - a function's parameters are located by the x86-64 SysV calling
- *     convention at the function's entry: integer-class arguments of up to 8
- *     bytes go in rdi, rsi, rdx, rcx, r8, r9 in order; floating-point ones in
- *     xmm registers (unreadable here, and they take no integer register);
- *     anything else (structs by value, a seventh argument) stops the
- *     assignment, since later arguments' registers become uncertain;
+ *   - a function's parameters are located by the calling convention at the
+ *     function's entry (dbg_abi_locate);
  *   - statement probes, .inline and func@file need DWARF (ops->lines is NULL,
  *     dbg_func.file is NULL);
  *   - at a return probe only $return (rax) is known.
@@ -135,6 +131,17 @@ static void btf_load_members(struct debuginfo *di, struct dbg_type *d)
 {
 	struct btf_state *st = di->priv;
 	const struct btf_type *t = btf__type_by_id(st->btf, (uint32_t)d->handle);
+	if (btf_is_func_proto(t)) {
+		const struct btf_param *p = btf_params(t);
+		for (int i = 0; i < btf_vlen(t); i++) {
+			struct dbg_member *dm = ast_alloc(sizeof(*dm));
+			const char *pname = btf__name_by_offset(st->btf, p[i].name_off);
+			dm->name = pname && *pname ? pname : NULL;
+			dm->type = convert(di, p[i].type);
+			vec_push(&d->members, dm);
+		}
+		return;
+	}
 	if (!btf_is_composite(t))
 		return;
 	const struct btf_member *m = btf_members(t);
@@ -158,9 +165,6 @@ static void btf_load_members(struct debuginfo *di, struct dbg_type *d)
 	}
 }
 
-/* Register of the nth integer argument of the SysV x86-64 convention. */
-static const int arg_regs[] = {DBG_REG_DI, DBG_REG_SI, DBG_REG_DX, DBG_REG_CX, DBG_REG_R8, DBG_REG_R8 + 1};
-
 static void btf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out)
 {
 	(void)pc;
@@ -168,8 +172,6 @@ static void btf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc,
 	const struct btf_type *fn = btf__type_by_id(st->btf, (uint32_t)f->handle);
 	const struct btf_type *proto = btf__type_by_id(st->btf, fn->type);
 	const struct btf_param *p = btf_params(proto);
-	int next_reg = 0;
-	const char *stop = NULL;
 	for (int i = 0; i < btf_vlen(proto); i++) {
 		if (!p[i].name_off && !p[i].type)
 			break; /* "..." */
@@ -179,20 +181,9 @@ static void btf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc,
 			v->name = ast_printf("arg%d", i + 1);
 		v->type = convert(di, p[i].type);
 		v->is_param = true;
-		struct dbg_type *t = dbg_type_strip(v->type);
-		if (stop) {
-			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .why = stop};
-		} else if (t && t->kind == DBG_FLOAT) {
-			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .why = "passed in a floating-point register"};
-		} else if (dbg_type_is_scalar(t) && next_reg < 6) {
-			v->loc = (struct dbg_loc){.kind = DBG_LOC_REG, .reg = arg_regs[next_reg++]};
-		} else {
-			stop = next_reg >= 6 ? "passed on the stack (past the sixth argument)"
-					     : "passed by value as a struct: its registers are not known without DWARF";
-			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .why = stop};
-		}
 		vec_push(out, v);
 	}
+	dbg_abi_locate(out);
 }
 
 static void btf_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
@@ -254,6 +245,17 @@ static struct dbg_type *btf_find_type(struct debuginfo *di, const char *name)
 	return NULL;
 }
 
+static void btf_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
+{
+	struct btf_state *st = di->priv;
+	for (uint32_t id = st->first_id; id < st->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(st->btf, id);
+		const char *name = btf_is_typedef(t) ? name_of(st, t) : NULL;
+		if (name && dbg_glob_match(glob, name))
+			vec_push(out, convert(di, id));
+	}
+}
+
 static const struct dbg_ops btf_ops = {
 	.functions = btf_functions,
 	.variables = btf_variables,
@@ -261,6 +263,7 @@ static const struct dbg_ops btf_ops = {
 	.load_members = btf_load_members,
 	.lines = NULL,
 	.global = NULL,
+	.typedefs = btf_typedefs,
 };
 
 /* The .BTF section of an ELF image in memory, or NULL. */

@@ -148,3 +148,35 @@ bool dbg_is_exported(struct debuginfo *di, const char *name)
 		return false;
 	return bsearch(&name, di->exported.items, (size_t)di->exported.n, sizeof(void *), compare_names) != NULL;
 }
+
+/*
+ * The x86-64 SysV calling convention at a function's first instruction:
+ * integer-class arguments of up to 8 bytes go in rdi, rsi, rdx, rcx, r8, r9
+ * in order; floating-point ones in xmm registers (unreadable here, and they
+ * take no integer register); anything else (a struct by value, a seventh
+ * argument) stops the assignment, since the later arguments' registers
+ * become uncertain.
+ */
+void dbg_abi_locate(struct vec *vars)
+{
+	static const int arg_regs[] = {DBG_REG_DI, DBG_REG_SI, DBG_REG_DX, DBG_REG_CX, DBG_REG_R8, DBG_REG_R8 + 1};
+	int next = 0;
+	const char *stop = NULL;
+	for (int i = 0; i < vars->n; i++) {
+		struct dbg_var *v = vars->items[i];
+		if (!v->is_param)
+			continue;
+		struct dbg_type *t = dbg_type_strip(v->type);
+		if (stop) {
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = stop};
+		} else if (t && t->kind == DBG_FLOAT) {
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = "passed in a floating-point register"};
+		} else if (dbg_type_is_scalar(t) && next < 6) {
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_REG, .reg = arg_regs[next++]};
+		} else {
+			stop = next >= 6 ? "passed on the stack (past the sixth argument)"
+					 : "passed by value as a struct: its registers are not known without DWARF locations";
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = stop};
+		}
+	}
+}

@@ -66,7 +66,8 @@ struct dbg_type {
 	bool incomplete;        /* struct/union only declared here (a forward declaration) */
 	struct dbg_type *target;/* PTR, ARRAY, TYPEDEF, CONST, VOLATILE: the type it is built on; NULL = void */
 	uint64_t nelems;        /* DBG_ARRAY: element count, 0 if unknown (flexible array) */
-	struct vec members;     /* STRUCT, UNION: of struct dbg_member *, loaded on first use */
+	struct vec members;     /* STRUCT, UNION: of struct dbg_member *, loaded on first use;
+	                           FUNC: its parameters (name may be NULL, offset 0) */
 	bool members_loaded;    /* members holds the members */
 	struct debuginfo *di;   /* owner, for loading members lazily */
 	uint64_t handle;        /* backend's identity of the type (BTF id, DWARF DIE offset) */
@@ -78,6 +79,7 @@ enum dbg_loc_kind {
 	DBG_LOC_REG,      /* the value is register reg (x86-64 DWARF numbering), plus offset if value_is_sum */
 	DBG_LOC_MEMORY,   /* the value is in memory at register reg + offset (reg -1: absolute address offset) */
 	DBG_LOC_CONST,    /* the value is the constant offset */
+	DBG_LOC_ARG,      /* the value is argument number reg of the probe handler (tracepoints) */
 };
 
 /* x86-64 DWARF register numbers, also used for the BTF calling convention. */
@@ -148,6 +150,8 @@ struct dbg_ops {
 		      struct vec *out);
 	/* A global variable by name (and file glob), as a variable with an absolute location. */
 	struct dbg_var *(*global)(struct debuginfo *di, const char *name, const char *file_glob);
+	/* Typedefs whose name matches glob (struct dbg_type *, each name once). */
+	void (*typedefs)(struct debuginfo *di, const char *glob, struct vec *out);
 };
 
 /* One opened binary. */
@@ -189,6 +193,8 @@ bool dbg_type_is_scalar(struct dbg_type *t);
 bool dbg_glob_match(const char *pattern, const char *name);
 /* True if pattern has glob characters. */
 bool dbg_is_glob(const char *pattern);
+/* Locate the parameters among vars by the x86-64 calling convention at a function's entry. */
+void dbg_abi_locate(struct vec *vars);
 /* Exported-symbol test (binary search in di->exported). */
 bool dbg_is_exported(struct debuginfo *di, const char *name);
 

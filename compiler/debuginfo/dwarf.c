@@ -265,6 +265,15 @@ static void dwarf_load_members(struct debuginfo *di, struct dbg_type *d)
 	if (!dwarf_offdie(st->dw, d->handle, &die) || dwarf_child(&die, &child) != 0)
 		return;
 	do {
+		if (d->kind == DBG_FUNC && dwarf_tag(&child) == DW_TAG_formal_parameter) {
+			struct dbg_member *p = ast_alloc(sizeof(*p));
+			const char *pname = dwarf_diename(&child);
+			p->name = pname ? ast_strdup(pname) : NULL;
+			Dwarf_Die pt;
+			p->type = type_of(&child, &pt) ? convert(di, &pt) : NULL;
+			vec_push(&d->members, p);
+			continue;
+		}
 		if (dwarf_tag(&child) != DW_TAG_member)
 			continue;
 		struct dbg_member *m = ast_alloc(sizeof(*m));
@@ -452,6 +461,27 @@ static bool subprogram_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu, 
 	return lo < cf->n && cf->items[lo].low == addr && dwarf_offdie(st->dw, cf->items[lo].die, out);
 }
 
+/*
+ * A function whose code has no concrete DWARF instance (GCC sometimes keeps
+ * only the abstract subprogram of a function it also emitted out of line):
+ * its declaration in the CU, found by name; its parameters then have no
+ * locations, and are placed by the calling convention at the entry.
+ */
+static bool abstract_subprogram(Dwarf_Die *cu, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+	if (dwarf_child(cu, &child) != 0)
+		return false;
+	do {
+		const char *n = dwarf_tag(&child) == DW_TAG_subprogram ? dwarf_diename(&child) : NULL;
+		if (n && !strcmp(n, name)) {
+			*out = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
 static struct dbg_func *make_func(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, const char *name)
 {
 	struct dbg_func *f = ast_alloc(sizeof(*f));
@@ -535,6 +565,8 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 			continue;
 		Dwarf_Die cu, sub;
 		bool found = subprogram_at(st, sym->addr, &cu, &sub);
+		if (!found && dwarf_addrdie(st->dw, sym->addr, &cu))
+			found = abstract_subprogram(&cu, sym->name, &sub);
 		struct dbg_func *f = make_func(di, &cu, found ? &sub : NULL, sym->name);
 		if (file_glob && !file_matches(file_glob, f->file))
 			continue;
@@ -691,6 +723,12 @@ static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t p
 	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die))
 		return;
 	collect(di, &die, pc, f->addr, out);
+	Dwarf_Addr low;
+	if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) != 0 && !dwarf_hasattr(&die, DW_AT_ranges)) {
+		/* only the abstract instance: no locations */
+		if (pc == f->addr)
+			dbg_abi_locate(out);
+	}
 }
 
 /* ---- lines ---- */
@@ -769,6 +807,32 @@ static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, cons
 	return NULL;
 }
 
+static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	struct vec seen = {0};
+	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				const char *n = dwarf_tag(&child) == DW_TAG_typedef ? dwarf_diename(&child) : NULL;
+				if (!n || !dbg_glob_match(glob, n))
+					continue;
+				bool dup = false;
+				for (int i = 0; i < seen.n && !dup; i++)
+					dup = !strcmp(seen.items[i], n);
+				if (dup)
+					continue;
+				vec_push(&seen, (void *)n);
+				vec_push(out, convert(di, &child));
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+}
+
 static const struct dbg_ops dwarf_ops = {
 	.functions = dwarf_functions,
 	.variables = dwarf_variables,
@@ -776,6 +840,7 @@ static const struct dbg_ops dwarf_ops = {
 	.load_members = dwarf_load_members,
 	.lines = dwarf_lines,
 	.global = dwarf_global,
+	.typedefs = dwarf_typedefs,
 };
 
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
