@@ -902,7 +902,7 @@ static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v,
  * ("{...}" for aggregates), 1 one level of members, 2+ nested.
  */
 static const char *gen_pretty_value(struct codegen *g, const char *dst, const char *v, struct dbg_type *type,
-				    bool in_memory, int bit, int bits, int level, bool user, int depth)
+				    bool in_memory, int bit, int bits, int level, bool user, int depth, bool strings)
 {
 	struct dbg_type *t = dbg_type_strip(type);
 	const char *fault = codegen_temp(g, "fault");
@@ -923,9 +923,11 @@ static const char *gen_pretty_value(struct codegen *g, const char *dst, const ch
 				break;
 			}
 			const char *mv = codegen_temp(g, "m");
-			code = ast_printf("%s{ unsigned long %s = %s + %" PRIu64 "UL; _stp_strlcat(%s, \"%s%s%s\"); %s} ", code, mv, v,
-					  m->offset, dst, shown ? ", " : "", m->name ? "." : "", m->name ? ast_printf("%s=", m->name) : "",
-					  gen_pretty_value(g, dst, mv, m->type, true, m->bit_offset, m->bit_size, level - 1, user, depth + 1));
+			code = ast_printf("%s{ unsigned long %s = %s + %" PRIu64 "UL; (void)%s; _stp_strlcat(%s, \"%s%s%s\"); %s} ", code,
+					  mv, v, m->offset, mv, dst, shown ? ", " : "", m->name ? "." : "",
+					  m->name ? ast_printf("%s=", m->name) : "",
+					  gen_pretty_value(g, dst, mv, m->type, true, m->bit_offset, m->bit_size, level - 1, user,
+							   depth + 1, strings));
 			shown++;
 		}
 		return ast_printf("%s_stp_strlcat(%s, \"}\"); ", code, dst);
@@ -945,9 +947,9 @@ static const char *gen_pretty_value(struct codegen *g, const char *dst, const ch
 			code = ast_printf("%s%s = _stp_bitfield(%s, %d, %d, %d); ", code, x, x, bit, bits, t->is_signed);
 	}
 	struct dbg_type *target = t->kind == DBG_PTR ? dbg_type_strip(t->target) : NULL;
-	if (target && target->is_char && level > 0)
+	if (target && target->is_char && strings)
 		code = ast_printf("%s_stp_tv_append_string(%s, %s, MAXSTRINGLEN, %d); ", code, dst, x, user);
-	else if (t->kind == DBG_PTR || level <= 0)
+	else if (t->kind == DBG_PTR || !strings)
 		code = ast_printf("%s_stp_tv_append(%s, \"0x%%lx\", %s); ", code, dst, x);
 	else if (t->is_signed)
 		code = ast_printf("%s_stp_tv_append(%s, \"%%ld\", (long)%s); ", code, dst, x);
@@ -972,14 +974,15 @@ static const char *gen_pretty(struct codegen *g, struct node *n, struct tv_plan 
 			const char *v = codegen_temp(g, "v"), *fault = codegen_temp(g, "fault");
 			code = ast_printf("%s{ unsigned long %s = 0; %s%s if (0) { %s: _stp_strlcat(%s, \"?\"); } } ", code, v,
 					  gen_ops(g, nm->plan, v, n, true, fault),
-					  gen_pretty_value(g, dst, v, nm->plan->type, nm->plan->in_memory, 0, 0, level, nm->plan->user, 0),
+					  gen_pretty_value(g, dst, v, nm->plan->type, nm->plan->in_memory, 0, 0, level, nm->plan->user, 0,
+							   level > 0),
 					  fault, dst);
 		}
 		return code;
 	}
 	const char *v = codegen_temp(g, "v");
 	return ast_printf("%s{ unsigned long %s = 0; %s%s} ", code, v, gen_ops(g, pl, v, n, false, NULL),
-			  gen_pretty_value(g, dst, v, pl->type, pl->in_memory, pl->bit, pl->bits, level, pl->user, 0));
+			  gen_pretty_value(g, dst, v, pl->type, pl->in_memory, pl->bit, pl->bits, level, pl->user, 0, true));
 }
 
 static struct target_scope *scope_of(struct codegen *g)

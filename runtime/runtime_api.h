@@ -142,7 +142,9 @@ struct _stp_tracepoint_probe {
 	struct tracepoint *tp;           /* runtime-owned */
 	int registered;                  /* runtime-owned */
 };
+#ifdef STP_HAVE_TRACEPOINTS
 static void _stp_tracepoint_hit(void *data, const unsigned long *args);
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Callable from generated code (probe context: never sleeps)          */

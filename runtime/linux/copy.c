@@ -62,10 +62,22 @@ static int _stp_poke(struct _stp_context *c, unsigned long addr, int size, int u
 	case 4: v.w = (u32)value; break;
 	default: v.q = (u64)value; break;
 	}
-	if (user)
+	if (user) {
 		rc = copy_to_user_nofault((void __user *)addr, &v, size);
-	else
-		rc = copy_to_kernel_nofault((void *)addr, &v, size);
+	} else {
+		/* copy_to_kernel_nofault is not exported: its building block is a macro */
+		rc = -EFAULT;
+		pagefault_disable();
+		switch (size) {
+		case 1: __put_kernel_nofault((void *)addr, &v.b, u8, fault); break;
+		case 2: __put_kernel_nofault((void *)addr, &v.h, u16, fault); break;
+		case 4: __put_kernel_nofault((void *)addr, &v.w, u32, fault); break;
+		default: __put_kernel_nofault((void *)addr, &v.q, u64, fault); break;
+		}
+		rc = 0;
+fault:
+		pagefault_enable();
+	}
 	if (rc) {
 		_stp_error_fmt(c, "%s write fault at 0x%016lx", user ? "user" : "kernel", addr);
 		return -EFAULT;
@@ -122,16 +134,33 @@ static long _stp_copy_string(char *dst, unsigned long addr, long max, int user)
 		dst[0] = '\0';
 		return 0;
 	}
-	if (user)
-		rc = strncpy_from_user_nofault(dst, (const void __user *)addr, n);
-	else
-		rc = strncpy_from_kernel_nofault(dst, (const void *)addr, n);
-	if (rc < 0) {
-		dst[0] = '\0';
-		return -EFAULT;
+	/* strncpy_from_*_nofault are not exported: copy up to each page's end, then look for the NUL */
+	{
+		long done = 0;
+
+		while (done < n - 1) {
+			unsigned long at = addr + done;
+			long chunk = PAGE_SIZE - (at & ~PAGE_MASK);
+			char *nul;
+
+			if (chunk > n - 1 - done)
+				chunk = n - 1 - done;
+			if (user)
+				rc = copy_from_user_nofault(dst + done, (const void __user *)at, chunk);
+			else
+				rc = copy_from_kernel_nofault(dst + done, (const void *)at, chunk);
+			if (rc) {
+				dst[0] = '\0';
+				return -EFAULT;
+			}
+			nul = memchr(dst + done, '\0', chunk);
+			if (nul)
+				return nul - dst;
+			done += chunk;
+		}
+		dst[done] = '\0';
+		return done;
 	}
-	dst[n - 1] = '\0';
-	return strlen(dst);
 }
 
 /* Append the string at addr (at most max bytes) in double quotes, or "?" if unreadable; NULL prints 0x0. */
