@@ -220,7 +220,7 @@ const char *kernel_dwarf_missing(struct session *s, const char *module)
 {
 	const char *err = NULL;
 	if (kernel_dbg_mode(s->debuginfo_mode) == KERNEL_DBG_BTF)
-		return ast_printf("DWARF debuginfo is not used (--debuginfo=btf)");
+		return ast_printf("--debuginfo=btf turns it off (it comes from the package linux-image-%s-dbg)", s->release);
 	if (open_cached(s, module, DBG_SOURCE_DWARF, &err))
 		return NULL;
 	return err;

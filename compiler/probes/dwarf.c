@@ -169,10 +169,10 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		return false;
 	}
 	/* what only DWARF knows */
-	const char *needs = statement ? "statement probes" : sf.inl ? ".inline" : pat.file ? "a source file in the pattern" : NULL;
+	const char *needs = statement ? "statement probes need" : sf.inl ? ".inline needs"
+			    : pat.file ? "a source file in the pattern needs" : NULL;
 	if (needs && di->source != DBG_SOURCE_DWARF) {
-		diag_error(what->loc, "%s need%s DWARF debuginfo: %s", needs, statement || pat.file ? "" : "s",
-			   kernel_dwarf_missing(s, module));
+		diag_error(what->loc, "%s DWARF debuginfo: %s", needs, kernel_dwarf_missing(s, module));
 		return false;
 	}
 	const char *prefix = strcmp(module, "kernel") ? ast_printf("%s:", module) : "";
@@ -224,7 +224,7 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		vec_push(out, r);
 	}
 	if (!out->n) {
-		diag_error(what->arg->loc, "no %s%s function matches \"%s\" in %s (%s)", sf.inl ? "inlined " : "",
+		diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s (%s)", sf.inl ? "inlined " : "",
 			   sf.exported ? "exported " : "", what->arg->u.str,
 			   strcmp(module, "kernel") ? ast_printf("module %s", module) : "the kernel",
 			   di->source == DBG_SOURCE_DWARF ? ast_printf("DWARF of %s", di->path) : ast_printf("BTF of %s", di->path));
