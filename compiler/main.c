@@ -36,8 +36,9 @@ static void usage(FILE *out)
 		"  -D NAME=VAL   define a limit for the module (MAXACTION, MAXSTRINGLEN, ...)\n"
 		"  -I DIR        look for tapset files in DIR too\n"
 		"  -g            guru mode: allow embedded C in the script\n"
-		"  -u            unoptimized: keep unused functions and variables\n"
+		"  -u            unoptimized: no constant folding, no dead code or unused code removal\n"
 		"  -w            suppress warnings\n"
+		"  -W            treat warnings as errors\n"
 		"  -l PATTERN    list the probe points matching PATTERN (e.g. 'kernel.function(\"vfs_*\")')\n"
 		"  -L PATTERN    the same, with their target variables and types\n"
 		"  --debuginfo=auto|btf|dwarf\n"
@@ -154,7 +155,7 @@ int main(int argc, char **argv)
 	};
 	int opt;
 	/* '+': stop at the first non-option, which is the script; the rest are its arguments. */
-	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwhVl:L:", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwWhVl:L:", long_options, NULL)) != -1) {
 		char *end;
 		switch (opt) {
 		case 'p':
@@ -228,6 +229,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			s->suppress_warnings = true;
+			break;
+		case 'W':
+			s->warnings_as_errors = true;
 			break;
 		case OPT_REMOTE:
 			if (strncmp(optarg, "qemu", 4) != 0 || (optarg[4] && optarg[4] != ':')) {
@@ -303,7 +307,11 @@ int main(int argc, char **argv)
 	s->bin_dir = exe_dir();
 	s->tapset_dir = find_data_dir(s->bin_dir, "tapset");
 	s->runtime_dir = find_data_dir(s->bin_dir, "runtime");
-	diag_suppress_warnings(s->suppress_warnings);
+	diag_configure(&(struct diag_options){
+		.suppress_warnings = s->suppress_warnings,
+		.warnings_as_errors = s->warnings_as_errors,
+		.library_warnings = s->verbose > 0,
+	});
 
 	return passes_run(s);
 }
