@@ -1,14 +1,19 @@
 /* probes.c - the probe provider table and probe-point resolution (pass 2). */
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "diag.h"
 #include "probes.h"
+#include "targetvar.h"
 
 /* Every probe-point family, in the order their tables are emitted. */
 static const struct probe_provider *const providers[] = {
 	&probe_begin_end,
 	&probe_timer,
 	&probe_kprobe,
+	&probe_kernel,
+	&probe_tracepoint,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 
@@ -40,6 +45,8 @@ static const struct probe_provider *find_provider(const char *name)
 			return providers[i];
 		if (providers[i] == &probe_begin_end && (!strcmp(name, "end") || !strcmp(name, "error")))
 			return providers[i];
+		if (providers[i] == &probe_kernel && !strcmp(name, "module"))
+			return providers[i];
 	}
 	return NULL;
 }
@@ -56,7 +63,8 @@ bool probes_resolve(struct session *s)
 			if (!prov) {
 				diag_error(pp->loc, "unknown probe point '%s'", probes_point_text(pp));
 				diag_note(pp->loc, "supported here: begin, end, error, timer.ms(N) and the other "
-					  "timer units, kprobe.function(\"name\")[.return]");
+					  "timer units, kprobe.function(\"name\")[.return], kernel.function(\"pattern\"), "
+					  "kernel.statement(\"func@file:line\"), kernel.trace(\"name\"), module(\"m\").function(\"pattern\")");
 				ok = false;
 				continue;
 			}
@@ -64,6 +72,21 @@ bool probes_resolve(struct session *s)
 			r->probe = p;
 			r->point = pp;
 			r->provider = prov;
+			if (prov->expand) {
+				struct vec matches = {0};
+				if (!prov->expand(s, pp, r, &matches)) {
+					ok = false;
+					continue;
+				}
+				for (int k = 0; k < matches.n; k++) {
+					struct resolved_probe *m = matches.items[k];
+					if (!m->pp)
+						m->pp = probes_point_text(pp);
+					m->index = s->resolved.n;
+					vec_push(&s->resolved, m);
+				}
+				continue;
+			}
 			if (!prov->resolve(s, pp, r)) {
 				ok = false;
 				continue;
@@ -89,4 +112,24 @@ void probes_providers_used(struct session *s, const struct probe_provider **out,
 			}
 		}
 	}
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void probes_list(struct session *s, FILE *out)
+{
+	struct vec lines = {0};
+	for (int i = 0; i < s->resolved.n; i++) {
+		struct resolved_probe *r = s->resolved.items[i];
+		if (!r->probe)
+			continue;
+		vec_push(&lines, (void *)(s->list_vars ? ast_printf("%s%s", r->pp, targetvar_list(r->scope)) : r->pp));
+	}
+	qsort(lines.items, (size_t)lines.n, sizeof(void *), compare_lines);
+	for (int i = 0; i < lines.n; i++)
+		if (i == 0 || strcmp(lines.items[i], lines.items[i - 1]))
+			fprintf(out, "%s\n", (char *)lines.items[i]);
 }

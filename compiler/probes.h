@@ -18,8 +18,13 @@ struct resolved_probe {
 	int be_type;                            /* begin_end: 0 begin, 1 end, 2 error */
 	int64_t priority;                       /* begin_end: begin(N) */
 	uint64_t period_ns;                     /* timer */
-	const char *symbol;                     /* kprobe: function name */
+	const char *symbol;                     /* kprobe: function name ("mod:name" in a module) */
 	bool is_return;                         /* kprobe: .return */
+	int64_t offset;                         /* kprobe: bytes past symbol (statements, inline instances) */
+	int64_t maxactive;                      /* kprobe .return: .maxactive(N), 0 for the default */
+	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
+	const char *tracepoint;                 /* tracepoint: the kernel's name for it */
+	int tp_nargs;                           /* tracepoint: arguments its probe function takes */
 };
 
 /*
@@ -35,6 +40,14 @@ struct probe_provider {
 	 */
 	bool (*resolve)(struct session *s, struct probe_point *pp, struct resolved_probe *out);
 	/*
+	 * Instead of resolve, for families where one point may match many
+	 * (wildcards): push a filled-in copy of tmpl (struct resolved_probe *)
+	 * per match onto out. A match may name another provider in ->provider
+	 * (kernel.function is attached by the kprobe family). false with a
+	 * diagnostic when nothing matches or the point is invalid.
+	 */
+	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
+	/*
 	 * Pass 3, before runtime.h is included: emit the STP_HAVE_* define.
 	 * Pass 3, after the probe bodies: emit this family's table over mine
 	 * (the resolved probes it owns, in order). Contract: the table's name
@@ -47,6 +60,11 @@ struct probe_provider {
 extern const struct probe_provider probe_begin_end;
 extern const struct probe_provider probe_timer;
 extern const struct probe_provider probe_kprobe;
+extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
+extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
+
+/* -l / -L: print the resolved points (with -L their target variables), sorted, once each. */
+void probes_list(struct session *s, FILE *out);
 
 /* Resolve every point of every probe into s->resolved; false on errors. */
 bool probes_resolve(struct session *s);
