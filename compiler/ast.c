@@ -273,6 +273,15 @@ void ast_walk(struct ast_walker *w, struct node *n)
 		ast_walk(w, n->u.regex.subject);
 		ast_walk(w, n->u.regex.pattern);
 		break;
+	case NODE_TARGET:
+		ast_walk(w, n->u.target.operand);
+		for (int i = 0; i < n->u.target.path.n; i++)
+			ast_walk(w, ((struct target_step *)n->u.target.path.items[i])->index);
+		break;
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		ast_walk(w, n->u.at_op.operand);
+		break;
 	case NODE_KIND_COUNT:
 		break;
 	}

@@ -63,7 +63,10 @@ struct vec {
 	X(EMBEDDED, "embedded C")    /* u.embedded: %{ ... %} as a statement */ \
 	X(STAT_ADD, "operator")      /* u.stat_add: x <<< v, a[k] <<< v */     \
 	X(STAT_OP, "operator")       /* u.stat_op: @count(x), @hist_log(a[k])[3] */ \
-	X(REGEX, "operator")         /* u.regex: s =~ "re", s !~ "re" */
+	X(REGEX, "operator")         /* u.regex: s =~ "re", s !~ "re" */  \
+	X(TARGET, "target variable") /* u.target: $var->f[i], @cast(p, "t")->f, @var("x"), $$parms */ \
+	X(DEFINED, "@defined")       /* u.at_op: @defined(target) */           \
+	X(ENTRY, "@entry")           /* u.at_op: @entry(target) in a .return probe */
 
 enum node_kind {
 #define AST_ENUM(name, desc) NODE_##name,
@@ -124,6 +127,25 @@ const char *ast_op_spelling(enum ast_op op);
 struct symbol;
 struct function;
 struct regex_prog;
+struct probe;
+
+/* What a target expression starts from. */
+enum target_base {
+	TARGET_BASE_VAR,     /* $name: a parameter, local, global of the probed code, or $return */
+	TARGET_BASE_CAST,    /* @cast(ptr, "type" [, "module"]) */
+	TARGET_BASE_AT_VAR,  /* @var("name[@file]" [, "module"]) */
+	TARGET_BASE_PARMS,   /* $$parms */
+	TARGET_BASE_LOCALS,  /* $$locals */
+	TARGET_BASE_VARS,    /* $$vars */
+	TARGET_BASE_RETURN,  /* $$return */
+};
+
+/* One step of a target expression's access path. */
+struct target_step {
+	const char *field;     /* ->field, or NULL for [index] */
+	struct node *index;    /* [index]: a long expression */
+	struct srcloc loc;     /* of the '->' or '[' */
+};
 
 struct node {
 	enum node_kind kind;   /* which member of u is valid */
@@ -223,6 +245,20 @@ struct node {
 			bool negate;           /* !~ rather than =~ */
 			struct regex_prog *prog; /* the compiled pattern (pass 2, regex.h) */
 		} regex;                       /* REGEX */
+		struct {
+			enum target_base base;
+			const char *name;      /* $name without '$'; @cast: the type; @var: "name[@file]" */
+			const char *module;    /* @cast, @var: module argument, NULL for the kernel */
+			struct node *operand;  /* @cast: the pointer expression */
+			struct vec path;       /* of struct target_step *: ->field and [index] in order */
+			bool address_of;       /* &$var->field: the address, not the value */
+			int pretty;            /* 0 value, 1 '$' (one level), 2 '$$' (nested) pretty string */
+			void *resolved;        /* targetvar.c: per-probe access plans (pass 2) */
+		} target;                      /* TARGET */
+		struct {
+			struct node *operand;  /* a TARGET */
+			void *resolved;        /* targetvar.c: per-probe results (pass 2) */
+		} at_op;                       /* DEFINED, ENTRY */
 	} u;
 };
 

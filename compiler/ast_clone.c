@@ -117,6 +117,23 @@ struct node *ast_clone(const struct node *n)
 		c->u.regex.pattern = ast_clone(n->u.regex.pattern);
 		c->u.regex.prog = NULL;
 		break;
+	case NODE_TARGET:
+		c->u.target.operand = ast_clone(n->u.target.operand);
+		c->u.target.path = (struct vec){0};
+		for (int i = 0; i < n->u.target.path.n; i++) {
+			const struct target_step *step = n->u.target.path.items[i];
+			struct target_step *copy = ast_alloc(sizeof(*copy));
+			*copy = *step;
+			copy->index = ast_clone(step->index);
+			vec_push(&c->u.target.path, copy);
+		}
+		c->u.target.resolved = NULL;
+		break;
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		c->u.at_op.operand = ast_clone(n->u.at_op.operand);
+		c->u.at_op.resolved = NULL;
+		break;
 	case NODE_KIND_COUNT:
 		break;
 	}

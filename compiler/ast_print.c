@@ -82,6 +82,57 @@ static bool unary_operand_needs_parens(const struct node *n)
 	       (n->kind == NODE_NUM && n->u.num < 0 && n->u.num != INT64_MIN);
 }
 
+/* $var->f[i]$, &@cast(p, "type", "module")->f, @var("x@file.c"), $$parms$ */
+static void print_target(FILE *out, const struct node *n)
+{
+	static const char *const bases[] = {
+		[TARGET_BASE_PARMS] = "$$parms", [TARGET_BASE_LOCALS] = "$$locals",
+		[TARGET_BASE_VARS] = "$$vars", [TARGET_BASE_RETURN] = "$$return",
+	};
+	if (n->u.target.address_of)
+		fputc('&', out);
+	switch (n->u.target.base) {
+	case TARGET_BASE_VAR:
+		fprintf(out, "$%s", n->u.target.name);
+		break;
+	case TARGET_BASE_CAST:
+		fputs("@cast(", out);
+		print_expr(out, n->u.target.operand, false);
+		fputs(", ", out);
+		print_string_literal(out, n->u.target.name);
+		if (n->u.target.module) {
+			fputs(", ", out);
+			print_string_literal(out, n->u.target.module);
+		}
+		fputc(')', out);
+		break;
+	case TARGET_BASE_AT_VAR:
+		fputs("@var(", out);
+		print_string_literal(out, n->u.target.name);
+		if (n->u.target.module) {
+			fputs(", ", out);
+			print_string_literal(out, n->u.target.module);
+		}
+		fputc(')', out);
+		break;
+	default:
+		fputs(bases[n->u.target.base], out);
+		break;
+	}
+	for (int i = 0; i < n->u.target.path.n; i++) {
+		const struct target_step *st = n->u.target.path.items[i];
+		if (st->field) {
+			fprintf(out, "->%s", st->field);
+		} else {
+			fputc('[', out);
+			print_expr(out, st->index, false);
+			fputc(']', out);
+		}
+	}
+	if (n->u.target.pretty)
+		fputs(n->u.target.pretty == 2 ? "$$" : "$", out);
+}
+
 /* nested: n is an operand of an operator, so operator nodes get parentheses. */
 static void print_expr(FILE *out, const struct node *n, bool nested)
 {
@@ -135,6 +186,15 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 			print_expr(out, n->u.stat_op.bucket, false);
 			fputc(']', out);
 		}
+		return;
+	case NODE_TARGET:
+		print_target(out, n);
+		return;
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		fputs(n->kind == NODE_DEFINED ? "@defined(" : "@entry(", out);
+		print_expr(out, n->u.at_op.operand, false);
+		fputc(')', out);
 		return;
 	case NODE_INCDEC:
 		if (n->u.incdec.prefix)

@@ -18,6 +18,7 @@
 #include "codegen.h"
 #include "diag.h"
 #include "elaborate.h"
+#include "targetvar.h"
 
 static const char *gen_expr(struct codegen *g, struct node *n);
 static void gen_stmt(struct codegen *g, struct node *n);
@@ -211,6 +212,8 @@ static const char *gen_assign(struct codegen *g, struct node *n)
 	enum ast_op op = n->u.assign.op;
 	const char *v = temp(g, "v");
 	const char *value = gen_expr(g, rhs);
+	if (lhs->kind == NODE_TARGET)
+		return targetvar_gen_assign(g, n, value);
 	if (lhs->type == TYPE_STRING || n->type == TYPE_STRING) {
 		const char *dst;
 		const char *prefix = "";
@@ -432,6 +435,10 @@ static const char *gen_expr(struct codegen *g, struct node *n)
 		return codegen_stats_op(g, n);
 	case NODE_REGEX:
 		return codegen_regex(g, n);
+	case NODE_TARGET:
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		return targetvar_gen_expr(g, n);
 	case NODE_IN: {
 		if (n->u.in.array->u.var.sym->type == TYPE_STATS)
 			return codegen_stats_in(g, n);
@@ -628,15 +635,6 @@ static void gen_stmt(struct codegen *g, struct node *n)
 	}
 }
 
-void codegen_body(struct codegen *g, struct node *body)
-{
-	if (body->kind == NODE_BLOCK)
-		gen_block(g, body);
-	else
-		gen_stmt(g, body);
-}
-
-/* The helpers codegen_stats.c and codegen_regex.c build on. */
 const char *codegen_expr(struct codegen *g, struct node *n)
 {
 	return gen_expr(g, n);
@@ -657,6 +655,15 @@ const char *codegen_fail(const char *msg, const struct node *n)
 	return fail(msg, n);
 }
 
+void codegen_body(struct codegen *g, struct node *body)
+{
+	if (body->kind == NODE_BLOCK)
+		gen_block(g, body);
+	else
+		gen_stmt(g, body);
+}
+
+/* Also for codegen_stats.c and the regex matchers: */
 const char *codegen_keys(struct codegen *g, struct vec *keys, const char *k)
 {
 	return gen_keys(g, keys, k);

@@ -15,6 +15,7 @@ struct codegen {
 	struct emitter *e;        /* where the body's statements go */
 	struct session *s;
 	struct function *func;    /* NULL in a probe */
+	struct probe *probe;      /* the probe whose body this is, NULL in a function */
 	struct vec slots;         /* of const char *: extra locals-struct members ("string_t __tmp3") */
 	int ntemps;               /* counter for C temporaries and slots */
 };
@@ -34,7 +35,7 @@ const char *codegen_ctype(enum stp_type t);
 /* The _stp_type enumerator for a value type. */
 const char *codegen_stp_type(enum stp_type t);
 
-/* Building blocks for the files below (see codegen.c). */
+/* Building blocks for the files below and targetvar.c (see codegen.c). */
 const char *codegen_expr(struct codegen *g, struct node *n);         /* C expression for n */
 const char *codegen_temp(struct codegen *g, const char *prefix);     /* fresh C identifier */
 const char *codegen_string_slot(struct codegen *g);                  /* a string_t in the locals */

@@ -6,6 +6,7 @@
 #include "elaborate.h"
 #include "passes.h"
 #include "probes.h"
+#include "targetvar.h"
 
 /*
  * Each step reports what it finds and the next independent one still runs,
@@ -33,6 +34,9 @@ bool elaborate(struct session *s)
 	if (!ok || diag_error_count())
 		return false;
 	optimize_program(s);
+	/* after the optimizer, which sees each probe once: this may split probes per point */
+	if (!targetvar_resolve(s))
+		return false;
 	return diag_error_count() == 0;
 }
 
@@ -69,6 +73,10 @@ static void print_locals(FILE *out, struct vec *locals)
 
 void elaborate_print(struct session *s, FILE *out)
 {
+	if (s->list_probes) {
+		probes_list(s, out);
+		return;
+	}
 	fprintf(out, "# globals\n");
 	for (int i = 0; i < s->globals.n; i++) {
 		struct global *g = s->globals.items[i];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "debuginfo/kernel.h"
 #include "passes.h"
 #include "session.h"
 
@@ -42,6 +43,11 @@ static void usage(FILE *out)
 		"  -W            treat warnings as errors\n"
 		"  --disable-cache\n"
 		"                always run kbuild; neither use nor fill the module cache\n"
+		"  -l PATTERN    list the probe points matching PATTERN (e.g. 'kernel.function(\"vfs_*\")')\n"
+		"  -L PATTERN    the same, with their target variables and types\n"
+		"  --debuginfo=auto|btf|dwarf\n"
+		"                where kernel types and variables come from (default auto: DWARF\n"
+		"                when linux-image-RELEASE-dbg is installed, else BTF; $STAPC_DEBUGINFO)\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version\n"
@@ -134,7 +140,7 @@ static void set_kernel(struct session *s, const char *arg)
 	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
 }
 
-enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE };
+enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO };
 
 int main(int argc, char **argv)
 {
@@ -148,13 +154,14 @@ int main(int argc, char **argv)
 		{"remote", required_argument, NULL, OPT_REMOTE},
 		{"compatible", required_argument, NULL, OPT_COMPATIBLE},
 		{"disable-cache", no_argument, NULL, OPT_DISABLE_CACHE},
+		{"debuginfo", required_argument, NULL, OPT_DEBUGINFO},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
 	/* '+': stop at the first non-option, which is the script; the rest are its arguments. */
-	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwWhV", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwWhVl:L:", long_options, NULL)) != -1) {
 		char *end;
 		switch (opt) {
 		case 'p':
@@ -251,6 +258,21 @@ int main(int argc, char **argv)
 		case OPT_DISABLE_CACHE:
 			s->disable_cache = true;
 			break;
+		case 'l':
+		case 'L':
+			/* list what "probe PATTERN {}" resolves to, after pass 2 */
+			script_text = ast_printf("probe %s {}", optarg);
+			s->list_probes = true;
+			s->list_vars = opt == 'L';
+			s->last_pass = 2;
+			break;
+		case OPT_DEBUGINFO:
+			if (kernel_dbg_mode(optarg) == KERNEL_DBG_INVALID) {
+				fprintf(stderr, "stap: invalid --debuginfo '%s' (expected auto, btf or dwarf)\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			s->debuginfo_mode = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return STAP_EXIT_OK;
@@ -263,6 +285,10 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (!s->debuginfo_mode && kernel_dbg_mode(NULL) == KERNEL_DBG_INVALID) {
+		fprintf(stderr, "stap: invalid STAPC_DEBUGINFO '%s' (expected auto, btf or dwarf)\n", getenv("STAPC_DEBUGINFO"));
+		return STAP_EXIT_USAGE;
+	}
 	if (!script_text) {
 		if (optind >= argc) {
 			fprintf(stderr, "stap: no script given: pass a file name or -e 'SCRIPT'\n");
@@ -277,7 +303,7 @@ int main(int argc, char **argv)
 		}
 		s->script_text = text;
 	} else {
-		s->script_path = ast_intern("<input>");
+		s->script_path = ast_intern(s->list_probes ? "<pattern>" : "<input>");
 		s->script_text = script_text;
 	}
 	for (; optind < argc; optind++)

@@ -98,6 +98,7 @@ int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
 #include <string.h>
 
 #include "diag.h"
+#include "targetvar.h"
 
 /* A nonterminal's location is that of its first symbol (its leading token). */
 #define YYLLOC_DEFAULT(cur, rhs, n)                        \
@@ -175,6 +176,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %token <tok> STAT_OP "statistics operator"
 /* Preprocessor tokens: preprocess.c consumes them, the grammar never sees them. */
 %token <tok> PP_IF "'%('" PP_THEN "'%?'" PP_ELSE "'%:'" PP_END "'%)'"
+%token <tok> ARROW "'->'" PRETTY_SUFFIX "'$'"
 %token <tok> GLOBAL "'global'" PROBE "'probe'" FUNCTION "'function'"
 %token <tok> IF "'if'" ELSE "'else'" WHILE "'while'" FOR "'for'" FOREACH "'foreach'"
 %token <tok> IN "'in'" BREAK "'break'" CONTINUE "'continue'" NEXT "'next'"
@@ -190,13 +192,14 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
-%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' STAT_OP
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' STAT_OP '&' TARGET_VAR AT_NAME
 %precedence THEN
 %precedence ELSE
 
 %type <node> block statement expr opt_expr assign_expr ternary_expr lor_expr land_expr
 %type <node> bitor_expr bitxor_expr bitand_expr in_expr compare_expr shift_expr
-%type <node> concat_expr add_expr mul_expr unary_expr crement_expr primary literal
+%type <node> concat_expr add_expr mul_expr unary_expr crement_expr primary literal target
+%type <tok> member_name
 %type <vec> statements expr_list opt_args params opt_params global_list
 %type <op> assign_op
 %type <tok> compare_op
@@ -667,8 +670,8 @@ bitor_expr:
 
 /* bitxor-expr = bitand-expr ("^" bitand-expr)* */
 bitxor_expr:
-	bitand_expr
-|	bitxor_expr '^' bitand_expr { $$ = new_binary(@2, "^", OP_BITXOR, $1, $3); }
+	bitand_expr %prec STMT_END
+|	bitxor_expr '^' bitand_expr %prec STMT_END { $$ = new_binary(@2, "^", OP_BITXOR, $1, $3); }
 ;
 
 /* bitand-expr = in-expr ("&" in-expr)* */
@@ -765,6 +768,7 @@ unary_expr:
 |	'+' unary_expr { $$ = new_unary(@1, "+", OP_PLUS, $2); }
 |	'!' unary_expr { $$ = new_unary(@1, "!", OP_NOT, $2); }
 |	'~' unary_expr { $$ = new_unary(@1, "~", OP_BITNOT, $2); }
+|	'&' target %prec STMT_END { $$ = targetvar_address_of(@1, $2); }
 ;
 
 /* crement-expr = ("++" | "--") primary | primary ("++" | "--")? */
@@ -800,6 +804,25 @@ primary:
 |	'(' expr ')' { $$ = $2; }
 |	STAT_OP '(' expr_list ')' %prec STMT_END { $$ = new_stat_op(@1, $1.text, $3, NULL); }
 |	STAT_OP '(' expr_list ')' '[' expr ']'   { $$ = new_stat_op(@1, $1.text, $3, $6); }
+|	target %prec STMT_END
+;
+
+/*
+ * target = "$name" | "$$parms" | "$$locals" | "$$vars" | "$$return"
+ *        | "@" name "(" args ")"              (@cast, @var, @defined, @entry)
+ *        | target "->" member | target "[" expr "]" | target ("$" | "$$")
+ */
+target:
+	TARGET_VAR                   { $$ = targetvar_new(@1, $1.text); }
+|	AT_NAME '(' opt_args ')'     { $$ = targetvar_at_operator(@1, $1.text, &$3); }
+|	target ARROW member_name     { $$ = targetvar_add_field($1, @2, $3.text); }
+|	target '[' expr ']'          { $$ = targetvar_add_index($1, @2, $3); }
+|	target PRETTY_SUFFIX         { $$ = targetvar_set_pretty($1, @2, $2.text); }
+;
+
+/* Struct members may be spelled like keywords (list_head->next). */
+member_name:
+	IDENT | NEXT | DELETE | LIMIT | PRIVATE | GLOBAL | PROBE | FUNCTION | IN
 ;
 
 opt_args:
@@ -900,10 +923,11 @@ static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec 
 	return n;
 }
 
-/* Only variables and array elements can be assigned, incremented or deleted. */
+/* Only variables and array elements can be assigned, incremented or deleted
+   (target variables too: pass 2 checks -g and what can be written). */
 static bool is_lvalue(const struct node *n)
 {
-	return n->kind == NODE_VAR || n->kind == NODE_INDEX;
+	return n->kind == NODE_VAR || n->kind == NODE_INDEX || n->kind == NODE_TARGET;
 }
 
 static enum stp_type parse_type_name(struct srcloc loc, const char *name)
@@ -1169,6 +1193,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 	case YYSYMBOL_NUMBER:
 	case YYSYMBOL_PP_NAME:
 	case YYSYMBOL_TARGET_VAR:
+	case YYSYMBOL_PRETTY_SUFFIX:
 		what = ast_printf("%s '%s'", yysymbol_name(found), ps->last_text);
 		break;
 	case YYSYMBOL_AT_NAME:

@@ -379,6 +379,39 @@ static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const
 	return true;
 }
 
+/* The @-operators the parser knows (statistics operators are STAT_OP tokens). */
+static bool is_at_operator(const char *name)
+{
+	static const char *const ops[] = { "cast", "var", "defined", "entry" };
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(name, ops[i]))
+			return true;
+	return false;
+}
+
+/* After an unknown @name: drop a parenthesised argument list, if one follows. */
+static void skip_call_args(struct pp_state *pp)
+{
+	struct pp_token t;
+	int kind = pull(pp, &t);
+	if (kind != '(') {
+		if (kind) {
+			push_source(pp, (struct vec){ 0 }, false);
+			vec_push(&pp->sources->toks, copy_token(&t));
+		}
+		return;
+	}
+	for (int depth = 1; depth > 0;) {
+		kind = pull(pp, &t);
+		if (!kind)
+			return;
+		if (kind == '(')
+			depth++;
+		else if (kind == ')')
+			depth--;
+	}
+}
+
 /* A failed macro call becomes the number 0, so the parser does not stumble too. */
 static void push_placeholder(struct pp_state *pp, const struct pp_token *call)
 {
@@ -472,6 +505,12 @@ static int expand_next(struct pp_state *pp, struct pp_token *t)
 			const struct pp_macro *m = find_macro(pp, name);
 			if (m) {
 				expand_macro(pp, m, t);
+				continue;
+			}
+			if (!is_at_operator(name)) {
+				diag_error(t->loc, "unknown macro or operator '@%s' (no macro of that name is defined)", name);
+				skip_call_args(pp);
+				push_placeholder(pp, t);
 				continue;
 			}
 			return kind;
@@ -980,6 +1019,8 @@ bool preprocess_begin(struct session *s)
 
 void preprocess_end(struct session *s)
 {
+	if (s->list_probes)
+		return; /* -l/-L: the script is the pattern; what follows it is not its arguments */
 	for (int i = 0; i < s->script_args.n; i++)
 		if (!arg_used[i])
 			diag_warning((struct srcloc){ .file = NULL },

@@ -25,11 +25,13 @@
  * locals are the user's locals, and whose condition is the conditions
  * and-ed together. Each derived probe gets its own copy of the bodies.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 #include "elaborate.h"
 #include "probes.h"
+#include "targetvar.h"
 
 /* Every probe-point family, in the order their tables are emitted. */
 static const struct probe_provider *const providers[] = {
@@ -37,6 +39,8 @@ static const struct probe_provider *const providers[] = {
 	&probe_timer,
 	&probe_kprobe,
 	&probe_never,
+	&probe_kernel,
+	&probe_tracepoint,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 
@@ -98,24 +102,6 @@ const char *probes_point_text(const struct probe_point *pp)
 	return buf;
 }
 
-struct probe_point *probes_point_with_arg(const struct probe_point *pp, int i, struct node *arg)
-{
-	struct probe_point *copy = ast_alloc(sizeof(*copy));
-	*copy = *pp;
-	copy->components = (struct vec){0};
-	for (int j = 0; j < pp->components.n; j++) {
-		struct probe_component *c = pp->components.items[j];
-		if (j == i) {
-			struct probe_component *with = ast_alloc(sizeof(*with));
-			*with = *c;
-			with->arg = arg;
-			c = with;
-		}
-		vec_push(&copy->components, c);
-	}
-	return copy;
-}
-
 /* The family claiming a first component; begin/end/error share one provider. */
 static const struct probe_provider *find_provider(const char *name)
 {
@@ -123,6 +109,8 @@ static const struct probe_provider *find_provider(const char *name)
 		if (!strcmp(providers[i]->name, name))
 			return providers[i];
 		if (providers[i] == &probe_begin_end && (!strcmp(name, "end") || !strcmp(name, "error")))
+			return providers[i];
+		if (providers[i] == &probe_kernel && !strcmp(name, "module"))
 			return providers[i];
 	}
 	return NULL;
@@ -362,9 +350,13 @@ static void report_unknown(struct probe_point *pp)
 			   probes_point_text(pp), first->name);
 	if (!wild) {
 		const char *list = "";
-		for (int i = 0; i < NPROVIDERS; i++)
+		for (int i = 0; i < NPROVIDERS; i++) {
+			if (strchr(providers[i]->name, '.'))
+				continue; /* reached through another family (kernel.trace) */
 			list = ast_printf("%s%s%s%s", list, i ? ", " : "", providers[i]->name,
-					  providers[i] == &probe_begin_end ? ", end, error" : "");
+					  providers[i] == &probe_begin_end ? ", end, error"
+					  : providers[i] == &probe_kernel ? ", module" : "");
+		}
 		diag_note(pp->loc, "probe families: %s", list);
 	}
 }
@@ -380,50 +372,40 @@ static int expand_provider(struct derive *d, struct probe_point *pp, const struc
 		report_unknown(pp);
 		return -1;
 	}
-	struct vec concrete = {0};
-	if (prov->expand) {
-		int n = prov->expand(d->s, pp, &concrete);
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			if (optional)
-				return 0;
-			diag_error(pp->loc, "probe point '%s' matches nothing (add '?' to make it optional)",
-				   probes_point_text(pp));
-			return -1;
-		}
-	} else {
-		vec_push(&concrete, pp);
+	if (optional && !pp->optional) {
+		/* optional through an outer point: mark a copy, the point may be used elsewhere */
+		struct probe_point *copy = ast_alloc(sizeof(*copy));
+		*copy = *pp;
+		copy->optional = true;
+		pp = copy;
 	}
 	const struct expansion *outermost = exp;
 	while (outermost && outermost->outer)
 		outermost = outermost->outer;
-	bool failed = false;
-	for (int i = 0; i < concrete.n; i++) {
-		struct probe_point *cp = concrete.items[i];
-		if (optional && !cp->optional) {
-			/* optional through an outer point: mark a copy, the point may be used elsewhere */
-			struct probe_point *copy = ast_alloc(sizeof(*copy));
-			*copy = *cp;
-			copy->optional = true;
-			cp = copy;
-		}
-		struct resolved_probe *r = ast_alloc(sizeof(*r));
-		r->point = cp;
-		r->user_point = outermost ? outermost->via : pp;
-		r->provider = prov;
-		if (!prov->resolve(d->s, cp, r)) {
-			failed = true;
-			continue;
-		}
-		if (!r->pp)
-			r->pp = probes_point_text(cp);
-		struct match *m = ast_alloc(sizeof(*m));
-		m->r = r;
-		m->exp = exp;
-		vec_push(&d->matches, m);
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	r->point = pp;
+	r->user_point = outermost ? outermost->via : pp;
+	r->provider = prov;
+	struct vec found = {0};
+	if (prov->expand) {
+		/* an optional point that matches nothing comes back empty, and quietly */
+		if (!prov->expand(d->s, pp, r, &found))
+			return -1;
+	} else {
+		if (!prov->resolve(d->s, pp, r))
+			return -1;
+		vec_push(&found, r);
 	}
-	return failed ? -1 : concrete.n;
+	for (int i = 0; i < found.n; i++) {
+		struct resolved_probe *m = found.items[i];
+		if (!m->pp)
+			m->pp = probes_point_text(pp);
+		struct match *match = ast_alloc(sizeof(*match));
+		match->r = m;
+		match->exp = exp;
+		vec_push(&d->matches, match);
+	}
+	return found.n;
 }
 
 /* Returns the concrete points pp expands to, or -1 after errors. */
@@ -642,4 +624,24 @@ void probes_providers_used(struct session *s, const struct probe_provider **out,
 			}
 		}
 	}
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void probes_list(struct session *s, FILE *out)
+{
+	struct vec lines = {0};
+	for (int i = 0; i < s->resolved.n; i++) {
+		struct resolved_probe *r = s->resolved.items[i];
+		if (!r->probe)
+			continue;
+		vec_push(&lines, (void *)(s->list_vars ? ast_printf("%s%s", r->pp, targetvar_list(r->scope)) : r->pp));
+	}
+	qsort(lines.items, (size_t)lines.n, sizeof(void *), compare_lines);
+	for (int i = 0; i < lines.n; i++)
+		if (i == 0 || strcmp(lines.items[i], lines.items[i - 1]))
+			fprintf(out, "%s\n", (char *)lines.items[i]);
 }

@@ -23,8 +23,13 @@ struct resolved_probe {
 	uint64_t period_ns;                     /* timer */
 	uint64_t randomize_ns;                  /* timer: .randomize(M), 0 if none */
 	bool profile;                           /* timer.profile: every tick on every CPU */
-	const char *symbol;                     /* kprobe: function name */
+	const char *symbol;                     /* kprobe: function name ("mod:name" in a module) */
 	bool is_return;                         /* kprobe: .return */
+	int64_t offset;                         /* kprobe: bytes past symbol (statements, inline instances) */
+	int64_t maxactive;                      /* kprobe .return: .maxactive(N), 0 for the default */
+	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
+	const char *tracepoint;                 /* tracepoint: the kernel's name for it */
+	int tp_nargs;                           /* tracepoint: arguments its probe function takes */
 };
 
 /*
@@ -34,23 +39,23 @@ struct resolved_probe {
 struct probe_provider {
 	const char *name;   /* first component it claims: "begin", "timer", "kprobe" */
 	/*
-	 * Optional, for families whose points name sets of things (a function
-	 * name glob, say): expand pp (whose first component is name) into the
-	 * concrete points it matches, pushing each struct probe_point * onto
-	 * out (build them with probes_point_with_arg or by hand; keep pp's
-	 * optional, sufficient and cond fields). Return how many were pushed:
-	 * 0 means no match, which the core reports unless the point is
-	 * optional ('?', '!'); return -1 after reporting a diagnostic for an
-	 * invalid point. Without expand, every point is its own single match.
-	 */
-	int (*expand)(struct session *s, struct probe_point *pp, struct vec *out);
-	/*
-	 * Resolve one concrete pp (whose first component is name) into out;
-	 * report a diagnostic at the offending component and return false if
-	 * it is not a valid point of this family. Runs before the probe
-	 * bodies are resolved.
+	 * Resolve one pp (whose first component is name) into out; report a
+	 * diagnostic at the offending component and return false if it is not
+	 * a valid point of this family. Runs in pass 2 before the probe bodies
+	 * are resolved (probes_derive).
 	 */
 	bool (*resolve)(struct session *s, struct probe_point *pp, struct resolved_probe *out);
+	/*
+	 * Instead of resolve, for families where one point may match many
+	 * (wildcards): push a filled-in copy of tmpl (struct resolved_probe *)
+	 * per match onto out. A match may name another provider in ->provider
+	 * (kernel.function is attached by the kprobe family). Return false
+	 * with a diagnostic when the point is invalid. When nothing matches:
+	 * if pp->optional ('?', '!', or inherited through aliases) return true
+	 * with out empty and say nothing (the core skips the point, or tries
+	 * the next alternative after a '!'); otherwise report and return false.
+	 */
+	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
 	/*
 	 * Pass 3, before runtime.h is included: emit the STP_HAVE_* define.
 	 * Pass 3, after the probe bodies: emit this family's table over mine
@@ -65,6 +70,11 @@ extern const struct probe_provider probe_begin_end;
 extern const struct probe_provider probe_timer;
 extern const struct probe_provider probe_kprobe;
 extern const struct probe_provider probe_never;
+extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
+extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
+
+/* -l / -L: print the resolved points (with -L their target variables), sorted, once each. */
+void probes_list(struct session *s, FILE *out);
 
 /*
  * Pass 2, before name resolution: derive the probes the module runs from
@@ -79,7 +89,7 @@ bool probes_derive(struct session *s);
 /* Providers used by the session, each once, in table order. */
 void probes_providers_used(struct session *s, const struct probe_provider **out, int *n);
 
-/* Canonical text of a point as written. */
+/* Canonical text of a point's components (no marks, no condition). */
 const char *probes_point_text(const struct probe_point *pp);
 
 /* Helpers for providers. */
@@ -87,9 +97,7 @@ struct probe_component *probes_component(const struct probe_point *pp, int i);
 int probes_ncomponents(const struct probe_point *pp);
 /* True if a component name has a '*' wildcard. */
 bool probes_has_wildcard(const char *name);
-/* Glob match of one component name: '*' matches any run of characters. */
+/* Glob match of probe point names: '*' matches any run but '.', "**" any run. */
 bool probes_glob(const char *pattern, const char *text);
-/* A copy of pp (marks and condition kept) whose component i has arg as its argument. */
-struct probe_point *probes_point_with_arg(const struct probe_point *pp, int i, struct node *arg);
 
 #endif

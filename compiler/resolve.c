@@ -195,6 +195,8 @@ static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 		if (also_read)
 			push_unique(sc->reads, sym);
 		resolve_vec(sc, &t->u.index.keys);
+	} else if (t->kind == NODE_TARGET) {
+		resolve_node(sc, t); /* its index expressions; targetvar.c checks the write */
 	} else {
 		diag_error(t->loc, "cannot assign to this %s: expected a variable or an array element",
 			   ast_kind_name(t->kind));
@@ -357,6 +359,15 @@ static void resolve_node(struct scope *sc, struct node *n)
 	case NODE_EMBEDDED:
 		if (!sc->s->guru && !caller_from_tapset(sc))
 			diag_error(n->loc, "embedded C in a script needs guru mode (-g)");
+		break;
+	case NODE_TARGET:
+		resolve_node(sc, n->u.target.operand);
+		for (int i = 0; i < n->u.target.path.n; i++)
+			resolve_node(sc, ((struct target_step *)n->u.target.path.items[i])->index);
+		break;
+	case NODE_DEFINED:
+	case NODE_ENTRY:
+		resolve_node(sc, n->u.at_op.operand);
 		break;
 	case NODE_VAR: {
 		struct symbol *sym = lookup(sc, n);

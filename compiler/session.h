@@ -39,6 +39,9 @@ struct session {
 	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
 	const char *compatible;   /* --compatible=VERSION: systemtap_v, NULL for the default */
 	bool disable_cache;       /* --disable-cache: neither use nor fill the module cache */
+	const char *debuginfo_mode; /* --debuginfo=auto|btf|dwarf, NULL: $STAPC_DEBUGINFO or auto */
+	bool list_probes;         /* -l PATTERN / -L PATTERN: list matching probe points */
+	bool list_vars;           /* -L: with their target variables */
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */

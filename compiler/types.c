@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "elaborate.h"
+#include "targetvar.h"
 
 /* Locations that already have a type error: one report per place is enough. */
 static struct vec reported_locs; /* of struct srcloc * */
@@ -405,6 +406,25 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_expect(in, n->u.regex.subject, TYPE_STRING,
 			     ast_printf("operands of '%s'", n->u.regex.negate ? "!~" : "=~"));
 		n->type = TYPE_LONG;
+		break;
+	case NODE_TARGET:
+		/* the value type follows from the syntax: strings when pretty-printed */
+		for (int i = 0; i < n->u.target.path.n; i++) {
+			struct target_step *st = n->u.target.path.items[i];
+			if (st->index)
+				infer_expect(in, st->index, TYPE_LONG, "an index of a target variable");
+		}
+		if (n->u.target.operand)
+			infer_expect(in, n->u.target.operand, TYPE_LONG, "the address given to @cast");
+		unify(in, &n->type, targetvar_value_type(n), n->loc, "a target variable");
+		break;
+	case NODE_DEFINED:
+		infer_node(in, n->u.at_op.operand);
+		n->type = TYPE_LONG;
+		break;
+	case NODE_ENTRY:
+		infer_node(in, n->u.at_op.operand);
+		unify(in, &n->type, n->u.at_op.operand->type, n->loc, "@entry");
 		break;
 	default:
 		break;

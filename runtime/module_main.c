@@ -62,6 +62,8 @@ long _stp_target;
 
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state);
 static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
+static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+				const unsigned long *args);
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 
 #include "linux/time.c"
@@ -69,7 +71,9 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/relay.c"
 #include "linux/begin_end.c"
 #include "linux/timers.c"
+#include "linux/copy.c"
 #include "linux/kprobes.c"
+#include "linux/tracepoints.c"
 #include "linux/conds.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
@@ -206,9 +210,12 @@ static noinline void _stp_probe_failed(struct context *c)
  *    error; _stp_probe_failed resets them after a failure), so only the
  *    per-hit fields are written here;
  *  - the output buffer is flushed only when the body printed.
+ * entry_data (a kretprobe's saved entry values) and args (a tracepoint's
+ * arguments) are NULL for every other kind of probe.
  */
-static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p,
-						  struct pt_regs *regs, int state)
+static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p, struct pt_regs *regs,
+						  int state, void *entry_data,
+						  const unsigned long *args)
 {
 	struct context *c;
 	unsigned long flags;
@@ -230,6 +237,8 @@ static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p,
 	c->base.actionremaining = MAXACTION;
 	c->base.regs = regs;
 	c->base.probe = p;
+	c->base.entry_data = entry_data;
+	c->base.probe_args = args;
 	p->body(c);
 	if (unlikely(c->base.last_error))
 		_stp_probe_failed(c);
@@ -244,13 +253,20 @@ out:
 /* For begin, end and error probes, which run in process context. */
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
 {
-	_stp_probe_run_inline(p, regs, state);
+	_stp_probe_run_inline(p, regs, state, NULL, NULL);
 }
 
 /* The runner for timers and kprobes: only while RUNNING. */
 static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs)
 {
-	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING);
+	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, NULL, NULL);
+}
+
+/* The same, with kretprobe instance data or tracepoint arguments. */
+static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+				const unsigned long *args)
+{
+	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, entry_data, args);
 }
 
 /* ---- Session: START and EXIT, in process context ---- */
@@ -285,6 +301,11 @@ static void _stp_session_start(struct work_struct *work)
 	rc = _stp_timers_register();
 	if (!rc)
 		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
+	if (!rc) {
+		rc = _stp_tracepoints_register();	/* the same */
+		if (rc)
+			_stp_kprobes_unregister();
+	}
 	if (rc) {
 		_stp_timers_unregister();
 		_stp_send_started(rc);
@@ -316,6 +337,7 @@ static void _stp_session_stop(bool report)
 	}
 	_stp_timers_unregister();
 	_stp_kprobes_unregister();
+	_stp_tracepoints_unregister();	/* waits for callbacks in flight */
 	synchronize_rcu();	/* every body that saw RUNNING has finished */
 
 	if (_stp_begun) {

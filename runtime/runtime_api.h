@@ -13,6 +13,7 @@
  *	#define STP_HAVE_TIMERS 1              (only if it has timer probes)
  *	#define STP_HAVE_BEGIN_END 1           (only if it has begin/end/error probes)
  *	#define STP_HAVE_CONDS 1               (only if it has conditional probes)
+ *	#define STP_HAVE_TRACEPOINTS 1         (only if it has kernel.trace probes)
  *	... -D definitions from the command line come from kbuild ccflags ...
  *	#include "runtime.h"                   (limits, types, this API)
  *	<generated: struct context, globals, functions, probe bodies>
@@ -70,6 +71,8 @@ struct _stp_context {
 	int nesting;                   /* current function call depth; 0 between hits */
 	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
 	const struct _stp_probe *probe;/* the probe running */
+	void *entry_data;              /* .return probes: values saved at entry (kretprobe instance data), else NULL */
+	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
@@ -110,6 +113,9 @@ struct _stp_probe {
  *     // _stp_kprobe_probes, I is its probe's index in _stp_probes; the runtime then
  *     // gives each kprobe a handler of its own that calls the body directly
  * #endif
+ * #ifdef STP_HAVE_TRACEPOINTS
+ * static struct _stp_tracepoint_probe _stp_tracepoint_probes[];
+ * #endif
  *
  * static int _stp_globals_init(void);   // allocate maps, set initial values; -errno on failure
  * static void _stp_globals_free(void);  // release what init allocated (safe after partial init)
@@ -132,12 +138,22 @@ struct _stp_timer_probe {
 	struct hrtimer timer;            /* runtime-owned */
 };
 
-/* kprobe.function("sym") and kprobe.function("sym").return */
+/*
+ * kprobe.function("sym"), kernel.function, kernel.statement and their .return:
+ * symbol ("mod:sym" in a module) plus offset. A .return probe that reads
+ * values at entry has an entry probe, run by the kretprobe's entry handler
+ * with c->base.entry_data pointing at data_size bytes of instance data
+ * (zeroed first), which its body then reads back.
+ */
 struct _stp_kprobe_probe {
 	const struct _stp_probe *probe;
 	const char *symbol;
+	unsigned long offset;            /* bytes past symbol */
 	int is_return;
 	int optional;                    /* '?': a registration failure is not an error */
+	int maxactive;                   /* kretprobe instances, 0 for the kernel's default */
+	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
+	size_t data_size;                /* .return with entry: bytes of instance data */
 	int registered;                  /* runtime-owned */
 	int disarmed;                    /* runtime-owned: disabled while its condition is false */
 	union {
@@ -146,9 +162,47 @@ struct _stp_kprobe_probe {
 	} u;                             /* runtime-owned */
 };
 
+/*
+ * kernel.trace("name"): found by name among the kernel's tracepoints. The
+ * generated callback takes (void *data, unsigned long args...) and calls
+ * _stp_tracepoint_hit(data, args); data is this struct.
+ */
+struct _stp_tracepoint_probe {
+	const struct _stp_probe *probe;
+	const char *name;                /* the tracepoint's name */
+	void *callback;                  /* generated _stp_tracepoint_cb_N */
+	struct tracepoint *tp;           /* runtime-owned */
+	int registered;                  /* runtime-owned */
+};
+#ifdef STP_HAVE_TRACEPOINTS
+static void _stp_tracepoint_hit(void *data, const unsigned long *args);
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Callable from generated code (probe context: never sleeps)          */
 /* ------------------------------------------------------------------ */
+
+/*
+ * Target variables and the memory tapset functions (linux/copy.c). Every
+ * access is fault-safe: copy_{from,to}_{kernel,user}_nofault, never an oops.
+ * _stp_deref reads size (1/2/4/8) bytes at addr (user: the current process's
+ * memory), sign- or zero-extended; on a bad address it returns -EFAULT and,
+ * when c is not NULL, sets c's error "kernel read fault at 0x...".
+ * _stp_poke writes (guru mode). _stp_bitfield/_stp_truncate narrow values.
+ * _stp_tv_append* append to a string_t (pretty printing; "?" if unreadable).
+ * _stp_string_or_error copies a string (max bytes, -1: as many as fit) or
+ * sets c's error "kernel string copy fault at 0x...".
+ */
+static int _stp_deref(struct _stp_context *c, unsigned long addr, int size, int is_signed, int user,
+		      unsigned long *out);
+static int _stp_poke(struct _stp_context *c, unsigned long addr, int size, int user, int64_t value);
+static unsigned long _stp_bitfield(unsigned long v, int bit, int bits, int is_signed);
+static unsigned long _stp_truncate(unsigned long v, int size, int is_signed);
+static void _stp_tv_append(char *dst, const char *fmt, ...);
+static void _stp_tv_append_string(char *dst, unsigned long addr, long max, int user);
+static long _stp_copy_string(char *dst, unsigned long addr, long max, int user);
+static int _stp_string_or_error(struct _stp_context *c, char *dst, unsigned long addr, long max, int user);
+extern struct task_struct init_task;   /* @var: its address measures the KASLR offset */
 
 /* Errors. Set c->base.last_error (and return) to end the probe with an error;
  * the runtime prints "ERROR: <last_error> near <last_stmt>" and stops the script.

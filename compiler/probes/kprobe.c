@@ -1,8 +1,14 @@
-/* probes/kprobe.c - kprobe.function("sym") and .return: by symbol name, no debuginfo. */
+/*
+ * probes/kprobe.c - kprobe.function("sym"), kprobe.module("m").function("sym")
+ * and .return: by symbol name, no debuginfo. Also the table for every
+ * kprobe-attached family (kernel.function and kernel.statement resolve to
+ * this provider with an offset, a scope, and values saved at entry).
+ */
 #include <string.h>
 
 #include "diag.h"
 #include "probes.h"
+#include "targetvar.h"
 
 static bool valid_symbol(const char *sym)
 {
@@ -18,9 +24,19 @@ static bool valid_symbol(const char *sym)
 static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
 	(void)s;
+	int next = 1;
+	const char *module = NULL;
 	struct probe_component *fn = probes_component(pp, 1);
+	if (fn && !strcmp(fn->name, "module")) {
+		if (!fn->arg || fn->arg->kind != NODE_STR || !valid_symbol(fn->arg->u.str)) {
+			diag_error(fn->loc, "kprobe.module needs a module name in quotes: kprobe.module(\"name\")");
+			return false;
+		}
+		module = fn->arg->u.str;
+		fn = probes_component(pp, ++next);
+	}
 	if (!fn || strcmp(fn->name, "function")) {
-		diag_error(fn ? fn->loc : pp->loc, "expected kprobe.function(\"name\")");
+		diag_error(fn ? fn->loc : pp->loc, "expected kprobe%s.function(\"name\")", module ? ".module(\"m\")" : "");
 		return false;
 	}
 	if (!fn->arg || fn->arg->kind != NODE_STR) {
@@ -32,12 +48,12 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 			   "use kernel.function)", fn->arg->u.str);
 		return false;
 	}
-	struct probe_component *ret = probes_component(pp, 2);
-	if (ret && (strcmp(ret->name, "return") || ret->arg || probes_ncomponents(pp) > 3)) {
+	struct probe_component *ret = probes_component(pp, next + 1);
+	if (ret && (strcmp(ret->name, "return") || ret->arg || probes_ncomponents(pp) > next + 2)) {
 		diag_error(ret->loc, "unexpected '.%s' after kprobe.function(...): only .return is valid", ret->name);
 		return false;
 	}
-	out->symbol = fn->arg->u.str;
+	out->symbol = module ? ast_printf("%s:%s", module, fn->arg->u.str) : fn->arg->u.str;
 	out->is_return = ret != NULL;
 	return true;
 }
@@ -49,12 +65,25 @@ static void kprobe_defines(struct emitter *e)
 
 static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 {
-	(void)s;
+	/* .return probes that read values at the function's entry: their entry handlers */
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		const char *name = ast_printf("probe_%d_entry", r->probe->index);
+		if (!r->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
+			continue;
+		emit_line(e, "static struct _stp_probe _stp_entry_probe_%d = { .body = %s, .pp = %s, .location = \"%s:%d:%d\" };",
+			  r->index, name, emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col);
+		emit_blank(e);
+	}
 	emit_open(e, "static struct _stp_kprobe_probe _stp_kprobe_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
-		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .is_return = %d, .optional = %d },", r->index,
-			  emit_c_string(r->symbol), r->is_return, r->point->optional);
+		bool saves = r->is_return && r->scope && r->scope->saved.n;
+		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld, "
+			  ".optional = %d%s },",
+			  r->index, emit_c_string(r->symbol), (long long)r->offset, r->is_return, (long long)r->maxactive,
+			  r->point->optional, saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
+							    targetvar_entry_size(r->scope)) : "");
 	}
 	emit_close(e, "};");
 	/* One handler per kprobe, each calling its body directly (runtime/linux/kprobes.c). */

@@ -1,4 +1,4 @@
-/* kprobes.c - kprobe.function("sym") and .return: register by symbol name, roll back on failure. */
+/* kprobes.c - kprobes and kretprobes by symbol name plus offset (kprobe.*, kernel.function, kernel.statement); roll back on failure. */
 
 #ifdef STP_HAVE_KPROBES
 
@@ -27,7 +27,21 @@ static int _stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *reg
 	if (!rp)
 		return 0;
 	kpp = container_of(rp, struct _stp_kprobe_probe, u.rp);
-	_stp_run_probe(kpp->probe, regs);
+	_stp_run_probe_with(kpp->probe, regs, kpp->entry ? (void *)ri->data : NULL, NULL);
+	return 0;
+}
+
+/* At the function's entry: save what the .return body reads (zeros if the entry probe does not run). */
+static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct _stp_kprobe_probe *kpp;
+
+	if (!rp)
+		return 0;
+	kpp = container_of(rp, struct _stp_kprobe_probe, u.rp);
+	memset(ri->data, 0, kpp->data_size);
+	_stp_run_probe_with(kpp->entry, regs, ri->data, NULL);
 	return 0;
 }
 
@@ -103,10 +117,20 @@ static int _stp_kprobe_register_one(size_t i)
 	if (kpp->is_return) {
 		kpp->u.rp.kp.symbol_name = kpp->symbol;
 		kpp->u.rp.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
-		kpp->u.rp.handler = STP_KRETPROBE_RET(i);
+		kpp->u.rp.kp.offset = kpp->offset;
+		kpp->u.rp.maxactive = kpp->maxactive;
+		if (kpp->entry) {
+			/* the generic pair: the body reads what the entry handler saved */
+			kpp->u.rp.handler = _stp_kretprobe_ret;
+			kpp->u.rp.entry_handler = _stp_kretprobe_entry;
+			kpp->u.rp.data_size = kpp->data_size;
+		} else {
+			kpp->u.rp.handler = STP_KRETPROBE_RET(i);
+		}
 		return register_kretprobe(&kpp->u.rp);
 	}
 	kpp->u.kp.symbol_name = kpp->symbol;
+	kpp->u.kp.offset = kpp->offset;
 	kpp->u.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
 	kpp->u.kp.pre_handler = STP_KPROBE_PRE(i);
 	return register_kprobe(&kpp->u.kp);

@@ -1,0 +1,201 @@
+/*
+ * debuginfo.h - what the translator knows about a target binary's functions,
+ * variables and types, read from DWARF (elfutils libdw) or from BTF (libbpf).
+ *
+ * One model for both sources and for every kind of target: the kernel image,
+ * a kernel module, or a user-space ELF program or library. A struct debuginfo
+ * is one opened binary; the backends (dwarf.c, btf.c) fill the same structs,
+ * so probe providers, target-variable code generation and -L listing never
+ * know which source answered.
+ *
+ * Addresses are link-time addresses of the binary (what the symbol table and
+ * DWARF say); probes are attached by symbol name plus an offset, so load-time
+ * relocation (KASLR, PIE) never enters the compiler.
+ *
+ * Memory: everything is allocated from the compiler's arena and lives until
+ * exit, like the AST (see ast.h).
+ */
+#ifndef STAPC_DEBUGINFO_H
+#define STAPC_DEBUGINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ast.h"
+
+/* Where the information comes from. */
+enum dbg_source {
+	DBG_SOURCE_DWARF, /* full debuginfo: inline instances, lines, locals, locations */
+	DBG_SOURCE_BTF,   /* BTF: functions, prototypes and types; parameters from the calling convention */
+};
+
+/* Kinds of types, after the C type system. */
+enum dbg_type_kind {
+	DBG_VOID,     /* void (also what an unknown type decays to) */
+	DBG_INT,      /* integers, bool and char; size and is_signed say which */
+	DBG_ENUM,     /* enumerations: read as integers of their size */
+	DBG_FLOAT,    /* floating point: can be read only as raw bits */
+	DBG_PTR,      /* pointer to target */
+	DBG_ARRAY,    /* target[nelems] */
+	DBG_STRUCT,   /* struct: members */
+	DBG_UNION,    /* union: members */
+	DBG_FUNC,     /* a function type (what a function pointer points to) */
+	DBG_TYPEDEF,  /* typedef name for target */
+	DBG_CONST,    /* const target */
+	DBG_VOLATILE, /* volatile target (also restrict) */
+};
+
+struct dbg_type;
+struct debuginfo;
+
+/* A member of a struct or union. Anonymous struct/union members have name NULL. */
+struct dbg_member {
+	const char *name;       /* NULL for an anonymous struct or union member */
+	struct dbg_type *type;
+	uint64_t offset;        /* bytes from the start of the enclosing type */
+	int bit_offset;         /* bit-field: first bit within the storage unit at offset (little-endian), else 0 */
+	int bit_size;           /* bit-field: width in bits, else 0 */
+};
+
+struct dbg_type {
+	enum dbg_type_kind kind;
+	const char *name;       /* "int", "task_struct", "size_t"; NULL when anonymous */
+	uint64_t size;          /* bytes (pointers 8); 0 when unknown or incomplete */
+	bool is_signed;         /* DBG_INT, DBG_ENUM */
+	bool is_char;           /* DBG_INT of one byte named char: arrays of it print as strings */
+	bool incomplete;        /* struct/union only declared here (a forward declaration) */
+	struct dbg_type *target;/* PTR, ARRAY, TYPEDEF, CONST, VOLATILE: the type it is built on; NULL = void */
+	uint64_t nelems;        /* DBG_ARRAY: element count, 0 if unknown (flexible array) */
+	struct vec members;     /* STRUCT, UNION: of struct dbg_member *, loaded on first use;
+	                           FUNC: its parameters (name may be NULL, offset 0) */
+	bool members_loaded;    /* members holds the members */
+	struct debuginfo *di;   /* owner, for loading members lazily */
+	uint64_t handle;        /* backend's identity of the type (BTF id, DWARF DIE offset) */
+};
+
+/* Where a variable's value lives at one address, as the probe handler computes it. */
+enum dbg_loc_kind {
+	DBG_LOC_NONE,     /* not available here (optimized out, or unsupported expression); see why */
+	DBG_LOC_REG,      /* the value is register reg (x86-64 DWARF numbering), plus offset if value_is_sum */
+	DBG_LOC_MEMORY,   /* the value is in memory at register reg + offset (reg -1: absolute address offset) */
+	DBG_LOC_CONST,    /* the value is the constant offset */
+	DBG_LOC_ARG,      /* the value is argument number reg of the probe handler (tracepoints) */
+};
+
+/* x86-64 DWARF register numbers, also used for the BTF calling convention. */
+enum dbg_x86_reg {
+	DBG_REG_AX = 0, DBG_REG_DX = 1, DBG_REG_CX = 2, DBG_REG_BX = 3,
+	DBG_REG_SI = 4, DBG_REG_DI = 5, DBG_REG_BP = 6, DBG_REG_SP = 7,
+	DBG_REG_R8 = 8, /* .. r15 = 15 */
+	DBG_REG_IP = 16,
+};
+
+struct dbg_loc {
+	enum dbg_loc_kind kind;
+	int reg;                /* DBG_LOC_REG, DBG_LOC_MEMORY: register, -1 for none */
+	int64_t offset;         /* added to the register (MEMORY: address; REG: value if value_is_sum) */
+	bool value_is_sum;      /* DBG_LOC_REG: the value is reg + offset (DW_OP_breg + DW_OP_stack_value) */
+	bool absolute;          /* DBG_LOC_MEMORY with reg -1: offset is a link-time address */
+	const char *why;        /* DBG_LOC_NONE: why, for the error message */
+};
+
+/* A parameter or local variable of a function, seen from one address. */
+struct dbg_var {
+	const char *name;
+	struct dbg_type *type;
+	struct dbg_loc loc;     /* where it is at the scope's address */
+	bool is_param;          /* a formal parameter, not a local */
+};
+
+/* A function, or one inline instance of one. */
+struct dbg_func {
+	const char *name;       /* as in the source */
+	const char *file;       /* declaring source file as recorded ("fs/read_write.c"), NULL if unknown */
+	int line;               /* declaration line, 0 if unknown */
+	const char *symbol;     /* symbol to attach a probe to: the function, or for an inline instance the
+	                           function it was inlined into */
+	uint64_t addr;          /* link-time address of the probe point (entry, or the inline instance's entry) */
+	uint64_t symbol_addr;   /* link-time address of symbol; addr - symbol_addr is the probe offset */
+	bool inlined;           /* an inline instance (kprobe at symbol + offset) */
+	bool exported;          /* EXPORT_SYMBOL'd (kernel) or a dynamic symbol (user space) */
+	struct dbg_type *ret;   /* return type, NULL for void */
+	struct debuginfo *di;   /* where it came from */
+	uint64_t handle;        /* backend's identity (BTF id, DWARF DIE offset) */
+};
+
+/* A source line resolved to an address inside a function (statement probes). */
+struct dbg_line {
+	struct dbg_func *func;  /* the (outermost, not inlined) function containing it */
+	const char *file;       /* as recorded in the line table */
+	int line;
+	uint64_t addr;          /* link-time address of the first instruction of the line */
+};
+
+/* Backend operations; see dwarf.c and btf.c for what each source can answer. */
+struct dbg_ops {
+	/* Functions whose name matches the glob pattern (and whose file matches
+	   file_glob when not NULL), in address order; inline instances only if
+	   want_inline. */
+	void (*functions)(struct debuginfo *di, const char *pattern, const char *file_glob,
+			  bool want_inline, struct vec *out);
+	/* Parameters and locals of f as seen at address pc (f->addr for the entry). */
+	void (*variables)(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out);
+	/* A named struct, union, enum or typedef ("task_struct", "struct file", "size_t"). */
+	struct dbg_type *(*find_type)(struct debuginfo *di, const char *name);
+	/* Fill t->members. */
+	void (*load_members)(struct debuginfo *di, struct dbg_type *t);
+	/* Addresses where source line 'line' of a file matching file_glob starts, inside
+	   functions matching func_glob (NULL: any). DWARF only (NULL in BTF). */
+	void (*lines)(struct debuginfo *di, const char *func_glob, const char *file_glob, int line,
+		      struct vec *out);
+	/* A global variable by name (and file glob), as a variable with an absolute location. */
+	struct dbg_var *(*global)(struct debuginfo *di, const char *name, const char *file_glob);
+	/* Typedefs whose name matches glob (struct dbg_type *, each name once). */
+	void (*typedefs)(struct debuginfo *di, const char *glob, struct vec *out);
+};
+
+/* One opened binary. */
+struct debuginfo {
+	enum dbg_source source;
+	const char *path;       /* the file read */
+	const char *module;     /* "kernel", a module name, or a program path */
+	const struct dbg_ops *ops;
+	void *priv;             /* the backend's state */
+	struct vec exported;    /* of const char *: exported symbol names, sorted (kernel: Module.symvers) */
+};
+
+/* Open path's DWARF; NULL (and *err set) if it has none or cannot be read. */
+struct debuginfo *dbg_open_dwarf(const char *path, const char **err);
+/* Open BTF from an ELF's .BTF section, a raw BTF file, or a compressed bzImage
+   (vmlinuz); base is the vmlinux BTF a module's split BTF builds on, or NULL. */
+struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err);
+
+/* Convenience wrappers over ops. */
+void dbg_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
+		   struct vec *out);
+void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out);
+struct dbg_type *dbg_find_type(struct debuginfo *di, const char *name);
+struct dbg_var *dbg_global(struct debuginfo *di, const char *name, const char *file_glob);
+
+/* Types. */
+struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle);
+struct dbg_type *dbg_type_strip(struct dbg_type *t);   /* without typedefs, const, volatile */
+const struct vec *dbg_type_members(struct dbg_type *t);/* loads them on first use */
+/* Find member name in struct/union t (searching anonymous members); the offset
+   accumulates through them. NULL if absent. */
+struct dbg_member *dbg_member_find(struct dbg_type *t, const char *name, uint64_t *offset);
+/* C spelling: "struct file*", "const char*", "unsigned int", "size_t". */
+const char *dbg_type_text(struct dbg_type *t);
+/* True if t (stripped) is an integer, enum, pointer: a value that fits a long. */
+bool dbg_type_is_scalar(struct dbg_type *t);
+
+/* Glob matching with * ? [..] (fnmatch semantics, no special '/'). */
+bool dbg_glob_match(const char *pattern, const char *name);
+/* True if pattern has glob characters. */
+bool dbg_is_glob(const char *pattern);
+/* Locate the parameters among vars by the x86-64 calling convention at a function's entry. */
+void dbg_abi_locate(struct vec *vars);
+/* Exported-symbol test (binary search in di->exported). */
+bool dbg_is_exported(struct debuginfo *di, const char *name);
+
+#endif

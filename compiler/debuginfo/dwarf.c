@@ -1,0 +1,877 @@
+/*
+ * dwarf.c - the debuginfo model from DWARF (elfutils libdw).
+ *
+ * Finding functions. The ELF symbol table is the index: a function pattern
+ * is matched against FUNC symbols (compiler clones such as foo.isra.0 only
+ * when the pattern itself has a '.'), and each match is tied to its DWARF
+ * subprogram through .debug_aranges (dwarf_addrdie) and the subprogram whose
+ * low_pc is the symbol's address. That avoids walking the whole tree of a
+ * large image (the Debian cloud kernel's DWARF is ~500 MB) for the common
+ * case. Inline instances have no symbol, so .inline walks the DIE tree of the
+ * compilation units that can hold them (those whose name matches the file
+ * pattern when one names a .c file, else all).
+ *
+ * Variables. The parameters and locals of a function (or inline instance)
+ * whose scope covers the probe address, each with its DWARF location
+ * evaluated at that address and reduced to struct dbg_loc. Supported
+ * expressions: DW_OP_reg*, DW_OP_breg* (memory, or a value with
+ * DW_OP_stack_value), DW_OP_fbreg (frame base = DW_OP_call_frame_cfa, which
+ * is rsp + 8 at a function's entry and comes from the CFI elsewhere),
+ * DW_OP_addr, constants with DW_OP_stack_value, DW_AT_const_value. Anything
+ * else is reported as unavailable, naming the operation.
+ *
+ * Types are converted once per DIE (a hash table by DIE offset); members are
+ * loaded on first use; a struct only declared in one compilation unit is
+ * completed from its definition elsewhere, looked up by name.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+
+/* A function symbol of the ELF symbol table. */
+struct elf_sym {
+	const char *name;
+	uint64_t addr;
+	uint64_t size;
+};
+
+/* A hash table from DIE offsets to what was made of them (types, function indexes). */
+struct die_table {
+	uint64_t *keys;           /* DIE offset + 1 (0 = empty slot) */
+	void **values;
+	size_t cap, n;
+};
+
+/* The concrete functions of one compilation unit, by entry address. */
+struct cu_funcs {
+	size_t n;
+	struct cu_func {
+		uint64_t low;     /* entry address */
+		uint64_t die;     /* subprogram DIE offset */
+	} *items;
+};
+
+struct dwarf_state {
+	Dwarf *dw;
+	Elf *elf;
+	int fd;
+	Dwarf_CFI *cfi;            /* .debug_frame / .eh_frame, NULL if neither */
+	struct elf_sym *syms;      /* FUNC symbols, by address */
+	size_t nsyms;
+	struct die_table types;     /* DIE offset -> struct dbg_type * */
+	struct die_table cus;       /* CU DIE offset -> struct cu_funcs * */
+};
+
+static struct dbg_type *convert(struct debuginfo *di, Dwarf_Die *die);
+
+/* ---- small helpers ---- */
+
+static void **table_slot(struct die_table *t, uint64_t key)
+{
+	if (t->n * 2 >= t->cap) {
+		struct die_table bigger = {.cap = t->cap ? t->cap * 2 : 4096};
+		bigger.keys = calloc(bigger.cap, sizeof(uint64_t));
+		bigger.values = calloc(bigger.cap, sizeof(void *));
+		for (size_t i = 0; i < t->cap; i++) {
+			if (!t->keys[i])
+				continue;
+			size_t j = (t->keys[i] * 0x9e3779b97f4a7c15ull) & (bigger.cap - 1);
+			while (bigger.keys[j])
+				j = (j + 1) & (bigger.cap - 1);
+			bigger.keys[j] = t->keys[i];
+			bigger.values[j] = t->values[i];
+			bigger.n++;
+		}
+		free(t->keys);
+		free(t->values);
+		*t = bigger;
+	}
+	size_t j = ((key + 1) * 0x9e3779b97f4a7c15ull) & (t->cap - 1);
+	while (t->keys[j] && t->keys[j] != key + 1)
+		j = (j + 1) & (t->cap - 1);
+	if (!t->keys[j]) {
+		t->keys[j] = key + 1;
+		t->n++;
+	}
+	return &t->values[j];
+}
+
+static bool attr_udata(Dwarf_Die *die, unsigned name, Dwarf_Word *out)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, name, &a) && dwarf_formudata(&a, out) == 0;
+}
+
+static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, out);
+}
+
+/* A source file name as the user writes it: relative to the compilation directory. */
+static const char *relative_file(Dwarf_Die *cu, const char *file)
+{
+	if (!file)
+		return NULL;
+	Dwarf_Attribute a;
+	const char *comp_dir = dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+	size_t n = comp_dir ? strlen(comp_dir) : 0;
+	if (n && !strncmp(file, comp_dir, n) && file[n] == '/')
+		file += n + 1;
+	while (!strncmp(file, "./", 2))
+		file += 2;
+	return ast_strdup(file);
+}
+
+/* file matches glob: the whole relative path, or its last components when glob has fewer. */
+static bool file_matches(const char *glob, const char *file)
+{
+	if (!file)
+		return false;
+	if (dbg_glob_match(glob, file))
+		return true;
+	for (const char *p = file; (p = strchr(p, '/')) != NULL; p++)
+		if (dbg_glob_match(glob, p + 1))
+			return true;
+	return false;
+}
+
+/* ---- types ---- */
+
+static struct dbg_type *convert(struct debuginfo *di, Dwarf_Die *die)
+{
+	struct dwarf_state *st = di->priv;
+	if (!die)
+		return NULL;
+	uint64_t off = dwarf_dieoffset(die);
+	struct dbg_type **slot = (struct dbg_type **)table_slot(&st->types, off);
+	if (*slot)
+		return *slot;
+	const char *name = dwarf_diename(die);
+	Dwarf_Die target_die, *target = type_of(die, &target_die) ? &target_die : NULL;
+	Dwarf_Word w;
+	struct dbg_type *d;
+	switch (dwarf_tag(die)) {
+	case DW_TAG_base_type: {
+		Dwarf_Word enc = 0;
+		attr_udata(die, DW_AT_encoding, &enc);
+		d = dbg_type_new(di, enc == DW_ATE_float ? DBG_FLOAT : DBG_INT, name, off);
+		d->size = attr_udata(die, DW_AT_byte_size, &w) ? w : 0;
+		d->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		d->is_char = d->size == 1 && name && strstr(name, "char");
+		break;
+	}
+	case DW_TAG_enumeration_type:
+		d = dbg_type_new(di, DBG_ENUM, name, off);
+		d->size = attr_udata(die, DW_AT_byte_size, &w) ? w : 4;
+		if (target) {
+			Dwarf_Word enc = 0;
+			attr_udata(target, DW_AT_encoding, &enc);
+			d->is_signed = enc == DW_ATE_signed;
+		}
+		break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		d = *slot = dbg_type_new(di, DBG_PTR, NULL, off);
+		d->size = 8;
+		d->target = convert(di, target);
+		return d;
+	case DW_TAG_array_type: {
+		/* int a[2][3]: subranges outermost first; build innermost first */
+		d = *slot = dbg_type_new(di, DBG_ARRAY, NULL, off);
+		struct dbg_type *elem = convert(di, target);
+		Dwarf_Word counts[8];
+		int ndims = 0;
+		Dwarf_Die child;
+		if (dwarf_child(die, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_subrange_type || ndims == 8)
+					continue;
+				Dwarf_Word upper;
+				if (attr_udata(&child, DW_AT_count, &w))
+					counts[ndims++] = w;
+				else if (attr_udata(&child, DW_AT_upper_bound, &upper))
+					counts[ndims++] = upper + 1;
+				else
+					counts[ndims++] = 0;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		for (int i = ndims - 1; i >= 1; i--) {
+			struct dbg_type *inner = dbg_type_new(di, DBG_ARRAY, NULL, 0);
+			inner->target = elem;
+			inner->nelems = counts[i];
+			inner->size = dbg_type_strip(elem) ? dbg_type_strip(elem)->size * counts[i] : 0;
+			elem = inner;
+		}
+		d->target = elem;
+		d->nelems = ndims ? counts[0] : 0;
+		d->size = dbg_type_strip(elem) ? dbg_type_strip(elem)->size * d->nelems : 0;
+		return d;
+	}
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type: {
+		d = dbg_type_new(di, dwarf_tag(die) == DW_TAG_union_type ? DBG_UNION : DBG_STRUCT, name, off);
+		d->size = attr_udata(die, DW_AT_byte_size, &w) ? w : 0;
+		d->incomplete = dwarf_hasattr(die, DW_AT_declaration);
+		break;
+	}
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+		d = *slot = dbg_type_new(di, dwarf_tag(die) == DW_TAG_typedef ? DBG_TYPEDEF
+					 : dwarf_tag(die) == DW_TAG_const_type ? DBG_CONST : DBG_VOLATILE, name, off);
+		d->target = convert(di, target);
+		d->size = dbg_type_strip(d) ? dbg_type_strip(d)->size : 0;
+		return d;
+	case DW_TAG_subroutine_type:
+		d = dbg_type_new(di, DBG_FUNC, NULL, off);
+		break;
+	default:
+		d = dbg_type_new(di, DBG_VOID, NULL, off);
+		break;
+	}
+	*slot = d;
+	return d;
+}
+
+static struct dbg_type *dwarf_find_type(struct debuginfo *di, const char *name);
+
+static void dwarf_load_members(struct debuginfo *di, struct dbg_type *d)
+{
+	struct dwarf_state *st = di->priv;
+	if (d->incomplete) {
+		/* a declaration: take the members of the definition, wherever it is */
+		struct dbg_type *full = d->name ? dwarf_find_type(di, ast_printf("%s %s",
+					d->kind == DBG_UNION ? "union" : "struct", d->name)) : NULL;
+		if (full && !full->incomplete) {
+			d->members = *dbg_type_members(full);
+			d->size = full->size;
+			d->incomplete = false;
+		}
+		return;
+	}
+	Dwarf_Die die, child;
+	if (!dwarf_offdie(st->dw, d->handle, &die) || dwarf_child(&die, &child) != 0)
+		return;
+	do {
+		if (d->kind == DBG_FUNC && dwarf_tag(&child) == DW_TAG_formal_parameter) {
+			struct dbg_member *p = ast_alloc(sizeof(*p));
+			const char *pname = dwarf_diename(&child);
+			p->name = pname ? ast_strdup(pname) : NULL;
+			Dwarf_Die pt;
+			p->type = type_of(&child, &pt) ? convert(di, &pt) : NULL;
+			vec_push(&d->members, p);
+			continue;
+		}
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		struct dbg_member *m = ast_alloc(sizeof(*m));
+		const char *name = dwarf_diename(&child);
+		m->name = name ? ast_strdup(name) : NULL;
+		Dwarf_Die t;
+		m->type = type_of(&child, &t) ? convert(di, &t) : NULL;
+		Dwarf_Word w;
+		uint64_t byte_off = attr_udata(&child, DW_AT_data_member_location, &w) ? w : 0;
+		Dwarf_Word bits;
+		if (attr_udata(&child, DW_AT_bit_size, &bits)) {
+			struct dbg_type *unit = dbg_type_strip(m->type);
+			uint64_t unit_bits = unit && unit->size ? unit->size * 8 : 32;
+			uint64_t bit;
+			Dwarf_Word old;
+			if (attr_udata(&child, DW_AT_data_bit_offset, &w))
+				bit = w;
+			else if (attr_udata(&child, DW_AT_bit_offset, &old)) /* DWARF 2/3: from the MSB */
+				bit = byte_off * 8 + unit_bits - old - bits;
+			else
+				bit = byte_off * 8;
+			m->offset = (bit / unit_bits) * (unit_bits / 8);
+			m->bit_offset = (int)(bit % unit_bits);
+			m->bit_size = (int)bits;
+		} else {
+			m->offset = byte_off;
+		}
+		vec_push(&d->members, m);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* "struct x", "union x", "enum x" or a plain name: the first definition among the top-level DIEs. */
+static struct dbg_type *dwarf_find_type(struct debuginfo *di, const char *name)
+{
+	struct dwarf_state *st = di->priv;
+	int tags[4] = {0};
+	if (!strncmp(name, "struct ", 7)) {
+		name += 7;
+		tags[0] = DW_TAG_structure_type;
+		tags[1] = DW_TAG_class_type;
+	} else if (!strncmp(name, "union ", 6)) {
+		name += 6;
+		tags[0] = DW_TAG_union_type;
+	} else if (!strncmp(name, "enum ", 5)) {
+		name += 5;
+		tags[0] = DW_TAG_enumeration_type;
+	} else {
+		tags[0] = DW_TAG_structure_type;
+		tags[1] = DW_TAG_union_type;
+		tags[2] = DW_TAG_typedef;
+		tags[3] = DW_TAG_base_type;
+	}
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	struct dbg_type *declared = NULL;
+	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				int tag = dwarf_tag(&child);
+				if (tag != tags[0] && tag != tags[1] && tag != tags[2] && tag != tags[3])
+					continue;
+				const char *n = dwarf_diename(&child);
+				if (!n || strcmp(n, name))
+					continue;
+				if (dwarf_hasattr(&child, DW_AT_declaration)) {
+					if (!declared)
+						declared = convert(di, &child);
+					continue;
+				}
+				return convert(di, &child);
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return declared;
+}
+
+/* ---- symbols ---- */
+
+static int compare_sym_addr(const void *a, const void *b)
+{
+	const struct elf_sym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void read_symbols(struct dwarf_state *st)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+	while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t n = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
+				continue;
+			const char *name = elf_strptr(st->elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			if (st->nsyms == cap) {
+				cap = cap ? cap * 2 : 4096;
+				st->syms = realloc(st->syms, cap * sizeof(*st->syms));
+			}
+			st->syms[st->nsyms++] = (struct elf_sym){name, sym.st_value, sym.st_size};
+		}
+	}
+	qsort(st->syms, st->nsyms, sizeof(*st->syms), compare_sym_addr);
+}
+
+/* The symbol at exactly addr (the first by name order among aliases), or NULL. */
+static const struct elf_sym *symbol_at(struct dwarf_state *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nsyms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (st->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < st->nsyms && st->syms[lo].addr == addr ? &st->syms[lo] : NULL;
+}
+
+/* The symbol containing addr. */
+static const struct elf_sym *symbol_containing(struct dwarf_state *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nsyms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (st->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct elf_sym *s = &st->syms[lo - 1];
+	return addr < s->addr + (s->size ? s->size : 1) ? s : NULL;
+}
+
+/* ---- functions ---- */
+
+static int collect_funcs_cb(Dwarf_Die *die, void *arg)
+{
+	struct cu_funcs *cf = arg;
+	Dwarf_Addr low;
+	if (dwarf_lowpc(die, &low) == 0) {
+		if ((cf->n & (cf->n + 1)) == 0 || !cf->n)
+			cf->items = realloc(cf->items, (cf->n + 1) * 2 * sizeof(*cf->items));
+		cf->items[cf->n++] = (struct cu_func){low, dwarf_dieoffset(die)};
+	}
+	return DWARF_CB_OK;
+}
+
+static int compare_cu_func(const void *a, const void *b)
+{
+	const struct cu_func *x = a, *y = b;
+	return x->low < y->low ? -1 : x->low > y->low;
+}
+
+/* The subprogram DIE whose entry is addr, through the (cached) index of its CU. */
+static bool subprogram_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu, Dwarf_Die *out)
+{
+	if (!dwarf_addrdie(st->dw, addr, cu))
+		return false;
+	struct cu_funcs **slot = (struct cu_funcs **)table_slot(&st->cus, dwarf_dieoffset(cu));
+	if (!*slot) {
+		*slot = ast_alloc(sizeof(**slot));
+		dwarf_getfuncs(cu, collect_funcs_cb, *slot, 0);
+		qsort((*slot)->items, (*slot)->n, sizeof(struct cu_func), compare_cu_func);
+	}
+	struct cu_funcs *cf = *slot;
+	size_t lo = 0, hi = cf->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (cf->items[mid].low < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cf->n && cf->items[lo].low == addr && dwarf_offdie(st->dw, cf->items[lo].die, out);
+}
+
+/*
+ * A function whose code has no concrete DWARF instance (GCC sometimes keeps
+ * only the abstract subprogram of a function it also emitted out of line):
+ * its declaration in the CU, found by name; its parameters then have no
+ * locations, and are placed by the calling convention at the entry.
+ */
+static bool abstract_subprogram(Dwarf_Die *cu, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+	if (dwarf_child(cu, &child) != 0)
+		return false;
+	do {
+		const char *n = dwarf_tag(&child) == DW_TAG_subprogram ? dwarf_diename(&child) : NULL;
+		if (n && !strcmp(n, name)) {
+			*out = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static struct dbg_func *make_func(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, const char *name)
+{
+	struct dbg_func *f = ast_alloc(sizeof(*f));
+	f->name = ast_strdup(name);
+	f->di = di;
+	if (die) {
+		f->handle = dwarf_dieoffset(die);
+		f->file = relative_file(cu, dwarf_decl_file(die));
+		dwarf_decl_line(die, &f->line);
+		Dwarf_Die t;
+		f->ret = type_of(die, &t) ? convert(di, &t) : NULL;
+	}
+	return f;
+}
+
+/* Inline instances of functions matching pattern in the DIE tree under die. */
+static void walk_inlines(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, Dwarf_Die *outer,
+			 const char *pattern, const char *file_glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die child;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr entry;
+		if (tag == DW_TAG_inlined_subroutine) {
+			const char *name = dwarf_diename(&child);
+			if (name && dbg_glob_match(pattern, name) && outer && dwarf_entrypc(&child, &entry) == 0) {
+				Dwarf_Addr outer_low;
+				const struct elf_sym *sym = dwarf_lowpc(outer, &outer_low) == 0 ? symbol_containing(st, entry) : NULL;
+				struct dbg_func *f = make_func(di, cu, &child, name);
+				if (sym && (!file_glob || file_matches(file_glob, f->file))) {
+					f->inlined = true;
+					f->addr = entry;
+					f->symbol = sym->name;
+					f->symbol_addr = sym->addr;
+					vec_push(out, f);
+				}
+			}
+			walk_inlines(di, cu, &child, outer, pattern, file_glob, out);
+		} else if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr low;
+			walk_inlines(di, cu, &child, dwarf_lowpc(&child, &low) == 0 ? &child : outer, pattern, file_glob, out);
+		} else if (tag == DW_TAG_lexical_block) {
+			walk_inlines(di, cu, &child, outer, pattern, file_glob, out);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void dwarf_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
+			    struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	if (want_inline) {
+		/* a .c file pattern limits the walk to that compilation unit */
+		bool c_file = file_glob && strlen(file_glob) > 2 && !strcmp(file_glob + strlen(file_glob) - 2, ".c");
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die cu;
+			if (dwarf_offdie(st->dw, off + hsize, &cu)) {
+				const char *cu_name = relative_file(&cu, dwarf_diename(&cu));
+				if (!c_file || file_matches(file_glob, cu_name))
+					walk_inlines(di, &cu, &cu, NULL, pattern, file_glob, out);
+			}
+			off = next;
+		}
+		return;
+	}
+	bool glob = dbg_is_glob(pattern);
+	bool clones = strchr(pattern, '.') != NULL;
+	for (size_t i = 0; i < st->nsyms; i++) {
+		const struct elf_sym *sym = &st->syms[i];
+		if (glob ? !dbg_glob_match(pattern, sym->name) : strcmp(pattern, sym->name))
+			continue;
+		if (glob && !clones && strchr(sym->name, '.'))
+			continue;
+		/* aliases at one address: one function */
+		if (out->n && ((struct dbg_func *)out->items[out->n - 1])->addr == sym->addr)
+			continue;
+		Dwarf_Die cu, sub;
+		bool found = subprogram_at(st, sym->addr, &cu, &sub);
+		if (!found && dwarf_addrdie(st->dw, sym->addr, &cu))
+			found = abstract_subprogram(&cu, sym->name, &sub);
+		struct dbg_func *f = make_func(di, &cu, found ? &sub : NULL, sym->name);
+		if (file_glob && !file_matches(file_glob, f->file))
+			continue;
+		f->symbol = sym->name;
+		f->addr = f->symbol_addr = sym->addr;
+		f->exported = dbg_is_exported(di, sym->name);
+		vec_push(out, f);
+	}
+}
+
+/* ---- variables ---- */
+
+/* The CFA at pc as register + offset; false if the CFI does not say. */
+static bool frame_cfa(struct dwarf_state *st, uint64_t pc, int *reg, int64_t *off)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Op *ops;
+	size_t nops;
+	if (!st->cfi || dwarf_cfi_addrframe(st->cfi, pc, &frame) != 0)
+		return false;
+	bool ok = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom >= DW_OP_breg0 &&
+		  ops[0].atom <= DW_OP_breg31;
+	if (ok) {
+		*reg = ops[0].atom - DW_OP_breg0;
+		*off = (int64_t)ops[0].number;
+	}
+	free(frame);
+	return ok;
+}
+
+static const char *op_name(unsigned atom)
+{
+	const char *name = NULL;
+	switch (atom) {
+	case DW_OP_piece: name = "DW_OP_piece"; break;
+	case DW_OP_entry_value: name = "DW_OP_entry_value"; break;
+	case DW_OP_GNU_entry_value: name = "DW_OP_GNU_entry_value"; break;
+	case DW_OP_implicit_value: name = "DW_OP_implicit_value"; break;
+	case DW_OP_implicit_pointer: name = "DW_OP_implicit_pointer"; break;
+	case DW_OP_GNU_implicit_pointer: name = "DW_OP_GNU_implicit_pointer"; break;
+	default: return ast_printf("DW_OP 0x%x", atom);
+	}
+	return name;
+}
+
+/* Reduce one location expression to a dbg_loc. fn is the subprogram (for the frame base). */
+static struct dbg_loc reduce(struct dwarf_state *st, Dwarf_Op *ops, size_t n, uint64_t pc, uint64_t entry)
+{
+	struct dbg_loc loc = {.kind = DBG_LOC_NONE, .reg = -1};
+	if (n == 0) {
+		loc.why = "optimized out";
+		return loc;
+	}
+	unsigned a = ops[0].atom;
+	bool stack_value = n == 2 && ops[1].atom == DW_OP_stack_value;
+	if (n == 1 && a >= DW_OP_reg0 && a <= DW_OP_reg31)
+		return (struct dbg_loc){.kind = DBG_LOC_REG, .reg = (int)(a - DW_OP_reg0)};
+	if (n == 1 && a == DW_OP_regx)
+		return (struct dbg_loc){.kind = DBG_LOC_REG, .reg = (int)ops[0].number};
+	if (a >= DW_OP_breg0 && a <= DW_OP_breg31 && (n == 1 || stack_value)) {
+		loc.reg = (int)(a - DW_OP_breg0);
+		loc.offset = (int64_t)ops[0].number;
+		loc.kind = stack_value ? DBG_LOC_REG : DBG_LOC_MEMORY;
+		loc.value_is_sum = stack_value;
+		return loc;
+	}
+	if (a == DW_OP_fbreg && n == 1) {
+		/* kernel and user code alike use DW_AT_frame_base = DW_OP_call_frame_cfa */
+		int reg;
+		int64_t off;
+		if (pc == entry) {
+			reg = DBG_REG_SP;
+			off = 8; /* at the first instruction, the CFA is just above the return address */
+		} else if (!frame_cfa(st, pc, &reg, &off)) {
+			loc.why = "its frame base is not known at this address (no CFI)";
+			return loc;
+		}
+		loc.kind = DBG_LOC_MEMORY;
+		loc.reg = reg;
+		loc.offset = off + (int64_t)ops[0].number;
+		return loc;
+	}
+	if (a == DW_OP_addr && n == 1)
+		return (struct dbg_loc){.kind = DBG_LOC_MEMORY, .reg = -1, .offset = (int64_t)ops[0].number, .absolute = true};
+	if (stack_value && ((a >= DW_OP_lit0 && a <= DW_OP_lit31) || a == DW_OP_constu || a == DW_OP_consts ||
+			    (a >= DW_OP_const1u && a <= DW_OP_const8s))) {
+		int64_t v = a >= DW_OP_lit0 && a <= DW_OP_lit31 ? (int64_t)(a - DW_OP_lit0) : (int64_t)ops[0].number;
+		return (struct dbg_loc){.kind = DBG_LOC_CONST, .offset = v};
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned op = ops[i].atom;
+		if (op == DW_OP_piece || op == DW_OP_entry_value || op == DW_OP_GNU_entry_value ||
+		    op == DW_OP_implicit_value || op == DW_OP_implicit_pointer || op == DW_OP_GNU_implicit_pointer) {
+			loc.why = ast_printf("its location uses %s, which is not supported", op_name(op));
+			return loc;
+		}
+	}
+	loc.why = ast_printf("its location expression (%zu operations, starting with %s) is not supported", n,
+			     op_name(a));
+	return loc;
+}
+
+static struct dbg_loc locate(struct dwarf_state *st, Dwarf_Die *var, uint64_t pc, uint64_t entry)
+{
+	Dwarf_Attribute a;
+	if (dwarf_attr_integrate(var, DW_AT_const_value, &a)) {
+		Dwarf_Sword v;
+		if (dwarf_formsdata(&a, &v) == 0)
+			return (struct dbg_loc){.kind = DBG_LOC_CONST, .offset = v};
+	}
+	if (!dwarf_attr(var, DW_AT_location, &a))
+		return (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = "optimized out"};
+	Dwarf_Op *ops;
+	size_t n;
+	int got = dwarf_getlocation_addr(&a, pc, &ops, &n, 1);
+	if (got <= 0)
+		return (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = "not available at this address"};
+	return reduce(st, ops, n, pc, entry);
+}
+
+/* Variables of the scope die (and of the nested lexical blocks covering pc). */
+static void collect(struct debuginfo *di, Dwarf_Die *scope, uint64_t pc, uint64_t entry, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die child;
+	if (dwarf_child(scope, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) {
+			const char *name = dwarf_diename(&child);
+			if (!name)
+				continue;
+			struct dbg_var *v = ast_alloc(sizeof(*v));
+			v->name = ast_strdup(name);
+			Dwarf_Die t;
+			v->type = type_of(&child, &t) ? convert(di, &t) : NULL;
+			v->is_param = tag == DW_TAG_formal_parameter;
+			v->loc = locate(st, &child, pc, entry);
+			/* a local declared elsewhere (extern, static in an outer file scope) has no location: skip it */
+			if (!v->is_param && dwarf_hasattr(&child, DW_AT_declaration))
+				continue;
+			vec_push(out, v);
+		} else if (tag == DW_TAG_lexical_block && dwarf_haspc(&child, pc) > 0) {
+			collect(di, &child, pc, entry, out);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die die;
+	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die))
+		return;
+	collect(di, &die, pc, f->addr, out);
+	Dwarf_Addr low;
+	if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) != 0 && !dwarf_hasattr(&die, DW_AT_ranges)) {
+		/* only the abstract instance: no locations */
+		if (pc == f->addr)
+			dbg_abi_locate(out);
+	}
+}
+
+/* ---- lines ---- */
+
+static void dwarf_lines(struct debuginfo *di, const char *func_glob, const char *file_glob, int line, struct vec *out)
+{
+	struct vec funcs = {0};
+	dwarf_functions(di, func_glob ? func_glob : "*", NULL, false, &funcs);
+	struct dwarf_state *st = di->priv;
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		const struct elf_sym *sym = symbol_at(st, f->addr);
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nlines;
+		if (!sym || !dwarf_addrdie(st->dw, f->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+			continue;
+		uint64_t best = 0;
+		const char *best_file = NULL;
+		for (size_t j = 0; j < nlines; j++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, j);
+			int lineno;
+			Dwarf_Addr addr;
+			bool stmt;
+			if (dwarf_lineno(l, &lineno) != 0 || lineno != line || dwarf_lineaddr(l, &addr) != 0 ||
+			    addr < sym->addr || addr >= sym->addr + sym->size ||
+			    dwarf_linebeginstatement(l, &stmt) != 0 || !stmt)
+				continue;
+			const char *file = relative_file(&cu, dwarf_linesrc(l, NULL, NULL));
+			if (file_glob && !file_matches(file_glob, file))
+				continue;
+			if (!best || addr < best) {
+				best = addr;
+				best_file = file;
+			}
+		}
+		if (!best)
+			continue;
+		struct dbg_line *dl = ast_alloc(sizeof(*dl));
+		dl->func = f;
+		dl->file = best_file;
+		dl->line = line;
+		dl->addr = best;
+		vec_push(out, dl);
+	}
+}
+
+/* ---- globals ---- */
+
+static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, const char *file_glob)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0 &&
+		    (!file_glob || file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu))))) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_variable || dwarf_hasattr(&child, DW_AT_declaration))
+					continue;
+				const char *n = dwarf_diename(&child);
+				if (!n || strcmp(n, name))
+					continue;
+				struct dbg_var *v = ast_alloc(sizeof(*v));
+				v->name = ast_strdup(n);
+				Dwarf_Die t;
+				v->type = type_of(&child, &t) ? convert(di, &t) : NULL;
+				v->loc = locate(st, &child, 0, 1);
+				if (v->loc.kind == DBG_LOC_MEMORY && v->loc.absolute)
+					return v;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return NULL;
+}
+
+static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	struct vec seen = {0};
+	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				const char *n = dwarf_tag(&child) == DW_TAG_typedef ? dwarf_diename(&child) : NULL;
+				if (!n || !dbg_glob_match(glob, n))
+					continue;
+				bool dup = false;
+				for (int i = 0; i < seen.n && !dup; i++)
+					dup = !strcmp(seen.items[i], n);
+				if (dup)
+					continue;
+				vec_push(&seen, (void *)n);
+				vec_push(out, convert(di, &child));
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+}
+
+static const struct dbg_ops dwarf_ops = {
+	.functions = dwarf_functions,
+	.variables = dwarf_variables,
+	.find_type = dwarf_find_type,
+	.load_members = dwarf_load_members,
+	.lines = dwarf_lines,
+	.global = dwarf_global,
+	.typedefs = dwarf_typedefs,
+};
+
+struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
+{
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = ast_printf("cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Dwarf *dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+	if (!dw) {
+		*err = ast_printf("%s has no DWARF debuginfo", path);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	struct dwarf_state *st = ast_alloc(sizeof(*st));
+	st->dw = dw;
+	st->elf = elf;
+	st->fd = fd;
+	st->cfi = dwarf_getcfi(dw);
+	if (!st->cfi)
+		st->cfi = dwarf_getcfi_elf(elf);
+	read_symbols(st);
+	struct debuginfo *di = ast_alloc(sizeof(*di));
+	di->source = DBG_SOURCE_DWARF;
+	di->path = path;
+	di->ops = &dwarf_ops;
+	di->priv = st;
+	return di;
+}

@@ -1,0 +1,25 @@
+/* kernel.h - the -r target kernel's debuginfo (DWARF or BTF), opened once per run. */
+#ifndef STAPC_DEBUGINFO_KERNEL_H
+#define STAPC_DEBUGINFO_KERNEL_H
+
+#include "debuginfo.h"
+#include "session.h"
+
+/* --debuginfo=MODE (or $STAPC_DEBUGINFO when the option is absent). */
+enum kernel_dbg_mode {
+	KERNEL_DBG_AUTO,    /* DWARF when installed, else BTF */
+	KERNEL_DBG_BTF,     /* BTF only, even with DWARF installed */
+	KERNEL_DBG_DWARF,   /* DWARF only: an error without it */
+	KERNEL_DBG_INVALID, /* not one of the above */
+};
+enum kernel_dbg_mode kernel_dbg_mode(const char *arg);
+
+/* module is "kernel" or a module name. NULL (with *err saying why, naming the
+   package to install) if the target has no usable debuginfo for it. */
+struct debuginfo *kernel_debuginfo(struct session *s, const char *module, const char **err);
+
+/* NULL if DWARF for module is available and allowed, else why not (for
+   features that need DWARF: .inline, .statement, func@file). */
+const char *kernel_dwarf_missing(struct session *s, const char *module);
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * probes/tracepoint.c - kernel.trace("name") and kernel.trace("system:name"),
+ * with wildcards, arguments as $name and $$parms.
+ *
+ * Which tracepoints the target kernel has, and their argument types: every
+ * tracepoint declares "typedef void (*btf_trace_NAME)(void *, ARGS...)" for
+ * BPF, so the typedefs of the target's debuginfo (BTF or DWARF) list them.
+ * Argument names: the parameters of the function __bpf_trace_CLASS, where
+ * CLASS is the event class (the event's own name for TRACE_EVENT, the first
+ * argument of DEFINE_EVENT). Classes and system names come from the target's
+ * trace headers (BUILD/include/trace/events/NAME.h: #define TRACE_SYSTEM and the
+ * TRACE_EVENT / DEFINE_EVENT invocations); a tracepoint those headers do not
+ * describe has no system and arguments named $arg1, $arg2...
+ *
+ * At run time the module finds each tracepoint by name
+ * (for_each_kernel_tracepoint) and registers a callback taking the arguments
+ * as unsigned longs; targetvar.c narrows them to their declared types.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debuginfo/kernel.h"
+#include "diag.h"
+#include "probes.h"
+#include "targetvar.h"
+
+/* What the trace headers say about one event. */
+struct tp_info {
+	const char *name;
+	const char *system;
+	const char *class_name;
+};
+
+static struct vec header_events; /* of struct tp_info *, read once */
+static bool headers_read;
+
+static const char *skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\')
+		p++;
+	return p;
+}
+
+static const char *identifier(const char **pp)
+{
+	const char *p = skip_space(*pp), *start = p;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
+		p++;
+	*pp = p;
+	return p > start ? ast_strndup(start, (size_t)(p - start)) : NULL;
+}
+
+/* Scan one trace header for its TRACE_SYSTEM and event definitions. */
+static void scan_header(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char *text = NULL;
+	size_t cap = 0, len = 0, n;
+	char buf[65536];
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			text = realloc(text, cap);
+		}
+		memcpy(text + len, buf, n);
+		len += n;
+	}
+	fclose(f);
+	if (!text)
+		return;
+	text[len] = '\0';
+	const char *system = NULL;
+	const char *def = strstr(text, "#define TRACE_SYSTEM ");
+	if (def) {
+		const char *p = def + strlen("#define TRACE_SYSTEM ");
+		system = identifier(&p);
+	}
+	static const struct {
+		const char *macro;
+		bool has_class; /* first argument is the class, second the event */
+	} macros[] = {
+		{"TRACE_EVENT(", false}, {"TRACE_EVENT_FN(", false}, {"TRACE_EVENT_CONDITION(", false},
+		{"TRACE_EVENT_FN_COND(", false}, {"DEFINE_EVENT(", true}, {"DEFINE_EVENT_FN(", true},
+		{"DEFINE_EVENT_CONDITION(", true}, {"DEFINE_EVENT_PRINT(", true},
+	};
+	for (size_t m = 0; m < sizeof(macros) / sizeof(macros[0]); m++) {
+		size_t ml = strlen(macros[m].macro);
+		for (const char *p = strstr(text, macros[m].macro); p; p = strstr(p + ml, macros[m].macro)) {
+			/* a whole word at the start of a line (not a #define of the macro itself) */
+			if (p > text && (p[-1] != '\n' && p[-1] != ' ' && p[-1] != '\t'))
+				continue;
+			const char *q = p + ml;
+			const char *first = identifier(&q);
+			const char *second = NULL;
+			if (macros[m].has_class) {
+				q = skip_space(q);
+				if (*q == ',') {
+					q++;
+					second = identifier(&q);
+				}
+			}
+			if (!first || (macros[m].has_class && !second))
+				continue;
+			struct tp_info *ti = ast_alloc(sizeof(*ti));
+			ti->name = macros[m].has_class ? second : first;
+			ti->class_name = first;
+			ti->system = system;
+			vec_push(&header_events, ti);
+		}
+	}
+	free(text);
+}
+
+static void read_headers(struct session *s)
+{
+	if (headers_read)
+		return;
+	headers_read = true;
+	/* Debian splits the headers: BUILD (per flavour) and /lib/modules/R/source (common) */
+	const char *roots[] = {s->kernel_build, ast_printf("%s/source", s->kernel_build),
+			       ast_printf("/lib/modules/%s/source", s->release)};
+	const char *dirs[] = {"include/trace/events", "arch/x86/include/asm/trace"};
+	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+			const char *dir = ast_printf("%s/%s", roots[r], dirs[i]);
+			DIR *d = opendir(dir);
+			struct dirent *e;
+			while (d && (e = readdir(d)) != NULL) {
+				size_t n = strlen(e->d_name);
+				if (n > 2 && !strcmp(e->d_name + n - 2, ".h"))
+					scan_header(ast_printf("%s/%s", dir, e->d_name));
+			}
+			if (d)
+				closedir(d);
+		}
+	}
+}
+
+static struct tp_info *header_info(const char *name)
+{
+	for (int i = 0; i < header_events.n; i++) {
+		struct tp_info *ti = header_events.items[i];
+		if (!strcmp(ti->name, name))
+			return ti;
+	}
+	return NULL;
+}
+
+/* The arguments of the tracepoint whose typedef is td, named from __bpf_trace_CLASS. */
+static struct target_scope *tp_scope(struct debuginfo *di, struct dbg_type *td, const char *name, const char *class_name,
+				     int *nargs)
+{
+	struct target_scope *sc = ast_alloc(sizeof(*sc));
+	sc->di = di;
+	sc->what = ast_printf("tracepoint %s", name);
+	struct dbg_type *ptr = dbg_type_strip(td);
+	struct dbg_type *fn = ptr && ptr->kind == DBG_PTR ? dbg_type_strip(ptr->target) : NULL;
+	const struct vec *params = fn && fn->kind == DBG_FUNC ? dbg_type_members(fn) : NULL;
+	struct vec named = {0};
+	struct vec funcs = {0};
+	dbg_functions(di, ast_printf("__bpf_trace_%s", class_name ? class_name : name), NULL, false, &funcs);
+	if (funcs.n)
+		dbg_variables(di, funcs.items[0], ((struct dbg_func *)funcs.items[0])->addr, &named);
+	*nargs = 0;
+	for (int i = 1; params && i < params->n; i++) { /* parameter 0 is the callback's data pointer */
+		struct dbg_member *p = params->items[i];
+		struct dbg_var *v = ast_alloc(sizeof(*v));
+		struct dbg_var *nv = i < named.n ? named.items[i] : NULL;
+		v->name = nv && nv->is_param ? nv->name : ast_printf("arg%d", i);
+		v->type = p->type;
+		v->is_param = true;
+		if (dbg_type_is_scalar(p->type))
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_ARG, .reg = i - 1};
+		else
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = "a struct passed by value"};
+		vec_push(&sc->vars, v);
+		(*nargs)++;
+	}
+	return sc;
+}
+
+static int compare_scope_names(const void *a, const void *b)
+{
+	const struct resolved_probe *x = *(const struct resolved_probe *const *)a;
+	const struct resolved_probe *y = *(const struct resolved_probe *const *)b;
+	return strcmp(x->pp, y->pp);
+}
+
+static bool tracepoint_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl,
+			      struct vec *out)
+{
+	struct probe_component *c = probes_component(pp, 1);
+	if (!c->arg || c->arg->kind != NODE_STR || !*c->arg->u.str) {
+		diag_error(c->loc, "kernel.trace needs a tracepoint name in quotes: kernel.trace(\"[system:]name\")");
+		return false;
+	}
+	if (probes_ncomponents(pp) > 2) {
+		struct probe_component *extra = probes_component(pp, 2);
+		diag_error(extra->loc, "unexpected '.%s' after kernel.trace(...)", extra->name);
+		return false;
+	}
+	const char *pattern = c->arg->u.str, *sys_glob = NULL;
+	const char *colon = strchr(pattern, ':');
+	if (colon) {
+		sys_glob = ast_strndup(pattern, (size_t)(colon - pattern));
+		pattern = colon + 1;
+	}
+	const char *err = NULL;
+	struct debuginfo *di = kernel_debuginfo(s, "kernel", &err);
+	if (!di) {
+		if (pp->optional)
+			return true; /* '?': no debuginfo is no match */
+		diag_error(c->loc, "%s", err);
+		return false;
+	}
+	read_headers(s);
+	struct vec tds = {0};
+	di->ops->typedefs(di, ast_printf("btf_trace_%s", pattern), &tds);
+	for (int i = 0; i < tds.n; i++) {
+		struct dbg_type *td = tds.items[i];
+		const char *name = td->name + strlen("btf_trace_");
+		struct tp_info *ti = header_info(name);
+		if (sys_glob && (!ti || !ti->system || !dbg_glob_match(sys_glob, ti->system)))
+			continue;
+		struct resolved_probe *r = ast_alloc(sizeof(*r));
+		*r = *tmpl;
+		r->provider = &probe_tracepoint;
+		r->tracepoint = name;
+		r->pp = ti && ti->system ? ast_printf("kernel.trace(\"%s:%s\")", ti->system, name)
+					 : ast_printf("kernel.trace(\"%s\")", name);
+		r->scope = tp_scope(di, td, name, ti ? ti->class_name : NULL, &r->tp_nargs);
+		vec_push(out, r);
+	}
+	if (!out->n) {
+		if (pp->optional)
+			return true; /* '?': the core skips the point */
+		diag_error(c->arg->loc, "no tracepoint matches \"%s\" in kernel %s", c->arg->u.str, s->release);
+		return false;
+	}
+	qsort(out->items, (size_t)out->n, sizeof(void *), compare_scope_names);
+	return true;
+}
+
+static void tracepoint_defines(struct emitter *e)
+{
+	emit_line(e, "#define STP_HAVE_TRACEPOINTS 1");
+}
+
+static void tracepoint_table(struct emitter *e, struct session *s, struct vec *mine)
+{
+	(void)s;
+	/* one callback per argument count: the arguments as unsigned longs, in order */
+	bool done[64] = {0};
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		int n = r->tp_nargs < 63 ? r->tp_nargs : 63;
+		if (done[n])
+			continue;
+		done[n] = true;
+		char *params = "", *args = "";
+		for (int k = 0; k < n; k++) {
+			params = ast_printf("%s, unsigned long a%d", params, k);
+			args = ast_printf("%s%sa%d", args, k ? ", " : "", k);
+		}
+		emit_line(e, "static void _stp_tracepoint_cb_%d(void *data%s)", n, params);
+		emit_open(e, "{");
+		emit_line(e, "unsigned long args[] = { %s%s };", args, n ? "" : "0");
+		emit_line(e, "_stp_tracepoint_hit(data, args);");
+		emit_close(e, "}");
+	}
+	emit_open(e, "static struct _stp_tracepoint_probe _stp_tracepoint_probes[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		emit_line(e, "{ .probe = &_stp_probes[%d], .name = %s, .callback = (void *)_stp_tracepoint_cb_%d },", r->index,
+			  emit_c_string(r->tracepoint), r->tp_nargs < 63 ? r->tp_nargs : 63);
+	}
+	emit_close(e, "};");
+}
+
+const struct probe_provider probe_tracepoint = {
+	.name = "kernel.trace", /* reached through probe_kernel, never by a first component */
+	.expand = tracepoint_expand,
+	.emit_defines = tracepoint_defines,
+	.emit_table = tracepoint_table,
+};

@@ -1,0 +1,1103 @@
+/*
+ * targetvar.c - target variables, from the parser to fault-safe C.
+ *
+ * A target expression ($file->f_pos, $buf[2], &$task->comm, $$parms$,
+ * @cast(p, "task_struct")->pid, @var("jiffies_64")) is planned in pass 2 for
+ * each probe point separately, because where a variable lives depends on the
+ * point (a register at one function's entry, a stack slot in another).
+ * A probe whose body uses target variables is therefore split into one probe
+ * per point, as SystemTap's derived probes are; each copy shares the body.
+ *
+ * A plan is a short program on one unsigned long "v":
+ *   start:  v = a register | a constant | a tracepoint argument | a relocated
+ *           kernel address | a script expression (@cast) | rax ($return)
+ *   then:   v += k | v += index * k | v = load(size, signed) | v = bit-field
+ *           | v = truncated to the type's size
+ * State while planning: the current type, and whether v holds the value or
+ * the address of the object (in memory). Loads are fault-safe runtime calls
+ * (_stp_deref: copy_from_kernel_nofault / copy_from_user_nofault); a bad
+ * address sets "kernel read fault at 0x..." and ends the probe, which the
+ * runtime reports as ERROR ... near <the expression> at file:line:col.
+ *
+ * Return probes: $return is rax; every other target expression (and each
+ * @entry(expr)) is evaluated at the function's entry by a kretprobe entry
+ * handler (see targetvar_emit_entry) and read back from the instance's data.
+ *
+ * Pretty printing ($var$, $var$$, $$parms, $$locals, $$vars, $$return)
+ * expands the type at compile time into appends to a string; a field that
+ * cannot be read prints as "?" instead of failing.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "debuginfo/kernel.h"
+#include "diag.h"
+#include "probes.h"
+#include "targetvar.h"
+
+/* ---- parsing ---- */
+
+static struct node *new_target(struct srcloc loc, const char *tok, enum target_base base)
+{
+	struct node *n = ast_new(NODE_TARGET, loc, tok);
+	n->u.target.base = base;
+	return n;
+}
+
+struct node *targetvar_new(struct srcloc loc, const char *text)
+{
+	size_t len = strlen(text);
+	int pretty = 0;
+	while (len > 2 && text[len - 1] == '$' && pretty < 2) {
+		len--;
+		pretty++;
+	}
+	const char *name = ast_strndup(text, len);
+	struct node *n;
+	static const struct {
+		const char *name;
+		enum target_base base;
+	} specials[] = {
+		{"$$parms", TARGET_BASE_PARMS}, {"$$locals", TARGET_BASE_LOCALS},
+		{"$$vars", TARGET_BASE_VARS}, {"$$return", TARGET_BASE_RETURN},
+	};
+	if (name[1] == '$') {
+		for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++) {
+			if (!strcmp(name, specials[i].name)) {
+				n = new_target(loc, text, specials[i].base);
+				n->u.target.pretty = pretty;
+				return n;
+			}
+		}
+		diag_error(loc, "unknown target variable '%s' (expected $$parms, $$locals, $$vars or $$return)", name);
+		return new_target(loc, text, TARGET_BASE_PARMS);
+	}
+	n = new_target(loc, text, TARGET_BASE_VAR);
+	n->u.target.name = name + 1;
+	n->u.target.pretty = pretty;
+	if (name[1] >= '0' && name[1] <= '9')
+		diag_error(loc, "'%s' is a script argument, not a target variable; script arguments are not "
+			   "supported here", name);
+	else if (strchr(name + 1, '$'))
+		diag_error(loc, "malformed target variable '%s'", text);
+	return n;
+}
+
+static const char *string_arg(struct vec *args, int i, struct srcloc loc, const char *op, const char *what)
+{
+	if (i >= args->n)
+		return NULL;
+	struct node *a = args->items[i];
+	if (a->kind != NODE_STR) {
+		diag_error(a->loc, "%s: the %s must be a string literal", op, what);
+		return NULL;
+	}
+	(void)loc;
+	return a->u.str;
+}
+
+struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct vec *args)
+{
+	if (!strcmp(name, "@cast")) {
+		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
+		if (args->n < 2 || args->n > 3) {
+			diag_error(loc, "@cast takes a pointer, a type name and optionally a module: @cast(p, \"type\" [, \"module\"])");
+			n->u.target.name = "?";
+			return n;
+		}
+		n->u.target.operand = args->items[0];
+		n->u.target.name = string_arg(args, 1, loc, "@cast", "type name");
+		n->u.target.module = string_arg(args, 2, loc, "@cast", "module name");
+		if (!n->u.target.name)
+			n->u.target.name = "?";
+		return n;
+	}
+	if (!strcmp(name, "@var")) {
+		struct node *n = new_target(loc, name, TARGET_BASE_AT_VAR);
+		if (args->n < 1 || args->n > 2) {
+			diag_error(loc, "@var takes a variable name and optionally a module: @var(\"name[@file]\" [, \"module\"])");
+			n->u.target.name = "?";
+			return n;
+		}
+		n->u.target.name = string_arg(args, 0, loc, "@var", "variable name");
+		n->u.target.module = string_arg(args, 1, loc, "@var", "module name");
+		if (!n->u.target.name)
+			n->u.target.name = "?";
+		return n;
+	}
+	if (!strcmp(name, "@defined") || !strcmp(name, "@entry")) {
+		struct node *n = ast_new(name[1] == 'd' ? NODE_DEFINED : NODE_ENTRY, loc, name);
+		if (args->n != 1) {
+			diag_error(loc, "%s takes one argument", name);
+			n->u.at_op.operand = ast_new(NODE_NUM, loc, "0");
+			return n;
+		}
+		n->u.at_op.operand = args->items[0];
+		if (n->u.at_op.operand->kind != NODE_TARGET)
+			diag_error(n->u.at_op.operand->loc, "%s needs a target variable, @cast or @var expression", name);
+		return n;
+	}
+	diag_error(loc, "unknown operator '%s'", name);
+	return ast_new(NODE_NUM, loc, name);
+}
+
+struct node *targetvar_add_field(struct node *t, struct srcloc loc, const char *field)
+{
+	if (t->kind != NODE_TARGET) {
+		diag_error(loc, "'->%s' applies only to target variables, @cast and @var", field);
+		return t;
+	}
+	if (t->u.target.pretty)
+		diag_error(loc, "'->%s' after a pretty-printing '$' suffix", field);
+	struct target_step *st = ast_alloc(sizeof(*st));
+	st->field = field;
+	st->loc = loc;
+	vec_push(&t->u.target.path, st);
+	return t;
+}
+
+struct node *targetvar_add_index(struct node *t, struct srcloc loc, struct node *index)
+{
+	if (t->kind != NODE_TARGET) {
+		diag_error(loc, "'[...]' applies only to target variables, @cast and @var here");
+		return t;
+	}
+	struct target_step *st = ast_alloc(sizeof(*st));
+	st->index = index;
+	st->loc = loc;
+	vec_push(&t->u.target.path, st);
+	return t;
+}
+
+struct node *targetvar_set_pretty(struct node *t, struct srcloc loc, const char *suffix)
+{
+	if (t->kind != NODE_TARGET || t->u.target.pretty) {
+		diag_error(loc, "'%s' pretty-printing suffix applies once, to a target variable", suffix);
+		return t;
+	}
+	t->u.target.pretty = (int)strlen(suffix);
+	return t;
+}
+
+struct node *targetvar_address_of(struct srcloc loc, struct node *t)
+{
+	if (t->kind != NODE_TARGET || t->u.target.pretty || t->u.target.base > TARGET_BASE_AT_VAR) {
+		diag_error(loc, "'&' applies only to a target variable, @cast or @var expression");
+		return t;
+	}
+	t->u.target.address_of = true;
+	return t;
+}
+
+enum stp_type targetvar_value_type(const struct node *n)
+{
+	if (n->u.target.pretty || n->u.target.base >= TARGET_BASE_PARMS)
+		return TYPE_STRING;
+	return TYPE_LONG;
+}
+
+/* ---- plans ---- */
+
+enum tv_op_kind {
+	TV_START_REG,    /* v = register reg (+ k) */
+	TV_START_CONST,  /* v = k */
+	TV_START_ARG,    /* v = handler argument reg (tracepoints) */
+	TV_START_ABS,    /* v = link-time kernel address k, relocated at run time */
+	TV_START_EXPR,   /* v = the script expression expr (@cast) */
+	TV_ADD,          /* v += k */
+	TV_INDEX,        /* v += expr * k */
+	TV_LOAD,         /* v = load size bytes at v */
+	TV_BITS,         /* v = bits [bit, bit + bits) of v */
+	TV_TRUNC,        /* v = low size bytes of v */
+};
+
+struct tv_op {
+	enum tv_op_kind kind;
+	int reg;
+	int64_t k;
+	int size;
+	bool is_signed;
+	struct node *expr;
+	int bit, bits;
+	int64_t size_base;         /* TV_START_ABS: init_task's link-time address */
+};
+
+/* The access plan of one target expression at one probe point. */
+struct tv_plan {
+	struct probe *probe;       /* the probe (copy) it belongs to; NULL in a function body */
+	const char *error;         /* not readable here: why; NULL if planned */
+	struct vec ops;            /* of struct tv_op * */
+	struct dbg_type *type;     /* the type of what v holds or points to */
+	bool in_memory;            /* v is the address of an object of type */
+	int bit, bits;             /* a bit-field in memory: its bits (bits 0: not a bit-field) */
+	bool user;                 /* loads read user memory */
+	int saved;                 /* >= 0: a return probe reads the value saved at entry, at this offset */
+	struct tv_plan *at_entry;  /* saved: the plan evaluated by the entry handler */
+	bool defined;              /* DEFINED nodes: the answer here */
+	struct vec vars;           /* $$parms and friends: of struct tv_named * */
+	bool settable_reg;         /* the value is exactly register reg (writable with -g) */
+	int reg;                   /* settable_reg: which */
+};
+
+/* One variable of $$parms / $$locals / $$vars. */
+struct tv_named {
+	const char *name;
+	struct tv_plan *plan;
+};
+
+/* A value a return probe's entry handler saves. */
+struct tv_saved {
+	struct tv_plan *plan;      /* evaluated at entry */
+	struct node *node;         /* the expression, for pretty printing and errors */
+	int offset;                /* into the kretprobe instance data */
+	bool is_string;
+};
+
+/* The plans of one node, one per probe copy. */
+static struct tv_plan *plan_for(struct node *n, struct probe *p)
+{
+	struct vec *plans = n->kind == NODE_TARGET ? n->u.target.resolved : n->u.at_op.resolved;
+	for (int i = 0; plans && i < plans->n; i++) {
+		struct tv_plan *pl = plans->items[i];
+		if (pl->probe == p)
+			return pl;
+	}
+	return NULL;
+}
+
+static void add_plan(struct node *n, struct tv_plan *pl)
+{
+	void **slot = n->kind == NODE_TARGET ? &n->u.target.resolved : &n->u.at_op.resolved;
+	if (!*slot)
+		*slot = ast_alloc(sizeof(struct vec));
+	vec_push(*slot, pl);
+}
+
+static struct tv_op *add_op(struct tv_plan *pl, enum tv_op_kind kind)
+{
+	struct tv_op *op = ast_alloc(sizeof(*op));
+	op->kind = kind;
+	vec_push(&pl->ops, op);
+	return op;
+}
+
+static const char *type_text(struct dbg_type *t)
+{
+	return dbg_type_text(t);
+}
+
+/* Make v hold the value (not the address) of a scalar or an array's address. */
+static bool to_value(struct tv_plan *pl)
+{
+	struct dbg_type *t = dbg_type_strip(pl->type);
+	if (!pl->in_memory)
+		return true;
+	if (t && t->kind == DBG_ARRAY) {
+		/* an array's value is its address, as in C */
+		pl->in_memory = false;
+		struct dbg_type *ptr = dbg_type_new(t->di, DBG_PTR, NULL, 0);
+		ptr->size = 8;
+		ptr->target = t->target;
+		pl->type = ptr;
+		return true;
+	}
+	if (!dbg_type_is_scalar(t))
+		return false;
+	struct tv_op *op = add_op(pl, TV_LOAD);
+	op->size = (int)t->size;
+	op->is_signed = t->is_signed;
+	if (pl->bits) {
+		struct tv_op *b = add_op(pl, TV_BITS);
+		b->bit = pl->bit;
+		b->bits = pl->bits;
+		b->is_signed = t->is_signed;
+		pl->bits = 0;
+	}
+	pl->in_memory = false;
+	pl->settable_reg = false;
+	return true;
+}
+
+/* Start a plan from a debuginfo variable located by the provider. */
+static bool start_var(struct tv_plan *pl, struct dbg_var *v)
+{
+	pl->type = v->type;
+	struct dbg_type *t = dbg_type_strip(v->type);
+	struct tv_op *op;
+	switch (v->loc.kind) {
+	case DBG_LOC_NONE:
+		pl->error = ast_printf("'$%s' is not available here: %s", v->name, v->loc.why ? v->loc.why : "no location");
+		return false;
+	case DBG_LOC_REG:
+	case DBG_LOC_ARG:
+		if (!dbg_type_is_scalar(t)) {
+			pl->error = ast_printf("'$%s' (%s) is held in registers, which only works for scalars", v->name,
+					       type_text(v->type));
+			return false;
+		}
+		op = add_op(pl, v->loc.kind == DBG_LOC_REG ? TV_START_REG : TV_START_ARG);
+		op->reg = v->loc.reg;
+		op->k = v->loc.value_is_sum ? v->loc.offset : 0;
+		pl->settable_reg = v->loc.kind == DBG_LOC_REG && !v->loc.value_is_sum;
+		pl->reg = v->loc.reg;
+		if (t->size < 8) {
+			op = add_op(pl, TV_TRUNC);
+			op->size = (int)t->size;
+			op->is_signed = t->is_signed;
+		}
+		return true;
+	case DBG_LOC_MEMORY:
+		if (v->loc.absolute) {
+			op = add_op(pl, TV_START_ABS);
+			op->k = v->loc.offset;
+		} else {
+			op = add_op(pl, TV_START_REG);
+			op->reg = v->loc.reg;
+			op->k = v->loc.offset;
+		}
+		pl->in_memory = true;
+		return true;
+	case DBG_LOC_CONST:
+		op = add_op(pl, TV_START_CONST);
+		op->k = v->loc.offset;
+		return true;
+	}
+	return false;
+}
+
+/* "->field" and "[index]" steps. */
+static bool walk_path(struct tv_plan *pl, struct node *n, const char *what)
+{
+	for (int i = 0; i < n->u.target.path.n; i++) {
+		struct target_step *st = n->u.target.path.items[i];
+		struct dbg_type *t = dbg_type_strip(pl->type);
+		if (st->field) {
+			if (t && t->kind == DBG_PTR) {
+				if (!to_value(pl))
+					return false;
+				t = dbg_type_strip(t->target);
+				pl->type = t;
+				pl->in_memory = true;
+			} else if (!pl->in_memory || !t || (t->kind != DBG_STRUCT && t->kind != DBG_UNION)) {
+				pl->error = ast_printf("'->%s': %s is %s, not a struct, a union or a pointer to one",
+						       st->field, what, type_text(pl->type));
+				return false;
+			}
+			if (!t || (t->kind != DBG_STRUCT && t->kind != DBG_UNION)) {
+				pl->error = ast_printf("'->%s': %s points to %s, not to a struct or a union", st->field,
+						       what, type_text(t));
+				return false;
+			}
+			uint64_t off = 0;
+			struct dbg_member *m = dbg_member_find(t, st->field, &off);
+			if (!m) {
+				pl->error = t->incomplete
+					? ast_printf("'->%s': %s is only declared here: its members are unknown", st->field,
+						     type_text(t))
+					: ast_printf("'->%s': %s has no member named '%s'", st->field, type_text(t), st->field);
+				return false;
+			}
+			if (off)
+				add_op(pl, TV_ADD)->k = (int64_t)off;
+			pl->type = m->type;
+			pl->bit = m->bit_offset;
+			pl->bits = m->bit_size;
+			pl->settable_reg = false;
+			what = ast_printf("member '%s'", st->field);
+		} else {
+			struct dbg_type *elem;
+			if (t && t->kind == DBG_PTR) {
+				if (!to_value(pl))
+					return false;
+				elem = t->target;
+			} else if (t && t->kind == DBG_ARRAY && pl->in_memory) {
+				elem = t->target;
+			} else {
+				pl->error = ast_printf("'[...]': %s is %s, not an array or a pointer", what, type_text(pl->type));
+				return false;
+			}
+			struct dbg_type *es = dbg_type_strip(elem);
+			if (!es || !es->size) {
+				pl->error = ast_printf("'[...]': the elements of %s have no known size", what);
+				return false;
+			}
+			struct tv_op *op = add_op(pl, TV_INDEX);
+			op->expr = st->index;
+			op->k = (int64_t)es->size;
+			pl->type = elem;
+			pl->in_memory = true;
+			pl->settable_reg = false;
+			what = "the element";
+		}
+	}
+	return true;
+}
+
+/* Where the resolver is. */
+struct tv_ctx {
+	struct session *s;
+	struct probe *probe;           /* the probe copy being planned, NULL in functions */
+	struct resolved_probe *point;  /* its point, NULL in functions */
+	struct target_scope *scope;    /* point->scope, or NULL */
+	struct vec defined;            /* of const char *: texts guarded by @defined in the body */
+	bool in_entry;                 /* inside @entry(...) */
+	struct vec nodes;              /* of struct node *: target nodes of the body */
+};
+
+static const char *node_text(struct node *n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ast_print_expr(f, n);
+	fclose(f);
+	return buf;
+}
+
+static struct dbg_var *scope_var(struct target_scope *scope, const char *name)
+{
+	for (int i = 0; scope && i < scope->vars.n; i++) {
+		struct dbg_var *v = scope->vars.items[i];
+		if (!strcmp(v->name, name))
+			return v;
+	}
+	return NULL;
+}
+
+static struct debuginfo *types_for(struct tv_ctx *cx, const char *module, const char **err)
+{
+	if (!module && cx->scope && cx->scope->di)
+		return cx->scope->di;
+	return kernel_debuginfo(cx->s, module ? module : "kernel", err);
+}
+
+/* Plan the expression n (a TARGET) at the context's point. */
+static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
+{
+	struct tv_plan *pl = ast_alloc(sizeof(*pl));
+	pl->probe = cx->probe;
+	pl->saved = -1;
+	pl->user = cx->scope && cx->scope->user;
+	const char *what = NULL;
+	const char *err = NULL;
+	switch (n->u.target.base) {
+	case TARGET_BASE_VAR: {
+		const char *name = n->u.target.name;
+		what = ast_printf("'$%s'", name);
+		if (!cx->scope) {
+			pl->error = ast_printf("target variable '$%s' cannot be used here: %s has no debuginfo scope "
+					       "(use kernel.function, kernel.statement or kernel.trace)", name,
+					       cx->point ? cx->point->pp : "a function");
+			return pl;
+		}
+		if (!strcmp(name, "return")) {
+			if (!cx->scope->is_return) {
+				pl->error = ast_printf("'$return' is only available in .return probes");
+				return pl;
+			}
+			if (!cx->scope->ret) {
+				pl->error = ast_printf("'$return': %s returns void", cx->scope->what);
+				return pl;
+			}
+			struct dbg_var rv = {.name = "return", .type = cx->scope->ret,
+					     .loc = {.kind = DBG_LOC_REG, .reg = DBG_REG_AX}};
+			if (!start_var(pl, &rv))
+				return pl;
+			break;
+		}
+		struct dbg_var *v = scope_var(cx->scope, name);
+		if (!v) {
+			char *names = "";
+			for (int i = 0; i < cx->scope->vars.n && i < 12; i++)
+				names = ast_printf("%s%s$%s", names, i ? " " : "", ((struct dbg_var *)cx->scope->vars.items[i])->name);
+			pl->error = ast_printf("no target variable '$%s' in %s (it has: %s)", name, cx->scope->what,
+					       *names ? names : "none");
+			return pl;
+		}
+		if (!start_var(pl, v))
+			return pl;
+		break;
+	}
+	case TARGET_BASE_CAST: {
+		what = "the @cast pointer";
+		struct debuginfo *di = types_for(cx, n->u.target.module, &err);
+		struct dbg_type *t = di ? dbg_find_type(di, n->u.target.name) : NULL;
+		if (!t) {
+			pl->error = di ? ast_printf("@cast: no type '%s' in %s", n->u.target.name, di->module ? di->module : di->path)
+				       : ast_printf("@cast: %s", err);
+			return pl;
+		}
+		struct tv_op *op = add_op(pl, TV_START_EXPR);
+		op->expr = n->u.target.operand;
+		pl->type = t;
+		pl->in_memory = true;
+		break;
+	}
+	case TARGET_BASE_AT_VAR: {
+		what = ast_printf("@var(\"%s\")", n->u.target.name);
+		char *name = ast_strdup(n->u.target.name);
+		char *at = strchr(name, '@');
+		if (at)
+			*at++ = '\0';
+		struct debuginfo *di = types_for(cx, n->u.target.module, &err);
+		if (di && di->source != DBG_SOURCE_DWARF) {
+			const char *missing = kernel_dwarf_missing(cx->s, n->u.target.module ? n->u.target.module : "kernel");
+			pl->error = ast_printf("@var needs DWARF debuginfo: %s", missing ? missing : "BTF has no variables");
+			return pl;
+		}
+		struct dbg_var *v = di ? dbg_global(di, name, at) : NULL;
+		if (!v) {
+			pl->error = di ? ast_printf("@var: no global variable '%s'%s", name, at ? ast_printf(" in %s", at) : "")
+				       : ast_printf("@var: %s", err);
+			return pl;
+		}
+		if (n->u.target.module) {
+			pl->error = "@var in a module is not supported (module addresses are known only at load time)";
+			return pl;
+		}
+		struct dbg_var *anchor = dbg_global(di, "init_task", NULL);
+		if (!anchor) {
+			pl->error = "@var: init_task (used to find where the kernel was loaded) is not in the debuginfo";
+			return pl;
+		}
+		if (!start_var(pl, v))
+			return pl;
+		((struct tv_op *)pl->ops.items[0])->size_base = anchor->loc.offset;
+		break;
+	}
+	default:
+		return pl; /* $$parms & co are planned by plan_vars */
+	}
+	if (!walk_path(pl, n, what))
+		return pl;
+	if (n->u.target.pretty)
+		return pl;
+	if (n->u.target.address_of) {
+		if (!pl->in_memory || pl->bits) {
+			pl->error = pl->bits ? "'&' of a bit-field" : "'&' of a value held in a register";
+			return pl;
+		}
+		pl->in_memory = false;
+		pl->settable_reg = false;
+		return pl;
+	}
+	if (!to_value(pl))
+		pl->error = ast_printf("%s is %s, which is not a number: use ->member, or '$'/'$$' to print it",
+				       n->u.target.path.n ? "the expression" : what, type_text(pl->type));
+	return pl;
+}
+
+/* $$parms, $$locals, $$vars, $$return: one plan per variable. */
+static struct tv_plan *plan_vars(struct tv_ctx *cx, struct node *n)
+{
+	struct tv_plan *pl = ast_alloc(sizeof(*pl));
+	pl->probe = cx->probe;
+	pl->saved = -1;
+	if (!cx->scope) {
+		pl->error = ast_printf("%s cannot be used here: %s has no debuginfo scope", n->tok,
+				       cx->point ? cx->point->pp : "a function");
+		return pl;
+	}
+	if (n->u.target.base == TARGET_BASE_RETURN) {
+		if (cx->scope->is_return && cx->scope->ret) {
+			struct tv_named *nm = ast_alloc(sizeof(*nm));
+			nm->name = "return";
+			nm->plan = ast_alloc(sizeof(*nm->plan));
+			nm->plan->saved = -1;
+			struct dbg_var rv = {.name = "return", .type = cx->scope->ret,
+					     .loc = {.kind = DBG_LOC_REG, .reg = DBG_REG_AX}};
+			start_var(nm->plan, &rv);
+			vec_push(&pl->vars, nm);
+		}
+		return pl;
+	}
+	for (int i = 0; i < cx->scope->vars.n; i++) {
+		struct dbg_var *v = cx->scope->vars.items[i];
+		if ((n->u.target.base == TARGET_BASE_PARMS && !v->is_param) || (n->u.target.base == TARGET_BASE_LOCALS && v->is_param))
+			continue;
+		struct tv_named *nm = ast_alloc(sizeof(*nm));
+		nm->name = v->name;
+		nm->plan = ast_alloc(sizeof(*nm->plan));
+		nm->plan->saved = -1;
+		nm->plan->user = cx->scope->user;
+		start_var(nm->plan, v);
+		vec_push(&pl->vars, nm);
+	}
+	return pl;
+}
+
+static bool is_guarded(struct tv_ctx *cx, struct node *n)
+{
+	const char *text = node_text(n);
+	for (int i = 0; i < cx->defined.n; i++)
+		if (!strcmp(cx->defined.items[i], text))
+			return true;
+	return false;
+}
+
+/* Does the plan start from the probed code's registers or memory (so a return probe must save it at entry)? */
+static bool reads_probed_state(struct node *n)
+{
+	if (n->u.target.base == TARGET_BASE_VAR)
+		return strcmp(n->u.target.name, "return") != 0;
+	return n->u.target.base == TARGET_BASE_PARMS || n->u.target.base == TARGET_BASE_LOCALS || n->u.target.base == TARGET_BASE_VARS;
+}
+
+static void save_at_entry(struct tv_ctx *cx, struct node *n, struct tv_plan *entry_plan, struct tv_plan *pl)
+{
+	for (int i = 0; i < n->u.target.path.n; i++) {
+		struct target_step *st = n->u.target.path.items[i];
+		if (st->index && st->index->kind != NODE_NUM) {
+			diag_error(st->index->loc, "in a .return probe, '%s' is read at the function's entry, so its "
+				   "index must be a number", node_text(n));
+			return;
+		}
+	}
+	struct tv_saved *sv = ast_alloc(sizeof(*sv));
+	sv->plan = entry_plan;
+	sv->node = n;
+	sv->is_string = targetvar_value_type(n) == TYPE_STRING;
+	vec_push(&cx->scope->saved, sv);
+	pl->at_entry = entry_plan; /* pl->saved is set when the layout is known */
+}
+
+static bool collect_pre(struct ast_walker *w, struct node *n)
+{
+	struct tv_ctx *cx = w->data;
+	if (n->kind == NODE_TARGET || n->kind == NODE_DEFINED || n->kind == NODE_ENTRY)
+		vec_push(&cx->nodes, n);
+	if (n->kind == NODE_DEFINED)
+		vec_push(&cx->defined, (void *)node_text(n->u.at_op.operand));
+	return true;
+}
+
+/* Plan every target node of the body at one point. */
+static bool plan_body(struct tv_ctx *cx)
+{
+	bool ok = true;
+	for (int i = 0; i < cx->nodes.n; i++) {
+		struct node *n = cx->nodes.items[i];
+		if (n->kind == NODE_DEFINED || n->kind == NODE_ENTRY) {
+			struct tv_plan *pl = ast_alloc(sizeof(*pl));
+			pl->probe = cx->probe;
+			pl->saved = -1;
+			if (n->kind == NODE_ENTRY && (!cx->scope || !cx->scope->is_return)) {
+				diag_error(n->loc, "@entry is only valid in a .return probe");
+				ok = false;
+			}
+			if (n->kind == NODE_DEFINED && n->u.at_op.operand->kind == NODE_TARGET) {
+				struct node *t = n->u.at_op.operand;
+				struct tv_plan *probe_plan = t->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, t) : plan_target(cx, t);
+				pl->defined = !probe_plan->error;
+			}
+			add_plan(n, pl);
+			continue;
+		}
+		struct tv_plan *pl = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
+		if (pl->error) {
+			if (!is_guarded(cx, n)) {
+				diag_error(n->loc, "%s", pl->error);
+				ok = false;
+			}
+		} else if (cx->scope && cx->scope->is_return && reads_probed_state(n)) {
+			/* read at entry: plan it again against the entry state (same variables, no $return) */
+			struct tv_plan *entry = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
+			save_at_entry(cx, n, entry, pl);
+		}
+		add_plan(n, pl);
+	}
+	/* values saved at entry: longs first (8 bytes each), then strings (MAXSTRINGLEN each) */
+	if (cx->scope && cx->scope->saved.n) {
+		int longs = 0, strings = 0;
+		for (int i = 0; i < cx->scope->saved.n; i++) {
+			struct tv_saved *sv = cx->scope->saved.items[i];
+			sv->offset = sv->is_string ? -(1 + strings++) : 8 * longs++;
+		}
+		cx->scope->entry_size = 8 * longs;
+		for (int i = 0; i < cx->nodes.n; i++) {
+			struct node *n = cx->nodes.items[i];
+			struct tv_plan *pl = n->kind == NODE_TARGET ? plan_for(n, cx->probe) : NULL;
+			for (int j = 0; pl && pl->at_entry && j < cx->scope->saved.n; j++) {
+				struct tv_saved *sv = cx->scope->saved.items[j];
+				if (sv->plan == pl->at_entry)
+					pl->saved = sv->offset;
+			}
+		}
+	}
+	return ok;
+}
+
+/* Assignments, increments and deletes of target variables: checked once per body. */
+struct write_check {
+	struct session *s;
+	bool ok;
+};
+
+static bool check_writes_pre(struct ast_walker *w, struct node *n)
+{
+	struct write_check *wc = w->data;
+	struct node *t = NULL;
+	const char *how = NULL;
+	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET) {
+		t = n->u.assign.lhs;
+		if (n->u.assign.op != OP_NONE)
+			how = ast_printf("only '=' can assign to a target variable, not '%s='", ast_op_spelling(n->u.assign.op));
+	} else if (n->kind == NODE_INCDEC && n->u.incdec.operand->kind == NODE_TARGET) {
+		t = n->u.incdec.operand;
+		how = "'++' and '--' do not apply to target variables";
+	} else if (n->kind == NODE_DELETE && n->u.del.target->kind == NODE_TARGET) {
+		t = n->u.del.target;
+		how = "a target variable cannot be deleted";
+	}
+	if (!t)
+		return true;
+	if (!how && !wc->s->guru)
+		how = ast_printf("writing to target variable '%s' needs guru mode (-g)", node_text(t));
+	if (!how && (t->u.target.pretty || t->u.target.address_of || t->u.target.base >= TARGET_BASE_PARMS))
+		how = ast_printf("'%s' cannot be assigned", node_text(t));
+	if (how) {
+		diag_error(n->loc, "%s", how);
+		wc->ok = false;
+	}
+	return true;
+}
+
+static bool function_pre(struct ast_walker *w, struct node *n)
+{
+	bool *ok = w->data;
+	if ((n->kind == NODE_TARGET && n->u.target.base != TARGET_BASE_CAST) || n->kind == NODE_ENTRY) {
+		diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @cast)", node_text(n));
+		*ok = false;
+	}
+	return true;
+}
+
+bool targetvar_resolve(struct session *s)
+{
+	bool ok = true;
+	/* function bodies: @cast only, planned without a probe */
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		struct ast_walker w = {.pre = function_pre, .data = &ok};
+		ast_walk(&w, fn->body);
+		struct tv_ctx cx = {.s = s};
+		struct ast_walker c = {.pre = collect_pre, .data = &cx};
+		ast_walk(&c, fn->body);
+		if (ok && cx.nodes.n)
+			ok &= plan_body(&cx);
+	}
+	int nprobes = s->probes.n;
+	for (int i = 0; i < nprobes; i++) {
+		struct probe *p = s->probes.items[i];
+		struct write_check wc = {.s = s, .ok = true};
+		struct ast_walker ww = {.pre = check_writes_pre, .data = &wc};
+		ast_walk(&ww, p->body);
+		ok &= wc.ok;
+		struct tv_ctx proto = {.s = s};
+		struct ast_walker c = {.pre = collect_pre, .data = &proto};
+		ast_walk(&c, p->body);
+		if (!proto.nodes.n)
+			continue;
+		/* one probe per point: each gets its own plans */
+		struct vec points = {0};
+		for (int j = 0; j < s->resolved.n; j++) {
+			struct resolved_probe *r = s->resolved.items[j];
+			if (r->probe == p)
+				vec_push(&points, r);
+		}
+		for (int j = 0; j < points.n; j++) {
+			struct resolved_probe *r = points.items[j];
+			struct probe *copy = p;
+			if (j > 0) {
+				copy = ast_alloc(sizeof(*copy));
+				*copy = *p;
+				copy->index = s->probes.n;
+				vec_push(&s->probes, copy);
+				r->probe = copy;
+			}
+			struct tv_ctx cx = proto;
+			cx.probe = copy;
+			cx.point = r;
+			cx.scope = r->scope;
+			ok &= plan_body(&cx);
+		}
+	}
+	return ok;
+}
+
+/* ---- code generation ---- */
+
+static const char *reg_c(int reg)
+{
+	static const char *const names[] = {"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
+					    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip"};
+	if (reg < 0 || reg > 16)
+		return NULL;
+	return ast_printf("c->base.regs->%s", names[reg]);
+}
+
+/* Offset of a saved value in the entry data (strings after the longs). */
+static const char *saved_addr(struct target_scope *scope, int offset)
+{
+	if (offset >= 0)
+		return ast_printf("((char *)c->base.entry_data + %d)", offset);
+	return ast_printf("((char *)c->base.entry_data + %d + %d * MAXSTRINGLEN)", scope->entry_size, -offset - 1);
+}
+
+/* Statements computing plan pl into unsigned long v; near locates runtime errors. */
+static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v, struct node *near, bool quiet,
+			   const char *fault_label)
+{
+	char *code = "";
+	const char *where = emit_c_string(codegen_near(near));
+	for (int i = 0; i < pl->ops.n; i++) {
+		struct tv_op *op = pl->ops.items[i];
+		switch (op->kind) {
+		case TV_START_REG:
+			code = ast_printf("%s%s = (unsigned long)%s + (unsigned long)%" PRId64 "LL; ", code, v, reg_c(op->reg), op->k);
+			break;
+		case TV_START_CONST:
+			code = ast_printf("%s%s = (unsigned long)%" PRId64 "LL; ", code, v, op->k);
+			break;
+		case TV_START_ARG:
+			code = ast_printf("%s%s = c->base.probe_args[%d]; ", code, v, op->reg);
+			break;
+		case TV_START_ABS:
+			/* link-time address + the KASLR offset, measured on init_task */
+			code = ast_printf("%s%s = 0x%" PRIx64 "UL + ((unsigned long)&init_task - 0x%" PRIx64 "UL); ", code, v,
+					  (uint64_t)op->k, (uint64_t)op->size_base);
+			break;
+		case TV_START_EXPR:
+			code = ast_printf("%s%s = (unsigned long)(%s); ", code, v, codegen_expr(g, op->expr));
+			break;
+		case TV_ADD:
+			code = ast_printf("%s%s += (unsigned long)%" PRId64 "LL; ", code, v, op->k);
+			break;
+		case TV_INDEX:
+			code = ast_printf("%s%s += (unsigned long)(%s) * %" PRId64 "UL; ", code, v, codegen_expr(g, op->expr), op->k);
+			break;
+		case TV_LOAD:
+			if (quiet)
+				code = ast_printf("%sif (unlikely(_stp_deref(NULL, %s, %d, %d, %d, &%s))) goto %s; ", code, v,
+						  op->size, op->is_signed, pl->user, v, fault_label);
+			else
+				code = ast_printf("%sif (unlikely(_stp_deref(&c->base, %s, %d, %d, %d, &%s))) { "
+						  "c->base.last_stmt = %s; goto out; } ", code, v, op->size, op->is_signed,
+						  pl->user, v, where);
+			break;
+		case TV_BITS:
+			code = ast_printf("%s%s = _stp_bitfield(%s, %d, %d, %d); ", code, v, v, op->bit, op->bits, op->is_signed);
+			break;
+		case TV_TRUNC:
+			code = ast_printf("%s%s = _stp_truncate(%s, %d, %d); ", code, v, v, op->size, op->is_signed);
+			break;
+		}
+	}
+	return code;
+}
+
+/*
+ * Appends to the string_t dst the pretty text of the object of type t whose
+ * address (in_memory) or value is in C variable v. level: 0 scalars only
+ * ("{...}" for aggregates), 1 one level of members, 2+ nested.
+ */
+static const char *gen_pretty_value(struct codegen *g, const char *dst, const char *v, struct dbg_type *type,
+				    bool in_memory, int bit, int bits, int level, bool user, int depth, bool strings)
+{
+	struct dbg_type *t = dbg_type_strip(type);
+	const char *fault = codegen_temp(g, "fault");
+	const char *x = codegen_temp(g, "x");
+	char *code;
+	if (!t || t->kind == DBG_VOID || t->kind == DBG_FUNC || t->kind == DBG_FLOAT)
+		return ast_printf("_stp_strlcat(%s, \"?\"); ", dst);
+	if (t->kind == DBG_STRUCT || t->kind == DBG_UNION) {
+		if (!in_memory || level <= 0 || depth >= 3)
+			return ast_printf("_stp_strlcat(%s, \"{...}\"); ", dst);
+		code = ast_printf("_stp_strlcat(%s, \"{\"); ", dst);
+		const struct vec *members = dbg_type_members(t);
+		int shown = 0;
+		for (int i = 0; i < members->n; i++) {
+			struct dbg_member *m = members->items[i];
+			if (shown == 16) {
+				code = ast_printf("%s_stp_strlcat(%s, \", ...\"); ", code, dst);
+				break;
+			}
+			const char *mv = codegen_temp(g, "m");
+			code = ast_printf("%s{ unsigned long %s = %s + %" PRIu64 "UL; (void)%s; _stp_strlcat(%s, \"%s%s%s\"); %s} ", code,
+					  mv, v, m->offset, mv, dst, shown ? ", " : "", m->name ? "." : "",
+					  m->name ? ast_printf("%s=", m->name) : "",
+					  gen_pretty_value(g, dst, mv, m->type, true, m->bit_offset, m->bit_size, level - 1, user,
+							   depth + 1, strings));
+			shown++;
+		}
+		return ast_printf("%s_stp_strlcat(%s, \"}\"); ", code, dst);
+	}
+	if (t->kind == DBG_ARRAY) {
+		struct dbg_type *elem = dbg_type_strip(t->target);
+		if (elem && elem->is_char && in_memory)
+			return ast_printf("_stp_tv_append_string(%s, %s, %" PRIu64 ", %d); ", dst, v,
+					  t->nelems ? t->nelems : 64, user);
+		return ast_printf("_stp_strlcat(%s, \"[...]\"); ", dst);
+	}
+	/* a scalar */
+	code = ast_printf("{ unsigned long %s = %s; ", x, v);
+	if (in_memory) {
+		code = ast_printf("%sif (_stp_deref(NULL, %s, %d, %d, %d, &%s)) goto %s; ", code, x, (int)t->size, t->is_signed, user, x, fault);
+		if (bits)
+			code = ast_printf("%s%s = _stp_bitfield(%s, %d, %d, %d); ", code, x, x, bit, bits, t->is_signed);
+	}
+	struct dbg_type *target = t->kind == DBG_PTR ? dbg_type_strip(t->target) : NULL;
+	if (target && target->is_char && strings)
+		code = ast_printf("%s_stp_tv_append_string(%s, %s, MAXSTRINGLEN, %d); ", code, dst, x, user);
+	else if (t->kind == DBG_PTR || !strings)
+		code = ast_printf("%s_stp_tv_append(%s, \"0x%%lx\", %s); ", code, dst, x);
+	else if (t->is_signed)
+		code = ast_printf("%s_stp_tv_append(%s, \"%%ld\", (long)%s); ", code, dst, x);
+	else
+		code = ast_printf("%s_stp_tv_append(%s, \"%%lu\", %s); ", code, dst, x);
+	return ast_printf("%sif (0) { %s: _stp_strlcat(%s, \"?\"); } } ", code, fault, dst);
+}
+
+/* Pretty text of a target node with plan pl into dst (a char[MAXSTRINGLEN]). */
+static const char *gen_pretty(struct codegen *g, struct node *n, struct tv_plan *pl, const char *dst)
+{
+	int level = n->u.target.pretty;
+	char *code = ast_printf("%s[0] = '\\0'; ", dst);
+	if (n->u.target.base >= TARGET_BASE_PARMS) {
+		for (int i = 0; i < pl->vars.n; i++) {
+			struct tv_named *nm = pl->vars.items[i];
+			code = ast_printf("%s_stp_strlcat(%s, \"%s%s=\"); ", code, dst, i ? " " : "", nm->name);
+			if (nm->plan->error) {
+				code = ast_printf("%s_stp_strlcat(%s, \"?\"); ", code, dst);
+				continue;
+			}
+			const char *v = codegen_temp(g, "v"), *fault = codegen_temp(g, "fault");
+			code = ast_printf("%s{ unsigned long %s = 0; %s%s if (0) { %s: _stp_strlcat(%s, \"?\"); } } ", code, v,
+					  gen_ops(g, nm->plan, v, n, true, fault),
+					  gen_pretty_value(g, dst, v, nm->plan->type, nm->plan->in_memory, 0, 0, level, nm->plan->user, 0,
+							   level > 0),
+					  fault, dst);
+		}
+		return code;
+	}
+	const char *v = codegen_temp(g, "v");
+	return ast_printf("%s{ unsigned long %s = 0; %s%s} ", code, v, gen_ops(g, pl, v, n, false, NULL),
+			  gen_pretty_value(g, dst, v, pl->type, pl->in_memory, pl->bit, pl->bits, level, pl->user, 0, true));
+}
+
+static struct target_scope *scope_of(struct codegen *g)
+{
+	for (int i = 0; g->probe && i < g->s->resolved.n; i++) {
+		struct resolved_probe *r = g->s->resolved.items[i];
+		if (r->probe == g->probe)
+			return r->scope;
+	}
+	return NULL;
+}
+
+const char *targetvar_gen_expr(struct codegen *g, struct node *n)
+{
+	struct tv_plan *pl = plan_for(n, g->probe);
+	if (n->kind == NODE_ENTRY)
+		return codegen_expr(g, n->u.at_op.operand);
+	if (n->kind == NODE_DEFINED)
+		return pl && pl->defined ? "((int64_t)1)" : "((int64_t)0)";
+	bool is_string = n->type == TYPE_STRING;
+	if (!pl || pl->error)
+		return ast_printf("({ %s; %s; })", codegen_fail("target variable not available here", n),
+				  is_string ? "(const char *)\"\"" : "(int64_t)0");
+	if (pl->saved != -1) {
+		const char *at = saved_addr(scope_of(g), pl->saved);
+		if (is_string)
+			return ast_printf("((const char *)(c->base.entry_data ? %s : \"\"))", at);
+		return ast_printf("(c->base.entry_data ? *(int64_t *)%s : 0)", at);
+	}
+	if (is_string) {
+		const char *slot = codegen_string_slot(g);
+		return ast_printf("({ %s(const char *)%s; })", gen_pretty(g, n, pl, slot), slot);
+	}
+	const char *v = codegen_temp(g, "v");
+	return ast_printf("({ unsigned long %s = 0; %s(int64_t)%s; })", v, gen_ops(g, pl, v, n, false, NULL), v);
+}
+
+const char *targetvar_gen_assign(struct codegen *g, struct node *assign, const char *value)
+{
+	struct node *n = assign->u.assign.lhs;
+	struct tv_plan *pl = plan_for(n, g->probe);
+	if (!pl || pl->error || pl->saved != -1)
+		return ast_printf("({ %s; (int64_t)0; })", codegen_fail("target variable cannot be written here", n));
+	const char *val = codegen_temp(g, "w");
+	if (pl->settable_reg)
+		return ast_printf("({ int64_t %s = %s; %s = (unsigned long)%s; %s; })", val, value, reg_c(pl->reg), val, val);
+	/* in memory: plan the address (the ops before the final load) */
+	struct tv_plan addr = *pl;
+	addr.ops.n = 0;
+	int size = 0;
+	for (int i = 0; i < pl->ops.n; i++) {
+		struct tv_op *op = pl->ops.items[i];
+		if (op->kind == TV_LOAD && i >= pl->ops.n - 1) {
+			size = op->size;
+			break;
+		}
+		if (op->kind == TV_BITS || op->kind == TV_TRUNC)
+			break;
+		vec_push(&addr.ops, op);
+	}
+	if (!size)
+		return ast_printf("({ %s; (int64_t)0; })", codegen_fail("this target variable cannot be written", n));
+	const char *v = codegen_temp(g, "v");
+	return ast_printf("({ int64_t %s = %s; unsigned long %s = 0; %sif (unlikely(_stp_poke(&c->base, %s, %d, %d, %s))) { "
+			  "c->base.last_stmt = %s; goto out; } %s; })", val, value, v, gen_ops(g, &addr, v, n, false, NULL), v,
+			  size, pl->user, val, emit_c_string(codegen_near(n)), val);
+}
+
+bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_scope *scope, struct probe *probe,
+			  const char *name)
+{
+	if (!scope || !scope->saved.n)
+		return false;
+	char *body = "";
+	struct codegen g = {.e = e, .s = s, .probe = probe};
+	for (int i = 0; i < scope->saved.n; i++) {
+		struct tv_saved *sv = scope->saved.items[i];
+		const char *at = saved_addr(scope, sv->offset);
+		if (sv->is_string) {
+			body = ast_printf("%s%s\n", body, gen_pretty(&g, sv->node, sv->plan, ast_printf("((char *)%s)", at)));
+		} else {
+			const char *v = codegen_temp(&g, "v");
+			body = ast_printf("%s{ unsigned long %s = 0; %s*(int64_t *)%s = (int64_t)%s; }\n", body, v,
+					  gen_ops(&g, sv->plan, v, sv->node, false, NULL), at, v);
+		}
+	}
+	emit_line(e, "/* values a .return probe reads, saved at the function's entry */");
+	emit_line(e, "static void %s(struct context *c)", name);
+	emit_open(e, "{");
+	emit_raw(e, "%s", body);
+	emit_close(e, "out: __attribute__((unused));");
+	e->indent++;
+	emit_line(e, ";");
+	emit_close(e, "}");
+	return true;
+}
+
+const char *targetvar_entry_size(struct target_scope *scope)
+{
+	int strings = 0;
+	for (int i = 0; i < scope->saved.n; i++)
+		strings += ((struct tv_saved *)scope->saved.items[i])->is_string;
+	return ast_printf("%d + %d * MAXSTRINGLEN", scope->entry_size, strings);
+}
+
+const char *targetvar_list(struct target_scope *scope)
+{
+	char *text = "";
+	if (!scope)
+		return text;
+	for (int i = 0; i < scope->vars.n; i++) {
+		struct dbg_var *v = scope->vars.items[i];
+		text = ast_printf("%s $%s:%s", text, v->name, dbg_type_text(v->type));
+	}
+	if (scope->is_return && scope->ret)
+		text = ast_printf("%s $return:%s", text, dbg_type_text(scope->ret));
+	return text;
+}
