@@ -45,6 +45,8 @@ struct vec {
 	X(ASSIGN, "operator")        /* u.assign: = += -= *= /= %= <<= >>= &= |= ^= .= */ \
 	X(INCDEC, "operator")        /* u.incdec: ++x x++ --x x-- */            \
 	X(IN, "operator")            /* u.in: [k1, k2] in arr */                \
+	X(WILDCARD, "'*'")           /* a '*' key: delete a[*, k], [*, k] in a */ \
+	X(DEFINED, "operator")       /* u.defined: @defined(expr) */            \
 	X(BLOCK, "block")            /* u.block: { stmts } */                   \
 	X(EXPR_STMT, "expression")   /* u.expr_stmt */                          \
 	X(NULL_STMT, "statement")    /* ; */                                    \
@@ -57,6 +59,7 @@ struct vec {
 	X(NEXT, "keyword")           /* no payload */                           \
 	X(RETURN, "keyword")         /* u.ret */                                \
 	X(DELETE, "keyword")         /* u.del */                                \
+	X(TRY, "keyword")            /* u.try_stmt: try { } catch (msg) { } */  \
 	X(EMBEDDED, "embedded C")    /* u.embedded: %{ ... %} as a statement */
 
 enum node_kind {
@@ -150,6 +153,9 @@ struct node {
 			struct node *array;    /* a VAR */
 		} in;                          /* IN */
 		struct {
+			struct node *operand;  /* not evaluated: only whether it resolves */
+		} defined;                     /* DEFINED */
+		struct {
 			struct vec stmts;      /* of struct node * */
 		} block;                       /* BLOCK */
 		struct {
@@ -183,6 +189,11 @@ struct node {
 		struct {
 			const char *code;      /* text between %{ and %} */
 		} embedded;                    /* EMBEDDED */
+		struct {
+			struct node *body;     /* BLOCK: errors inside it are caught */
+			struct node *var;      /* VAR receiving the message, or NULL */
+			struct node *handler;  /* BLOCK run when an error was caught */
+		} try_stmt;                    /* TRY */
 	} u;
 };
 
@@ -242,6 +253,7 @@ struct global {
 	const char *name;
 	struct node *init;     /* NUM or STR literal initial value, or NULL */
 	int64_t max_entries;   /* arr[N]: declared size, 0 if not given */
+	bool wrap;             /* arr%[N] or arr%: when full, a new key replaces the oldest */
 	struct srcloc loc;
 	bool from_tapset;
 	struct symbol *sym;    /* the symbol (pass 2) */

@@ -122,6 +122,14 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		}
 		return;
 	}
+	case NODE_WILDCARD:
+		fputc('*', out);
+		return;
+	case NODE_DEFINED:
+		fputs("@defined(", out);
+		print_expr(out, n->u.defined.operand, false);
+		fputc(')', out);
+		return;
 	case NODE_INCDEC:
 		if (n->u.incdec.prefix)
 			fputs(ast_op_spelling(n->u.incdec.op), out);
@@ -326,6 +334,18 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 	case NODE_EMBEDDED:
 		fprintf(out, "%%{%s%%}", n->u.embedded.code);
 		break;
+	case NODE_TRY:
+		fputs("try ", out);
+		print_statement(out, n->u.try_stmt.body, indent);
+		fputs(" catch", out);
+		if (n->u.try_stmt.var) {
+			fputs(" (", out);
+			print_expr(out, n->u.try_stmt.var, false);
+			fputc(')', out);
+		}
+		fputc(' ', out);
+		print_statement(out, n->u.try_stmt.handler, indent);
+		break;
 	default:
 		/* An expression where a statement was expected (pass-2 rewrites). */
 		print_expr(out, n, false);
@@ -407,6 +427,8 @@ void ast_print_file(FILE *out, const struct ast_file *f)
 	for (int i = 0; i < f->globals.n; i++) {
 		const struct global *g = f->globals.items[i];
 		fprintf(out, "global %s", g->name);
+		if (g->wrap)
+			fputc('%', out);
 		if (g->max_entries)
 			fprintf(out, "[%lld]", (long long)g->max_entries);
 		if (g->init) {

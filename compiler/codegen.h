@@ -17,6 +17,7 @@ struct codegen {
 	struct function *func;    /* NULL in a probe */
 	struct vec slots;         /* of const char *: extra locals-struct members ("string_t __tmp3") */
 	int ntemps;               /* counter for C temporaries and slots */
+	const char *fail_label;   /* where a failing operation jumps: "out", or a try's catch label */
 };
 
 /* Emit the statements of body (a BLOCK) at e's indentation. */

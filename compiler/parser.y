@@ -145,6 +145,7 @@ static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
 %token <tok> IF "'if'" ELSE "'else'" WHILE "'while'" FOR "'for'" FOREACH "'foreach'"
 %token <tok> IN "'in'" BREAK "'break'" CONTINUE "'continue'" NEXT "'next'"
 %token <tok> RETURN "'return'" DELETE "'delete'" LIMIT "'limit'" PRIVATE "'private'"
+%token <tok> TRY "'try'" CATCH "'catch'"
 %token <tok> SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='"
 %token <tok> AND "'&&'" OR "'||'" INC "'++'" DEC "'--'"
 %token <tok> ADD_ASSIGN "'+='" SUB_ASSIGN "'-='" MUL_ASSIGN "'*='" DIV_ASSIGN "'/='"
@@ -156,14 +157,15 @@ static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
-%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~'
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_NAME
 %precedence THEN
 %precedence ELSE
 
 %type <node> block statement expr opt_expr assign_expr ternary_expr lor_expr land_expr
 %type <node> bitor_expr bitxor_expr bitand_expr in_expr compare_expr shift_expr
 %type <node> concat_expr add_expr mul_expr unary_expr crement_expr primary literal
-%type <vec> statements expr_list opt_args params opt_params
+%type <vec> statements expr_list opt_args params opt_params key_list
+%type <node> key
 %type <op> assign_op
 %type <tok> compare_op
 %type <type> opt_type
@@ -209,7 +211,7 @@ global_list:
 |	global_list ',' global_item { vec_push(&ps->file->globals, $3); }
 ;
 
-/* global-item = ident ("=" literal | "[" number "]")? */
+/* global-item = ident ("=" literal | "[" number "]" | "%" ("[" number "]")?)? */
 global_item:
 	IDENT {
 		$$ = ast_alloc(sizeof(*$$));
@@ -232,6 +234,23 @@ global_item:
 		$$->from_tapset = ps->is_tapset;
 		if ($3.num <= 0)
 			diag_error(@3, "array size must be positive");
+	}
+|	IDENT '%' {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->loc = @1;
+		$$->wrap = true;
+		$$->from_tapset = ps->is_tapset;
+	}
+|	IDENT '%' '[' NUMBER ']' {
+		$$ = ast_alloc(sizeof(*$$));
+		$$->name = $1.text;
+		$$->loc = @1;
+		$$->max_entries = $4.num;
+		$$->wrap = true;
+		$$->from_tapset = ps->is_tapset;
+		if ($4.num <= 0)
+			diag_error(@4, "array size must be positive");
 	}
 ;
 
@@ -359,6 +378,7 @@ semicolon:
  *           | "foreach" "(" foreach-vars "in" ident sort? ("limit" expr)? ")" statement
  *           | ("break" | "continue" | "next") ";"?
  *           | "return" expr? ";"?  | "delete" expr ";"?  | "%{" ... "%}"
+ *           | "try" block "catch" ("(" ident ")")? block
  */
 statement:
 	block
@@ -423,6 +443,17 @@ statement:
 |	EMBEDDED_CODE {
 		$$ = ast_new(NODE_EMBEDDED, @1, "%{");
 		$$->u.embedded.code = $1.text;
+	}
+|	TRY block CATCH block {
+		$$ = ast_new(NODE_TRY, @1, "try");
+		$$->u.try_stmt.body = $2;
+		$$->u.try_stmt.handler = $4;
+	}
+|	TRY block CATCH '(' IDENT ')' block {
+		$$ = ast_new(NODE_TRY, @1, "try");
+		$$->u.try_stmt.body = $2;
+		$$->u.try_stmt.var = new_var(@5, $5.text);
+		$$->u.try_stmt.handler = $7;
 	}
 ;
 
@@ -553,7 +584,7 @@ bitand_expr:
 |	bitand_expr '&' in_expr { $$ = new_binary(@2, "&", OP_BITAND, $1, $3); }
 ;
 
-/* in-expr = compare-expr ("in" ident)? | "[" expr ("," expr)* "]" "in" ident */
+/* in-expr = compare-expr ("in" ident)? | "[" key-list "]" "in" ident */
 in_expr:
 	compare_expr
 |	compare_expr IN IDENT {
@@ -561,7 +592,7 @@ in_expr:
 		vec_push(&$$->u.in.keys, $1);
 		$$->u.in.array = new_var(@3, $3.text);
 	}
-|	'[' expr_list ']' IN IDENT {
+|	'[' key_list ']' IN IDENT {
 		$$ = ast_new(NODE_IN, @4, "in");
 		$$->u.in.keys = $2;
 		$$->u.in.array = new_var(@5, $5.text);
@@ -636,7 +667,7 @@ crement_expr:
 
 /*
  * primary = number | string | ident | ident "(" (expr ("," expr)*)? ")"
- *         | ident "[" expr ("," expr)* "]" | "(" expr ")"
+ *         | ident "[" key-list "]" | "(" expr ")" | "@defined" "(" expr ")"
  */
 primary:
 	NUMBER { $$ = new_num(@1, $1.text, $1.num); }
@@ -647,7 +678,7 @@ primary:
 		$$->u.call.name = $1.text;
 		$$->u.call.args = $3;
 	}
-|	IDENT '[' expr_list ']' {
+|	IDENT '[' key_list ']' {
 		$$ = ast_new(NODE_INDEX, @1, $1.text);
 		$$->u.index.array = new_var(@1, $1.text);
 		$$->u.index.keys = $3;
@@ -655,6 +686,26 @@ primary:
 			diag_error(@2, "too many array indexes (at most 9)");
 	}
 |	'(' expr ')' { $$ = $2; }
+|	AT_NAME '(' expr ')' {
+		$$ = ast_new(NODE_DEFINED, @1, $1.text);
+		$$->u.defined.operand = $3;
+		if (strcmp($1.text, "@defined") != 0)
+			diag_error(@1, "unknown operator '%s'", $1.text);
+	}
+;
+
+/*
+ * key-list = key ("," key)*    key = expr | "*"
+ * A '*' key matches any value; pass 2 allows it only in 'delete' and 'in'.
+ */
+key_list:
+	key              { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
+|	key_list ',' key { $$ = $1; vec_push(&$$, $3); }
+;
+
+key:
+	expr
+|	'*' { $$ = ast_new(NODE_WILDCARD, @1, "*"); }
 ;
 
 opt_args:

@@ -33,6 +33,12 @@ static const struct {
 	{"sprintf", BUILTIN_SPRINTF},
 	{"print", BUILTIN_PRINT},
 	{"println", BUILTIN_PRINTLN},
+	{"sprint", BUILTIN_SPRINT},
+	{"sprintln", BUILTIN_SPRINTLN},
+	{"printd", BUILTIN_PRINTD},
+	{"printdln", BUILTIN_PRINTDLN},
+	{"sprintd", BUILTIN_SPRINTD},
+	{"sprintdln", BUILTIN_SPRINTDLN},
 };
 
 enum builtin resolve_builtin(const char *name)
@@ -165,6 +171,93 @@ static void resolve_vec(struct scope *sc, struct vec *v)
 		resolve_node(sc, v->items[i]);
 }
 
+/* The keys of 'delete a[...]' and '[...] in a', where '*' matches any key. */
+static void resolve_match_keys(struct scope *sc, struct vec *keys)
+{
+	for (int i = 0; i < keys->n; i++) {
+		struct node *k = keys->items[i];
+		if (k->kind != NODE_WILDCARD)
+			resolve_node(sc, k);
+	}
+}
+
+/*
+ * @defined(expr): does expr resolve? Decided here, at compile time, without
+ * resolving (or later evaluating) the operand. Calls must name a known
+ * function; variables always resolve (a new name is a local). Target
+ * variables add their case here.
+ */
+static bool expr_resolves(struct scope *sc, struct node *n);
+
+static bool all_resolve(struct scope *sc, struct vec *v)
+{
+	for (int i = 0; i < v->n; i++) {
+		struct node *k = v->items[i];
+		if (k->kind != NODE_WILDCARD && !expr_resolves(sc, k))
+			return false;
+	}
+	return true;
+}
+
+static bool function_exists(struct session *s, const char *name)
+{
+	for (int i = 0; i < s->script->functions.n; i++)
+		if (!strcmp(((struct function *)s->script->functions.items[i])->name, name))
+			return true;
+	return resolve_builtin(name) || tapset_find_function(s, name);
+}
+
+static bool expr_resolves(struct scope *sc, struct node *n)
+{
+	switch (n->kind) {
+	case NODE_CALL:
+		return function_exists(sc->s, n->u.call.name) && all_resolve(sc, &n->u.call.args);
+	case NODE_INDEX:
+		return all_resolve(sc, &n->u.index.keys);
+	case NODE_IN:
+		return all_resolve(sc, &n->u.in.keys);
+	case NODE_UNARY:
+		return expr_resolves(sc, n->u.unary.operand);
+	case NODE_BINARY:
+		return expr_resolves(sc, n->u.binary.lhs) && expr_resolves(sc, n->u.binary.rhs);
+	case NODE_TERNARY:
+		return expr_resolves(sc, n->u.ternary.cond) && expr_resolves(sc, n->u.ternary.then) &&
+		       expr_resolves(sc, n->u.ternary.otherwise);
+	case NODE_ASSIGN:
+		return expr_resolves(sc, n->u.assign.lhs) && expr_resolves(sc, n->u.assign.rhs);
+	case NODE_INCDEC:
+		return expr_resolves(sc, n->u.incdec.operand);
+	case NODE_WILDCARD:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* Fold @defined(expr) into the number 1 or 0. */
+static void fold_defined(struct scope *sc, struct node *n)
+{
+	bool yes = expr_resolves(sc, n->u.defined.operand);
+	n->kind = NODE_NUM;
+	n->u.num = yes;
+}
+
+/* Is n @defined(...) or !@defined(...)? Conditions on it choose code at compile time. */
+static bool is_defined_test(const struct node *n)
+{
+	if (n->kind == NODE_UNARY && n->u.unary.op == OP_NOT)
+		n = n->u.unary.operand;
+	return n->kind == NODE_DEFINED;
+}
+
+/* The value of such a condition once resolve folded its @defined. */
+static bool defined_test_value(const struct node *n)
+{
+	if (n->kind == NODE_UNARY)
+		return !n->u.unary.operand->u.num;
+	return n->u.num != 0;
+}
+
 /* An lvalue: VAR or INDEX; read is true for compound updates (x += 1) only for locks. */
 static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 {
@@ -196,11 +289,18 @@ static void resolve_call(struct scope *sc, struct node *n)
 	if (n->u.call.builtin) {
 		int nargs = n->u.call.args.n;
 		bool fmt = n->u.call.builtin == BUILTIN_PRINTF || n->u.call.builtin == BUILTIN_SPRINTF;
+		bool delim = builtin_is_delimited(n->u.call.builtin);
 		if (nargs == 0)
-			diag_error(n->loc, "%s needs at least one argument%s", name, fmt ? ", the format" : "");
+			diag_error(n->loc, "%s needs at least one argument%s", name,
+				   fmt ? ", the format" : delim ? ", the delimiter" : "");
 		else if (fmt && ((struct node *)n->u.call.args.items[0])->kind != NODE_STR)
 			diag_error(((struct node *)n->u.call.args.items[0])->loc,
 				   "the format of %s must be a string literal", name);
+		else if (delim && ((struct node *)n->u.call.args.items[0])->kind != NODE_STR)
+			diag_error(((struct node *)n->u.call.args.items[0])->loc,
+				   "the delimiter of %s must be a string literal", name);
+		else if (delim && nargs < 2)
+			diag_error(n->loc, "%s needs a value to print after the delimiter", name);
 		return;
 	}
 	struct function *fn = NULL;
@@ -244,6 +344,25 @@ static void resolve_node(struct scope *sc, struct node *n)
 	case NODE_NULL_STMT:
 	case NODE_EMBEDDED:
 		break;
+	case NODE_WILDCARD:
+		diag_error(n->loc, "'*' matches any key only in 'delete' and 'in'");
+		break;
+	case NODE_DEFINED:
+		fold_defined(sc, n);
+		break;
+	case NODE_TRY: {
+		resolve_node(sc, n->u.try_stmt.body);
+		struct node *var = n->u.try_stmt.var;
+		if (var) {
+			struct symbol *sym = lookup(sc, var);
+			if (sym->kind == SYM_GLOBAL)
+				diag_error(var->loc, "catch variable '%s' must be a local variable, not a global",
+					   sym->name);
+			note_access(sc, sym, false, true);
+		}
+		resolve_node(sc, n->u.try_stmt.handler);
+		break;
+	}
 	case NODE_VAR: {
 		struct symbol *sym = lookup(sc, n);
 		note_access(sc, sym, true, false);
@@ -264,6 +383,13 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_node(sc, n->u.binary.rhs);
 		break;
 	case NODE_TERNARY:
+		if (is_defined_test(n->u.ternary.cond)) {
+			/* only the branch @defined chose is compiled */
+			resolve_node(sc, n->u.ternary.cond);
+			*n = *(defined_test_value(n->u.ternary.cond) ? n->u.ternary.then : n->u.ternary.otherwise);
+			resolve_node(sc, n);
+			break;
+		}
 		resolve_node(sc, n->u.ternary.cond);
 		resolve_node(sc, n->u.ternary.then);
 		resolve_node(sc, n->u.ternary.otherwise);
@@ -276,7 +402,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_target(sc, n->u.incdec.operand, true);
 		break;
 	case NODE_IN:
-		resolve_vec(sc, &n->u.in.keys);
+		resolve_match_keys(sc, &n->u.in.keys);
 		note_access(sc, array_symbol(sc, n->u.in.array), true, false);
 		break;
 	case NODE_BLOCK:
@@ -286,6 +412,18 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_node(sc, n->u.expr_stmt.expr);
 		break;
 	case NODE_IF:
+		if (is_defined_test(n->u.if_stmt.cond)) {
+			/* only the branch @defined chose is compiled */
+			resolve_node(sc, n->u.if_stmt.cond);
+			struct node *live = defined_test_value(n->u.if_stmt.cond) ? n->u.if_stmt.then : n->u.if_stmt.otherwise;
+			if (live) {
+				*n = *live;
+				resolve_node(sc, n);
+			} else {
+				n->kind = NODE_NULL_STMT;
+			}
+			break;
+		}
 		resolve_node(sc, n->u.if_stmt.cond);
 		resolve_node(sc, n->u.if_stmt.then);
 		resolve_node(sc, n->u.if_stmt.otherwise);
@@ -342,8 +480,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 			diag_error(n->loc, "'%s' outside a loop", n->kind == NODE_BREAK ? "break" : "continue");
 		break;
 	case NODE_NEXT:
-		if (sc->func)
-			diag_error(n->loc, "'next' is only allowed in a probe body");
+		/* in a function, 'next' ends the probe handler that called it */
 		break;
 	case NODE_RETURN:
 		if (!sc->func)
@@ -360,7 +497,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 			struct symbol *arr = array_symbol(sc, t->u.index.array);
 			note_access(sc, arr, false, true);
 			check_not_iterating(sc, arr, t);
-			resolve_vec(sc, &t->u.index.keys);
+			resolve_match_keys(sc, &t->u.index.keys);
 		} else {
 			diag_error(t->loc, "delete needs a variable, an array or an array element");
 		}

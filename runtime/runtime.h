@@ -19,6 +19,7 @@
 #include <linux/timekeeping.h>
 #include <linux/processor.h>
 #include <linux/delay.h>
+#include <linux/uaccess.h>
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -64,6 +65,7 @@
 #include "string.c"
 #include "map.c"
 #include "print.c"
+#include "format.c"
 #pragma GCC diagnostic pop
 
 #endif

@@ -3,6 +3,7 @@
 #define STP_KSHIM_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
