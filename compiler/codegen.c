@@ -417,11 +417,14 @@ static const char *gen_format(struct codegen *g, struct node *n, const char *des
 			const char *len = precision ? precision
 					  : ast_printf("%d", sp->precision == FORMAT_NONE ? 1 : sp->precision);
 			const char *w = width ? width : ast_printf("%d", sp->width == FORMAT_NONE ? 0 : sp->width);
-			f.calls = ast_printf("%sif (unlikely(_stp_format_memory(%s, %s, %s, %s, %d, %d) < 0)) { "
+			/* checked with the arguments, before anything is written */
+			f.decls = ast_printf("%sif (unlikely(_stp_format_memory_check(%s, %s, %s, %d))) { "
 					     "_stp_error_fmt(&c->base, \"kernel read fault at 0x%%llx\", "
 					     "(unsigned long long)%s); c->base.last_stmt = %s; goto %s; } ",
-					     f.calls, dest, t, len, w, strchr(sp->flags, '-') != NULL, sp->conv == 'M',
-					     t, emit_c_string(codegen_near(n)), fail_label(g));
+					     f.decls, dest, t, len, sp->conv == 'M', t, emit_c_string(codegen_near(n)),
+					     fail_label(g));
+			f.calls = ast_printf("%s_stp_format_memory(%s, %s, %s, %s, %d, %d); ", f.calls, dest, t, len, w,
+					     strchr(sp->flags, '-') != NULL, sp->conv == 'M');
 		} else {
 			f.kfmt = ast_printf("%s%s", f.kfmt, sp->kernel);
 			if (width)

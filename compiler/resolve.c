@@ -467,6 +467,11 @@ static void resolve_node(struct scope *sc, struct node *n)
 				   n->u.foreach.sort_column, n->u.foreach.keys.n,
 				   n->u.foreach.keys.n == 1 ? "" : "s");
 		resolve_node(sc, n->u.foreach.limit);
+		/* a sort would reorder the list the enclosing loop is walking */
+		for (int i = 0; n->u.foreach.sort_dir && i < sc->iterating.n; i++)
+			if (sc->iterating.items[i] == arr)
+				diag_error(n->loc, "cannot sort array '%s' inside a foreach over it: iterate it unsorted",
+					   arr->name);
 		sc->loop_depth++;
 		vec_push(&sc->iterating, arr);
 		resolve_node(sc, n->u.foreach.body);

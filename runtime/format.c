@@ -77,31 +77,47 @@ static void _stp_format_pad(char *dst, long n)
 	}
 }
 
-/*
- * %m and %M: len bytes of kernel memory at addr, raw or as two lowercase
- * hex digits each, padded with spaces to width (on the right if left).
- * len is clamped to what the destination can hold. Every byte is read
- * with a fault-safe copy before anything is written: returns -EFAULT,
- * writing nothing, if any of them cannot be read.
- */
-static int _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t width, int left, int hex)
+/* The byte count %m / %M write: len clamped to what the destination holds. */
+static long _stp_format_memory_len(const char *dst, int64_t len, int hex)
 {
-	static const char digits[] = "0123456789abcdef";
 	long limit = dst ? MAXSTRINGLEN - 1 : STP_PRINT_BUF_SIZE;
-	char chunk[32], text[64];
-	long done, n, out_len;
 
-	if (len < 0)
-		len = 0;
 	if (hex)
 		limit /= 2;
-	if (len > limit)
-		len = limit;
+	if (len < 0)
+		return 0;
+	return len > limit ? limit : (long)len;
+}
+
+/* Can every byte %m / %M would write be read? 0 or -EFAULT. */
+static int _stp_format_memory_check(const char *dst, int64_t addr, int64_t len, int hex)
+{
+	char chunk[32];
+	long done, n;
+
+	len = _stp_format_memory_len(dst, len, hex);
 	for (done = 0; done < len; done += n) {
 		n = min_t(long, len - done, sizeof(chunk));
 		if (_stp_read_kernel(chunk, (unsigned long)addr + done, n))
 			return -EFAULT;
 	}
+	return 0;
+}
+
+/*
+ * %m and %M: len bytes of kernel memory at addr, raw or as two lowercase
+ * hex digits each, padded with spaces to width (on the right if left).
+ * len is clamped to what the destination can hold. Reads are fault-safe;
+ * the translator calls _stp_format_memory_check for every %m and %M of a
+ * format before it writes any of it, so a bad address prints nothing.
+ */
+static void _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t width, int left, int hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	char chunk[32], text[64];
+	long done, n, out_len;
+
+	len = _stp_format_memory_len(dst, len, hex);
 	out_len = hex ? 2 * len : len;
 	if (!left)
 		_stp_format_pad(dst, width - out_len);
@@ -110,7 +126,7 @@ static int _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t widt
 
 		n = min_t(long, len - done, sizeof(chunk));
 		if (_stp_read_kernel(chunk, (unsigned long)addr + done, n))
-			memset(chunk, 0, n); /* changed under us: a read checked a moment ago failed */
+			memset(chunk, 0, n); /* unmapped since the check: zeros rather than stale bytes */
 		if (!hex) {
 			_stp_format_bytes(dst, chunk, n);
 			continue;
@@ -123,5 +139,4 @@ static int _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t widt
 	}
 	if (left)
 		_stp_format_pad(dst, width - out_len);
-	return 0;
 }

@@ -145,11 +145,14 @@ static void _stp_snprintf(char *buf, size_t size, const char *fmt, ...);
  *   _stp_format_cat     kernel vsnprintf format
  *   _stp_format_binary  %b: the low `bytes` (1, 2, 4, 8) bytes of v, host order
  *   _stp_format_memory  %m / %M (hex): len bytes of kernel memory at addr,
- *                       padded to width; -EFAULT (nothing written) on a fault
+ *                       padded to width
+ * _stp_format_memory_check says (0 or -EFAULT) whether that memory can be
+ * read; generated code checks every %m and %M before writing a format.
  */
 static void _stp_format_cat(char *dst, const char *fmt, ...);
 static void _stp_format_binary(char *dst, int64_t v, int bytes);
-static int _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t width, int left, int hex);
+static int _stp_format_memory_check(const char *dst, int64_t addr, int64_t len, int hex);
+static void _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t width, int left, int hex);
 
 /* Strings: bounded copy and concatenation into MAXSTRINGLEN buffers. */
 static void _stp_strlcpy(char *dst, const char *src);           /* dst is a string_t */
