@@ -537,6 +537,56 @@ static void collect_function_globals(struct probe *p, struct function *fn, struc
 		collect_function_globals(p, fn->callees.items[i], seen);
 }
 
+/* Does fn, or a function it reaches, write global sym? */
+static bool function_writes(struct function *fn, struct symbol *sym, struct vec *seen)
+{
+	for (int i = 0; i < seen->n; i++)
+		if (seen->items[i] == fn)
+			return false;
+	vec_push(seen, fn);
+	for (int i = 0; i < fn->globals_written.n; i++)
+		if (fn->globals_written.items[i] == sym)
+			return true;
+	for (int i = 0; i < fn->callees.n; i++)
+		if (function_writes(fn->callees.items[i], sym, seen))
+			return true;
+	return false;
+}
+
+/*
+ * The foreach check through calls: a function called inside a foreach
+ * must not modify (directly or through its callees) the array iterated.
+ * Runs once every function's writes are known.
+ */
+static bool check_foreach_calls_pre(struct ast_walker *w, struct node *n)
+{
+	struct vec *iterating = w->data;
+	if (n->kind == NODE_FOREACH) {
+		ast_walk(w, n->u.foreach.limit); /* evaluated before the loop starts */
+		vec_push(iterating, n->u.foreach.array->u.var.sym);
+		ast_walk(w, n->u.foreach.body);
+		iterating->n--;
+		return false;
+	}
+	if (n->kind == NODE_CALL && n->u.call.func) {
+		for (int i = 0; i < iterating->n; i++) {
+			struct symbol *arr = iterating->items[i];
+			struct vec seen = {0};
+			if (arr && function_writes(n->u.call.func, arr, &seen))
+				diag_error(n->loc, "cannot modify array '%s' inside a foreach over it: '%s' may change or sort it",
+					   arr->name, n->u.call.name);
+		}
+	}
+	return true;
+}
+
+static void check_foreach_calls(struct node *body)
+{
+	struct vec iterating = {0};
+	struct ast_walker w = {.pre = check_foreach_calls_pre, .data = &iterating};
+	ast_walk(&w, body);
+}
+
 bool resolve_program(struct session *s)
 {
 	struct ast_file *f = s->script;
@@ -577,6 +627,12 @@ bool resolve_program(struct session *s)
 		struct vec seen = {0};
 		for (int j = 0; j < p->callees.n; j++)
 			collect_function_globals(p, p->callees.items[j], &seen);
+		check_foreach_calls(p->body);
+	}
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		if (fn->body->kind != NODE_EMBEDDED)
+			check_foreach_calls(fn->body);
 	}
 	return diag_error_count() == 0;
 }
