@@ -38,6 +38,10 @@ void resolve_add_global(struct session *s, struct global *g);
 /* types.c: infer and check types. */
 bool types_infer(struct session *s);
 
+/* optimize.c: drop functions no probe reaches (before types); warn and optimize (last). */
+void optimize_prune_functions(struct session *s);
+void optimize_program(struct session *s);
+
 /* format.c: a printf-style format parsed at compile time. */
 #define FORMAT_NONE (-1)  /* no width or precision given */
 #define FORMAT_STAR (-2)  /* '*': taken from the argument list */
