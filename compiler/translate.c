@@ -423,8 +423,6 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_line(e, "/* A failing operation: record what and where, then leave the body. */");
 	emit_line(e, "#define STP_FAIL_AT(label, msg, where) \\");
 	emit_line(e, "\tdo { c->base.last_error = (msg); c->base.last_stmt = (where); goto label; } while (0)");
-	emit_line(e, "/* 'next' in a function unwinds its callers like an error; the probe's out clears it. */");
-	emit_line(e, "static const char _stp_next_unwind[] __attribute__((unused)) = \"next\";");
 	emit_blank(e);
 	for (int i = 0; i < s->embedded.n; i++)
 		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);

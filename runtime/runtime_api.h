@@ -130,6 +130,11 @@ struct _stp_kprobe_probe {
  * _stp_error_fmt formats into c->base.error_buf and sets last_error. */
 static void _stp_error_fmt(struct _stp_context *c, const char *fmt, ...);
 
+/* 'next' inside a script function: the function sets last_error to this marker
+ * and returns; its callers unwind as for an error (try does not catch it), and
+ * the probe's exit clears it, so the probe ends quietly. */
+static const char _stp_next_unwind[] __attribute__((unused)) = "next";
+
 /* Output. Text goes to a per-CPU buffer flushed when the probe ends (or when full). */
 static void _stp_print(const char *s);                  /* print a NUL-terminated string */
 static void _stp_print_char(char ch);
