@@ -22,6 +22,8 @@ bool elaborate(struct session *s)
 	if (ok && !s->unoptimized && s->probes.n)
 		optimize_prune_functions(s);
 	ok = ok && types_infer(s);
+	ok = ok && stats_check(s);
+	ok = ok && regex_elaborate(s);
 	ok = probes_resolve(s) && ok;
 	if (s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);

@@ -280,6 +280,41 @@ static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 	}
 }
 
+/*
+ * The statistic named by x <<< v or @op(x): a global scalar or an element
+ * of a global array. Adding takes no global lock at all (each CPU adds to
+ * its own slot, see runtime/stat.c), so the symbol is marked written but
+ * not put in the probe's lock sets; reading an aggregate merges the CPUs
+ * into the global's own storage, which needs the exclusive lock.
+ */
+static void resolve_statistic(struct scope *sc, struct node *t, bool adding)
+{
+	struct symbol *sym;
+
+	if (t->kind == NODE_INDEX) {
+		sym = array_symbol(sc, t->u.index.array);
+		resolve_vec(sc, &t->u.index.keys);
+	} else if (t->kind == NODE_VAR) {
+		sym = lookup(sc, t);
+		if (sym->kind != SYM_GLOBAL) {
+			diag_error(t->loc, "statistics variable '%s' must be a global: declare it with 'global %s'",
+				   sym->name, sym->name);
+			sym->kind = SYM_GLOBAL; /* once is enough */
+			return;
+		}
+	} else {
+		resolve_node(sc, t);
+		return;
+	}
+	if (adding) {
+		sym->written = true;
+	} else {
+		sym->read = true;
+		if (sym->global)
+			push_unique(sc->writes, sym);
+	}
+}
+
 /* A function joins the program (s->functions), to be resolved in its turn. */
 static void use_function(struct session *s, struct function *fn)
 {
@@ -514,6 +549,19 @@ static void resolve_node(struct scope *sc, struct node *n)
 		}
 		break;
 	}
+	case NODE_STAT_ADD:
+		resolve_node(sc, n->u.stat_add.value);
+		resolve_statistic(sc, n->u.stat_add.target, true);
+		break;
+	case NODE_STAT_OP:
+		resolve_statistic(sc, n->u.stat_op.operand, false);
+		resolve_vec(sc, &n->u.stat_op.args);
+		resolve_node(sc, n->u.stat_op.bucket);
+		break;
+	case NODE_REGEX:
+		resolve_node(sc, n->u.regex.subject);
+		resolve_node(sc, n->u.regex.pattern);
+		break;
 	case NODE_KIND_COUNT:
 		break;
 	}
@@ -543,18 +591,48 @@ static void collect_function_globals(struct probe *p, struct function *fn, struc
 		collect_function_globals(p, fn->callees.items[i], seen);
 }
 
-/* Does fn, or a function it reaches, write global sym? */
-static bool function_writes(struct function *fn, struct symbol *sym, struct vec *seen)
+/* A walk looking for code that changes array arr: stores, deletes, sorts. */
+struct modifies_walk {
+	struct symbol *arr;  /* the array iterated */
+	bool found;          /* some node changes it */
+};
+
+static bool names_arr(const struct node *var, const struct symbol *arr)
+{
+	return var && var->kind == NODE_VAR && var->u.var.sym == arr;
+}
+
+static bool modifies_pre(struct ast_walker *w, struct node *n)
+{
+	struct modifies_walk *mw = w->data;
+	const struct node *t = NULL;
+	if (n->kind == NODE_ASSIGN)
+		t = n->u.assign.lhs;
+	else if (n->kind == NODE_INCDEC)
+		t = n->u.incdec.operand;
+	else if (n->kind == NODE_DELETE)
+		t = n->u.del.target;
+	if (t && (names_arr(t, mw->arr) || (t->kind == NODE_INDEX && names_arr(t->u.index.array, mw->arr))))
+		mw->found = true;
+	if (n->kind == NODE_FOREACH && n->u.foreach.sort_dir && names_arr(n->u.foreach.array, mw->arr))
+		mw->found = true;
+	return !mw->found;
+}
+
+/* Does fn, or a function it reaches, store into, delete from or sort array arr? */
+static bool function_modifies(struct function *fn, struct symbol *arr, struct vec *seen)
 {
 	for (int i = 0; i < seen->n; i++)
 		if (seen->items[i] == fn)
 			return false;
 	vec_push(seen, fn);
-	for (int i = 0; i < fn->globals_written.n; i++)
-		if (fn->globals_written.items[i] == sym)
-			return true;
+	struct modifies_walk mw = {.arr = arr};
+	struct ast_walker w = {.pre = modifies_pre, .data = &mw};
+	ast_walk(&w, fn->body);
+	if (mw.found)
+		return true;
 	for (int i = 0; i < fn->callees.n; i++)
-		if (function_writes(fn->callees.items[i], sym, seen))
+		if (function_modifies(fn->callees.items[i], arr, seen))
 			return true;
 	return false;
 }
@@ -578,8 +656,8 @@ static bool check_foreach_calls_pre(struct ast_walker *w, struct node *n)
 		for (int i = 0; i < iterating->n; i++) {
 			struct symbol *arr = iterating->items[i];
 			struct vec seen = {0};
-			if (arr && function_writes(n->u.call.func, arr, &seen))
-				diag_error(n->loc, "cannot modify array '%s' inside a foreach over it: '%s' may change or sort it",
+			if (arr && function_modifies(n->u.call.func, arr, &seen))
+				diag_error(n->loc, "cannot modify array '%s' inside a foreach over it: '%s' changes or sorts it",
 					   arr->name, n->u.call.name);
 		}
 	}

@@ -184,6 +184,7 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 
 	c->base.last_error = NULL;
 	c->base.last_stmt = NULL;
+	c->base.regex.valid = 0;
 	c->base.actionremaining = MAXACTION;
 	c->base.nesting = 0;
 	c->base.regs = regs;

@@ -20,6 +20,8 @@
 #include <linux/processor.h>
 #include <linux/delay.h>
 #include <linux/uaccess.h>
+#include <linux/cpumask.h>
+#include <linux/smp.h>
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -66,6 +68,8 @@
 #include "map.c"
 #include "print.c"
 #include "format.c"
+#include "stat.c"
+#include "regex.c"
 #pragma GCC diagnostic pop
 
 #endif
