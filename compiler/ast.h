@@ -279,6 +279,11 @@ struct function {
 	struct node *body;     /* BLOCK, or EMBEDDED for %{ %} functions */
 	struct srcloc loc;     /* of the name */
 	bool from_tapset;      /* defined in a tapset file */
+	bool is_private;       /* 'private function': visible only inside its file */
+	bool pure;             /* embedded C with the pure pragma: no side effects */
+	bool stable;           /* stable pragma: same result within one probe hit */
+	bool unprivileged;     /* unprivileged pragma: safe for unprivileged users */
+	bool guru_only;        /* guru pragma: script code may call it only with -g */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
 	int index;             /* position in session->functions */
@@ -303,6 +308,8 @@ struct global {
 	bool wrap;             /* arr%[N] or arr%: when full, a new key replaces the oldest */
 	struct srcloc loc;
 	bool from_tapset;
+	bool is_private;       /* 'private global': visible only inside its file */
+	struct ast_file *file; /* the file that declares it */
 	struct symbol *sym;    /* the symbol (pass 2) */
 	struct stat_hist hist; /* statistics only: its histogram (pass 2) */
 };
@@ -313,7 +320,8 @@ struct ast_file {
 	struct vec globals;    /* of struct global * */
 	struct vec functions;  /* of struct function * */
 	struct vec probes;     /* of struct probe * */
-	struct vec embedded;   /* of const char *: top-level %{ %} blocks */
+	struct vec embedded;   /* of struct node * (EMBEDDED): top-level %{ %} blocks */
+	struct vec macros;     /* of struct pp_macro * (preprocess.c): its @define macros */
 };
 
 /* Kinds of symbols. */

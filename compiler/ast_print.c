@@ -410,7 +410,7 @@ static void print_type_suffix(FILE *out, enum stp_type type)
 
 static void print_function(FILE *out, const struct function *f)
 {
-	fprintf(out, "function %s", f->name);
+	fprintf(out, "%sfunction %s", f->is_private ? "private " : "", f->name);
 	print_type_suffix(out, f->type);
 	fputs(" (", out);
 	for (int i = 0; i < f->params.n; i++) {
@@ -442,7 +442,8 @@ void ast_print_file(FILE *out, const struct ast_file *f)
 {
 	bool first = true;
 	for (int i = 0; i < f->embedded.n; i++) {
-		fprintf(out, "%s%%{%s%%}\n", first ? "" : "\n", (const char *)f->embedded.items[i]);
+		const struct node *n = f->embedded.items[i];
+		fprintf(out, "%s%%{%s%%}\n", first ? "" : "\n", n->u.embedded.code);
 		first = false;
 	}
 	if (f->globals.n) {
@@ -452,9 +453,7 @@ void ast_print_file(FILE *out, const struct ast_file *f)
 	}
 	for (int i = 0; i < f->globals.n; i++) {
 		const struct global *g = f->globals.items[i];
-		fprintf(out, "global %s", g->name);
-		if (g->wrap)
-			fputc('%', out);
+		fprintf(out, "%sglobal %s%s", g->is_private ? "private " : "", g->name, g->wrap ? "%" : "");
 		if (g->max_entries)
 			fprintf(out, "[%lld]", (long long)g->max_entries);
 		if (g->init) {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "passes.h"
 
 static bool write_text(const char *path, const char *text)
@@ -93,6 +94,23 @@ static bool copy_file(const char *from, const char *to)
 	return true;
 }
 
+/* make -C KERNEL_BUILD M=TMPDIR modules; the module lands at ko. */
+static bool run_kbuild(struct session *s, const char *ko)
+{
+	struct stat st;
+	const char *log = ast_printf("%s/build.log", s->tmpdir);
+	char *argv[] = {"make", "-C", (char *)s->kernel_build, ast_printf("M=%s", s->tmpdir), "modules", NULL};
+	int rc = run_logged(argv, log);
+	if (rc != 0 || stat(ko, &st) != 0) {
+		show_build_errors(log, s->tmpdir);
+		fprintf(stderr, "stap: pass 4: the module failed to build (make exit status %d)\n", rc);
+		if (s->verbose || s->keep_tmpdir)
+			fprintf(stderr, "stap: kernel build tree %s; full log in %s\n", s->kernel_build, log);
+		return false;
+	}
+	return true;
+}
+
 bool build_module(struct session *s)
 {
 	struct stat st;
@@ -114,16 +132,14 @@ bool build_module(struct session *s)
 	const char *kbuild = ast_printf("obj-m := %s.o\n%s\n", s->module_name, ccflags);
 	if (!write_text(ast_printf("%s/Kbuild", s->tmpdir), kbuild))
 		return false;
-	const char *log = ast_printf("%s/build.log", s->tmpdir);
-	char *argv[] = {"make", "-C", (char *)s->kernel_build, ast_printf("M=%s", s->tmpdir), "modules", NULL};
-	int rc = run_logged(argv, log);
 	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);
-	if (rc != 0 || stat(ko, &st) != 0) {
-		show_build_errors(log, s->tmpdir);
-		fprintf(stderr, "stap: pass 4: the module failed to build (make exit status %d)\n", rc);
-		if (s->verbose || s->keep_tmpdir)
-			fprintf(stderr, "stap: kernel build tree %s; full log in %s\n", s->kernel_build, log);
-		return false;
+	char key[CACHE_KEY_LEN + 1];
+	bool cacheable = !s->disable_cache && cache_key(s, kbuild, key);
+	if (!cacheable || !cache_fetch(s, key, ko)) {
+		if (!run_kbuild(s, ko))
+			return false;
+		if (cacheable)
+			cache_store(s, key, ko);
 	}
 	s->ko_path = ko;
 	if (s->last_pass == 4) {

@@ -25,15 +25,24 @@ static inline bool builtin_is_delimited(int b)
 	return b == BUILTIN_PRINTD || b == BUILTIN_PRINTDLN || b == BUILTIN_SPRINTD || b == BUILTIN_SPRINTDLN;
 }
 
-/* tapset.c: parse the tapset path once; find a function or global a script uses. */
+/*
+ * tapset.c: parse the tapset path once; find a function or global a script uses.
+ * Lookups are made from file `from` (the caller's), which sees its own private
+ * declarations and every public one; a match pulls its file into the program.
+ * With candidates non-NULL, tapset_find_function instead collects every
+ * visible function of that name, whatever its arity, and pulls in nothing.
+ */
 bool tapset_load(struct session *s);
-struct function *tapset_find_function(struct session *s, const char *name);
-struct global *tapset_find_global(struct session *s, const char *name);
+struct function *tapset_find_function(struct session *s, const char *name, int nargs,
+				      const struct ast_file *from, struct vec *candidates);
+struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from);
 
 /* resolve.c: bind names to symbols and functions, collect what each probe uses. */
 bool resolve_program(struct session *s);
 enum builtin resolve_builtin(const char *name);
 void resolve_add_global(struct session *s, struct global *g);
+/* Pass 3, first: give overloaded functions and same-named private globals distinct C names. */
+void resolve_c_names(struct session *s);
 
 /* types.c: infer and check types. */
 bool types_infer(struct session *s);

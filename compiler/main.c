@@ -37,7 +37,11 @@ static void usage(FILE *out)
 		"  -g            guru mode: allow embedded C in the script\n"
 		"  -u            unoptimized: no constant folding, no dead code or unused code removal\n"
 		"  -w            suppress warnings\n"
+		"  --compatible=VERSION\n"
+		"                the SystemTap version systemtap_v reports in %%( %%) conditions\n"
 		"  -W            treat warnings as errors\n"
+		"  --disable-cache\n"
+		"                always run kbuild; neither use nor fill the module cache\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version\n"
@@ -130,7 +134,7 @@ static void set_kernel(struct session *s, const char *arg)
 	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
 }
 
-enum long_opt { OPT_REMOTE = 256, OPT_VERSION };
+enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE };
 
 int main(int argc, char **argv)
 {
@@ -142,6 +146,8 @@ int main(int argc, char **argv)
 
 	static const struct option long_options[] = {
 		{"remote", required_argument, NULL, OPT_REMOTE},
+		{"compatible", required_argument, NULL, OPT_COMPATIBLE},
+		{"disable-cache", no_argument, NULL, OPT_DISABLE_CACHE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -234,6 +240,16 @@ int main(int argc, char **argv)
 			s->remote = optarg;
 			if (optarg[4] == ':' && optarg[5] && !kernel_given)
 				kernel_arg = optarg + 5;
+			break;
+		case OPT_COMPATIBLE:
+			if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg) || optarg[0] == '.') {
+				fprintf(stderr, "stap: invalid version '%s' for --compatible (expected a version like 4.9)\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			s->compatible = optarg;
+			break;
+		case OPT_DISABLE_CACHE:
+			s->disable_cache = true;
 			break;
 		case 'h':
 			usage(stdout);

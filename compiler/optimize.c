@@ -83,6 +83,11 @@ static bool has_side_effects(const struct node *n)
 	case NODE_TERNARY:
 		return has_side_effects(n->u.ternary.cond) || has_side_effects(n->u.ternary.then) ||
 		       has_side_effects(n->u.ternary.otherwise);
+	case NODE_CALL:
+		/* Only embedded-C functions marked pure are known to have none. */
+		if (n->u.call.func && n->u.call.func->pure)
+			return any_side_effects(&n->u.call.args);
+		return true;
 	default:
 		return true;
 	}

@@ -16,4 +16,10 @@
  */
 struct ast_file *parse_file(const char *path, const char *text, bool is_tapset);
 
+/*
+ * Read a *.stpm macro file: it may hold only @define (and %( %) around
+ * them); its macros become visible in every file parsed afterwards.
+ */
+void parse_macro_file(const char *path, const char *text);
+
 #endif

@@ -80,6 +80,8 @@ struct parse_state {
 	int last_token;           /* kind of the latest token */
 	bool eof_reported;        /* the scanner already reported why the file ended early */
 	bool unterminated_string; /* an unterminated string was reported: skip the next syntax error */
+	bool macro_file;          /* a *.stpm file: only macro definitions, nothing is parsed */
+	struct pp_state *pp;      /* the preprocessor between the scanner and the parser */
 	char open[PARSE_MAX_NESTING]; /* brackets ( [ { open before the latest token, innermost last */
 	int nopen;                /* how many are open (may exceed the array: only counted) */
 	int block_before;         /* brackets open up to the innermost '{' before the latest token */
@@ -121,6 +123,8 @@ static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, str
 				const char *array, int sort_stat, struct srcloc sort_loc, int sort,
 				struct node *limit, struct node *body);
 static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket);
+static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name);
+static void set_pragmas(struct function *f, const char *code);
 static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps);
 static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token, YYSTYPE *val,
 			     struct srcloc *loc, bool *progress);
@@ -161,7 +165,10 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %token <tok> PP_NAME "probe point component"
 %token <tok> TARGET_VAR "target variable"
 %token <tok> AT_NAME "@ operator"
+%token <tok> AT_DEFINED "'@defined'"
 %token <tok> STAT_OP "statistics operator"
+/* Preprocessor tokens: preprocess.c consumes them, the grammar never sees them. */
+%token <tok> PP_IF "'%('" PP_THEN "'%?'" PP_ELSE "'%:'" PP_END "'%)'"
 %token <tok> GLOBAL "'global'" PROBE "'probe'" FUNCTION "'function'"
 %token <tok> IF "'if'" ELSE "'else'" WHILE "'while'" FOR "'for'" FOREACH "'foreach'"
 %token <tok> IN "'in'" BREAK "'break'" CONTINUE "'continue'" NEXT "'next'"
@@ -178,14 +185,14 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
-%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_NAME STAT_OP
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_DEFINED STAT_OP
 %precedence THEN
 %precedence ELSE
 
 %type <node> block statement expr opt_expr assign_expr ternary_expr lor_expr land_expr
 %type <node> bitor_expr bitxor_expr bitand_expr in_expr compare_expr shift_expr
 %type <node> concat_expr add_expr mul_expr unary_expr crement_expr primary literal
-%type <vec> statements expr_list opt_args params opt_params key_list
+%type <vec> statements expr_list opt_args params opt_params global_list key_list
 %type <node> key
 %type <op> assign_op
 %type <tok> compare_op
@@ -199,7 +206,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %type <key> foreach_key
 %type <node> opt_limit
 %type <vec> probe_points
-%type <func> function_head
+%type <func> function_head function_sig
 
 %%
 
@@ -213,13 +220,29 @@ toplevel:
 	global_decl
 |	probe_decl
 |	function_decl
-|	EMBEDDED_CODE { vec_push(&ps->file->embedded, (void *)$1.text); }
+|	EMBEDDED_CODE {
+		struct node *n = ast_new(NODE_EMBEDDED, @1, "%{");
+		n->u.embedded.code = $1.text;
+		vec_push(&ps->file->embedded, n);
+	}
 |	error         { /* skipped to the next declaration; already reported */ }
 ;
 
-/* global-decl = "global" global-item ("," global-item)* ";"? */
+/*
+ * global-decl = "private"? "global" global-item ("," global-item)* ";"?
+ * A private global is visible only inside the file that declares it.
+ */
 global_decl:
-	GLOBAL global_list opt_semicolon
+	GLOBAL global_list opt_semicolon {
+		for (int i = 0; i < $2.n; i++)
+			vec_push(&ps->file->globals, $2.items[i]);
+	}
+|	PRIVATE GLOBAL global_list opt_semicolon {
+		for (int i = 0; i < $3.n; i++) {
+			((struct global *)$3.items[i])->is_private = true;
+			vec_push(&ps->file->globals, $3.items[i]);
+		}
+	}
 ;
 
 opt_semicolon:
@@ -228,48 +251,36 @@ opt_semicolon:
 ;
 
 global_list:
-	global_item                 { vec_push(&ps->file->globals, $1); }
-|	global_list ',' global_item { vec_push(&ps->file->globals, $3); }
+	global_item                 { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
+|	global_list ',' global_item { $$ = $1; vec_push(&$$, $3); }
 ;
 
-/* global-item = ident ("=" literal | "[" number "]" | "%" ("[" number "]")?)? */
+/*
+ * global-item = ident ("=" literal | "[" number "]" | "%" ("[" number "]")?)?
+ * "%" makes a wrap-around array: when full, a new element replaces the oldest.
+ */
 global_item:
 	IDENT {
-		$$ = ast_alloc(sizeof(*$$));
-		$$->name = $1.text;
-		$$->loc = @1;
-		$$->from_tapset = ps->is_tapset;
+		$$ = new_global(ps, @1, $1.text);
 	}
 |	IDENT '=' literal {
-		$$ = ast_alloc(sizeof(*$$));
-		$$->name = $1.text;
-		$$->loc = @1;
+		$$ = new_global(ps, @1, $1.text);
 		$$->init = $3;
-		$$->from_tapset = ps->is_tapset;
 	}
 |	IDENT '[' NUMBER ']' {
-		$$ = ast_alloc(sizeof(*$$));
-		$$->name = $1.text;
-		$$->loc = @1;
+		$$ = new_global(ps, @1, $1.text);
 		$$->max_entries = $3.num;
-		$$->from_tapset = ps->is_tapset;
 		if ($3.num <= 0)
 			diag_error(@3, "array size must be positive");
 	}
 |	IDENT '%' {
-		$$ = ast_alloc(sizeof(*$$));
-		$$->name = $1.text;
-		$$->loc = @1;
+		$$ = new_global(ps, @1, $1.text);
 		$$->wrap = true;
-		$$->from_tapset = ps->is_tapset;
 	}
 |	IDENT '%' '[' NUMBER ']' {
-		$$ = ast_alloc(sizeof(*$$));
-		$$->name = $1.text;
-		$$->loc = @1;
-		$$->max_entries = $4.num;
+		$$ = new_global(ps, @1, $1.text);
 		$$->wrap = true;
-		$$->from_tapset = ps->is_tapset;
+		$$->max_entries = $4.num;
 		if ($4.num <= 0)
 			diag_error(@4, "array size must be positive");
 	}
@@ -327,25 +338,33 @@ component:
 ;
 
 /*
- * function-decl = "function" ident (":" type)? "(" params? ")" (block | "%{" ... "%}")
+ * function-decl = "private"? "function" ident (":" type)? "(" params? ")" (block | "%{" ... "%}")
  * params = ident (":" type)? ("," ident (":" type)?)*
+ * Functions may share a name if their parameter counts differ (overloading by arity).
  */
 function_decl:
 	function_head block         { $1->body = $2; }
 |	function_head EMBEDDED_CODE {
 		$1->body = ast_new(NODE_EMBEDDED, @2, "%{");
 		$1->body->u.embedded.code = $2.text;
+		set_pragmas($1, $2.text);
 	}
 ;
 
 function_head:
-	FUNCTION IDENT opt_type '(' opt_params ')' {
+	FUNCTION function_sig         { $$ = $2; }
+|	PRIVATE FUNCTION function_sig { $$ = $3; $$->is_private = true; }
+;
+
+function_sig:
+	IDENT opt_type '(' opt_params ')' {
 		struct function *f = ast_alloc(sizeof(*f));
-		f->name = $2.text;
-		f->type = $3;
-		f->params = $5;
-		f->loc = @2;
+		f->name = $1.text;
+		f->type = $2;
+		f->params = $4;
+		f->loc = @1;
 		f->from_tapset = ps->is_tapset;
+		f->file = ps->file;
 		vec_push(&ps->file->functions, f);
 		$$ = f;
 	}
@@ -744,11 +763,9 @@ primary:
 |	'(' expr ')' { $$ = $2; }
 |	STAT_OP '(' expr_list ')' %prec STMT_END { $$ = new_stat_op(@1, $1.text, $3, NULL); }
 |	STAT_OP '(' expr_list ')' '[' expr ']'   { $$ = new_stat_op(@1, $1.text, $3, $6); }
-|	AT_NAME '(' expr ')' {
+|	AT_DEFINED '(' expr ')' {
 		$$ = ast_new(NODE_DEFINED, @1, $1.text);
 		$$->u.defined.operand = $3;
-		if (strcmp($1.text, "@defined") != 0)
-			diag_error(@1, "unknown operator '%s'", $1.text);
 	}
 ;
 
@@ -878,6 +895,42 @@ static enum stp_type parse_type_name(struct srcloc loc, const char *name)
 		return TYPE_STRING;
 	diag_error(loc, "unknown type '%s' (expected 'long' or 'string')", name);
 	return TYPE_UNKNOWN;
+}
+
+static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name)
+{
+	struct global *g = ast_alloc(sizeof(*g));
+	g->name = name;
+	g->loc = loc;
+	g->from_tapset = ps->is_tapset;
+	g->file = ps->file;
+	return g;
+}
+
+/* Does the embedded code hold the comment "/" "* word *" "/" (spaces around word optional)? */
+static bool has_pragma(const char *code, const char *word)
+{
+	size_t len = strlen(word);
+	for (const char *p = strstr(code, "/*"); p; p = strstr(p + 2, "/*")) {
+		const char *q = p + 2;
+		q += strspn(q, " \t");
+		if (strncmp(q, word, len) != 0)
+			continue;
+		q += len;
+		q += strspn(q, " \t");
+		if (q[0] == '*' && q[1] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* Embedded-C functions: the pragma comments that describe them. */
+static void set_pragmas(struct function *f, const char *code)
+{
+	f->pure = has_pragma(code, "pure");
+	f->stable = has_pragma(code, "stable");
+	f->unprivileged = has_pragma(code, "unprivileged");
+	f->guru_only = has_pragma(code, "guru");
 }
 
 /* Append a foreach key; at most one sort marker per foreach. */
@@ -1022,8 +1075,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 	case YYSYMBOL_NUMBER:
 	case YYSYMBOL_PP_NAME:
 	case YYSYMBOL_TARGET_VAR:
-	case YYSYMBOL_AT_NAME:
 		what = ast_printf("%s '%s'", yysymbol_name(found), ps->last_text);
+		break;
+	case YYSYMBOL_AT_NAME:
+		/* Macros are expanded before the parser: this one was never defined. */
+		what = ast_printf("%s '%s' (no macro of that name is defined)", yysymbol_name(found),
+				  ps->last_text);
 		break;
 	case YYSYMBOL_STRING:
 		what = ast_printf("string %s", ps->last_text);

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "parse.h"
 #include "passes.h"
+#include "preprocess.h"
 
 /* One pass: run it, and print its result when it is the last pass asked for. */
 struct pass {
@@ -22,7 +23,10 @@ struct pass {
 
 static bool parse_pass(struct session *s)
 {
+	if (!preprocess_begin(s))
+		return false;
 	s->script = parse_file(s->script_path, s->script_text, false);
+	preprocess_end(s);
 	return diag_error_count() == 0;
 }
 

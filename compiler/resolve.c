@@ -17,6 +17,7 @@ struct scope {
 	struct session *s;
 	struct function *func;    /* NULL in a probe body */
 	struct probe *probe;      /* NULL in a function body */
+	struct ast_file *file;    /* the file the body is in: decides which private names it sees */
 	struct vec *locals;       /* the body's locals */
 	struct vec *reads;        /* globals read */
 	struct vec *writes;       /* globals written */
@@ -67,11 +68,19 @@ static struct symbol *new_symbol(const char *name, enum symbol_kind kind, struct
 	return sym;
 }
 
+/* Private declarations are visible only inside their own file. */
+static bool visible_from(bool is_private, const struct ast_file *owner, const struct ast_file *from)
+{
+	return !is_private || owner == from;
+}
+
 void resolve_add_global(struct session *s, struct global *g)
 {
 	for (int i = 0; i < s->globals.n; i++) {
 		struct global *other = s->globals.items[i];
-		if (!strcmp(other->name, g->name)) {
+		/* A private global clashes only with names of its own file. */
+		bool clash = other->file == g->file || (!other->is_private && !g->is_private);
+		if (!strcmp(other->name, g->name) && clash) {
 			if (other != g && !g->from_tapset) {
 				diag_error(g->loc, "global '%s' is declared twice", g->name);
 				diag_note(other->loc, "first declared here");
@@ -92,14 +101,20 @@ void resolve_add_global(struct session *s, struct global *g)
 	vec_push(&s->globals, g);
 }
 
-static struct global *find_global(struct session *s, const char *name)
+/* The global `name` as seen from file `from`: its own private one first. */
+static struct global *find_global(struct session *s, const char *name, const struct ast_file *from)
 {
+	struct global *public = NULL;
 	for (int i = 0; i < s->globals.n; i++) {
 		struct global *g = s->globals.items[i];
-		if (!strcmp(g->name, name))
+		if (strcmp(g->name, name) || !visible_from(g->is_private, g->file, from))
+			continue;
+		if (g->file == from)
 			return g;
+		if (!public)
+			public = g;
 	}
-	return tapset_find_global(s, name);
+	return public ? public : tapset_find_global(s, name, from);
 }
 
 /* Name lookup: locals and parameters, then globals, else a new local. */
@@ -120,7 +135,7 @@ static struct symbol *lookup(struct scope *sc, struct node *var)
 				return var->u.var.sym = p->sym;
 		}
 	}
-	struct global *g = find_global(sc->s, name);
+	struct global *g = find_global(sc->s, name, sc->file);
 	if (g)
 		return var->u.var.sym = g->sym;
 	struct symbol *sym = new_symbol(name, SYM_LOCAL, var->loc);
@@ -199,19 +214,27 @@ static bool all_resolve(struct scope *sc, struct vec *v)
 	return true;
 }
 
-static bool function_exists(struct session *s, const char *name)
+static struct function *find_function(struct session *s, const char *name, int nargs, struct ast_file *from,
+				      struct vec *candidates);
+
+/* Is there a function name(nargs arguments) visible here? Pulls nothing into the program. */
+static bool function_exists(struct scope *sc, const char *name, int nargs)
 {
-	for (int i = 0; i < s->script->functions.n; i++)
-		if (!strcmp(((struct function *)s->script->functions.items[i])->name, name))
+	if (resolve_builtin(name))
+		return true;
+	struct vec candidates = {0};
+	find_function(sc->s, name, nargs, sc->file, &candidates);
+	for (int i = 0; i < candidates.n; i++)
+		if (((struct function *)candidates.items[i])->params.n == nargs)
 			return true;
-	return resolve_builtin(name) || tapset_find_function(s, name);
+	return false;
 }
 
 static bool expr_resolves(struct scope *sc, struct node *n)
 {
 	switch (n->kind) {
 	case NODE_CALL:
-		return function_exists(sc->s, n->u.call.name) && all_resolve(sc, &n->u.call.args);
+		return function_exists(sc, n->u.call.name, n->u.call.args.n) && all_resolve(sc, &n->u.call.args);
 	case NODE_INDEX:
 		return all_resolve(sc, &n->u.index.keys);
 	case NODE_IN:
@@ -315,6 +338,45 @@ static void resolve_statistic(struct scope *sc, struct node *t, bool adding)
 	}
 }
 
+/* Is the body being resolved part of a tapset (where embedded C is always allowed)? */
+static bool caller_from_tapset(const struct scope *sc)
+{
+	return sc->func ? sc->func->from_tapset : sc->probe->from_tapset;
+}
+
+static bool function_matches(const struct function *fn, const char *name, int nargs, const struct ast_file *from,
+			     struct vec *candidates)
+{
+	if (strcmp(fn->name, name) || !visible_from(fn->is_private, fn->file, from))
+		return false;
+	if (candidates) {
+		vec_push(candidates, (void *)fn);
+		return false;
+	}
+	return fn->params.n == nargs;
+}
+
+/*
+ * The function `name` taking nargs arguments, as seen from file `from`: its
+ * own file first (private functions included), then the script, then the
+ * tapsets. With candidates, collect every visible `name` instead (any arity).
+ */
+static struct function *find_function(struct session *s, const char *name, int nargs, struct ast_file *from,
+				      struct vec *candidates)
+{
+	if (from) {
+		for (int i = 0; i < from->functions.n; i++)
+			if (function_matches(from->functions.items[i], name, nargs, from, candidates))
+				return from->functions.items[i];
+	}
+	if (from != s->script) {
+		for (int i = 0; i < s->script->functions.n; i++)
+			if (function_matches(s->script->functions.items[i], name, nargs, from, candidates))
+				return s->script->functions.items[i];
+	}
+	return tapset_find_function(s, name, nargs, from, candidates);
+}
+
 /* A function joins the program (s->functions), to be resolved in its turn. */
 static void use_function(struct session *s, struct function *fn)
 {
@@ -353,21 +415,37 @@ static void resolve_call(struct scope *sc, struct node *n)
 			diag_error(n->loc, "%s needs a value to print after the delimiter", name);
 		return;
 	}
-	struct function *fn = NULL;
-	for (int i = 0; i < s->script->functions.n && !fn; i++) {
-		struct function *cand = s->script->functions.items[i];
-		if (!strcmp(cand->name, name))
-			fn = cand;
-	}
-	if (!fn)
-		fn = tapset_find_function(s, name);
+	int nargs = n->u.call.args.n;
+	struct function *fn = find_function(s, name, nargs, sc->file, NULL);
 	if (!fn) {
-		diag_error(n->loc, "unresolved function '%s'", name);
+		struct vec candidates = {0};
+		find_function(s, name, nargs, sc->file, &candidates);
+		if (!candidates.n) {
+			diag_error(n->loc, "unresolved function '%s'", name);
+			return;
+		}
+		const char *counts = "";
+		for (int i = 0; i < candidates.n; i++) {
+			struct function *c = candidates.items[i];
+			counts = ast_printf("%s%s%d", counts, i == 0 ? "" : i == candidates.n - 1 ? " or " : ", ",
+					    c->params.n);
+		}
+		struct function *last = candidates.items[candidates.n - 1];
+		diag_error(n->loc, "function '%s' takes %s argument%s, %d given", name, counts,
+			   candidates.n == 1 && last->params.n == 1 ? "" : "s", nargs);
+		for (int i = 0; i < candidates.n; i++) {
+			struct function *c = candidates.items[i];
+			if (candidates.n == 1)
+				diag_note(c->loc, "'%s' is defined here", name);
+			else
+				diag_note(c->loc, "'%s' with %d parameter%s is defined here", name, c->params.n,
+					  c->params.n == 1 ? "" : "s");
+		}
 		return;
 	}
-	if (fn->params.n != n->u.call.args.n) {
-		diag_error(n->loc, "function '%s' takes %d argument%s, %d given", name, fn->params.n,
-			   fn->params.n == 1 ? "" : "s", n->u.call.args.n);
+	if (fn->guru_only && !s->guru && !caller_from_tapset(sc)) {
+		diag_error(n->loc, "function '%s' is marked /* guru */: calling it from a script needs guru mode (-g)",
+			   name);
 		diag_note(fn->loc, "'%s' is defined here", name);
 	}
 	n->u.call.func = fn;
@@ -383,7 +461,10 @@ static void resolve_node(struct scope *sc, struct node *n)
 	case NODE_NUM:
 	case NODE_STR:
 	case NODE_NULL_STMT:
+		break;
 	case NODE_EMBEDDED:
+		if (!sc->s->guru && !caller_from_tapset(sc))
+			diag_error(n->loc, "embedded C in a script needs guru mode (-g)");
 		break;
 	case NODE_WILDCARD:
 		diag_error(n->loc, "'*' matches any key only in 'delete' and 'in'");
@@ -569,10 +650,13 @@ static void resolve_node(struct scope *sc, struct node *n)
 
 static void resolve_function(struct session *s, struct function *fn)
 {
-	struct scope sc = {.s = s, .func = fn, .locals = &fn->locals, .reads = &fn->globals_read,
+	struct scope sc = {.s = s, .func = fn, .file = fn->file, .locals = &fn->locals, .reads = &fn->globals_read,
 			   .writes = &fn->globals_written, .callees = &fn->callees};
-	if (fn->body->kind == NODE_EMBEDDED && !fn->from_tapset && !s->guru)
-		diag_error(fn->loc, "embedded C in function '%s' needs guru mode (-g)", fn->name);
+	if (fn->body->kind == NODE_EMBEDDED) {
+		if (!fn->from_tapset && !s->guru)
+			diag_error(fn->loc, "embedded C in function '%s' needs guru mode (-g)", fn->name);
+		return;
+	}
 	resolve_node(&sc, fn->body);
 }
 
@@ -681,7 +765,7 @@ bool resolve_program(struct session *s)
 		fn->file = f;
 		for (int j = 0; j < i; j++) {
 			struct function *other = f->functions.items[j];
-			if (!strcmp(other->name, fn->name)) {
+			if (!strcmp(other->name, fn->name) && other->params.n == fn->params.n) {
 				diag_error(fn->loc, "function '%s' is defined twice", fn->name);
 				diag_note(other->loc, "first defined here");
 			}
@@ -689,16 +773,17 @@ bool resolve_program(struct session *s)
 		if (resolve_builtin(fn->name))
 			diag_error(fn->loc, "'%s' is a builtin and cannot be redefined", fn->name);
 	}
-	if (!s->guru)
-		for (int i = 0; i < f->embedded.n; i++)
-			diag_error((struct srcloc){.file = f->path}, "embedded C in a script needs guru mode (-g)");
-	for (int i = 0; i < f->embedded.n; i++)
-		vec_push(&s->embedded, f->embedded.items[i]);
+	for (int i = 0; i < f->embedded.n; i++) {
+		struct node *n = f->embedded.items[i];
+		if (!s->guru)
+			diag_error(n->loc, "embedded C in a script needs guru mode (-g)");
+		vec_push(&s->embedded, (void *)n->u.embedded.code);
+	}
 
 	/* Probes first; functions join s->functions as calls reach them. */
 	for (int i = 0; i < f->probes.n; i++) {
 		struct probe *p = f->probes.items[i];
-		struct scope sc = {.s = s, .probe = p, .locals = &p->locals, .reads = &p->globals_read,
+		struct scope sc = {.s = s, .probe = p, .file = f, .locals = &p->locals, .reads = &p->globals_read,
 				   .writes = &p->globals_written, .callees = &p->callees};
 		p->index = s->probes.n;
 		vec_push(&s->probes, p);
@@ -712,7 +797,8 @@ bool resolve_program(struct session *s)
 		struct function *fn = f->functions.items[i];
 		bool duplicate = false;
 		for (int j = 0; j < i && !duplicate; j++)
-			duplicate = !strcmp(((struct function *)f->functions.items[j])->name, fn->name);
+			duplicate = !strcmp(((struct function *)f->functions.items[j])->name, fn->name) &&
+				    ((struct function *)f->functions.items[j])->params.n == fn->params.n;
 		if (!duplicate)
 			use_function(s, fn);
 	}
@@ -731,4 +817,31 @@ bool resolve_program(struct session *s)
 			check_foreach_calls(fn->body);
 	}
 	return diag_error_count() == 0;
+}
+
+/* Append "__N" (N unique) to the C-side name of every later holder of a taken name. */
+void resolve_c_names(struct session *s)
+{
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		for (int j = 0; j < i; j++)
+			if (!strcmp(((struct function *)s->functions.items[j])->name, fn->name)) {
+				fn->name = ast_printf("%s__%d", fn->name, i);
+				break;
+			}
+	}
+	/* Globals: keep the script's own name (it may be displayed at exit), rename the others. */
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		for (int j = 0; j < s->globals.n; j++) {
+			struct global *other = s->globals.items[j];
+			if (i == j || strcmp(other->name, g->name))
+				continue;
+			if (g->from_tapset && (!other->from_tapset || j < i)) {
+				g->name = ast_printf("%s__%d", g->name, i);
+				g->sym->name = g->name;
+				break;
+			}
+		}
+	}
 }

@@ -11,6 +11,9 @@ enum stap_exit {
 	STAP_EXIT_USAGE = 2,    /* bad command line */
 };
 
+/* The SystemTap language version stapc implements: systemtap_v in %( %) conditions. */
+#define STAPC_LANGUAGE_VERSION "5.0"
+
 /* A -D NAME=VALUE definition passed to the module build. */
 struct define {
 	const char *name;
@@ -34,6 +37,8 @@ struct session {
 	long target_pid;          /* -x PID, 0 if none */
 	int buffer_mb;            /* -s MB, 0 = default */
 	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
+	const char *compatible;   /* --compatible=VERSION: systemtap_v, NULL for the default */
+	bool disable_cache;       /* --disable-cache: neither use nor fill the module cache */
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */

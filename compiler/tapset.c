@@ -90,33 +90,53 @@ static void use_file(struct session *s, int i)
 	for (int j = 0; j < f->globals.n; j++)
 		resolve_add_global(s, f->globals.items[j]);
 	for (int j = 0; j < f->embedded.n; j++)
-		vec_push(&s->embedded, f->embedded.items[j]);
+		vec_push(&s->embedded, (void *)((struct node *)f->embedded.items[j])->u.embedded.code);
 }
 
-struct function *tapset_find_function(struct session *s, const char *name)
+/* Private declarations are visible only inside their own file. */
+static bool visible(bool is_private, const struct ast_file *owner, const struct ast_file *from)
 {
-	for (int i = 0; i < tapset_files.n; i++) {
-		struct ast_file *f = tapset_files.items[i];
-		for (int j = 0; j < f->functions.n; j++) {
-			struct function *fn = f->functions.items[j];
-			if (!strcmp(fn->name, name)) {
-				use_file(s, i);
-				return fn;
+	return !is_private || owner == from;
+}
+
+struct function *tapset_find_function(struct session *s, const char *name, int nargs,
+				      const struct ast_file *from, struct vec *candidates)
+{
+	/* The caller's own file first, so its private functions win. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < tapset_files.n; i++) {
+			struct ast_file *f = tapset_files.items[i];
+			if ((pass == 0) != (f == from))
+				continue;
+			for (int j = 0; j < f->functions.n; j++) {
+				struct function *fn = f->functions.items[j];
+				if (strcmp(fn->name, name) || !visible(fn->is_private, f, from))
+					continue;
+				if (candidates) {
+					vec_push(candidates, fn);
+				} else if (fn->params.n == nargs) {
+					use_file(s, i);
+					return fn;
+				}
 			}
 		}
 	}
 	return NULL;
 }
 
-struct global *tapset_find_global(struct session *s, const char *name)
+struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from)
 {
-	for (int i = 0; i < tapset_files.n; i++) {
-		struct ast_file *f = tapset_files.items[i];
-		for (int j = 0; j < f->globals.n; j++) {
-			struct global *g = f->globals.items[j];
-			if (!strcmp(g->name, name)) {
-				use_file(s, i);
-				return g;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < tapset_files.n; i++) {
+			struct ast_file *f = tapset_files.items[i];
+			if ((pass == 0) != (f == from))
+				continue;
+			for (int j = 0; j < f->globals.n; j++) {
+				struct global *g = f->globals.items[j];
+				if (!strcmp(g->name, name) && visible(g->is_private, f, from)) {
+					use_file(s, i);
+					return g;
+				}
 			}
 		}
 	}

@@ -17,6 +17,7 @@
 
 #include "codegen.h"
 #include "diag.h"
+#include "elaborate.h"
 #include "passes.h"
 #include "probes.h"
 
@@ -371,7 +372,7 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 
 static void emit_tables(struct emitter *e, struct session *s)
 {
-	emit_open(e, "static struct _stp_probe _stp_probes[] = {");
+	emit_open(e, "static const struct _stp_probe _stp_probes[] = {");
 	for (int i = 0; i < s->resolved.n; i++) {
 		struct resolved_probe *r = s->resolved.items[i];
 		if (r->probe)
@@ -456,6 +457,7 @@ static void write_module(struct emitter *e, struct session *s)
 
 bool translate(struct session *s)
 {
+	resolve_c_names(s);
 	const char *dir = session_tmpdir(s);
 	if (!dir)
 		return false;

@@ -17,32 +17,54 @@ static void _stp_rwlock_init(struct _stp_rwlock *l)
 	atomic_set(&l->v, 0);
 }
 
-static int _stp_read_trylock(struct _stp_rwlock *l)
+/*
+ * Each lock is split in two: an inlined first attempt, which is all an
+ * uncontended lock costs (one compare-and-swap), and the bounded retry
+ * loop out of line.
+ */
+static noinline int _stp_read_trylock_slow(struct _stp_rwlock *l)
 {
 	int tries;
 
-	for (tries = 0; tries < MAXTRYLOCK; tries++) {
-		int v = atomic_read(&l->v);
+	for (tries = 1; tries < MAXTRYLOCK; tries++) {
+		int v;
 
-		if (v >= 0 && atomic_cmpxchg(&l->v, v, v + 1) == v)
-			return 1;
 		cpu_relax();
 		ndelay(STP_TRYLOCK_DELAY_NS);
+		v = atomic_read(&l->v);
+		if (v >= 0 && atomic_cmpxchg(&l->v, v, v + 1) == v)
+			return 1;
 	}
 	return 0;
 }
 
-static int _stp_write_trylock(struct _stp_rwlock *l)
+static __always_inline int _stp_read_trylock(struct _stp_rwlock *l)
+{
+	int v = atomic_read(&l->v);
+
+	if (likely(v >= 0 && atomic_cmpxchg(&l->v, v, v + 1) == v))
+		return 1;
+	return _stp_read_trylock_slow(l);
+}
+
+static noinline int _stp_write_trylock_slow(struct _stp_rwlock *l)
 {
 	int tries;
 
-	for (tries = 0; tries < MAXTRYLOCK; tries++) {
-		if (atomic_read(&l->v) == 0 && atomic_cmpxchg(&l->v, 0, -1) == 0)
-			return 1;
+	for (tries = 1; tries < MAXTRYLOCK; tries++) {
 		cpu_relax();
 		ndelay(STP_TRYLOCK_DELAY_NS);
+		if (atomic_read(&l->v) == 0 && atomic_cmpxchg(&l->v, 0, -1) == 0)
+			return 1;
 	}
 	return 0;
+}
+
+static __always_inline int _stp_write_trylock(struct _stp_rwlock *l)
+{
+	if (likely(atomic_cmpxchg(&l->v, 0, -1) == 0))
+		return 1;
+	return _stp_write_trylock_slow(l);
 }
 
 static void _stp_read_unlock(struct _stp_rwlock *l)

@@ -162,30 +162,49 @@ static const char *_stp_map_key_string(const union _stp_key *k)
 	return k->s ? k->s : "";
 }
 
-/* FNV-1a over the keys (string keys up to MAXSTRINGLEN-1 bytes), then a final mix. */
-static u32 _stp_map_hash(const struct _stp_map *m, const union _stp_key *keys)
+/* One step of the key hash: fold 8 bytes in (multiply, then fold the high half down). */
+static __always_inline u64 _stp_map_mix(u64 h, u64 v)
 {
-	u32 h = 2166136261u;
-	unsigned int i, b;
+	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 32);
+}
+
+/*
+ * Hash of the keys (string keys up to MAXSTRINGLEN-1 bytes, 8 at a time,
+ * each followed by its length so that ("a","b") != ("ab","")), with a
+ * final avalanche so the low bits that pick the bucket depend on all of
+ * it. The length of each string key goes to lens[], for the compare and
+ * the copy that follow.
+ */
+static u32 _stp_map_hash(const struct _stp_map *m, const union _stp_key *keys, size_t *lens)
+{
+	u64 h = 0x243f6a8885a308d3ull, w;
+	unsigned int i;
 
 	for (i = 0; i < m->nkeys; i++) {
 		if (m->key_types[i] == STP_TYPE_STRING) {
 			const char *s = _stp_map_key_string(&keys[i]);
+			size_t n = 0;
 
-			for (b = 0; b < MAXSTRINGLEN - 1 && s[b]; b++)
-				h = (h ^ (u8)s[b]) * 16777619u;
-			h = (h ^ 0xff) * 16777619u; /* ends the key: ("a","b") != ("ab","") */
+			while (n < MAXSTRINGLEN - 1) {
+				unsigned int take = _stp_str_chunk(s + n, MAXSTRINGLEN - 1 - n, &w);
+
+				if (take)
+					h = _stp_map_mix(h, w);
+				n += take;
+				if (take < 8)
+					break;
+			}
+			lens[i] = n;
+			h = _stp_map_mix(h, n);
 		} else {
-			u64 v = (u64)keys[i].n;
-
-			for (b = 0; b < 8; b++)
-				h = (h ^ (u8)(v >> (8 * b))) * 16777619u;
+			h = _stp_map_mix(h, (u64)keys[i].n);
 		}
 	}
-	h ^= h >> 16;
-	h *= 0x45d9f3bu;
-	h ^= h >> 16;
-	return h;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (u32)h;
 }
 
 static void *_stp_map_slot(const struct _stp_map_node *n, size_t offset)
@@ -193,9 +212,10 @@ static void *_stp_map_slot(const struct _stp_map_node *n, size_t offset)
 	return (char *)n->data + offset;
 }
 
+/* Whether node n holds keys; lens[] are the string keys' lengths from the hash. */
 static int _stp_map_keys_equal(const struct _stp_map *m,
 			       const struct _stp_map_node *n,
-			       const union _stp_key *keys)
+			       const union _stp_key *keys, const size_t *lens)
 {
 	unsigned int i;
 
@@ -203,8 +223,9 @@ static int _stp_map_keys_equal(const struct _stp_map *m,
 		const void *slot = _stp_map_slot(n, m->key_offset[i]);
 
 		if (m->key_types[i] == STP_TYPE_STRING) {
-			if (strncmp(slot, _stp_map_key_string(&keys[i]),
-				    MAXSTRINGLEN - 1) != 0)
+			/* The slot holds a NUL-terminated key of at most MAXSTRINGLEN-1 bytes. */
+			if (memcmp(slot, _stp_map_key_string(&keys[i]), lens[i]) != 0 ||
+			    ((const char *)slot)[lens[i]] != '\0')
 				return 0;
 		} else if (*(const int64_t *)slot != keys[i].n) {
 			return 0;
@@ -219,12 +240,12 @@ static int _stp_map_keys_equal(const struct _stp_map *m,
  */
 static struct _stp_map_node *_stp_map_lookup(struct _stp_map *m,
 					     const union _stp_key *keys, u32 hash,
-					     struct _stp_map_node ***link)
+					     const size_t *lens, struct _stp_map_node ***link)
 {
 	struct _stp_map_node **pp = &m->buckets[hash & m->bucket_mask];
 
 	for (; *pp; pp = &(*pp)->hash_next) {
-		if ((*pp)->hash == hash && _stp_map_keys_equal(m, *pp, keys))
+		if ((*pp)->hash == hash && _stp_map_keys_equal(m, *pp, keys, lens))
 			break;
 	}
 	*link = pp;
@@ -234,23 +255,26 @@ static struct _stp_map_node *_stp_map_lookup(struct _stp_map *m,
 static struct _stp_map_node *_stp_map_find(struct _stp_map *m, const union _stp_key *keys)
 {
 	struct _stp_map_node **link;
+	size_t lens[STP_MAP_MAX_KEYS];
+	u32 hash = _stp_map_hash(m, keys, lens);
 
-	return _stp_map_lookup(m, keys, _stp_map_hash(m, keys), &link);
+	return _stp_map_lookup(m, keys, hash, lens, &link);
 }
 
 static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_key *keys)
 {
 	struct _stp_map_node **link, *n;
-	u32 hash = _stp_map_hash(m, keys);
+	size_t lens[STP_MAP_MAX_KEYS];
+	u32 hash = _stp_map_hash(m, keys, lens);
 	unsigned int i;
 
-	n = _stp_map_lookup(m, keys, hash, &link);
+	n = _stp_map_lookup(m, keys, hash, lens, &link);
 	if (n)
 		return n;
 	if (!m->free_list && m->wrap && m->oldest) {
 		_stp_map_unlink(m, m->oldest);
 		/* the unlink may have shortened the chain lookup walked */
-		_stp_map_lookup(m, keys, hash, &link);
+		_stp_map_lookup(m, keys, hash, lens, &link);
 	}
 	n = m->free_list;
 	if (!n)
@@ -262,7 +286,7 @@ static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_k
 		void *slot = _stp_map_slot(n, m->key_offset[i]);
 
 		if (m->key_types[i] == STP_TYPE_STRING)
-			_stp_strlcpy(slot, _stp_map_key_string(&keys[i]));
+			memcpy(slot, _stp_map_key_string(&keys[i]), lens[i]); /* NUL: memset above */
 		else
 			*(int64_t *)slot = keys[i].n;
 	}
@@ -325,8 +349,10 @@ static void _stp_map_unlink(struct _stp_map *m, struct _stp_map_node *n)
 static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys)
 {
 	struct _stp_map_node **link, *n;
+	size_t lens[STP_MAP_MAX_KEYS];
+	u32 hash = _stp_map_hash(m, keys, lens);
 
-	n = _stp_map_lookup(m, keys, _stp_map_hash(m, keys), &link);
+	n = _stp_map_lookup(m, keys, hash, lens, &link);
 	if (n)
 		_stp_map_unlink(m, n);
 }

@@ -61,7 +61,7 @@ static bool _stp_exit_queued;			/* EXIT was accepted (_stp_cmd_mutex) */
 long _stp_target;
 
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state);
-static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
+static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 
 #include "linux/time.c"
@@ -127,15 +127,19 @@ static void _stp_request_exit(void)
 
 /* ---- Contexts and the probe runner ---- */
 
+/*
+ * The contexts, one per possible CPU. They are allocated with kvzalloc
+ * rather than alloc_percpu(struct context): the generated context holds
+ * MAXNESTING+1 frames of locals and easily outgrows the per-CPU
+ * allocator's 32 KB limit. A per-CPU pointer finds this CPU's in one
+ * %gs-relative load; _stp_contexts keeps them for freeing.
+ */
+static DEFINE_PER_CPU(struct context *, _stp_this_context);
+
 static int _stp_contexts_alloc(void)
 {
 	int cpu;
 
-	/*
-	 * An array of pointers rather than alloc_percpu(struct context): the
-	 * generated context holds MAXNESTING+1 frames of locals and easily
-	 * outgrows the per-CPU allocator's 32 KB limit.
-	 */
 	_stp_contexts = kcalloc(nr_cpu_ids, sizeof(*_stp_contexts), GFP_KERNEL);
 	if (!_stp_contexts)
 		return -ENOMEM;
@@ -144,6 +148,7 @@ static int _stp_contexts_alloc(void)
 						   cpu_to_node(cpu));
 		if (!_stp_contexts[cpu])
 			return -ENOMEM;
+		per_cpu(_stp_this_context, cpu) = _stp_contexts[cpu];
 	}
 	return 0;
 }
@@ -154,60 +159,94 @@ static void _stp_contexts_free(void)
 
 	if (!_stp_contexts)
 		return;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
+		per_cpu(_stp_this_context, cpu) = NULL;
 		kvfree(_stp_contexts[cpu]);
+	}
 	kfree(_stp_contexts);
 	_stp_contexts = NULL;
 }
 
 /*
- * Run one probe body if the session is in state. Interrupts stay off
- * from the state check to the end of the body: a timer cannot land in
- * the middle of a kprobe body (an optimized kprobe runs with interrupts
- * on), and once the state has changed, synchronize_rcu() waits out every
- * body that saw the old one. A hit on a CPU already running a body (an
- * NMI, or a kprobe in something the body called) is skipped and counted.
+ * A body ended with c->base.last_error set: report it, and put back the
+ * fields the hot path counts on (see _stp_probe_run). Out of line: the
+ * common case pays only for the test.
  */
-static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
+static noinline void _stp_probe_failed(struct context *c)
+{
+	_stp_print_flush();	/* output before the error, so stapio shows it first */
+	if (c->base.last_stmt)
+		_stp_session_error("%s near %s", c->base.last_error, c->base.last_stmt);
+	else
+		_stp_session_error("%s", c->base.last_error);
+	c->base.last_error = NULL;
+	c->base.last_stmt = NULL;
+	c->base.nesting = 0;
+}
+
+/*
+ * Run one probe body if the session is in state.
+ *
+ * Interrupts stay off from the state check to the end of the body: a
+ * timer cannot land in the middle of a kprobe body (a kprobe on an
+ * ftrace site or an optimized one runs with interrupts on), and once the
+ * state has changed, synchronize_rcu() waits out every body that saw the
+ * old one. A hit on a CPU already running a body (an NMI, or a kprobe in
+ * something the body called) is skipped and counted.
+ *
+ * This is every probe's fixed cost, so it is inlined into each handler
+ * and does the least it can:
+ *  - busy is a plain per-CPU flag: only this CPU touches its context, and
+ *    an NMI landing between the test and the store runs to completion and
+ *    leaves it as it found it, so no atomic is needed, only compiler
+ *    barriers around the body;
+ *  - last_error and last_stmt are NULL and nesting is 0 whenever no body
+ *    runs (functions return to the depth they were called at, even on an
+ *    error; _stp_probe_failed resets them after a failure), so only the
+ *    per-hit fields are written here;
+ *  - the output buffer is flushed only when the body printed.
+ */
+static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p,
+						  struct pt_regs *regs, int state)
 {
 	struct context *c;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (atomic_read(&_stp_session_state) != state)
+	if (unlikely(atomic_read(&_stp_session_state) != state))
 		goto out;
-	c = _stp_contexts[smp_processor_id()];
-	if (atomic_inc_return(&c->base.busy) != 1) {
+	c = this_cpu_read(_stp_this_context);
+	if (unlikely(c->base.busy)) {
 		_stp_count_skipped();
-		goto out_busy;
+		goto out;
 	}
-
-	c->base.last_error = NULL;
-	c->base.last_stmt = NULL;
+	c->base.busy = 1;
+	barrier();
 	c->base.regex.valid = 0;
 	c->base.actionremaining = MAXACTION;
-	c->base.nesting = 0;
 	c->base.regs = regs;
 	c->base.probe = p;
 	p->body(c);
-	_stp_print_flush();	/* output before the error, so stapio shows it first */
-	if (unlikely(c->base.last_error)) {
-		if (c->base.last_stmt)
-			_stp_session_error("%s near %s", c->base.last_error,
-					   c->base.last_stmt);
-		else
-			_stp_session_error("%s", c->base.last_error);
-	}
-out_busy:
-	atomic_dec(&c->base.busy);
+	if (unlikely(c->base.last_error))
+		_stp_probe_failed(c);
+	else
+		_stp_print_flush_if_any();
+	barrier();
+	c->base.busy = 0;
 out:
 	local_irq_restore(flags);
 }
 
-/* The runner for timers and kprobes: only while RUNNING. */
-static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs)
+/* For begin, end and error probes, which run in process context. */
+static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
 {
-	_stp_probe_run(p, regs, STP_SESSION_RUNNING);
+	_stp_probe_run_inline(p, regs, state);
+}
+
+/* The runner for timers and kprobes: only while RUNNING. */
+static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs)
+{
+	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING);
 }
 
 /* ---- Session: START and EXIT, in process context ---- */

@@ -42,6 +42,22 @@ static void _stp_print_flush(void)
 	pb->len = 0;
 }
 
+static noinline void _stp_print_flush_out_of_line(void)
+{
+	_stp_print_flush();
+}
+
+/*
+ * The probe runner's flush: the common case, nothing printed, is one
+ * test, and the flush itself is out of line so that the runner inlined
+ * into every handler stays small.
+ */
+static __always_inline void _stp_print_flush_if_any(void)
+{
+	if (unlikely(this_cpu_read(_stp_print_bufs->len)))
+		_stp_print_flush_out_of_line();
+}
+
 /* Append n bytes, flushing whenever the buffer fills. */
 static void _stp_print_bytes(const char *s, size_t n)
 {

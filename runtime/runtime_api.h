@@ -68,11 +68,11 @@ struct _stp_regex_match {
 struct context;
 struct _stp_probe;
 struct _stp_context {
-	atomic_t busy;                 /* >0 while a probe runs on this CPU */
-	const char *last_error;        /* set by a failing operation; ends the probe */
-	const char *last_stmt;         /* "operator '/' at t.stp:1:30", for ERROR ... near ... */
+	int busy;                      /* 1 while a probe runs on this CPU (only this CPU touches it) */
+	const char *last_error;        /* set by a failing operation; ends the probe; NULL between hits */
+	const char *last_stmt;         /* "operator '/' at t.stp:1:30", for ERROR ... near ...; NULL between hits */
 	long actionremaining;          /* MAXACTION budget left for this hit */
-	int nesting;                   /* current function call depth */
+	int nesting;                   /* current function call depth; 0 between hits */
 	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
 	const struct _stp_probe *probe;/* the probe running */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
@@ -81,7 +81,7 @@ struct _stp_context {
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
 };
 
-/* One probe body bound to one probe point. Generated: static struct _stp_probe _stp_probes[]. */
+/* One probe body bound to one probe point. Generated: static const struct _stp_probe _stp_probes[]. */
 struct _stp_probe {
 	void (*body)(struct context *c); /* generated handler */
 	const char *pp;                  /* probe point as resolved, e.g. kprobe.function("x") */
@@ -92,7 +92,8 @@ struct _stp_probe {
 /* Provided by generated code (before including module_main.c)         */
 /* ------------------------------------------------------------------ */
 /*
- * static struct _stp_probe _stp_probes[];
+ * static const struct _stp_probe _stp_probes[];  // const: a handler that names
+ *                                                // _stp_probes[I] calls its body directly
  *
  * #ifdef STP_HAVE_BEGIN_END
  * static const struct _stp_be_probe _stp_be_probes[];   // in run order
@@ -102,6 +103,9 @@ struct _stp_probe {
  * #endif
  * #ifdef STP_HAVE_KPROBES
  * static struct _stp_kprobe_probe _stp_kprobe_probes[];
+ * #define STP_KPROBE_BODIES(X) X(0, I0) X(1, I1) ...  // optional: for each entry K of
+ *     // _stp_kprobe_probes, I is its probe's index in _stp_probes; the runtime then
+ *     // gives each kprobe a handler of its own that calls the body directly
  * #endif
  *
  * static int _stp_globals_init(void);   // allocate maps, set initial values; -errno on failure
@@ -203,6 +207,21 @@ static void _stp_skip_probe(struct _stp_context *c, const char *why);
 
 /* Time. NMI-safe clocks. */
 static s64 _stp_gettimeofday_ns(void);
+
+/*
+ * Embedded-C function bodies (function f:long (a:long) %{ ... %}). The
+ * translator defines these macros around each body (and #undefs them after);
+ * they are the whole interface such a body may rely on, besides this file:
+ *
+ *	STAP_ARG_name          the parameter: int64_t, or a string_t to read
+ *	STAP_RETVALUE          the result: int64_t, or a string_t to fill
+ *	STAP_RETURN(v)         set the result and leave (STAP_RETURN() if void)
+ *	STAP_ERROR(fmt, ...)   _stp_error_fmt, then leave: the script ends with an error
+ *	STAP_PRINTF(fmt, ...)  _stp_printf: kernel vsnprintf format (%lld for longs)
+ *	CONTEXT                the struct _stp_context of the running probe
+ *
+ * Bodies run in probe context: no sleeping, bounded loops, no faulting reads.
+ */
 
 /* ------------------------------------------------------------------ */
 /* Maps (script arrays). Entries are preallocated at init: no allocation */

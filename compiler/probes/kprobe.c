@@ -57,6 +57,11 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 			  emit_c_string(r->symbol), r->is_return);
 	}
 	emit_close(e, "};");
+	/* One handler per kprobe, each calling its body directly (runtime/linux/kprobes.c). */
+	char *list = ast_strdup("#define STP_KPROBE_BODIES(X)");
+	for (int i = 0; i < mine->n; i++)
+		list = ast_printf("%s X(%d, %d)", list, i, ((struct resolved_probe *)mine->items[i])->index);
+	emit_line(e, "%s", list);
 }
 
 const struct probe_provider probe_kprobe = {

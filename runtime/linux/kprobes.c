@@ -4,6 +4,13 @@
 
 static size_t _stp_kprobes_registered;	/* _stp_kprobe_probes[0..n) are registered */
 
+/*
+ * The handlers. With STP_KPROBE_BODIES from the generated code, each
+ * kprobe gets a pair of its own, naming its entry of the const
+ * _stp_probes[]: the compiler then calls (or inlines) the body directly,
+ * with no indirect call and no lookup. The generic pair, which finds the
+ * probe through the kprobe, serves tables that come without the list.
+ */
 static int _stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct _stp_kprobe_probe *kpp = container_of(kp, struct _stp_kprobe_probe, u.kp);
@@ -23,6 +30,44 @@ static int _stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *reg
 	_stp_run_probe(kpp->probe, regs);
 	return 0;
 }
+
+#ifdef STP_KPROBE_BODIES
+
+#define STP_KPROBE_HANDLER_PAIR(K, I)						\
+	static int _stp_kprobe_pre_##K(struct kprobe *kp, struct pt_regs *regs)	\
+	{									\
+		_stp_run_probe(&_stp_probes[I], regs);				\
+		return 0;							\
+	}									\
+	static int _stp_kretprobe_ret_##K(struct kretprobe_instance *ri,	\
+					  struct pt_regs *regs)			\
+	{									\
+		if (get_kretprobe(ri))						\
+			_stp_run_probe(&_stp_probes[I], regs);			\
+		return 0;							\
+	}
+STP_KPROBE_BODIES(STP_KPROBE_HANDLER_PAIR)
+
+#define STP_KPROBE_PRE_ENTRY(K, I) [K] = _stp_kprobe_pre_##K,
+#define STP_KPROBE_RET_ENTRY(K, I) [K] = _stp_kretprobe_ret_##K,
+static const kprobe_pre_handler_t _stp_kprobe_pre_handlers[] = {
+	STP_KPROBE_BODIES(STP_KPROBE_PRE_ENTRY)
+};
+static const kretprobe_handler_t _stp_kretprobe_ret_handlers[] = {
+	STP_KPROBE_BODIES(STP_KPROBE_RET_ENTRY)
+};
+static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_probes),
+	      "STP_KPROBE_BODIES must list every kprobe");
+
+#define STP_KPROBE_PRE(i) _stp_kprobe_pre_handlers[i]
+#define STP_KRETPROBE_RET(i) _stp_kretprobe_ret_handlers[i]
+
+#else
+
+#define STP_KPROBE_PRE(i) _stp_kprobe_pre
+#define STP_KRETPROBE_RET(i) _stp_kretprobe_ret
+
+#endif
 
 /* What a registration errno means, in words. */
 static const char *_stp_kprobe_strerror(int rc)
@@ -47,16 +92,18 @@ static const char *_stp_kprobe_strerror(int rc)
 	}
 }
 
-static int _stp_kprobe_register_one(struct _stp_kprobe_probe *kpp)
+static int _stp_kprobe_register_one(size_t i)
 {
+	struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
+
 	memset(&kpp->u, 0, sizeof(kpp->u));
 	if (kpp->is_return) {
 		kpp->u.rp.kp.symbol_name = kpp->symbol;
-		kpp->u.rp.handler = _stp_kretprobe_ret;
+		kpp->u.rp.handler = STP_KRETPROBE_RET(i);
 		return register_kretprobe(&kpp->u.rp);
 	}
 	kpp->u.kp.symbol_name = kpp->symbol;
-	kpp->u.kp.pre_handler = _stp_kprobe_pre;
+	kpp->u.kp.pre_handler = STP_KPROBE_PRE(i);
 	return register_kprobe(&kpp->u.kp);
 }
 
@@ -129,7 +176,7 @@ static int _stp_kprobes_register(void)
 	for (; _stp_kprobes_registered < ARRAY_SIZE(_stp_kprobe_probes);
 	     _stp_kprobes_registered++) {
 		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[_stp_kprobes_registered];
-		int rc = _stp_kprobe_register_one(kpp);
+		int rc = _stp_kprobe_register_one(_stp_kprobes_registered);
 
 		if (rc) {
 			_stp_session_error("probe %s at %s: cannot register: %s (%d)",

@@ -15,6 +15,13 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
 
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define noinline __attribute__((noinline))
+#ifndef __always_inline /* glibc's sys/cdefs.h has one */
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
 #define GFP_KERNEL 0
 
 /*
@@ -101,6 +108,23 @@ struct kretprobe {
 struct pt_regs;
 
 /*
+ * Word-at-a-time string reads (runtime/string.c). The kernel's version is
+ * a plain load that KASAN is told about; here, a byte-wise read that
+ * AddressSanitizer leaves alone, since it may go past the NUL (never past
+ * the page, which string.c checks).
+ */
+#define PAGE_SIZE 4096ul
+__attribute__((no_sanitize_address)) static inline uint64_t read_word_at_a_time(const void *p)
+{
+	const volatile unsigned char *b = p;
+	uint64_t w = 0;
+
+	for (int i = 0; i < 8; i++)
+		w |= (uint64_t)b[i] << (8 * i);
+	return w;
+}
+
+/*
  * CPUs: shim_nr_cpus possible CPUs; shim_cpu is the one "running".
  * Tests set them to play several CPUs in one thread.
  */
@@ -110,8 +134,6 @@ extern int shim_cpu;
 #define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < shim_nr_cpus; (cpu)++)
 #define smp_processor_id() shim_cpu
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* The tests need no real delay between lock attempts. */
 #define ndelay(ns) do { } while (0)

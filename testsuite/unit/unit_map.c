@@ -1,5 +1,7 @@
 /* unit_map.c - user-space tests of runtime/map.c and runtime/string.c: insert, find, delete, full, clear, sort, truncation. */
 
+#include <sys/mman.h>
+
 #include "kshim.h"
 #include "runtime_api.h"
 #include "string.c"
@@ -449,6 +451,52 @@ static void test_wildcards(void)
 	_stp_map_free(m);
 }
 
+/*
+ * Word-at-a-time reads (string.c): strings of every length 0..MAXSTRINGLEN+
+ * placed so that they end at the last byte before an unmapped page, and so
+ * that they straddle two mapped pages, at every alignment. Reading a word
+ * that crosses into the guard page would crash the test; lengths, copies,
+ * hashes and lookups must not depend on where the string lies.
+ */
+static void test_word_reads_at_page_edges(void)
+{
+	const size_t page = PAGE_SIZE;
+	char *base = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct _stp_map *m = _stp_map_new(1024, 1, key_str, STP_TYPE_LONG);
+	char ref[MAXSTRINGLEN + 16], out[MAXSTRINGLEN];
+	int ok = 1;
+
+	CHECK(base != MAP_FAILED && m != NULL);
+	if (base == MAP_FAILED || !m)
+		return;
+	CHECK(mprotect(base + 2 * page, page, PROT_NONE) == 0);
+	for (size_t len = 0; len < sizeof(ref) - 1; len++) {
+		size_t want = len < MAXSTRINGLEN - 1 ? len : MAXSTRINGLEN - 1;
+		struct _stp_map_node *n;
+		char *at[3];
+
+		for (size_t i = 0; i < len; i++)
+			ref[i] = (char)('a' + (i * 7 + i / 26) % 26);
+		ref[len] = '\0';
+		n = get_s(m, ref);
+		/* The NUL is the last mapped byte; then across the page 0/1 edge at 3 offsets. */
+		at[0] = base + 3 * page - page - len - 1;
+		at[1] = base + page - len / 2 - 1;
+		at[2] = base + page - 3;
+		for (int j = 0; j < 3; j++) {
+			memcpy(at[j], ref, len + 1);
+			ok &= _stp_strnlen(at[j], MAXSTRINGLEN - 1) == want;
+			_stp_strlcpy(out, at[j]);
+			ok &= strlen(out) == want && memcmp(out, ref, want) == 0;
+			ok &= n && find_s(m, at[j]) == n;
+		}
+	}
+	CHECK(ok);
+	CHECK(_stp_map_size(m) == MAXSTRINGLEN);	/* lengths past MAXSTRINGLEN-1 collapse */
+	_stp_map_free(m);
+	munmap(base, 3 * page);
+}
+
 int main(void)
 {
 	test_wrap();
@@ -463,6 +511,7 @@ int main(void)
 	test_string_truncation();
 	test_random_against_model();
 	test_strings();
+	test_word_reads_at_page_edges();
 	CHECK(shim_live_allocations == 0);
 	return unit_report("unit_map");
 }

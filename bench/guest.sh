@@ -1,0 +1,96 @@
+#!/bin/sh
+# guest.sh - the benchmark's guest side, run by stapvm --icount in /work.
+#
+#   sh guest.sh N CASE...
+#
+# For the bare syscall, the floor module and each CASE (CASE.ko beside
+# this script), runs getppid_loop N and prints one line
+#   RESULT NAME calls C ns T extra X hits H lines L
+# T the guest instructions the loop took, X what stapio spent after the
+# loop draining its output (printf case), H the probe hits the module
+# reported (-1: not reported), L the output lines of the loop's pid that
+# arrived (-1: not a printing case). A case whose module fails prints
+#   FAILED NAME reason
+# Everything else goes to stderr.
+
+N=$1
+shift
+
+# Wait (at most ~10 s of guest time) until the kprobe on getppid is live.
+wait_probe() {
+	i=0
+	while ! grep -q "sys_getppid+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+	sleep 0.2	# registration precedes the switch to RUNNING by a few instructions
+	return 0
+}
+
+# Lines "PID getppid_loop" in FILE.
+count_lines() {
+	grep -c "^$1 getppid_loop\$" "$2" 2>/dev/null || true
+}
+
+# field NAME LINE: the value after NAME in "k v k v ..." LINE.
+field() {
+	echo "$2" | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
+}
+
+set -- bare floor "$@"
+for name in "$@"; do
+	case $name in
+	bare)
+		r=$(./getppid_loop "$N") || { echo "FAILED bare getppid_loop"; continue; }
+		echo "RESULT bare calls $(field calls "$r") ns $(field ns "$r") extra 0 hits -1 lines -1"
+		;;
+	floor)
+		dmesg -c >/dev/null
+		insmod floor.ko || { echo "FAILED floor insmod"; continue; }
+		r=$(./getppid_loop "$N")
+		rmmod floor
+		hits=$(dmesg | sed -n 's/.*floor: \([0-9]*\) hits.*/\1/p')
+		echo "RESULT floor calls $(field calls "$r") ns $(field ns "$r") extra 0 hits ${hits:--1} lines -1"
+		;;
+	*)
+		out=/tmp/$name.out
+		rm -f "$out"
+		staprun -o "$out" "$name.ko" 2>/tmp/$name.err &
+		run=$!
+		if ! wait_probe; then
+			kill -INT $run 2>/dev/null; wait $run
+			echo "FAILED $name the probe never registered: $(head -c 300 /tmp/$name.err | tr '\n' ' ')"
+			continue
+		fi
+		stapio=$(pidof stapio)
+		r=$(./getppid_loop "$N" "$stapio")
+		pid=$(field pid "$r")
+		extra=0
+		lines=-1
+		case $name in
+		printf*)
+			# Let stapio drain: its CPU time after the loop is part of the cost.
+			i=0
+			while [ "$(count_lines "$pid" "$out")" -lt "$N" ] && [ $i -lt 600 ]; do
+				sleep 0.1
+				i=$((i + 1))
+			done
+			after=$(./getppid_loop --cpu "$stapio")
+			extra=$((after - $(field cpu_at_end "$r")))
+			lines=$(count_lines "$pid" "$out")
+			;;
+		esac
+		kill -INT $run
+		wait $run
+		status=$?
+		# A global written and never read is printed at the end: n=COUNT.
+		hits=$(sed -n 's/^n=\([0-9]*\)$/\1/p' "$out")
+		if [ $status -ne 0 ]; then
+			echo "FAILED $name staprun exit status $status: $(head -c 300 /tmp/$name.err | tr '\n' ' ')"
+			continue
+		fi
+		echo "RESULT $name calls $(field calls "$r") ns $(field ns "$r") extra $extra hits ${hits:--1} lines $lines"
+		;;
+	esac
+done

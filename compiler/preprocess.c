@@ -1,0 +1,988 @@
+/*
+ * preprocess.c - pass 1, between the scanner and the parser: a token filter.
+ *
+ * The parser calls yylex() here; it pulls raw tokens from the scanner
+ * (lex_raw in lexer.l) and hands on what is left after four rewrites:
+ *
+ *   %( COND %? TOKENS %: TOKENS %)   keep one branch. COND compares kernel_v,
+ *       kernel_vr, systemtap_v (versions), arch, runtime,
+ *       systemtap_privilege (strings), guru_mode, CONFIG_* (from the build
+ *       tree's .config) or literals; == and != match globs, joined with &&
+ *       and ||, parenthesised, nested. The branch not taken is still
+ *       scanned, so it must be made of valid tokens.
+ *   @define NAME %( BODY %)  and  @define NAME(a, b) %( ... @a ... %)
+ *       define a macro; @NAME and @NAME(x, y) expand it. Macros are local
+ *       to the file that defines them, except those of *.stpm files on the
+ *       tapset path, which every file sees.
+ *   $1..$N  the script's command-line arguments as tokens; @1..@N as
+ *       string literals; $# and @# their count.
+ *
+ * Expansion works by pushing token lists (a macro body with its arguments
+ * substituted, or an argument's tokens) on a stack of sources that are read
+ * before the scanner, so expansions nest and may themselves hold
+ * conditionals and macro calls. A token copied out of a macro body keeps the
+ * position where it was written and gets a diag_expansion (diag.h) naming
+ * the macro and the call site; diagnostics print that chain as notes.
+ *
+ * Errors are reported and scanning goes on with a harmless replacement
+ * (an empty expansion, a 0 or "" for a missing argument).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "diag.h"
+#include "parse.h"
+#include "preprocess.h"
+
+/* Macro calls may nest this deep; deeper is almost surely a recursive macro. */
+#define PP_MAX_DEPTH 64
+
+/* A macro made by @define. */
+struct pp_macro {
+	const char *name;  /* without the '@' */
+	struct vec params; /* of const char *: parameter names, without '@' */
+	struct vec body;   /* of struct pp_token *: between %( and %) */
+	struct srcloc loc; /* of the name in the definition */
+};
+
+/* A list of tokens read before the scanner: a macro expansion or an argument. */
+struct pp_source {
+	struct vec toks;          /* of struct pp_token * */
+	int pos;                  /* next token to hand out */
+	bool is_macro;            /* a macro expansion (counts toward PP_MAX_DEPTH) */
+	struct pp_source *next;   /* the source below this one */
+};
+
+/* A conditional whose taken branch is being read. */
+struct pp_cond {
+	struct srcloc loc; /* of its %( */
+	bool in_else;      /* reading the %: branch (a second %: is an error) */
+};
+
+/* The preprocessor of one file. */
+struct pp_state {
+	yyscan_t scanner;          /* the file's scanner */
+	struct parse_state *ps;    /* its parse state (file, tapset or macro file) */
+	struct pp_source *sources; /* pushed token lists, top first */
+	int depth;                 /* macro expansions on the source stack */
+	bool at_eof;               /* the scanner returned end of input */
+	struct srcloc eof_loc;     /* where the input ended */
+	struct vec conds;          /* of struct pp_cond *: open conditionals, innermost last */
+	bool junk_reported;        /* macro file: already said it holds something else */
+};
+
+static struct session *session;  /* options, or NULL before preprocess_begin */
+static struct vec global_macros; /* of struct pp_macro *: from *.stpm files */
+static bool *arg_used;           /* per script argument: referenced as $N or @N */
+
+/* The kernel configuration, read on the first CONFIG_ condition. */
+static struct {
+	bool loaded;        /* tried to read it */
+	struct vec names;   /* of const char *: "CONFIG_SMP" */
+	struct vec values;  /* of const char *: "y", "m", "1000", unquoted strings */
+} config;
+
+struct parse_state *yyget_extra(yyscan_t scanner);
+
+struct pp_state *preprocess_new(yyscan_t scanner, struct parse_state *ps)
+{
+	struct pp_state *pp = ast_alloc(sizeof(*pp));
+	pp->scanner = scanner;
+	pp->ps = ps;
+	return pp;
+}
+
+/* ---------------------------------------------------------------- */
+/* Token sources                                                      */
+/* ---------------------------------------------------------------- */
+
+/* The next token from the pushed lists, else from the scanner; no rewriting. */
+static int pull(struct pp_state *pp, struct pp_token *t)
+{
+	while (pp->sources) {
+		struct pp_source *src = pp->sources;
+		if (src->pos < src->toks.n) {
+			*t = *(struct pp_token *)src->toks.items[src->pos++];
+			return t->kind;
+		}
+		pp->sources = src->next;
+		if (src->is_macro)
+			pp->depth--;
+	}
+	memset(t, 0, sizeof(*t));
+	if (pp->at_eof) {
+		t->loc = pp->eof_loc;
+		return 0;
+	}
+	YYSTYPE val;
+	memset(&val, 0, sizeof(val));
+	t->kind = lex_raw(&val, &t->loc, pp->scanner);
+	t->val = val.tok;
+	if (!t->kind) {
+		pp->at_eof = true;
+		pp->eof_loc = t->loc;
+	}
+	return t->kind;
+}
+
+static void push_source(struct pp_state *pp, struct vec toks, bool is_macro)
+{
+	struct pp_source *src = ast_alloc(sizeof(*src));
+	src->toks = toks;
+	src->is_macro = is_macro;
+	src->next = pp->sources;
+	pp->sources = src;
+	if (is_macro)
+		pp->depth++;
+}
+
+static struct pp_token *copy_token(const struct pp_token *t)
+{
+	struct pp_token *c = ast_alloc(sizeof(*c));
+	*c = *t;
+	return c;
+}
+
+/* Identifiers and keywords: anything spelled like a word. */
+static bool is_word(const struct pp_token *t)
+{
+	const char *s = t->val.text;
+	return s && t->kind != STRING && t->kind != AT_NAME && t->kind != TARGET_VAR &&
+	       (isalpha((unsigned char)s[0]) || s[0] == '_');
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static void make_number(struct pp_token *t, int64_t value)
+{
+	t->kind = NUMBER;
+	t->val.num = value;
+	t->val.text = ast_printf("%lld", (long long)value);
+	t->val.str = NULL;
+}
+
+static void make_string(struct pp_token *t, const char *value)
+{
+	t->kind = STRING;
+	t->val.str = value;
+	t->val.text = ast_printf("\"%s\"", value);
+	t->val.num = 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Script arguments                                                   */
+/* ---------------------------------------------------------------- */
+
+static int arg_count(void)
+{
+	return session ? session->script_args.n : 0;
+}
+
+/* The text of argument n (1-based), or NULL (reported) if not given. */
+static const char *script_arg(const struct pp_token *t, long n)
+{
+	int count = arg_count();
+	if (n < 1 || n > count) {
+		diag_error(t->loc, "missing script argument %s: %d argument%s given after the script",
+			   t->val.text, count, count == 1 ? "" : "s");
+		return NULL;
+	}
+	arg_used[n - 1] = true;
+	return session->script_args.items[n - 1];
+}
+
+/* $N: the argument's text, scanned as tokens placed where $N is. */
+static void expand_dollar_arg(struct pp_state *pp, const struct pp_token *t, const char *text)
+{
+	struct vec toks = lex_text(ast_printf("<argument %s>", t->val.text), text,
+				   lex_in_probe_point(pp->scanner));
+	for (int i = 0; i < toks.n; i++) {
+		struct pp_token *a = toks.items[i];
+		a->loc = t->loc;
+	}
+	push_source(pp, toks, false);
+}
+
+/* ---------------------------------------------------------------- */
+/* Macros                                                             */
+/* ---------------------------------------------------------------- */
+
+static struct pp_macro *find_in(struct vec *macros, const char *name)
+{
+	for (int i = macros->n - 1; i >= 0; i--) {
+		struct pp_macro *m = macros->items[i];
+		if (!strcmp(m->name, name))
+			return m;
+	}
+	return NULL;
+}
+
+/* The file's own macros first, then the global ones from *.stpm files. */
+static struct pp_macro *find_macro(struct pp_state *pp, const char *name)
+{
+	struct pp_macro *m = pp->ps->macro_file ? NULL : find_in(&pp->ps->file->macros, name);
+	return m ? m : find_in(&global_macros, name);
+}
+
+/* Skip a %( ... %) group whose %( was just read (error recovery). */
+static void skip_group(struct pp_state *pp)
+{
+	struct pp_token t;
+	int depth = 0;
+	int kind;
+	while ((kind = pull(pp, &t)) != 0) {
+		if (kind == PP_IF)
+			depth++;
+		else if (kind == PP_END && depth-- == 0)
+			return;
+	}
+}
+
+/*
+ * @define NAME %( BODY %)   or   @define NAME(a, b) %( BODY %)
+ * The body is kept as raw tokens; it is expanded at each use.
+ */
+static void define_macro(struct pp_state *pp, const struct pp_token *at)
+{
+	struct pp_token name, t;
+	int kind = pull(pp, &name);
+	if (!is_word(&name)) {
+		diag_error(kind ? name.loc : at->loc, "expected a macro name after '@define'");
+		if (kind == PP_IF)
+			skip_group(pp);
+		return;
+	}
+	struct pp_macro *m = ast_alloc(sizeof(*m));
+	m->name = name.val.text;
+	m->loc = name.loc;
+
+	kind = pull(pp, &t);
+	if (kind == '(') {
+		for (;;) {
+			kind = pull(pp, &t);
+			if (!is_word(&t)) {
+				diag_error(t.loc, "expected a parameter name in the definition of macro '@%s'",
+					   m->name);
+				break;
+			}
+			for (int i = 0; i < m->params.n; i++)
+				if (!strcmp(m->params.items[i], t.val.text))
+					diag_error(t.loc, "macro '@%s' has two parameters named '%s'", m->name,
+						   t.val.text);
+			vec_push(&m->params, (void *)t.val.text);
+			kind = pull(pp, &t);
+			if (kind == ',')
+				continue;
+			if (kind != ')')
+				diag_error(t.loc, "expected ',' or ')' after a parameter of macro '@%s'", m->name);
+			break;
+		}
+		if (kind != ')') {
+			while (kind && kind != ')' && kind != PP_IF)
+				kind = pull(pp, &t);
+			if (kind == PP_IF)
+				skip_group(pp);
+			return;
+		}
+		kind = pull(pp, &t);
+	}
+	if (kind != PP_IF) {
+		diag_error(kind ? t.loc : name.loc, "expected '%%(' to start the body of macro '@%s'", m->name);
+		return;
+	}
+	struct srcloc open = t.loc;
+	int depth = 0;
+	for (;;) {
+		kind = pull(pp, &t);
+		if (!kind) {
+			diag_error(open, "unterminated body of macro '@%s' (missing '%%)')", m->name);
+			pp->ps->eof_reported = true;
+			return;
+		}
+		if (kind == PP_IF)
+			depth++;
+		else if (kind == PP_END && depth-- == 0)
+			break;
+		vec_push(&m->body, copy_token(&t));
+	}
+
+	struct vec *table = pp->ps->macro_file ? &global_macros : &pp->ps->file->macros;
+	struct pp_macro *old = find_in(table, m->name);
+	if (old) {
+		diag_error(m->loc, "macro '@%s' is already defined", m->name);
+		diag_note(old->loc, "first defined here");
+		return;
+	}
+	vec_push(table, m);
+}
+
+/* Read @NAME's arguments "(a, b)": comma-separated token lists at nesting depth 0. */
+static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const struct pp_token *call,
+			    struct vec *args)
+{
+	struct pp_token t;
+	int kind = pull(pp, &t);
+	if (kind != '(') {
+		diag_error(call->loc, "macro '@%s' takes %d argument%s: write @%s(...)", m->name, m->params.n,
+			   m->params.n == 1 ? "" : "s", m->name);
+		if (kind) {
+			push_source(pp, (struct vec){ 0 }, false);
+			vec_push(&pp->sources->toks, copy_token(&t));
+		}
+		return false;
+	}
+	struct vec *cur = ast_alloc(sizeof(*cur));
+	vec_push(args, cur);
+	int depth = 0;
+	for (;;) {
+		kind = pull(pp, &t);
+		if (!kind) {
+			diag_error(call->loc, "unterminated argument list of macro '@%s' (missing ')')", m->name);
+			pp->ps->eof_reported = true;
+			return false;
+		}
+		if (kind == '(' || kind == '[' || kind == '{' || kind == PP_IF) {
+			depth++;
+		} else if (kind == ')' || kind == ']' || kind == '}' || kind == PP_END) {
+			if (depth == 0 && kind == ')')
+				break;
+			depth--;
+		} else if (kind == ',' && depth == 0) {
+			cur = ast_alloc(sizeof(*cur));
+			vec_push(args, cur);
+			continue;
+		}
+		vec_push(cur, copy_token(&t));
+	}
+	/* "@m()" passes no argument rather than one empty one. */
+	if (args->n == 1 && ((struct vec *)args->items[0])->n == 0)
+		args->n = 0;
+	if (args->n != m->params.n) {
+		diag_error(call->loc, "macro '@%s' takes %d argument%s, %d given", m->name, m->params.n,
+			   m->params.n == 1 ? "" : "s", args->n);
+		diag_note(m->loc, "'@%s' is defined here", m->name);
+		return false;
+	}
+	return true;
+}
+
+/* A failed macro call becomes the number 0, so the parser does not stumble too. */
+static void push_placeholder(struct pp_state *pp, const struct pp_token *call)
+{
+	struct pp_token *zero = copy_token(call);
+	make_number(zero, 0);
+	struct vec toks = { 0 };
+	vec_push(&toks, zero);
+	push_source(pp, toks, false);
+}
+
+/* Replace the call by the body, with @param replaced by the argument's tokens. */
+static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const struct pp_token *call)
+{
+	if (pp->depth >= PP_MAX_DEPTH) {
+		/* Only the outermost use is worth a note, not every level of the loop. */
+		struct srcloc here = call->loc;
+		const struct diag_expansion *outermost = NULL;
+		for (const struct diag_expansion *e = here.expansion; e; e = e->site.expansion)
+			outermost = e;
+		here.expansion = NULL;
+		diag_error(here, "macro expansion nested more than %d deep: is '@%s' recursive?", PP_MAX_DEPTH,
+			   m->name);
+		if (outermost)
+			diag_note(outermost->site, "in expansion of %s", outermost->what);
+		push_placeholder(pp, call);
+		return;
+	}
+	struct vec args = { 0 };
+	if (m->params.n && !read_macro_args(pp, m, call, &args)) {
+		push_placeholder(pp, call);
+		return;
+	}
+
+	const struct diag_expansion *e = diag_expansion_new(ast_printf("macro '%s'", call->val.text), call->loc);
+	bool probe_point = lex_in_probe_point(pp->scanner);
+	struct vec out = { 0 };
+	for (int i = 0; i < m->body.n; i++) {
+		const struct pp_token *b = m->body.items[i];
+		int param = -1;
+		if (b->kind == AT_NAME || b->kind == STAT_OP)
+			for (int j = 0; j < m->params.n && param < 0; j++)
+				if (!strcmp(b->val.text + 1, m->params.items[j]))
+					param = j;
+		if (param >= 0) {
+			struct vec *arg = args.items[param];
+			for (int j = 0; j < arg->n; j++)
+				vec_push(&out, arg->items[j]);
+			continue;
+		}
+		struct pp_token *c = copy_token(b);
+		c->loc.expansion = e;
+		/* Between 'probe' and '{' words are probe point components. */
+		if (probe_point && is_word(c))
+			c->kind = PP_NAME;
+		vec_push(&out, c);
+	}
+	push_source(pp, out, true);
+}
+
+/*
+ * The next token with macros, @define and script arguments rewritten.
+ * Conditional tokens (%( %? %: %)) come back as they are.
+ */
+static int expand_next(struct pp_state *pp, struct pp_token *t)
+{
+	for (;;) {
+		int kind = pull(pp, t);
+		if (kind == STAT_OP) {
+			/* A user macro may take the name of a statistics operator. */
+			const struct pp_macro *m = find_macro(pp, t->val.text + 1);
+			if (!m)
+				return kind;
+			expand_macro(pp, m, t);
+			continue;
+		}
+		if (kind == AT_NAME) {
+			const char *name = t->val.text + 1;
+			if (!strcmp(name, "define")) {
+				define_macro(pp, t);
+				continue;
+			}
+			if (!strcmp(name, "#")) {
+				make_number(t, arg_count());
+				return NUMBER;
+			}
+			if (all_digits(name)) {
+				const char *text = script_arg(t, strtol(name, NULL, 10));
+				make_string(t, text ? text : "");
+				return STRING;
+			}
+			const struct pp_macro *m = find_macro(pp, name);
+			if (m) {
+				expand_macro(pp, m, t);
+				continue;
+			}
+			return kind;
+		}
+		if (kind == TARGET_VAR) {
+			const char *name = t->val.text + 1;
+			if (!strcmp(name, "#")) {
+				make_number(t, arg_count());
+				return NUMBER;
+			}
+			if (all_digits(name)) {
+				const char *text = script_arg(t, strtol(name, NULL, 10));
+				if (!text) {
+					make_number(t, 0);
+					return NUMBER;
+				}
+				expand_dollar_arg(pp, t, text);
+				continue;
+			}
+		}
+		return kind;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Conditions                                                         */
+/* ---------------------------------------------------------------- */
+
+/* A condition being parsed: one token of lookahead. */
+struct cond_parser {
+	struct pp_state *pp;
+	struct pp_token tok; /* current token */
+	bool failed;         /* an error was reported: stop evaluating */
+};
+
+static void cond_advance(struct cond_parser *cp)
+{
+	expand_next(cp->pp, &cp->tok);
+}
+
+static void cond_error(struct cond_parser *cp, const char *msg)
+{
+	if (!cp->failed)
+		diag_error(cp->tok.loc, "%s", msg);
+	cp->failed = true;
+}
+
+static const char *kernel_release(void)
+{
+	if (session && session->release)
+		return session->release;
+	static struct utsname u;
+	uname(&u);
+	return u.release;
+}
+
+/* "6.1.0-56-cloud-amd64" -> "6.1.0" */
+static const char *kernel_version(void)
+{
+	const char *r = kernel_release();
+	size_t n = strspn(r, "0123456789.");
+	while (n > 0 && r[n - 1] == '.')
+		n--;
+	return ast_strndup(r, n);
+}
+
+/* The machine as SystemTap names it: x86_64, i386, arm64, ... */
+static const char *machine_arch(void)
+{
+	static struct utsname u;
+	uname(&u);
+	if (u.machine[0] == 'i' && !strcmp(u.machine + 2, "86"))
+		return "i386";
+	if (!strcmp(u.machine, "aarch64"))
+		return "arm64";
+	return u.machine;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0, got;
+	char *buf = ast_alloc(cap);
+	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (len + 1 == cap) {
+			char *bigger = ast_alloc(cap * 2);
+			memcpy(bigger, buf, len);
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+static void config_add(const char *name, size_t name_len, const char *value, size_t value_len)
+{
+	if (value_len >= 2 && value[0] == '"' && value[value_len - 1] == '"') {
+		value++;
+		value_len -= 2;
+	}
+	vec_push(&config.names, ast_strndup(name, name_len));
+	vec_push(&config.values, ast_strndup(value, value_len));
+}
+
+/*
+ * The build tree's .config (CONFIG_X=y, CONFIG_S="text"), else its
+ * include/generated/autoconf.h (#define CONFIG_X 1, CONFIG_X_MODULE for m).
+ */
+static void config_load(struct srcloc where)
+{
+	config.loaded = true;
+	const char *tree = session && session->kernel_build ? session->kernel_build : NULL;
+	char *text = tree ? read_text(ast_printf("%s/.config", tree)) : NULL;
+	if (text) {
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			char *eq = strchr(line, '=');
+			if (strncmp(line, "CONFIG_", 7) == 0 && eq)
+				config_add(line, (size_t)(eq - line), eq + 1, strlen(eq + 1));
+		}
+		return;
+	}
+	text = tree ? read_text(ast_printf("%s/include/generated/autoconf.h", tree)) : NULL;
+	if (text) {
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			if (strncmp(line, "#define CONFIG_", 15) != 0)
+				continue;
+			char *name = line + 8;
+			size_t name_len = strcspn(name, " \t");
+			const char *value = name + name_len + strspn(name + name_len, " \t");
+			if (name_len > 7 && !strncmp(name + name_len - 7, "_MODULE", 7))
+				config_add(name, name_len - 7, "m", 1);
+			else if (!strcmp(value, "1"))
+				config_add(name, name_len, "y", 1);
+			else
+				config_add(name, name_len, value, strlen(value));
+		}
+		return;
+	}
+	diag_warning(where, "no kernel configuration in %s (.config or include/generated/autoconf.h): "
+		     "every CONFIG_ option counts as unset", tree ? tree : "(no build tree)");
+}
+
+static const char *config_value(const char *name, struct srcloc where)
+{
+	if (!config.loaded)
+		config_load(where);
+	for (int i = 0; i < config.names.n; i++)
+		if (!strcmp(config.names.items[i], name))
+			return config.values.items[i];
+	return NULL;
+}
+
+/* A comparison result c (<0, 0, >0) under operator kind op. */
+static bool compare_holds(int op, int c)
+{
+	switch (op) {
+	case EQ: return c == 0;
+	case NE: return c != 0;
+	case '<': return c < 0;
+	case LE: return c <= 0;
+	case '>': return c > 0;
+	default: return c >= 0; /* GE */
+	}
+}
+
+static int compare_numbers(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* == and != match a glob pattern; the other operators order. */
+static bool compare_strings(int op, const char *value, const char *pattern, bool version)
+{
+	if (op == EQ || op == NE)
+		return (fnmatch(pattern, value, 0) == 0) == (op == EQ);
+	return compare_holds(op, version ? strverscmp(value, pattern) : strcmp(value, pattern));
+}
+
+/* A literal operand: a number (maybe negated) or a string. Fills *num or *str. */
+static bool cond_literal(struct cond_parser *cp, int64_t *num, const char **str)
+{
+	bool negative = false;
+	if (cp->tok.kind == '-') {
+		negative = true;
+		cond_advance(cp);
+	}
+	if (cp->tok.kind == NUMBER) {
+		*num = negative ? (int64_t)(0 - (uint64_t)cp->tok.val.num) : cp->tok.val.num;
+		*str = NULL;
+		cond_advance(cp);
+		return true;
+	}
+	if (cp->tok.kind == STRING && !negative) {
+		*str = cp->tok.val.str;
+		cond_advance(cp);
+		return true;
+	}
+	cond_error(cp, "expected a number or a string in the preprocessor condition");
+	return false;
+}
+
+static bool cond_or(struct cond_parser *cp);
+
+/* One comparison: NAME op LITERAL or LITERAL op LITERAL; or ( cond ). */
+static bool cond_atom(struct cond_parser *cp)
+{
+	if (cp->tok.kind == '(') {
+		cond_advance(cp);
+		bool value = cond_or(cp);
+		if (cp->tok.kind != ')')
+			cond_error(cp, "expected ')' in the preprocessor condition");
+		else
+			cond_advance(cp);
+		return value;
+	}
+	struct pp_token lhs = cp->tok;
+	const char *name = NULL;
+	int64_t lnum = 0;
+	const char *lstr = NULL;
+	if (is_word(&lhs)) {
+		name = lhs.val.text;
+		cond_advance(cp);
+	} else if (!cond_literal(cp, &lnum, &lstr)) {
+		return false;
+	}
+	int op = cp->tok.kind;
+	if (op != EQ && op != NE && op != '<' && op != LE && op != '>' && op != GE) {
+		cond_error(cp, "expected a comparison (==, !=, <, <=, >, >=) in the preprocessor condition");
+		return false;
+	}
+	const char *op_text = cp->tok.val.text;
+	cond_advance(cp);
+	struct srcloc rloc = cp->tok.loc;
+	int64_t rnum;
+	const char *rstr;
+	if (!cond_literal(cp, &rnum, &rstr) || cp->failed)
+		return false;
+
+	if (!name) {
+		if ((lstr == NULL) != (rstr == NULL)) {
+			diag_error(rloc, "cannot compare a %s with a %s in a preprocessor condition",
+				   lstr ? "string" : "number", rstr ? "string" : "number");
+			cp->failed = true;
+			return false;
+		}
+		return lstr ? compare_strings(op, lstr, rstr, false) : compare_holds(op, compare_numbers(lnum, rnum));
+	}
+
+	bool version = !strcmp(name, "kernel_v") || !strcmp(name, "kernel_vr") || !strcmp(name, "systemtap_v");
+	bool text = !strcmp(name, "arch") || !strcmp(name, "runtime") || !strcmp(name, "systemtap_privilege");
+	if (version || text) {
+		if (!rstr) {
+			diag_error(rloc, "'%s' is compared with a string, as in %s %s \"%s\"", name, name, op_text,
+				   version ? "6.1" : "x86_64");
+			cp->failed = true;
+			return false;
+		}
+		if (text && op != EQ && op != NE) {
+			diag_error(lhs.loc, "'%s' can only be compared with == or !=", name);
+			cp->failed = true;
+			return false;
+		}
+		const char *value;
+		if (!strcmp(name, "kernel_v"))
+			value = kernel_version();
+		else if (!strcmp(name, "kernel_vr"))
+			value = kernel_release();
+		else if (!strcmp(name, "systemtap_v"))
+			value = session && session->compatible ? session->compatible : STAPC_LANGUAGE_VERSION;
+		else if (!strcmp(name, "arch"))
+			value = machine_arch();
+		else if (!strcmp(name, "runtime"))
+			value = "kernel";
+		else
+			value = "stapdev"; /* the module is loaded by root */
+		return compare_strings(op, value, rstr, version);
+	}
+	if (!strcmp(name, "guru_mode")) {
+		if (rstr) {
+			diag_error(rloc, "'guru_mode' is compared with a number (0 or 1)");
+			cp->failed = true;
+			return false;
+		}
+		return compare_holds(op, compare_numbers(session && session->guru, rnum));
+	}
+	if (!strncmp(name, "CONFIG_", 7) && name[7]) {
+		const char *value = config_value(name, lhs.loc);
+		if (rstr) {
+			if (op != EQ && op != NE) {
+				diag_error(lhs.loc, "'%s' compared with a string takes == or !=", name);
+				cp->failed = true;
+				return false;
+			}
+			return compare_strings(op, value ? value : "", rstr, false);
+		}
+		/* A numeric comparison with an unset or non-numeric option is false. */
+		char *end;
+		if (!value || !*value)
+			return false;
+		int64_t v = strtoll(value, &end, 0);
+		return !*end && compare_holds(op, compare_numbers(v, rnum));
+	}
+	diag_error(lhs.loc, "unknown name '%s' in a preprocessor condition (expected kernel_v, kernel_vr, "
+		   "systemtap_v, arch, runtime, systemtap_privilege, guru_mode or CONFIG_...)", name);
+	cp->failed = true;
+	return false;
+}
+
+/* cond-and = atom ("&&" atom)*   (all atoms are checked, none short-circuits) */
+static bool cond_and(struct cond_parser *cp)
+{
+	bool value = cond_atom(cp);
+	while (!cp->failed && cp->tok.kind == AND) {
+		cond_advance(cp);
+		bool rhs = cond_atom(cp);
+		value = value && rhs;
+	}
+	return value;
+}
+
+/* cond = cond-and ("||" cond-and)* */
+static bool cond_or(struct cond_parser *cp)
+{
+	bool value = cond_and(cp);
+	while (!cp->failed && cp->tok.kind == OR) {
+		cond_advance(cp);
+		bool rhs = cond_and(cp);
+		value = value || rhs;
+	}
+	return value;
+}
+
+/*
+ * Skip tokens unexpanded up to the %: (if stop_at_else) or %) that belongs to
+ * the conditional opened at `open`. Returns that token's kind, or 0 at the
+ * end of input (reported). Skipping a %: branch, another %: is an error.
+ */
+static int skip_branch(struct pp_state *pp, bool stop_at_else, struct srcloc open)
+{
+	bool in_else = !stop_at_else;
+	struct pp_token t;
+	int depth = 0;
+	for (;;) {
+		int kind = pull(pp, &t);
+		if (!kind) {
+			diag_error(open, "unterminated conditional: '%%(' without its '%%)'");
+			pp->ps->eof_reported = true;
+			return 0;
+		}
+		if (kind == PP_IF) {
+			depth++;
+		} else if (kind == PP_END) {
+			if (depth == 0)
+				return PP_END;
+			depth--;
+		} else if (kind == PP_ELSE && depth == 0) {
+			if (stop_at_else)
+				return PP_ELSE;
+			if (in_else)
+				diag_error(t.loc, "a second '%%:' in the same conditional");
+		}
+	}
+}
+
+static void push_cond(struct pp_state *pp, struct srcloc loc, bool in_else)
+{
+	struct pp_cond *c = ast_alloc(sizeof(*c));
+	c->loc = loc;
+	c->in_else = in_else;
+	vec_push(&pp->conds, c);
+}
+
+/* %( was read: evaluate the condition and enter the branch it picks. */
+static void conditional(struct pp_state *pp, const struct pp_token *open)
+{
+	struct cond_parser cp = { .pp = pp };
+	cond_advance(&cp);
+	bool value = cond_or(&cp);
+	if (!cp.failed && cp.tok.kind != PP_THEN)
+		cond_error(&cp, "expected '%?' after the preprocessor condition");
+	if (cp.failed) {
+		/* Drop the whole conditional. */
+		int kind = cp.tok.kind;
+		while (kind && kind != PP_THEN && kind != PP_END)
+			kind = pull(pp, &cp.tok);
+		if (kind == PP_THEN)
+			skip_branch(pp, false, open->loc);
+		return;
+	}
+	if (value) {
+		push_cond(pp, open->loc, false);
+		return;
+	}
+	if (skip_branch(pp, true, open->loc) == PP_ELSE)
+		push_cond(pp, open->loc, true);
+}
+
+/* The parser's token source. */
+int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
+{
+	struct parse_state *ps = yyget_extra(scanner);
+	struct pp_state *pp = ps->pp;
+	struct pp_token t;
+	for (;;) {
+		int kind = expand_next(pp, &t);
+		struct pp_cond *top = pp->conds.n ? pp->conds.items[pp->conds.n - 1] : NULL;
+		switch (kind) {
+		case PP_IF:
+			conditional(pp, &t);
+			continue;
+		case PP_THEN:
+			diag_error(t.loc, "'%%?' without a '%%(' condition before it");
+			continue;
+		case PP_ELSE:
+			if (!top) {
+				diag_error(t.loc, "'%%:' without a matching '%%( ... %%?'");
+				continue;
+			}
+			if (top->in_else) {
+				diag_error(t.loc, "a second '%%:' in the same conditional");
+				continue;
+			}
+			pp->conds.n--;
+			skip_branch(pp, false, top->loc);
+			continue;
+		case PP_END:
+			if (!top)
+				diag_error(t.loc, "'%%)' without a matching '%%('");
+			else
+				pp->conds.n--;
+			continue;
+		case 0:
+			for (int i = 0; i < pp->conds.n; i++) {
+				diag_error(((struct pp_cond *)pp->conds.items[i])->loc,
+					   "unterminated conditional: '%%(' without its '%%)'");
+				ps->eof_reported = true;
+			}
+			pp->conds.n = 0;
+			break;
+		default:
+			if (ps->macro_file) {
+				if (!pp->junk_reported)
+					diag_error(t.loc, "a macro file (.stpm) may only contain @define");
+				pp->junk_reported = true;
+				continue;
+			}
+			break;
+		}
+		*loc = t.loc;
+		val->tok = t.val;
+		ps->last_text = t.val.text;
+		return kind;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Session hooks                                                      */
+/* ---------------------------------------------------------------- */
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every *.stpm file in dir, in name order. */
+static void load_macro_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct vec names = { 0 };
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (len > 5 && !strcmp(e->d_name + len - 5, ".stpm"))
+			vec_push(&names, ast_strdup(e->d_name));
+	}
+	closedir(d);
+	qsort(names.items, (size_t)names.n, sizeof(void *), compare_names);
+	for (int i = 0; i < names.n; i++) {
+		const char *path = ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i]));
+		char *text = read_text(path);
+		if (!text) {
+			diag_error((struct srcloc){ .file = NULL }, "cannot read macro file %s", path);
+			continue;
+		}
+		parse_macro_file(path, text);
+	}
+}
+
+bool preprocess_begin(struct session *s)
+{
+	session = s;
+	arg_used = ast_alloc(sizeof(*arg_used) * (size_t)(s->script_args.n + 1));
+	for (int i = 0; i < s->include_dirs.n; i++)
+		load_macro_dir(s->include_dirs.items[i]);
+	if (s->tapset_dir)
+		load_macro_dir(s->tapset_dir);
+	return diag_error_count() == 0;
+}
+
+void preprocess_end(struct session *s)
+{
+	for (int i = 0; i < s->script_args.n; i++)
+		if (!arg_used[i])
+			diag_warning((struct srcloc){ .file = NULL },
+				     "script argument %d ('%s') is never used: the script has no $%d or @%d", i + 1,
+				     (const char *)s->script_args.items[i], i + 1, i + 1);
+}
