@@ -195,6 +195,12 @@ void ast_walk(struct ast_walker *w, struct node *n)
 	case NODE_CONTINUE:
 	case NODE_NEXT:
 	case NODE_EMBEDDED:
+	case NODE_WILDCARD:
+		break;
+	case NODE_TRY:
+		ast_walk(w, n->u.try_stmt.body);
+		ast_walk(w, n->u.try_stmt.var);
+		ast_walk(w, n->u.try_stmt.handler);
 		break;
 	case NODE_INDEX:
 		ast_walk(w, n->u.index.array);

@@ -48,6 +48,7 @@ struct vec {
 	X(ASSIGN, "operator")        /* u.assign: = += -= *= /= %= <<= >>= &= |= ^= .= */ \
 	X(INCDEC, "operator")        /* u.incdec: ++x x++ --x x-- */            \
 	X(IN, "operator")            /* u.in: [k1, k2] in arr */                \
+	X(WILDCARD, "'*'")           /* a '*' key: delete a[*, k], [*, k] in a */ \
 	X(BLOCK, "block")            /* u.block: { stmts } */                   \
 	X(EXPR_STMT, "expression")   /* u.expr_stmt */                          \
 	X(NULL_STMT, "statement")    /* ; */                                    \
@@ -60,12 +61,13 @@ struct vec {
 	X(NEXT, "keyword")           /* no payload */                           \
 	X(RETURN, "keyword")         /* u.ret */                                \
 	X(DELETE, "keyword")         /* u.del */                                \
+	X(TRY, "keyword")            /* u.try_stmt: try { } catch (msg) { } */  \
 	X(EMBEDDED, "embedded C")    /* u.embedded: %{ ... %} as a statement */ \
 	X(STAT_ADD, "operator")      /* u.stat_add: x <<< v, a[k] <<< v */     \
 	X(STAT_OP, "operator")       /* u.stat_op: @count(x), @hist_log(a[k])[3] */ \
 	X(REGEX, "operator")         /* u.regex: s =~ "re", s !~ "re" */  \
 	X(TARGET, "target variable") /* u.target: $var->f[i], @cast(p, "t")->f, @var("x"), $$parms */ \
-	X(DEFINED, "@defined")       /* u.at_op: @defined(target) */           \
+	X(DEFINED, "@defined")       /* u.at_op: @defined(expr) */             \
 	X(ENTRY, "@entry")           /* u.at_op: @entry(target) in a .return probe */
 
 enum node_kind {
@@ -230,6 +232,11 @@ struct node {
 			const char *code;      /* text between %{ and %} */
 		} embedded;                    /* EMBEDDED */
 		struct {
+			struct node *body;     /* BLOCK: errors inside it are caught */
+			struct node *var;      /* VAR receiving the message, or NULL */
+			struct node *handler;  /* BLOCK run when an error was caught */
+		} try_stmt;                    /* TRY */
+		struct {
 			struct node *target;   /* VAR or INDEX naming the statistic */
 			struct node *value;    /* long expression */
 		} stat_add;                    /* STAT_ADD */
@@ -256,7 +263,7 @@ struct node {
 			void *resolved;        /* targetvar.c: per-probe access plans (pass 2) */
 		} target;                      /* TARGET */
 		struct {
-			struct node *operand;  /* a TARGET */
+			struct node *operand;  /* ENTRY: a TARGET; DEFINED: any expression, not evaluated */
 			void *resolved;        /* targetvar.c: per-probe results (pass 2) */
 		} at_op;                       /* DEFINED, ENTRY */
 	} u;
@@ -362,7 +369,7 @@ struct global {
 	const char *name;
 	struct node *init;     /* NUM or STR literal initial value, or NULL */
 	int64_t max_entries;   /* arr[N]: declared size, 0 if not given */
-	bool wrap;             /* arr%[N] or arr%: a full array reuses its oldest slot */
+	bool wrap;             /* arr%[N] or arr%: when full, a new key replaces the oldest */
 	struct srcloc loc;
 	bool from_tapset;
 	bool is_private;       /* 'private global': visible only inside its file */

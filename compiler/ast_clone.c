@@ -28,6 +28,7 @@ struct node *ast_clone(const struct node *n)
 	switch (n->kind) {
 	case NODE_NUM:
 	case NODE_STR:
+	case NODE_WILDCARD:
 	case NODE_NULL_STMT:
 	case NODE_BREAK:
 	case NODE_CONTINUE:
@@ -133,6 +134,11 @@ struct node *ast_clone(const struct node *n)
 	case NODE_ENTRY:
 		c->u.at_op.operand = ast_clone(n->u.at_op.operand);
 		c->u.at_op.resolved = NULL;
+		break;
+	case NODE_TRY:
+		c->u.try_stmt.body = ast_clone(n->u.try_stmt.body);
+		c->u.try_stmt.var = ast_clone(n->u.try_stmt.var);
+		c->u.try_stmt.handler = ast_clone(n->u.try_stmt.handler);
 		break;
 	case NODE_KIND_COUNT:
 		break;

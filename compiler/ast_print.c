@@ -173,6 +173,9 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		}
 		return;
 	}
+	case NODE_WILDCARD:
+		fputc('*', out);
+		return;
 	case NODE_STAT_OP:
 		fprintf(out, "%s(", ast_stat_op_name(n->u.stat_op.op));
 		print_expr(out, n->u.stat_op.operand, false);
@@ -411,6 +414,18 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 		break;
 	case NODE_EMBEDDED:
 		fprintf(out, "%%{%s%%}", n->u.embedded.code);
+		break;
+	case NODE_TRY:
+		fputs("try ", out);
+		print_statement(out, n->u.try_stmt.body, indent);
+		fputs(" catch", out);
+		if (n->u.try_stmt.var) {
+			fputs(" (", out);
+			print_expr(out, n->u.try_stmt.var, false);
+			fputc(')', out);
+		}
+		fputc(' ', out);
+		print_statement(out, n->u.try_stmt.handler, indent);
 		break;
 	default:
 		/* An expression where a statement was expected (pass-2 rewrites). */

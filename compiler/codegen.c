@@ -4,7 +4,9 @@
  * Conventions of the generated code (see runtime/runtime_api.h):
  *  - c is the struct context *, l the body's locals struct in it;
  *  - a failing operation sets c->base.last_error and last_stmt and jumps
- *    to the body's "out" label, which releases locks and returns;
+ *    to the body's "out" label, which releases locks and returns, or,
+ *    inside try { }, to the try's catch label; MAXACTION and 'next' (which
+ *    unwinds out of functions like an error) always go to "out";
  *  - longs wrap on overflow (arithmetic is done on uint64_t), division by
  *    zero is an error and INT64_MIN / -1 does not trap;
  *  - a string expression yields a const char * that stays valid until the
@@ -61,10 +63,17 @@ static const char *string_slot(struct codegen *g)
 	return ast_printf("l->%s", name);
 }
 
-/* C code that fails the probe with msg near n (usable inside an expression). */
-static const char *fail(const char *msg, const struct node *n)
+/* Where an error jumps: the innermost try's catch label, or the body's out. */
+static const char *fail_label(const struct codegen *g)
 {
-	return ast_printf("STP_FAIL(%s, %s)", emit_c_string(msg), emit_c_string(codegen_near(n)));
+	return g->fail_label ? g->fail_label : "out";
+}
+
+/* C code that fails the probe with msg near n (usable inside an expression). */
+static const char *fail(const struct codegen *g, const char *msg, const struct node *n)
+{
+	return ast_printf("STP_FAIL_AT(%s, %s, %s)", fail_label(g), emit_c_string(msg),
+			  emit_c_string(codegen_near(n)));
 }
 
 static const char *long_literal(int64_t v)
@@ -101,12 +110,17 @@ static const char *map_of(const struct node *var)
 /*
  * Evaluate keys in order into a key array named k; returns the declarations
  * and assignments to place at the start of a statement expression.
+ * A '*' key is left zero (the caller passes a wildcard mask).
  */
 static const char *gen_keys(struct codegen *g, struct vec *keys, const char *k)
 {
 	char *code = ast_printf("union _stp_key %s[%d]; ", k, keys->n);
 	for (int i = 0; i < keys->n; i++) {
 		struct node *key = keys->items[i];
+		if (key->kind == NODE_WILDCARD) {
+			code = ast_printf("%s%s[%d].n = 0; ", code, k, i);
+			continue;
+		}
 		const char *v = gen_expr(g, key);
 		if (key->type == TYPE_STRING)
 			code = ast_printf("%s%s[%d].s = %s; ", code, k, i, v);
@@ -114,6 +128,16 @@ static const char *gen_keys(struct codegen *g, struct vec *keys, const char *k)
 			code = ast_printf("%s%s[%d].n = %s; ", code, k, i, v);
 	}
 	return code;
+}
+
+/* Bit i set where key i is '*'; 0 when there is no wildcard. */
+static unsigned wildcard_mask(const struct vec *keys)
+{
+	unsigned mask = 0;
+	for (int i = 0; i < keys->n; i++)
+		if (((struct node *)keys->items[i])->kind == NODE_WILDCARD)
+			mask |= 1u << i;
+	return mask;
 }
 
 /* Arithmetic on two long C expressions already evaluated into a and b. */
@@ -142,7 +166,7 @@ static const char *gen_arith(struct codegen *g, enum ast_op op, const char *a_co
 		return ast_printf("(%s)", arith(op, ast_printf("(%s)", a_code), ast_printf("(%s)", b_code)));
 	const char *a = temp(g, "a"), *b = temp(g, "b");
 	const char *check = op == OP_DIV || op == OP_MOD
-		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail("division by zero", n)) : "";
+		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail(g, "division by zero", n)) : "";
 	return ast_printf("({ int64_t %s = %s; int64_t %s = %s; %s%s; })", a, a_code, b, b_code, check,
 			  arith(op, a, b));
 }
@@ -203,7 +227,7 @@ static const char *gen_index_node(struct codegen *g, struct node *index, const c
 		? ast_printf("Array overflow, check size limit (%" PRId64 ")", gl->max_entries)
 		: "Array overflow, check MAXMAPENTRIES";
 	return ast_printf("%sstruct _stp_map_node *%s = _stp_map_get(%s, %s); if (unlikely(!%s)) %s; ", keys, node,
-			  map_of(index->u.index.array), k, node, fail(msg, where));
+			  map_of(index->u.index.array), k, node, fail(g, msg, where));
 }
 
 static const char *gen_assign(struct codegen *g, struct node *n)
@@ -246,7 +270,7 @@ static const char *gen_assign(struct codegen *g, struct node *n)
 		return ast_printf("({ int64_t %s = %s; %s%s = %s; })", v, value, prefix, old, v);
 	const char *b = temp(g, "b");
 	const char *check = op == OP_DIV || op == OP_MOD
-		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail("division by zero", n)) : "";
+		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail(g, "division by zero", n)) : "";
 	return ast_printf("({ int64_t %s = %s; %s%s%s = %s; })", b, value, check, prefix, old, arith(op, old, b));
 }
 
@@ -302,7 +326,8 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 	}
 	/* an error inside the callee that did not say where is reported at the call */
 	code = ast_printf("%sfunction_%s(c); if (unlikely(c->base.last_error)) { if (!c->base.last_stmt) "
-			  "c->base.last_stmt = %s; goto out; } ", code, fn->name, emit_c_string(codegen_near(n)));
+			  "c->base.last_stmt = %s; goto %s; } ", code, fn->name, emit_c_string(codegen_near(n)),
+			  fail_label(g));
 	if (fn->type == TYPE_STRING) {
 		const char *slot = string_slot(g);
 		return ast_printf("%s_stp_strlcpy(%s, %s->__retvalue); (const char *)%s; })", code, slot, frame, slot);
@@ -312,73 +337,163 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 	return ast_printf("%s(int64_t)0; })", code);
 }
 
-/* printf / sprintf: the format, converted at compile time, and its arguments in order. */
-static const char *gen_format(struct codegen *g, struct node *n, const char *func, const char *dest)
+/* A format being turned into calls: arguments first, then the output pieces. */
+struct format_out {
+	const char *dest;  /* string_t to fill, or "NULL" for the output */
+	char *decls;       /* arguments evaluated in order into temporaries */
+	char *calls;       /* the pieces, written once every argument is known */
+	char *kfmt;        /* pending kernel format text */
+	char *kargs;       /* its arguments, each with a leading ", " */
+};
+
+/* Literal text into the pending kernel format ('%' doubled). */
+static void format_literal(struct format_out *f, const char *text)
+{
+	for (const char *p = text; *p; p++)
+		f->kfmt = ast_printf("%s%s", f->kfmt, *p == '%' ? "%%" : ast_strndup(p, 1));
+}
+
+/* Write out the pending kernel format, if any. */
+static void format_flush(struct format_out *f)
+{
+	if (!*f->kfmt)
+		return;
+	f->calls = ast_printf("%s_stp_format_cat(%s, %s%s); ", f->calls, f->dest, emit_c_string(f->kfmt), f->kargs);
+	f->kfmt = "";
+	f->kargs = "";
+}
+
+/* Evaluate a into a temporary of its type; returns the temporary. */
+static const char *format_arg(struct codegen *g, struct format_out *f, struct node *a)
+{
+	const char *value = gen_expr(g, a);
+	const char *t = temp(g, "p");
+	if (a->type == TYPE_STRING)
+		f->decls = ast_printf("%sconst char *%s = %s; ", f->decls, t, value);
+	else
+		f->decls = ast_printf("%sint64_t %s = %s; ", f->decls, t, value);
+	return t;
+}
+
+static const char *format_result(struct format_out *f)
+{
+	format_flush(f);
+	if (strcmp(f->dest, "NULL"))
+		return ast_printf("({ %s%s[0] = '\\0'; %s(const char *)%s; })", f->decls, f->dest, f->calls, f->dest);
+	return ast_printf("({ %s%s(int64_t)0; })", f->decls, f->calls);
+}
+
+/*
+ * printf / sprintf: the format, converted at compile time. Every argument
+ * is evaluated (in order) before anything is written, so an error in one
+ * prints nothing. Runs of vsnprintf conversions become one call each; %b,
+ * %m and %M are calls of their own.
+ */
+static const char *gen_format(struct codegen *g, struct node *n, const char *dest)
 {
 	struct node *fmt = n->u.call.args.items[0];
 	struct vec specs = {0};
 	format_parse(fmt->u.str, fmt->loc, &specs, false);
-	char *kfmt = "";
-	char *decls = "";
-	char *args = "";
+	struct format_out f = {.dest = dest, .decls = "", .calls = "", .kfmt = "", .kargs = ""};
 	int argi = 1;
 	for (int i = 0; i < specs.n; i++) {
 		struct format_spec *sp = specs.items[i];
-		for (const char *p = sp->literal; *p; p++)
-			kfmt = ast_printf("%s%s", kfmt, *p == '%' ? "%%" : ast_strndup(p, 1));
+		format_literal(&f, sp->literal);
 		if (!sp->conv)
 			break;
-		kfmt = ast_printf("%s%s", kfmt, sp->kernel);
-		if (sp->conv == '%')
+		if (sp->conv == '%') {
+			f.kfmt = ast_printf("%s%%%%", f.kfmt);
 			continue;
-		struct node *a = n->u.call.args.items[argi++];
-		const char *value = gen_expr(g, a);
-		const char *t = temp(g, "p");
-		if (sp->conv == 's') {
-			decls = ast_printf("%sconst char *%s = %s; ", decls, t, value);
-		} else {
-			decls = ast_printf("%sint64_t %s = %s; ", decls, t, value);
-			if (sp->conv == 'c')
-				t = ast_printf("(int)%s", t);
 		}
-		args = ast_printf("%s, %s", args, t);
+		const char *width = NULL, *precision = NULL;
+		if (sp->width == FORMAT_STAR)
+			width = format_arg(g, &f, n->u.call.args.items[argi++]);
+		if (sp->precision == FORMAT_STAR)
+			precision = format_arg(g, &f, n->u.call.args.items[argi++]);
+		const char *t = format_arg(g, &f, n->u.call.args.items[argi++]);
+		if (sp->conv == 'b') {
+			format_flush(&f);
+			f.calls = ast_printf("%s_stp_format_binary(%s, %s, %d); ", f.calls, dest, t,
+					     sp->width == FORMAT_NONE ? 8 : sp->width);
+		} else if (sp->conv == 'm' || sp->conv == 'M') {
+			format_flush(&f);
+			const char *len = precision ? precision
+					  : ast_printf("%d", sp->precision == FORMAT_NONE ? 1 : sp->precision);
+			const char *w = width ? width : ast_printf("%d", sp->width == FORMAT_NONE ? 0 : sp->width);
+			/* checked with the arguments, before anything is written */
+			f.decls = ast_printf("%sif (unlikely(_stp_format_memory_check(%s, %s, %s, %d))) { "
+					     "_stp_error_fmt(&c->base, \"kernel read fault at 0x%%llx\", "
+					     "(unsigned long long)%s); c->base.last_stmt = %s; goto %s; } ",
+					     f.decls, dest, t, len, sp->conv == 'M', t, emit_c_string(codegen_near(n)),
+					     fail_label(g));
+			f.calls = ast_printf("%s_stp_format_memory(%s, %s, %s, %s, %d, %d); ", f.calls, dest, t, len, w,
+					     strchr(sp->flags, '-') != NULL, sp->conv == 'M');
+		} else {
+			f.kfmt = ast_printf("%s%s", f.kfmt, sp->kernel);
+			if (width)
+				f.kargs = ast_printf("%s, (int)%s", f.kargs, width);
+			if (precision)
+				f.kargs = ast_printf("%s, (int)%s", f.kargs, precision);
+			f.kargs = ast_printf("%s, %s%s", f.kargs, sp->conv == 'c' ? "(int)" : "", t);
+		}
 	}
-	if (dest)
-		return ast_printf("({ %s%s(%s, MAXSTRINGLEN, %s%s); (const char *)%s; })", decls, func, dest,
-				  emit_c_string(kfmt), args, dest);
-	return ast_printf("({ %s%s(%s%s); (int64_t)0; })", decls, func, emit_c_string(kfmt), args);
+	return format_result(&f);
 }
 
-/* print/println: each argument in turn, numbers in decimal. */
-static const char *gen_print(struct codegen *g, struct node *n, bool newline)
+/*
+ * print, println, printd, printdln and their sprint* twins: each value in
+ * turn (numbers in decimal), the delimiter between two values, a newline
+ * at the end for the -ln forms.
+ */
+static const char *gen_print(struct codegen *g, struct node *n, const char *dest, bool delimited, bool newline)
 {
-	char *code = "({ ";
-	for (int i = 0; i < n->u.call.args.n; i++) {
+	struct format_out f = {.dest = dest, .decls = "", .calls = "", .kfmt = "", .kargs = ""};
+	int first = delimited ? 1 : 0;
+	const char *delim = delimited ? ((struct node *)n->u.call.args.items[0])->u.str : "";
+	for (int i = first; i < n->u.call.args.n; i++) {
 		struct node *a = n->u.call.args.items[i];
 		if (a->type == TYPE_STATS) {
-			code = ast_printf("%s%s; ", code, codegen_stats_print_hist(g, a));
+			/* a histogram: drawn in its place among the other values */
+			if (i > first)
+				format_literal(&f, delim);
+			format_flush(&f);
+			f.calls = ast_printf("%s%s; ", f.calls, codegen_stats_print_hist(g, a));
 			continue;
 		}
-		const char *value = gen_expr(g, a);
-		if (a->type == TYPE_STRING)
-			code = ast_printf("%s_stp_print(%s); ", code, value);
-		else
-			code = ast_printf("%s_stp_printf(\"%%lld\", (long long)(%s)); ", code, value);
+		const char *t = format_arg(g, &f, a);
+		if (i > first)
+			format_literal(&f, delim);
+		f.kfmt = ast_printf("%s%s", f.kfmt, a->type == TYPE_STRING ? "%s" : "%lld");
+		f.kargs = ast_printf("%s, %s%s", f.kargs, a->type == TYPE_STRING ? "" : "(long long)", t);
 	}
-	return ast_printf("%s%s(int64_t)0; })", code, newline ? "_stp_print_char('\\n'); " : "");
+	if (newline)
+		format_literal(&f, "\n");
+	return format_result(&f);
 }
 
 static const char *gen_call(struct codegen *g, struct node *n)
 {
 	switch ((enum builtin)n->u.call.builtin) {
 	case BUILTIN_PRINTF:
-		return gen_format(g, n, "_stp_printf", NULL);
+		return gen_format(g, n, "NULL");
 	case BUILTIN_SPRINTF:
-		return gen_format(g, n, "_stp_snprintf", string_slot(g));
+		return gen_format(g, n, string_slot(g));
 	case BUILTIN_PRINT:
-		return gen_print(g, n, false);
+		return gen_print(g, n, "NULL", false, false);
 	case BUILTIN_PRINTLN:
-		return gen_print(g, n, true);
+		return gen_print(g, n, "NULL", false, true);
+	case BUILTIN_SPRINT:
+		return gen_print(g, n, string_slot(g), false, false);
+	case BUILTIN_SPRINTLN:
+		return gen_print(g, n, string_slot(g), false, true);
+	case BUILTIN_PRINTD:
+		return gen_print(g, n, "NULL", true, false);
+	case BUILTIN_PRINTDLN:
+		return gen_print(g, n, "NULL", true, true);
+	case BUILTIN_SPRINTD:
+		return gen_print(g, n, string_slot(g), true, false);
+	case BUILTIN_SPRINTDLN:
+		return gen_print(g, n, string_slot(g), true, true);
 	case BUILTIN_NONE:
 		break;
 	}
@@ -444,6 +559,10 @@ static const char *gen_expr(struct codegen *g, struct node *n)
 			return codegen_stats_in(g, n);
 		const char *k = temp(g, "k");
 		const char *keys = gen_keys(g, &n->u.in.keys, k);
+		unsigned wild = wildcard_mask(&n->u.in.keys);
+		if (wild)
+			return ast_printf("({ %s(int64_t)(_stp_map_find_matching(%s, %s, 0x%xu) != NULL); })", keys,
+					  map_of(n->u.in.array), k, wild);
 		return ast_printf("({ %s(int64_t)(_stp_map_find(%s, %s) != NULL); })", keys, map_of(n->u.in.array), k);
 	}
 	default:
@@ -459,8 +578,9 @@ static void charge(struct codegen *g, int count, const struct node *n)
 		return;
 	if (n->kind == NODE_EXPR_STMT)
 		n = n->u.expr_stmt.expr;
-	emit_line(g->e, "if (unlikely((c->base.actionremaining -= %d) < 0)) %s;", count,
-		  fail("MAXACTION exceeded", n));
+	/* not catchable: straight to out, whatever try encloses it */
+	emit_line(g->e, "if (unlikely((c->base.actionremaining -= %d) < 0)) STP_FAIL_AT(out, \"MAXACTION exceeded\", %s);",
+		  count, emit_c_string(codegen_near(n)));
 }
 
 static void gen_block(struct codegen *g, struct node *n)
@@ -547,7 +667,12 @@ static void gen_delete(struct codegen *g, struct node *n)
 	if (t->kind == NODE_INDEX) {
 		const char *k = temp(g, "k");
 		const char *keys = gen_keys(g, &t->u.index.keys, k);
-		emit_line(g->e, "{ %s_stp_map_delete(%s, %s); }", keys, map_of(t->u.index.array), k);
+		unsigned wild = wildcard_mask(&t->u.index.keys);
+		if (wild)
+			emit_line(g->e, "{ %s_stp_map_delete_matching(%s, %s, 0x%xu); }", keys,
+				  map_of(t->u.index.array), k, wild);
+		else
+			emit_line(g->e, "{ %s_stp_map_delete(%s, %s); }", keys, map_of(t->u.index.array), k);
 		return;
 	}
 	struct symbol *sym = t->u.var.sym;
@@ -557,6 +682,38 @@ static void gen_delete(struct codegen *g, struct node *n)
 		emit_line(g->e, "%s[0] = '\\0';", codegen_symbol(sym));
 	else
 		emit_line(g->e, "%s = 0;", codegen_symbol(sym));
+}
+
+/*
+ * try { body } catch (msg) { handler }: errors in body jump to the catch
+ * label instead of out. MAXACTION and 'next' are not caught: they go on to
+ * out. The handler runs with the enclosing label, so its errors (and
+ * nested tries) reach the enclosing try or the probe.
+ */
+static void gen_try(struct codegen *g, struct node *n)
+{
+	const char *outer = g->fail_label;
+	const char *catch_label = temp(g, "catch");
+	const char *end_label = temp(g, "try_end");
+	emit_open(g->e, "{ /* try at %s:%d:%d */", n->loc.file, n->loc.line, n->loc.col);
+	emit_open(g->e, "{");
+	g->fail_label = catch_label;
+	gen_block(g, n->u.try_stmt.body);
+	g->fail_label = outer;
+	emit_close(g->e, "}");
+	emit_line(g->e, "goto %s;", end_label);
+	emit_line(g->e, "%s: __attribute__((unused));", catch_label);
+	emit_line(g->e, "if (c->base.last_error == _stp_next_unwind || c->base.actionremaining < 0)");
+	emit_line(g->e, "\tgoto out;");
+	if (n->u.try_stmt.var)
+		emit_line(g->e, "_stp_strlcpy(%s, c->base.last_error);", codegen_symbol(n->u.try_stmt.var->u.var.sym));
+	emit_line(g->e, "c->base.last_error = NULL;");
+	emit_line(g->e, "c->base.last_stmt = NULL;");
+	emit_open(g->e, "{");
+	gen_block(g, n->u.try_stmt.handler);
+	emit_close(g->e, "}");
+	emit_line(g->e, "%s: ;", end_label);
+	emit_close(g->e, "}");
 }
 
 static void gen_stmt(struct codegen *g, struct node *n)
@@ -610,7 +767,10 @@ static void gen_stmt(struct codegen *g, struct node *n)
 		emit_line(g->e, "continue;");
 		break;
 	case NODE_NEXT:
-		emit_line(g->e, "goto out; /* next */");
+		if (g->func) /* unwind through the callers, who see an error; the probe's out clears it */
+			emit_line(g->e, "c->base.last_error = _stp_next_unwind; goto out; /* next */");
+		else
+			emit_line(g->e, "goto out; /* next */");
 		break;
 	case NODE_RETURN:
 		if (n->u.ret.value && g->func && g->func->type == TYPE_STRING)
@@ -623,6 +783,9 @@ static void gen_stmt(struct codegen *g, struct node *n)
 		break;
 	case NODE_DELETE:
 		gen_delete(g, n);
+		break;
+	case NODE_TRY:
+		gen_try(g, n);
 		break;
 	case NODE_EMBEDDED:
 		emit_line(g->e, "{");
@@ -650,9 +813,14 @@ const char *codegen_string_slot(struct codegen *g)
 	return string_slot(g);
 }
 
-const char *codegen_fail(const char *msg, const struct node *n)
+const char *codegen_fail(struct codegen *g, const char *msg, const struct node *n)
 {
-	return fail(msg, n);
+	return fail(g, msg, n);
+}
+
+const char *codegen_fail_label(struct codegen *g)
+{
+	return fail_label(g);
 }
 
 void codegen_body(struct codegen *g, struct node *body)

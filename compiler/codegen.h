@@ -18,6 +18,7 @@ struct codegen {
 	struct probe *probe;      /* the probe whose body this is, NULL in a function */
 	struct vec slots;         /* of const char *: extra locals-struct members ("string_t __tmp3") */
 	int ntemps;               /* counter for C temporaries and slots */
+	const char *fail_label;   /* where a failing operation jumps: "out", or a try's catch label */
 };
 
 /* Emit the statements of body (a BLOCK) at e's indentation. */
@@ -39,7 +40,8 @@ const char *codegen_stp_type(enum stp_type t);
 const char *codegen_expr(struct codegen *g, struct node *n);         /* C expression for n */
 const char *codegen_temp(struct codegen *g, const char *prefix);     /* fresh C identifier */
 const char *codegen_string_slot(struct codegen *g);                  /* a string_t in the locals */
-const char *codegen_fail(const char *msg, const struct node *n);     /* STP_FAIL(msg, near n) */
+const char *codegen_fail(struct codegen *g, const char *msg, const struct node *n); /* fail, near n */
+const char *codegen_fail_label(struct codegen *g);                   /* where failures jump: out or a catch */
 const char *codegen_keys(struct codegen *g, struct vec *keys, const char *k); /* union _stp_key k[] = keys */
 void codegen_charge(struct codegen *g, int count, const struct node *n);     /* MAXACTION */
 void codegen_substmt(struct codegen *g, struct node *n);             /* a loop or if body */

@@ -37,10 +37,11 @@ static const char *skip(const struct symbol *sym)
 }
 
 /* C that acts on a status variable st: skip when busy, fail when full. */
-static const char *check_status(const char *st, const struct symbol *sym, const struct node *where)
+static const char *check_status(struct codegen *g, const char *st, const struct symbol *sym,
+				const struct node *where)
 {
 	return ast_printf("if (unlikely(%s != STP_STAT_OK)) { if (%s == STP_STAT_BUSY) %s %s; } ", st, st, skip(sym),
-			  codegen_fail(overflow_message(sym), where));
+			  codegen_fail(g, overflow_message(sym), where));
 }
 
 const char *codegen_stats_add(struct codegen *g, struct node *n)
@@ -55,10 +56,10 @@ const char *codegen_stats_add(struct codegen *g, struct node *n)
 		const char *keys = codegen_keys(g, &t->u.index.keys, k);
 		return ast_printf("({ %sint64_t %s = %s; enum _stp_stat_status %s = _stp_pmap_add(%s, %s, %s); %s%s; })",
 				  keys, v, codegen_expr(g, n->u.stat_add.value), st, var, k, v,
-				  check_status(st, sym, n), v);
+				  check_status(g, st, sym, n), v);
 	}
 	return ast_printf("({ int64_t %s = %s; enum _stp_stat_status %s = _stp_pstat_add(%s, %s); %s%s; })", v,
-			  codegen_expr(g, n->u.stat_add.value), st, var, v, check_status(st, sym, n), v);
+			  codegen_expr(g, n->u.stat_add.value), st, var, v, check_status(g, st, sym, n), v);
 }
 
 /*
@@ -95,13 +96,14 @@ const char *codegen_stats_op(struct codegen *g, struct node *n)
 		const char *i = codegen_temp(g, "i");
 		const char *index = codegen_expr(g, n->u.stat_op.bucket);
 		return ast_printf("({ int64_t %s = %s; %sint64_t %s = 0; const char *%s = _stp_stat_bucket(%s, &%s, %s, &%s); "
-				  "if (unlikely(%s)) STP_FAIL(%s, %s); %s; })",
-				  i, index, merged(g, t, stat), r, e, stat, layout_of(stat_symbol(t)), i, r, e, e,
-				  emit_c_string(codegen_near(n)), r);
+				  "if (unlikely(%s)) STP_FAIL_AT(%s, %s, %s); %s; })",
+				  i, index, merged(g, t, stat), r, e, stat, layout_of(stat_symbol(t)), i, r, e,
+				  codegen_fail_label(g), e, emit_c_string(codegen_near(n)), r);
 	}
 	return ast_printf("({ %sint64_t %s = 0; const char *%s = _stp_stat_extract(%s, %d, &%s); "
-			  "if (unlikely(%s)) STP_FAIL(%s, %s); %s; })",
-			  merged(g, t, stat), r, e, stat, (int)n->u.stat_op.op, r, e, e, emit_c_string(codegen_near(n)), r);
+			  "if (unlikely(%s)) STP_FAIL_AT(%s, %s, %s); %s; })",
+			  merged(g, t, stat), r, e, stat, (int)n->u.stat_op.op, r, e, codegen_fail_label(g), e,
+			  emit_c_string(codegen_near(n)), r);
 }
 
 const char *codegen_stats_print_hist(struct codegen *g, struct node *n)
@@ -147,14 +149,14 @@ void codegen_stats_foreach(struct codegen *g, struct node *n)
 		emit_line(g->e, "int64_t %s = %s;", limit, codegen_expr(g, n->u.foreach.limit));
 	}
 	emit_line(g->e, "%s = _stp_pmap_aggregate(%s, &%s);", agg, map, st);
-	emit_line(g->e, "%s", check_status(st, sym, n));
+	emit_line(g->e, "%s", check_status(g, st, sym, n));
 	emit_line(g->e, "%s = _stp_pmap_generation(%s);", gen, map);
 	if (n->u.foreach.sort_dir && n->u.foreach.sort_column == 0)
 		emit_line(g->e, "_stp_stat_map_sort(%s, %d, %d);", agg,
 			  n->u.foreach.sort_stat ? n->u.foreach.sort_stat - 1 : (int)STAT_COUNT, n->u.foreach.sort_dir);
 	else if (n->u.foreach.sort_dir)
 		emit_line(g->e, "_stp_map_sort(%s, %d, %d);", agg, n->u.foreach.sort_column, n->u.foreach.sort_dir);
-	const char *changed = codegen_fail(
+	const char *changed = codegen_fail(g,
 		ast_printf("statistics array '%s' was aggregated again inside a foreach over it", sym->name), n);
 	emit_open(g->e, "for (%s = _stp_map_first(%s); %s%s; %s = ({ if (unlikely(_stp_pmap_generation(%s) != %s)) %s; "
 		  "_stp_map_next(%s, %s); })) {",
@@ -182,11 +184,11 @@ void codegen_stats_delete(struct codegen *g, struct node *n)
 		const char *k = codegen_temp(g, "k");
 		const char *keys = codegen_keys(g, &t->u.index.keys, k);
 		emit_line(g->e, "{ %senum _stp_stat_status %s = _stp_pmap_delete(%s, %s); %s}", keys, st,
-			  codegen_symbol(sym), k, check_status(st, sym, n));
+			  codegen_symbol(sym), k, check_status(g, st, sym, n));
 	} else {
 		emit_line(g->e, "{ enum _stp_stat_status %s = %s(%s); %s}", st,
 			  sym->arity > 0 ? "_stp_pmap_clear" : "_stp_pstat_clear", codegen_symbol(sym),
-			  check_status(st, sym, n));
+			  check_status(g, st, sym, n));
 	}
 }
 

@@ -87,6 +87,8 @@ void elaborate_print(struct session *s, FILE *out)
 		}
 		if (g->max_entries)
 			fprintf(out, " /* max %" PRId64 " entries */", g->max_entries);
+		if (g->wrap)
+			fprintf(out, " /* wraps when full */");
 		fprintf(out, "%s\n", g->from_tapset ? ast_printf(" /* from tapset %s */", base_name(g->loc.file)) : "");
 	}
 	fprintf(out, "# functions\n");

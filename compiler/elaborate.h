@@ -11,7 +11,19 @@ enum builtin {
 	BUILTIN_SPRINTF,  /* sprintf(fmt, ...): string */
 	BUILTIN_PRINT,    /* print(a, ...) */
 	BUILTIN_PRINTLN,  /* println(a, ...) */
+	BUILTIN_SPRINT,   /* sprint(a, ...): string */
+	BUILTIN_SPRINTLN, /* sprintln(a, ...): string */
+	BUILTIN_PRINTD,   /* printd(delim, a, ...) */
+	BUILTIN_PRINTDLN, /* printdln(delim, a, ...) */
+	BUILTIN_SPRINTD,  /* sprintd(delim, a, ...): string */
+	BUILTIN_SPRINTDLN,/* sprintdln(delim, a, ...): string */
 };
+
+/* The print-family builtins that take a delimiter first. */
+static inline bool builtin_is_delimited(int b)
+{
+	return b == BUILTIN_PRINTD || b == BUILTIN_PRINTDLN || b == BUILTIN_SPRINTD || b == BUILTIN_SPRINTDLN;
+}
 
 /*
  * tapset.c: parse the tapset path once; find a function or global a script uses.
@@ -49,11 +61,17 @@ bool regex_elaborate(struct session *s);
 void optimize_prune_functions(struct session *s);
 void optimize_program(struct session *s);
 
-/* A printf-style format parsed at compile time. */
+/* format.c: a printf-style format parsed at compile time. */
+#define FORMAT_NONE (-1)  /* no width or precision given */
+#define FORMAT_STAR (-2)  /* '*': taken from the argument list */
 struct format_spec {
-	const char *literal;   /* text before the conversion (escaped for C %%) */
-	char conv;             /* 'd','i','u','x','X','o','s','c','p','%', or 0 at the end */
-	const char *kernel;    /* the kernel vsnprintf conversion to emit, e.g. "%-5lld" */
+	const char *literal;   /* text before the conversion, as is */
+	char conv;             /* 'd','i','u','x','X','o','s','c','p','b','m','M','%', or 0 at the end */
+	const char *text;      /* the conversion as written, e.g. "%-*d", for diagnostics */
+	const char *flags;     /* of "-+ #0", as written */
+	int width;             /* digits, FORMAT_NONE or FORMAT_STAR */
+	int precision;         /* digits, FORMAT_NONE or FORMAT_STAR */
+	const char *kernel;    /* kernel vsnprintf conversion ("%-*lld"); NULL for b, m, M */
 	struct srcloc loc;     /* of the format string */
 };
 /* Parse fmt into specs (terminated by conv == 0); false on a bad format (reported if report). */

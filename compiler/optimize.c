@@ -378,6 +378,12 @@ static bool count_pre(struct ast_walker *w, struct node *n)
 		for (int i = 0; i < n->u.foreach.keys.n; i++)
 			note_write(u, n->u.foreach.keys.items[i]);
 		return true;
+	case NODE_TRY:
+		/* catch (msg) assigns msg */
+		note_write(u, n->u.try_stmt.var);
+		ast_walk(w, n->u.try_stmt.body);
+		ast_walk(w, n->u.try_stmt.handler);
+		return false;
 	default:
 		return true;
 	}
@@ -441,6 +447,9 @@ static bool elide_pre(struct ast_walker *w, struct node *n)
 		}
 	} else if (n->kind == NODE_DELETE && is_dead(e, n->u.del.target)) {
 		*n = *null_stmt(n->loc);
+		e->o->changed = true;
+	} else if (n->kind == NODE_TRY && is_dead(e, n->u.try_stmt.var)) {
+		n->u.try_stmt.var = NULL; /* catch (msg) with msg unused: just catch */
 		e->o->changed = true;
 	}
 	return true;

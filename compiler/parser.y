@@ -173,6 +173,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %token <tok> PP_LBRACE "'{' of probe point alternatives" PP_RBRACE "'}' of probe point alternatives"
 %token <tok> TARGET_VAR "target variable"
 %token <tok> AT_NAME "@ operator"
+%token <tok> AT_DEFINED "'@defined'"
 %token <tok> STAT_OP "statistics operator"
 /* Preprocessor tokens: preprocess.c consumes them, the grammar never sees them. */
 %token <tok> PP_IF "'%('" PP_THEN "'%?'" PP_ELSE "'%:'" PP_END "'%)'"
@@ -181,6 +182,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %token <tok> IF "'if'" ELSE "'else'" WHILE "'while'" FOR "'for'" FOREACH "'foreach'"
 %token <tok> IN "'in'" BREAK "'break'" CONTINUE "'continue'" NEXT "'next'"
 %token <tok> RETURN "'return'" DELETE "'delete'" LIMIT "'limit'" PRIVATE "'private'"
+%token <tok> TRY "'try'" CATCH "'catch'"
 %token <tok> SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='"
 %token <tok> AND "'&&'" OR "'||'" INC "'++'" DEC "'--'"
 %token <tok> ADD_ASSIGN "'+='" SUB_ASSIGN "'-='" MUL_ASSIGN "'*='" DIV_ASSIGN "'/='"
@@ -192,7 +194,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
-%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' STAT_OP '&' TARGET_VAR AT_NAME
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_DEFINED STAT_OP '&' TARGET_VAR AT_NAME
 %precedence THEN
 %precedence ELSE
 
@@ -200,7 +202,8 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %type <node> bitor_expr bitxor_expr bitand_expr in_expr compare_expr shift_expr
 %type <node> concat_expr add_expr mul_expr unary_expr crement_expr primary literal target
 %type <tok> member_name
-%type <vec> statements expr_list opt_args params opt_params global_list
+%type <vec> statements expr_list opt_args params opt_params global_list key_list
+%type <node> key
 %type <op> assign_op
 %type <tok> compare_op
 %type <type> opt_type
@@ -470,6 +473,7 @@ semicolon:
  *           | "foreach" "(" foreach-vars "in" ident sort? ("limit" expr)? ")" statement
  *           | ("break" | "continue" | "next") ";"?
  *           | "return" expr? ";"?  | "delete" expr ";"?  | "%{" ... "%}"
+ *           | "try" block "catch" ("(" ident ")")? block
  */
 statement:
 	block
@@ -531,6 +535,17 @@ statement:
 |	EMBEDDED_CODE {
 		$$ = ast_new(NODE_EMBEDDED, @1, "%{");
 		$$->u.embedded.code = $1.text;
+	}
+|	TRY block CATCH block {
+		$$ = ast_new(NODE_TRY, @1, "try");
+		$$->u.try_stmt.body = $2;
+		$$->u.try_stmt.handler = $4;
+	}
+|	TRY block CATCH '(' IDENT ')' block {
+		$$ = ast_new(NODE_TRY, @1, "try");
+		$$->u.try_stmt.body = $2;
+		$$->u.try_stmt.var = new_var(@5, $5.text);
+		$$->u.try_stmt.handler = $7;
 	}
 |	error {
 		/* Reported already: resynchronise at the end of the broken statement. */
@@ -680,7 +695,7 @@ bitand_expr:
 |	bitand_expr '&' in_expr { $$ = new_binary(@2, "&", OP_BITAND, $1, $3); }
 ;
 
-/* in-expr = compare-expr ("in" ident)? | "[" expr ("," expr)* "]" "in" ident */
+/* in-expr = compare-expr ("in" ident)? | "[" key-list "]" "in" ident */
 in_expr:
 	compare_expr
 |	compare_expr IN IDENT {
@@ -688,7 +703,7 @@ in_expr:
 		vec_push(&$$->u.in.keys, $1);
 		$$->u.in.array = new_var(@3, $3.text);
 	}
-|	'[' expr_list ']' IN IDENT {
+|	'[' key_list ']' IN IDENT {
 		$$ = ast_new(NODE_IN, @4, "in");
 		$$->u.in.keys = $2;
 		$$->u.in.array = new_var(@5, $5.text);
@@ -782,7 +797,7 @@ crement_expr:
 
 /*
  * primary = number | string | ident | ident "(" (expr ("," expr)*)? ")"
- *         | ident "[" expr ("," expr)* "]" | "(" expr ")"
+ *         | ident "[" key-list "]" | "(" expr ")" | "@defined" "(" expr ")"
  *         | stat-op "(" expr ("," expr)* ")" ("[" expr "]")?
  */
 primary:
@@ -794,7 +809,7 @@ primary:
 		$$->u.call.name = $1.text;
 		$$->u.call.args = $3;
 	}
-|	IDENT '[' expr_list ']' {
+|	IDENT '[' key_list ']' {
 		$$ = ast_new(NODE_INDEX, @1, $1.text);
 		$$->u.index.array = new_var(@1, $1.text);
 		$$->u.index.keys = $3;
@@ -804,12 +819,16 @@ primary:
 |	'(' expr ')' { $$ = $2; }
 |	STAT_OP '(' expr_list ')' %prec STMT_END { $$ = new_stat_op(@1, $1.text, $3, NULL); }
 |	STAT_OP '(' expr_list ')' '[' expr ']'   { $$ = new_stat_op(@1, $1.text, $3, $6); }
+|	AT_DEFINED '(' expr ')' {
+		$$ = ast_new(NODE_DEFINED, @1, $1.text);
+		$$->u.at_op.operand = $3;
+	}
 |	target %prec STMT_END
 ;
 
 /*
  * target = "$name" | "$$parms" | "$$locals" | "$$vars" | "$$return"
- *        | "@" name "(" args ")"              (@cast, @var, @defined, @entry)
+ *        | "@" name "(" args ")"              (@cast, @var, @entry)
  *        | target "->" member | target "[" expr "]" | target ("$" | "$$")
  */
 target:
@@ -823,6 +842,20 @@ target:
 /* Struct members may be spelled like keywords (list_head->next). */
 member_name:
 	IDENT | NEXT | DELETE | LIMIT | PRIVATE | GLOBAL | PROBE | FUNCTION | IN
+;
+
+/*
+ * key-list = key ("," key)*    key = expr | "*"
+ * A '*' key matches any value; pass 2 allows it only in 'delete' and 'in'.
+ */
+key_list:
+	key              { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
+|	key_list ',' key { $$ = $1; vec_push(&$$, $3); }
+;
+
+key:
+	expr
+|	'*' { $$ = ast_new(NODE_WILDCARD, @1, "*"); }
 ;
 
 opt_args:

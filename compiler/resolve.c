@@ -34,6 +34,12 @@ static const struct {
 	{"sprintf", BUILTIN_SPRINTF},
 	{"print", BUILTIN_PRINT},
 	{"println", BUILTIN_PRINTLN},
+	{"sprint", BUILTIN_SPRINT},
+	{"sprintln", BUILTIN_SPRINTLN},
+	{"printd", BUILTIN_PRINTD},
+	{"printdln", BUILTIN_PRINTDLN},
+	{"sprintd", BUILTIN_SPRINTD},
+	{"sprintdln", BUILTIN_SPRINTDLN},
 };
 
 enum builtin resolve_builtin(const char *name)
@@ -180,6 +186,117 @@ static void resolve_vec(struct scope *sc, struct vec *v)
 		resolve_node(sc, v->items[i]);
 }
 
+/* The keys of 'delete a[...]' and '[...] in a', where '*' matches any key. */
+static void resolve_match_keys(struct scope *sc, struct vec *keys)
+{
+	for (int i = 0; i < keys->n; i++) {
+		struct node *k = keys->items[i];
+		if (k->kind != NODE_WILDCARD)
+			resolve_node(sc, k);
+	}
+}
+
+/*
+ * @defined(expr): does expr resolve? Decided here, at compile time, without
+ * resolving (or later evaluating) the operand. Calls must name a known
+ * function; variables always resolve (a new name is a local). Target
+ * variables add their case here.
+ */
+static bool expr_resolves(struct scope *sc, struct node *n);
+
+static bool all_resolve(struct scope *sc, struct vec *v)
+{
+	for (int i = 0; i < v->n; i++) {
+		struct node *k = v->items[i];
+		if (k->kind != NODE_WILDCARD && !expr_resolves(sc, k))
+			return false;
+	}
+	return true;
+}
+
+static struct function *find_function(struct session *s, const char *name, int nargs, struct ast_file *from,
+				      struct vec *candidates);
+
+/* Is there a function name(nargs arguments) visible here? Pulls nothing into the program. */
+static bool function_exists(struct scope *sc, const char *name, int nargs)
+{
+	if (resolve_builtin(name))
+		return true;
+	struct vec candidates = {0};
+	find_function(sc->s, name, nargs, sc->file, &candidates);
+	for (int i = 0; i < candidates.n; i++)
+		if (((struct function *)candidates.items[i])->params.n == nargs)
+			return true;
+	return false;
+}
+
+static bool expr_resolves(struct scope *sc, struct node *n)
+{
+	switch (n->kind) {
+	case NODE_CALL:
+		return function_exists(sc, n->u.call.name, n->u.call.args.n) && all_resolve(sc, &n->u.call.args);
+	case NODE_INDEX:
+		return all_resolve(sc, &n->u.index.keys);
+	case NODE_IN:
+		return all_resolve(sc, &n->u.in.keys);
+	case NODE_UNARY:
+		return expr_resolves(sc, n->u.unary.operand);
+	case NODE_BINARY:
+		return expr_resolves(sc, n->u.binary.lhs) && expr_resolves(sc, n->u.binary.rhs);
+	case NODE_TERNARY:
+		return expr_resolves(sc, n->u.ternary.cond) && expr_resolves(sc, n->u.ternary.then) &&
+		       expr_resolves(sc, n->u.ternary.otherwise);
+	case NODE_ASSIGN:
+		return expr_resolves(sc, n->u.assign.lhs) && expr_resolves(sc, n->u.assign.rhs);
+	case NODE_INCDEC:
+		return expr_resolves(sc, n->u.incdec.operand);
+	case NODE_WILDCARD:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool find_target(struct ast_walker *w, struct node *n)
+{
+	if (n->kind == NODE_TARGET || n->kind == NODE_ENTRY)
+		*(bool *)w->data = true;
+	return true;
+}
+
+/* Does n use a target variable (whose existence depends on the probe point)? */
+static bool has_target(struct node *n)
+{
+	bool found = false;
+	struct ast_walker w = { .pre = find_target, .data = &found };
+	ast_walk(&w, n);
+	return found;
+}
+
+/* Fold @defined(expr) into the number 1 or 0. */
+static void fold_defined(struct scope *sc, struct node *n)
+{
+	bool yes = expr_resolves(sc, n->u.at_op.operand);
+	n->kind = NODE_NUM;
+	n->u.num = yes;
+}
+
+/* Is n @defined(...) or !@defined(...) decided now? Conditions on it choose code at compile time. */
+static bool is_defined_test(const struct node *n)
+{
+	if (n->kind == NODE_UNARY && n->u.unary.op == OP_NOT)
+		n = n->u.unary.operand;
+	return n->kind == NODE_DEFINED && !has_target(n->u.at_op.operand);
+}
+
+/* The value of such a condition once resolve folded its @defined. */
+static bool defined_test_value(const struct node *n)
+{
+	if (n->kind == NODE_UNARY)
+		return !n->u.unary.operand->u.num;
+	return n->u.num != 0;
+}
+
 /* An lvalue: VAR or INDEX; read is true for compound updates (x += 1) only for locks. */
 static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 {
@@ -302,11 +419,18 @@ static void resolve_call(struct scope *sc, struct node *n)
 	if (n->u.call.builtin) {
 		int nargs = n->u.call.args.n;
 		bool fmt = n->u.call.builtin == BUILTIN_PRINTF || n->u.call.builtin == BUILTIN_SPRINTF;
+		bool delim = builtin_is_delimited(n->u.call.builtin);
 		if (nargs == 0)
-			diag_error(n->loc, "%s needs at least one argument%s", name, fmt ? ", the format" : "");
+			diag_error(n->loc, "%s needs at least one argument%s", name,
+				   fmt ? ", the format" : delim ? ", the delimiter" : "");
 		else if (fmt && ((struct node *)n->u.call.args.items[0])->kind != NODE_STR)
 			diag_error(((struct node *)n->u.call.args.items[0])->loc,
 				   "the format of %s must be a string literal", name);
+		else if (delim && ((struct node *)n->u.call.args.items[0])->kind != NODE_STR)
+			diag_error(((struct node *)n->u.call.args.items[0])->loc,
+				   "the delimiter of %s must be a string literal", name);
+		else if (delim && nargs < 2)
+			diag_error(n->loc, "%s needs a value to print after the delimiter", name);
 		return;
 	}
 	int nargs = n->u.call.args.n;
@@ -365,10 +489,32 @@ static void resolve_node(struct scope *sc, struct node *n)
 		for (int i = 0; i < n->u.target.path.n; i++)
 			resolve_node(sc, ((struct target_step *)n->u.target.path.items[i])->index);
 		break;
-	case NODE_DEFINED:
 	case NODE_ENTRY:
 		resolve_node(sc, n->u.at_op.operand);
 		break;
+	case NODE_WILDCARD:
+		diag_error(n->loc, "'*' matches any key only in 'delete' and 'in'");
+		break;
+	case NODE_DEFINED:
+		/* on target variables: decided per probe point by targetvar.c; otherwise now */
+		if (has_target(n->u.at_op.operand))
+			resolve_node(sc, n->u.at_op.operand);
+		else
+			fold_defined(sc, n);
+		break;
+	case NODE_TRY: {
+		resolve_node(sc, n->u.try_stmt.body);
+		struct node *var = n->u.try_stmt.var;
+		if (var) {
+			struct symbol *sym = lookup(sc, var);
+			if (sym->kind == SYM_GLOBAL)
+				diag_error(var->loc, "catch variable '%s' must be a local variable, not a global",
+					   sym->name);
+			note_access(sc, sym, false, true);
+		}
+		resolve_node(sc, n->u.try_stmt.handler);
+		break;
+	}
 	case NODE_VAR: {
 		struct symbol *sym = lookup(sc, n);
 		note_access(sc, sym, true, false);
@@ -389,6 +535,13 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_node(sc, n->u.binary.rhs);
 		break;
 	case NODE_TERNARY:
+		if (is_defined_test(n->u.ternary.cond)) {
+			/* only the branch @defined chose is compiled */
+			resolve_node(sc, n->u.ternary.cond);
+			*n = *(defined_test_value(n->u.ternary.cond) ? n->u.ternary.then : n->u.ternary.otherwise);
+			resolve_node(sc, n);
+			break;
+		}
 		resolve_node(sc, n->u.ternary.cond);
 		resolve_node(sc, n->u.ternary.then);
 		resolve_node(sc, n->u.ternary.otherwise);
@@ -401,7 +554,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_target(sc, n->u.incdec.operand, true);
 		break;
 	case NODE_IN:
-		resolve_vec(sc, &n->u.in.keys);
+		resolve_match_keys(sc, &n->u.in.keys);
 		note_access(sc, array_symbol(sc, n->u.in.array), true, false);
 		break;
 	case NODE_BLOCK: {
@@ -420,6 +573,18 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_node(sc, n->u.expr_stmt.expr);
 		break;
 	case NODE_IF:
+		if (is_defined_test(n->u.if_stmt.cond)) {
+			/* only the branch @defined chose is compiled */
+			resolve_node(sc, n->u.if_stmt.cond);
+			struct node *live = defined_test_value(n->u.if_stmt.cond) ? n->u.if_stmt.then : n->u.if_stmt.otherwise;
+			if (live) {
+				*n = *live;
+				resolve_node(sc, n);
+			} else {
+				n->kind = NODE_NULL_STMT;
+			}
+			break;
+		}
 		resolve_node(sc, n->u.if_stmt.cond);
 		resolve_node(sc, n->u.if_stmt.then);
 		resolve_node(sc, n->u.if_stmt.otherwise);
@@ -463,6 +628,11 @@ static void resolve_node(struct scope *sc, struct node *n)
 				   n->u.foreach.sort_column, n->u.foreach.keys.n,
 				   n->u.foreach.keys.n == 1 ? "" : "s");
 		resolve_node(sc, n->u.foreach.limit);
+		/* a sort would reorder the list the enclosing loop is walking */
+		for (int i = 0; n->u.foreach.sort_dir && i < sc->iterating.n; i++)
+			if (sc->iterating.items[i] == arr)
+				diag_error(n->loc, "cannot sort array '%s' inside a foreach over it: iterate it unsorted",
+					   arr->name);
 		sc->loop_depth++;
 		vec_push(&sc->iterating, arr);
 		resolve_node(sc, n->u.foreach.body);
@@ -476,8 +646,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 			diag_error(n->loc, "'%s' outside a loop", n->kind == NODE_BREAK ? "break" : "continue");
 		break;
 	case NODE_NEXT:
-		if (sc->func)
-			diag_error(n->loc, "'next' is only allowed in a probe body");
+		/* in a function, 'next' ends the probe handler that called it */
 		break;
 	case NODE_RETURN:
 		if (!sc->func)
@@ -494,7 +663,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 			struct symbol *arr = array_symbol(sc, t->u.index.array);
 			note_access(sc, arr, false, true);
 			check_not_iterating(sc, arr, t);
-			resolve_vec(sc, &t->u.index.keys);
+			resolve_match_keys(sc, &t->u.index.keys);
 		} else {
 			diag_error(t->loc, "delete needs a variable, an array or an array element");
 		}
@@ -543,6 +712,86 @@ static void collect_function_globals(struct probe *p, struct function *fn, struc
 		push_unique(&p->globals_written, fn->globals_written.items[i]);
 	for (int i = 0; i < fn->callees.n; i++)
 		collect_function_globals(p, fn->callees.items[i], seen);
+}
+
+/* A walk looking for code that changes array arr: stores, deletes, sorts. */
+struct modifies_walk {
+	struct symbol *arr;  /* the array iterated */
+	bool found;          /* some node changes it */
+};
+
+static bool names_arr(const struct node *var, const struct symbol *arr)
+{
+	return var && var->kind == NODE_VAR && var->u.var.sym == arr;
+}
+
+static bool modifies_pre(struct ast_walker *w, struct node *n)
+{
+	struct modifies_walk *mw = w->data;
+	const struct node *t = NULL;
+	if (n->kind == NODE_ASSIGN)
+		t = n->u.assign.lhs;
+	else if (n->kind == NODE_INCDEC)
+		t = n->u.incdec.operand;
+	else if (n->kind == NODE_DELETE)
+		t = n->u.del.target;
+	if (t && (names_arr(t, mw->arr) || (t->kind == NODE_INDEX && names_arr(t->u.index.array, mw->arr))))
+		mw->found = true;
+	if (n->kind == NODE_FOREACH && n->u.foreach.sort_dir && names_arr(n->u.foreach.array, mw->arr))
+		mw->found = true;
+	return !mw->found;
+}
+
+/* Does fn, or a function it reaches, store into, delete from or sort array arr? */
+static bool function_modifies(struct function *fn, struct symbol *arr, struct vec *seen)
+{
+	for (int i = 0; i < seen->n; i++)
+		if (seen->items[i] == fn)
+			return false;
+	vec_push(seen, fn);
+	struct modifies_walk mw = {.arr = arr};
+	struct ast_walker w = {.pre = modifies_pre, .data = &mw};
+	ast_walk(&w, fn->body);
+	if (mw.found)
+		return true;
+	for (int i = 0; i < fn->callees.n; i++)
+		if (function_modifies(fn->callees.items[i], arr, seen))
+			return true;
+	return false;
+}
+
+/*
+ * The foreach check through calls: a function called inside a foreach
+ * must not modify (directly or through its callees) the array iterated.
+ * Runs once every function's writes are known.
+ */
+static bool check_foreach_calls_pre(struct ast_walker *w, struct node *n)
+{
+	struct vec *iterating = w->data;
+	if (n->kind == NODE_FOREACH) {
+		ast_walk(w, n->u.foreach.limit); /* evaluated before the loop starts */
+		vec_push(iterating, n->u.foreach.array->u.var.sym);
+		ast_walk(w, n->u.foreach.body);
+		iterating->n--;
+		return false;
+	}
+	if (n->kind == NODE_CALL && n->u.call.func) {
+		for (int i = 0; i < iterating->n; i++) {
+			struct symbol *arr = iterating->items[i];
+			struct vec seen = {0};
+			if (arr && function_modifies(n->u.call.func, arr, &seen))
+				diag_error(n->loc, "cannot modify array '%s' inside a foreach over it: '%s' changes or sorts it",
+					   arr->name, n->u.call.name);
+		}
+	}
+	return true;
+}
+
+static void check_foreach_calls(struct node *body)
+{
+	struct vec iterating = {0};
+	struct ast_walker w = {.pre = check_foreach_calls_pre, .data = &iterating};
+	ast_walk(&w, body);
 }
 
 bool resolve_program(struct session *s)
@@ -604,6 +853,12 @@ bool resolve_program(struct session *s)
 		struct vec seen = {0};
 		for (int j = 0; j < p->callees.n; j++)
 			collect_function_globals(p, p->callees.items[j], &seen);
+		check_foreach_calls(p->body);
+	}
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		if (fn->body->kind != NODE_EMBEDDED)
+			check_foreach_calls(fn->body);
 	}
 	return diag_error_count() == 0;
 }

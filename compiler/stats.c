@@ -219,6 +219,18 @@ static bool stats_pre(struct ast_walker *w, struct node *n)
 		check_use(parent, n);
 	if (n->kind == NODE_STAT_OP)
 		check_stat_op(n);
+	/* '*' keys (delete a[*, k], [*, k] in a) work on value arrays only */
+	struct vec *keys = n->kind == NODE_IN ? &n->u.in.keys
+			   : n->kind == NODE_DELETE && n->u.del.target->kind == NODE_INDEX ? &n->u.del.target->u.index.keys
+			   : NULL;
+	struct node *arr_var = n->kind == NODE_IN ? n->u.in.array : keys ? n->u.del.target->u.index.array : NULL;
+	for (int i = 0; keys && i < keys->n; i++) {
+		struct node *k = keys->items[i];
+		if (k->kind == NODE_WILDCARD && arr_var->u.var.sym && arr_var->u.var.sym->type == TYPE_STATS) {
+			diag_error(k->loc, "'*' keys are not supported on statistics array '%s'", arr_var->u.var.name);
+			break;
+		}
+	}
 	if (n->kind == NODE_FOREACH && n->u.foreach.sort_stat) {
 		struct symbol *arr = n->u.foreach.array->u.var.sym;
 		if (arr && arr->type != TYPE_STATS)

@@ -882,8 +882,8 @@ static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v,
 						  op->size, op->is_signed, pl->user, v, fault_label);
 			else
 				code = ast_printf("%sif (unlikely(_stp_deref(&c->base, %s, %d, %d, %d, &%s))) { "
-						  "c->base.last_stmt = %s; goto out; } ", code, v, op->size, op->is_signed,
-						  pl->user, v, where);
+						  "c->base.last_stmt = %s; goto %s; } ", code, v, op->size, op->is_signed,
+						  pl->user, v, where, codegen_fail_label(g));
 			break;
 		case TV_BITS:
 			code = ast_printf("%s%s = _stp_bitfield(%s, %d, %d, %d); ", code, v, v, op->bit, op->bits, op->is_signed);
@@ -1004,7 +1004,7 @@ const char *targetvar_gen_expr(struct codegen *g, struct node *n)
 		return pl && pl->defined ? "((int64_t)1)" : "((int64_t)0)";
 	bool is_string = n->type == TYPE_STRING;
 	if (!pl || pl->error)
-		return ast_printf("({ %s; %s; })", codegen_fail("target variable not available here", n),
+		return ast_printf("({ %s; %s; })", codegen_fail(g, "target variable not available here", n),
 				  is_string ? "(const char *)\"\"" : "(int64_t)0");
 	if (pl->saved != -1) {
 		const char *at = saved_addr(scope_of(g), pl->saved);
@@ -1025,7 +1025,7 @@ const char *targetvar_gen_assign(struct codegen *g, struct node *assign, const c
 	struct node *n = assign->u.assign.lhs;
 	struct tv_plan *pl = plan_for(n, g->probe);
 	if (!pl || pl->error || pl->saved != -1)
-		return ast_printf("({ %s; (int64_t)0; })", codegen_fail("target variable cannot be written here", n));
+		return ast_printf("({ %s; (int64_t)0; })", codegen_fail(g, "target variable cannot be written here", n));
 	const char *val = codegen_temp(g, "w");
 	if (pl->settable_reg)
 		return ast_printf("({ int64_t %s = %s; %s = (unsigned long)%s; %s; })", val, value, reg_c(pl->reg), val, val);
@@ -1044,11 +1044,11 @@ const char *targetvar_gen_assign(struct codegen *g, struct node *assign, const c
 		vec_push(&addr.ops, op);
 	}
 	if (!size)
-		return ast_printf("({ %s; (int64_t)0; })", codegen_fail("this target variable cannot be written", n));
+		return ast_printf("({ %s; (int64_t)0; })", codegen_fail(g, "this target variable cannot be written", n));
 	const char *v = codegen_temp(g, "v");
 	return ast_printf("({ int64_t %s = %s; unsigned long %s = 0; %sif (unlikely(_stp_poke(&c->base, %s, %d, %d, %s))) { "
-			  "c->base.last_stmt = %s; goto out; } %s; })", val, value, v, gen_ops(g, &addr, v, n, false, NULL), v,
-			  size, pl->user, val, emit_c_string(codegen_near(n)), val);
+			  "c->base.last_stmt = %s; goto %s; } %s; })", val, value, v, gen_ops(g, &addr, v, n, false, NULL), v,
+			  size, pl->user, val, emit_c_string(codegen_near(n)), codegen_fail_label(g), val);
 }
 
 bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_scope *scope, struct probe *probe,

@@ -342,6 +342,8 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 	emit_raw(e, "%s", bt->text);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;
+	emit_line(e, "if (c->base.last_error == _stp_next_unwind)");
+	emit_line(e, "\tc->base.last_error = NULL;");
 	if (bt->conds) {
 		emit_line(e, "if (!c->base.last_error)");
 		emit_line(e, "\tprobe_%d_conds(c);", index);
@@ -442,6 +444,8 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 				  sym->arity, codegen_stp_type(sym->type));
 			emit_line(e, "if (!stp_global.s_%s)", g->name);
 			emit_line(e, "\treturn -ENOMEM;");
+			if (g->wrap)
+				emit_line(e, "_stp_map_set_wrap(stp_global.s_%s);", g->name);
 			emit_close(e, "}");
 		} else if (g->init && g->init->kind == NODE_STR) {
 			emit_line(e, "_stp_strlcpy(stp_global.s_%s, %s);", g->name, emit_c_string(g->init->u.str));
@@ -552,8 +556,8 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_line(e, "#include \"runtime.h\"");
 	emit_blank(e);
 	emit_line(e, "/* A failing operation: record what and where, then leave the body. */");
-	emit_line(e, "#define STP_FAIL(msg, where) \\");
-	emit_line(e, "\tdo { c->base.last_error = (msg); c->base.last_stmt = (where); goto out; } while (0)");
+	emit_line(e, "#define STP_FAIL_AT(label, msg, where) \\");
+	emit_line(e, "\tdo { c->base.last_error = (msg); c->base.last_stmt = (where); goto label; } while (0)");
 	emit_blank(e);
 	for (int i = 0; i < s->embedded.n; i++)
 		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);

@@ -103,6 +103,8 @@ static void infer_keys(struct infer *in, struct symbol *arr, struct vec *keys, s
 	set_arity(in, arr, keys->n, loc);
 	for (int i = 0; i < keys->n && i < 9; i++) {
 		struct node *k = keys->items[i];
+		if (k->kind == NODE_WILDCARD)
+			continue; /* matches a key of any type */
 		infer_node(in, k);
 		if (arr->arity == keys->n) {
 			enum stp_type kt = arr->keys[i];
@@ -115,7 +117,18 @@ static void infer_keys(struct infer *in, struct symbol *arr, struct vec *keys, s
 	}
 }
 
-/* Printf-style call: check the format against the arguments. */
+/* One argument of a printf-style call must be of type want; what names its role. */
+static void infer_format_arg(struct infer *in, struct node *arg, enum stp_type want, const char *what)
+{
+	infer_node(in, arg);
+	if (arg->type == TYPE_UNKNOWN)
+		infer_expect(in, arg, want, "a format argument");
+	else if (arg->type != want && in->report && first_report_at(arg->loc))
+		diag_error(arg->loc, "%s expects a %s, but this argument is a %s", what, type_name(want),
+			   type_name(arg->type));
+}
+
+/* Printf-style call: check the format against the arguments ('*' widths take a long each). */
 static void infer_format(struct infer *in, struct node *n, int first_arg)
 {
 	struct node *fmt = n->u.call.args.items[0];
@@ -129,21 +142,21 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 		struct format_spec *sp = specs.items[i];
 		if (!sp->conv || sp->conv == '%')
 			continue;
-		if (argi >= n->u.call.args.n) {
+		int need = (sp->width == FORMAT_STAR) + (sp->precision == FORMAT_STAR) + 1;
+		if (argi + need > n->u.call.args.n) {
 			if (in->report)
-				diag_error(fmt->loc, "format '%%%c' has no matching argument in this %s call", sp->conv,
+				diag_error(fmt->loc, "format '%s' has no matching argument in this %s call", sp->text,
 					   n->u.call.name);
 			return;
 		}
-		struct node *arg = n->u.call.args.items[argi++];
-		enum stp_type want = sp->conv == 's' ? TYPE_STRING : TYPE_LONG;
-		infer_node(in, arg);
-		if (arg->type == TYPE_UNKNOWN) {
-			infer_expect(in, arg, want, "a format argument");
-		} else if (arg->type != want && in->report && first_report_at(arg->loc)) {
-			diag_error(arg->loc, "format '%%%c' expects a %s, but this argument is a %s", sp->conv,
-				   type_name(want), type_name(arg->type));
-		}
+		if (sp->width == FORMAT_STAR)
+			infer_format_arg(in, n->u.call.args.items[argi++], TYPE_LONG,
+					 ast_printf("the '*' width of format '%s'", sp->text));
+		if (sp->precision == FORMAT_STAR)
+			infer_format_arg(in, n->u.call.args.items[argi++], TYPE_LONG,
+					 ast_printf("the '*' precision of format '%s'", sp->text));
+		infer_format_arg(in, n->u.call.args.items[argi++], sp->conv == 's' ? TYPE_STRING : TYPE_LONG,
+				 ast_printf("format '%s'", sp->text));
 	}
 	if (argi < n->u.call.args.n && in->report)
 		diag_error(((struct node *)n->u.call.args.items[argi])->loc,
@@ -161,15 +174,27 @@ static void infer_call(struct infer *in, struct node *n)
 		return;
 	case BUILTIN_PRINT:
 	case BUILTIN_PRINTLN:
+	case BUILTIN_SPRINT:
+	case BUILTIN_SPRINTLN:
+	case BUILTIN_PRINTD:
+	case BUILTIN_PRINTDLN:
+	case BUILTIN_SPRINTD:
+	case BUILTIN_SPRINTDLN: {
+		int b = n->u.call.builtin;
 		for (int i = 0; i < n->u.call.args.n; i++) {
 			struct node *a = n->u.call.args.items[i];
 			infer_node(in, a);
+			if (i == 0 && builtin_is_delimited(b))
+				continue; /* the delimiter: a string literal (checked by resolve) */
 			if (a->type == TYPE_UNKNOWN && in->report)
 				diag_error(a->loc, "cannot tell whether this %s argument is a number or a string",
 					   n->u.call.name);
 		}
-		n->type = TYPE_VOID;
+		bool to_string = b == BUILTIN_SPRINT || b == BUILTIN_SPRINTLN || b == BUILTIN_SPRINTD ||
+				 b == BUILTIN_SPRINTDLN;
+		n->type = to_string ? TYPE_STRING : TYPE_VOID;
 		return;
+	}
 	case BUILTIN_NONE:
 		break;
 	}
@@ -382,6 +407,18 @@ static void infer_node(struct infer *in, struct node *n)
 		if (n->u.del.target->kind == NODE_INDEX)
 			infer_node(in, n->u.del.target);
 		break;
+	case NODE_TRY: {
+		infer_node(in, n->u.try_stmt.body);
+		struct node *var = n->u.try_stmt.var;
+		if (var && var->u.var.sym) {
+			set_arity(in, var->u.var.sym, 0, var->loc);
+			unify(in, &var->u.var.sym->type, TYPE_STRING, var->loc,
+			      ast_printf("'%s' (the message of a caught error)", var->u.var.name));
+			var->type = TYPE_STRING;
+		}
+		infer_node(in, n->u.try_stmt.handler);
+		break;
+	}
 	case NODE_STAT_ADD:
 		infer_lvalue_type(in, n->u.stat_add.target, TYPE_STATS, n->loc);
 		infer_node(in, n->u.stat_add.target);
@@ -496,6 +533,11 @@ bool types_infer(struct session *s)
 		}
 		if (g->max_entries > 0 && g->sym->arity == 0)
 			diag_error(g->loc, "'%s' is declared with a size but used as a scalar", g->name);
+		else if (g->wrap && g->sym->arity == 0)
+			diag_error(g->loc, "'%s' is declared as a wrapping array (%%) but used as a scalar", g->name);
+		else if (g->wrap && g->sym->type == TYPE_STATS)
+			diag_error(g->loc, "statistics array '%s' cannot wrap (%%): each CPU keeps its own entries",
+				   g->name);
 		report_unknown(g->sym, "");
 	}
 	for (int i = 0; i < s->functions.n; i++) {
@@ -517,71 +559,4 @@ bool types_infer(struct session *s)
 			report_unknown(p->locals.items[j], "");
 	}
 	return diag_error_count() == 0;
-}
-
-/*
- * Format strings: %[flags][width][.precision]conv with flags from "-+ #0",
- * conv one of d i u x X o s c p %. Each conversion becomes a kernel
- * vsnprintf one on 64-bit values.
- */
-bool format_parse(const char *fmt, struct srcloc loc, struct vec *specs, bool report)
-{
-	const char *p = fmt;
-	for (;;) {
-		const char *start = p;
-		while (*p && *p != '%')
-			p++;
-		struct format_spec *sp = ast_alloc(sizeof(*sp));
-		sp->literal = ast_strndup(start, (size_t)(p - start));
-		sp->loc = loc;
-		vec_push(specs, sp);
-		if (!*p)
-			return true;
-		const char *conv_start = p++;
-		while (*p && strchr("-+ #0", *p))
-			p++;
-		while (*p >= '0' && *p <= '9')
-			p++;
-		if (*p == '.') {
-			p++;
-			while (*p >= '0' && *p <= '9')
-				p++;
-		}
-		/* SystemTap accepts (and ignores) C length modifiers. */
-		const char *mods_start = p;
-		while (*p && strchr("hlLjzt", *p))
-			p++;
-		if (!*p || !strchr("diuxXoscp%b", *p) || *p == 'b') {
-			if (report)
-				diag_error(loc, "invalid format conversion '%.*s' (expected one of %%d %%i %%u %%x %%X %%o %%s %%c %%p %%%%)",
-				   (int)(p - conv_start + (*p && *p != '\n' ? 1 : 0)), conv_start);
-			return false;
-		}
-		sp->conv = *p;
-		const char *flags = ast_strndup(conv_start, (size_t)(mods_start - conv_start));
-		switch (*p) {
-		case 'd':
-		case 'i':
-			sp->kernel = ast_printf("%slld", flags);
-			break;
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o':
-			sp->kernel = ast_printf("%sll%c", flags, *p);
-			break;
-		case 's':
-		case 'c':
-			sp->kernel = ast_printf("%s%c", flags, *p);
-			break;
-		case 'p':
-			/* pointers print as 0x and 16 hex digits, unhashed */
-			sp->kernel = ast_printf("%s", strcmp(flags, "%") ? ast_printf("%sllx", flags) : "0x%016llx");
-			break;
-		case '%':
-			sp->kernel = "%%";
-			break;
-		}
-		p++;
-	}
 }

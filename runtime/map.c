@@ -15,6 +15,10 @@
  *  - the iteration list (doubly linked through next/prev), in insertion
  *    order until _stp_map_sort reorders it. New entries go to its tail.
  *
+ * A third list, the age list (older/newer), keeps insertion order whatever
+ * the sorts did. A wrapping map (global a%[N]) that is full takes its
+ * oldest node from there for a new key instead of failing.
+ *
  * Each node also records when it was inserted (a per-map counter). Sorts
  * break ties by it, so a sorted foreach lists equal values in insertion
  * order whatever order earlier sorts left, and dir 0 restores the
@@ -37,6 +41,8 @@ struct _stp_map_node {
 	struct _stp_map_node *next;	 /* following node in iteration order */
 	struct _stp_map_node *prev;	 /* preceding node in iteration order */
 	struct _stp_map_node *hash_next; /* next node in the bucket, or on the free list */
+	struct _stp_map_node *older;	 /* previous node in insertion order (age list) */
+	struct _stp_map_node *newer;	 /* next node in insertion order (age list) */
 	const struct _stp_map *map;	 /* owner: gives the layout of data[] */
 	u64 inserted;			 /* value of the map's insert counter at insertion */
 	u32 hash;			 /* hash of the keys, compared before the keys */
@@ -51,14 +57,19 @@ struct _stp_map {
 	unsigned int key_offset[STP_MAP_MAX_KEYS]; /* byte offset of each key in data[] */
 	size_t node_size;		/* bytes per node, a multiple of 8 */
 	unsigned int count;		/* live entries */
+	int wrap;			/* when full, a new key replaces the oldest entry */
 	u64 inserts;			/* insertions so far, numbers the nodes */
 	u32 bucket_mask;		/* number of buckets - 1; a power of two - 1 */
 	struct _stp_map_node **buckets;	/* hash chains */
 	struct _stp_map_node *head;	/* first live node in iteration order */
 	struct _stp_map_node *tail;	/* last live node in iteration order */
+	struct _stp_map_node *oldest;	/* first node of the age list */
+	struct _stp_map_node *newest;	/* last node of the age list */
 	struct _stp_map_node *free_list; /* unused nodes, linked by hash_next */
 	char *nodes;			/* storage for all max_entries nodes */
 };
+
+static void _stp_map_unlink(struct _stp_map *m, struct _stp_map_node *n);
 
 /* Bytes a slot of type t takes in data[], a multiple of 8. */
 static size_t _stp_map_slot_size(enum _stp_type t)
@@ -260,6 +271,11 @@ static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_k
 	n = _stp_map_lookup(m, keys, hash, lens, &link);
 	if (n)
 		return n;
+	if (!m->free_list && m->wrap && m->oldest) {
+		_stp_map_unlink(m, m->oldest);
+		/* the unlink may have shortened the chain lookup walked */
+		_stp_map_lookup(m, keys, hash, lens, &link);
+	}
 	n = m->free_list;
 	if (!n)
 		return NULL;
@@ -286,20 +302,26 @@ static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_k
 	else
 		m->head = n;
 	m->tail = n;
+
+	n->newer = NULL;
+	n->older = m->newest;
+	if (m->newest)
+		m->newest->newer = n;
+	else
+		m->oldest = n;
+	m->newest = n;
 	m->count++;
 	return n;
 }
 
-static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys)
+/* Take a live node off its hash chain, the iteration list and the age list; free it. */
+static void _stp_map_unlink(struct _stp_map *m, struct _stp_map_node *n)
 {
-	struct _stp_map_node **link, *n;
-	size_t lens[STP_MAP_MAX_KEYS];
-	u32 hash = _stp_map_hash(m, keys, lens);
+	struct _stp_map_node **pp = &m->buckets[n->hash & m->bucket_mask];
 
-	n = _stp_map_lookup(m, keys, hash, lens, &link);
-	if (!n)
-		return;
-	*link = n->hash_next;
+	while (*pp != n)
+		pp = &(*pp)->hash_next;
+	*pp = n->hash_next;
 
 	if (n->prev)
 		n->prev->next = n->next;
@@ -310,9 +332,77 @@ static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys)
 	else
 		m->tail = n->prev;
 
+	if (n->older)
+		n->older->newer = n->newer;
+	else
+		m->oldest = n->newer;
+	if (n->newer)
+		n->newer->older = n->older;
+	else
+		m->newest = n->older;
+
 	n->hash_next = m->free_list;
 	m->free_list = n;
 	m->count--;
+}
+
+static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys)
+{
+	struct _stp_map_node **link, *n;
+	size_t lens[STP_MAP_MAX_KEYS];
+	u32 hash = _stp_map_hash(m, keys, lens);
+
+	n = _stp_map_lookup(m, keys, hash, lens, &link);
+	if (n)
+		_stp_map_unlink(m, n);
+}
+
+/* Does node n match keys, where key i is a wildcard if bit i of wild is set? */
+static int _stp_map_keys_match(const struct _stp_map *m, const struct _stp_map_node *n,
+			       const union _stp_key *keys, unsigned int wild)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		const void *slot = _stp_map_slot(n, m->key_offset[i]);
+
+		if (wild & (1u << i))
+			continue;
+		if (m->key_types[i] == STP_TYPE_STRING) {
+			if (strncmp(slot, _stp_map_key_string(&keys[i]), MAXSTRINGLEN - 1) != 0)
+				return 0;
+		} else if (*(const int64_t *)slot != keys[i].n) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static struct _stp_map_node *_stp_map_find_matching(struct _stp_map *m, const union _stp_key *keys,
+						    unsigned wild)
+{
+	struct _stp_map_node *n;
+
+	for (n = m->head; n; n = n->next)
+		if (_stp_map_keys_match(m, n, keys, wild))
+			return n;
+	return NULL;
+}
+
+static void _stp_map_delete_matching(struct _stp_map *m, const union _stp_key *keys, unsigned wild)
+{
+	struct _stp_map_node *n = m->head, *next;
+
+	for (; n; n = next) {
+		next = n->next;
+		if (_stp_map_keys_match(m, n, keys, wild))
+			_stp_map_unlink(m, n);
+	}
+}
+
+static void _stp_map_set_wrap(struct _stp_map *m)
+{
+	m->wrap = 1;
 }
 
 static void _stp_map_clear(struct _stp_map *m)
@@ -326,6 +416,8 @@ static void _stp_map_clear(struct _stp_map *m)
 	memset(m->buckets, 0, ((size_t)m->bucket_mask + 1) * sizeof(*m->buckets));
 	m->head = NULL;
 	m->tail = NULL;
+	m->oldest = NULL;
+	m->newest = NULL;
 	m->count = 0;
 }
 

@@ -19,6 +19,7 @@
 #include <linux/timekeeping.h>
 #include <linux/processor.h>
 #include <linux/delay.h>
+#include <linux/uaccess.h>
 #include <linux/cpumask.h>
 #include <linux/smp.h>
 
@@ -66,6 +67,7 @@
 #include "string.c"
 #include "map.c"
 #include "print.c"
+#include "format.c"
 #include "stat.c"
 #include "regex.c"
 #pragma GCC diagnostic pop

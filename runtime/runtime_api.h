@@ -36,6 +36,12 @@
 /* A script string. Always NUL-terminated, truncated to MAXSTRINGLEN-1. */
 typedef char string_t[MAXSTRINGLEN];
 
+/* Where tokenize() goes on from, per context (see _stp_tokenize). */
+struct _stp_tokenize_state {
+	string_t buf;                  /* copy of the string being split */
+	size_t pos;                    /* offset of the next token search in buf */
+};
+
 /* Value and key types of map slots. */
 enum _stp_type { STP_TYPE_LONG = 1, STP_TYPE_STRING = 2, STP_TYPE_STATS = 3 };
 
@@ -74,6 +80,7 @@ struct _stp_context {
 	void *entry_data;              /* .return probes: values saved at entry (kretprobe instance data), else NULL */
 	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
+	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
 };
@@ -209,6 +216,11 @@ extern struct task_struct init_task;   /* @var: its address measures the KASLR o
  * _stp_error_fmt formats into c->base.error_buf and sets last_error. */
 static void _stp_error_fmt(struct _stp_context *c, const char *fmt, ...);
 
+/* 'next' inside a script function: the function sets last_error to this marker
+ * and returns; its callers unwind as for an error (try does not catch it), and
+ * the probe's exit clears it, so the probe ends quietly. */
+static const char _stp_next_unwind[] __attribute__((unused)) = "next";
+
 /* Output. Text goes to a per-CPU buffer flushed when the probe ends (or when full). */
 static void _stp_print(const char *s);                  /* print a NUL-terminated string */
 static void _stp_print_char(char ch);
@@ -218,9 +230,33 @@ static void _stp_print_flush(void);                     /* normally called by th
 /* sprintf: kernel vsnprintf into a string_t, always NUL-terminated. */
 static void _stp_snprintf(char *buf, size_t size, const char *fmt, ...);
 
+/*
+ * Formatting in pieces: each appends to dst, a string_t (truncated at
+ * MAXSTRINGLEN-1 bytes), or to the output when dst is NULL.
+ *   _stp_format_cat     kernel vsnprintf format
+ *   _stp_format_binary  %b: the low `bytes` (1, 2, 4, 8) bytes of v, host order
+ *   _stp_format_memory  %m / %M (hex): len bytes of kernel memory at addr,
+ *                       padded to width
+ * _stp_format_memory_check says (0 or -EFAULT) whether that memory can be
+ * read; generated code checks every %m and %M before writing a format.
+ */
+static void _stp_format_cat(char *dst, const char *fmt, ...);
+static void _stp_format_binary(char *dst, int64_t v, int bytes);
+static int _stp_format_memory_check(const char *dst, int64_t addr, int64_t len, int hex);
+static void _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t width, int left, int hex);
+
 /* Strings: bounded copy and concatenation into MAXSTRINGLEN buffers. */
 static void _stp_strlcpy(char *dst, const char *src);           /* dst is a string_t */
 static void _stp_strlcat(char *dst, const char *src);           /* dst is a string_t */
+
+/* The string tapset's helpers; dst is a string_t and may not overlap the inputs
+ * unless stated (string.c documents each). */
+static void _stp_substr(char *dst, const char *s, int64_t start, int64_t length); /* dst may be s */
+static int64_t _stp_strpos(const char *haystack, const char *needle);
+static void _stp_str_replace(char *dst, const char *s, const char *needle, const char *with);
+static bool _stp_strtol(const char *s, int64_t base, int64_t *out);   /* false: bad base */
+static void _stp_text_str(char *dst, const char *s, int64_t len, int quoted);
+static void _stp_tokenize(char *dst, const char *input, const char *delim, struct _stp_tokenize_state *st);
 
 /* Control messages to stapio (never sleep, never wake anybody). */
 static void _stp_warn(const char *fmt, ...);    /* "WARNING: ..." on stapio's stderr */
@@ -280,6 +316,12 @@ static struct _stp_map_node *_stp_map_find(struct _stp_map *m, const union _stp_
 /* Lookup or insert a zero/empty entry; NULL if the map is full. */
 static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_key *keys);
 static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys);
+/* Wildcards: key i is ignored when bit i of wild is set (delete a[*, k], [*, k] in a). O(n). */
+static struct _stp_map_node *_stp_map_find_matching(struct _stp_map *m, const union _stp_key *keys,
+						    unsigned wild);
+static void _stp_map_delete_matching(struct _stp_map *m, const union _stp_key *keys, unsigned wild);
+/* Process context (init): a full map reuses its oldest entry (by insertion) for a new key. */
+static void _stp_map_set_wrap(struct _stp_map *m);
 static void _stp_map_clear(struct _stp_map *m);
 static unsigned _stp_map_size(const struct _stp_map *m);
 

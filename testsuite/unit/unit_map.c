@@ -370,6 +370,87 @@ static void test_strings(void)
 	CHECK_STR(s, "cdef");
 }
 
+/* A full wrapping map replaces its oldest entry by insertion, even after a sort or a delete. */
+static void test_wrap(void)
+{
+	struct _stp_map *m = _stp_map_new(3, 1, key_long, STP_TYPE_LONG);
+	struct _stp_map_node *n;
+	int64_t order[3];
+	int i = 0;
+
+	_stp_map_set_wrap(m);
+	*_stp_node_long(get_l(m, 1)) = 10;
+	*_stp_node_long(get_l(m, 2)) = 20;
+	*_stp_node_long(get_l(m, 3)) = 30;
+	_stp_map_sort(m, 0, -1);	/* iteration order 3 2 1: must not change the age */
+	CHECK(get_l(m, 4) != NULL);	/* evicts 1, the oldest */
+	CHECK(find_l(m, 1) == NULL);
+	CHECK(_stp_map_size(m) == 3);
+	CHECK(get_l(m, 2) != NULL);	/* an update does not make 2 younger */
+	CHECK(get_l(m, 5) != NULL);	/* evicts 2 */
+	CHECK(find_l(m, 2) == NULL);
+	del_l(m, 3);
+	CHECK(get_l(m, 6) != NULL);	/* room again: nothing evicted */
+	CHECK(find_l(m, 4) != NULL && find_l(m, 5) != NULL && find_l(m, 6) != NULL);
+	CHECK(get_l(m, 7) != NULL);	/* evicts 4 */
+	_stp_map_sort(m, 0, 0);
+	for (n = _stp_map_first(m); n && i < 3; n = _stp_map_next(m, n))
+		order[i++] = _stp_node_key_long(n, 0);
+	CHECK(i == 3 && order[0] == 5 && order[1] == 6 && order[2] == 7);
+	/* many more: the hash chains stay consistent */
+	for (i = 100; i < 1100; i++)
+		CHECK(get_l(m, i) != NULL);
+	CHECK(_stp_map_size(m) == 3);
+	CHECK(find_l(m, 1097) && find_l(m, 1098) && find_l(m, 1099) && !find_l(m, 1096));
+	_stp_map_free(m);
+
+	/* without wrap a full map still refuses */
+	m = _stp_map_new(1, 1, key_long, STP_TYPE_LONG);
+	CHECK(get_l(m, 1) != NULL);
+	CHECK(get_l(m, 2) == NULL);
+	_stp_map_free(m);
+}
+
+/* Wildcard keys: find and delete every entry that matches the other keys. */
+static void test_wildcards(void)
+{
+	struct _stp_map *m = _stp_map_new(16, 2, key_long_str, STP_TYPE_LONG);
+	union _stp_key k[2];
+	int64_t i;
+
+	for (i = 0; i < 4; i++) {
+		k[0].n = i;
+		k[1].s = "a";
+		CHECK(_stp_map_get(m, k) != NULL);
+		k[1].s = i % 2 ? "b" : "c";
+		CHECK(_stp_map_get(m, k) != NULL);
+	}
+	CHECK(_stp_map_size(m) == 8);
+	k[0].n = 0;
+	k[1].s = "b";
+	CHECK(_stp_map_find_matching(m, k, 1) != NULL);	/* [*, "b"] */
+	k[1].s = "z";
+	CHECK(_stp_map_find_matching(m, k, 1) == NULL);	/* [*, "z"] */
+	k[0].n = 3;
+	CHECK(_stp_map_find_matching(m, k, 2) != NULL);	/* [3, *] */
+	CHECK(_stp_map_find_matching(m, k, 3) != NULL);	/* [*, *] */
+	k[1].s = "a";
+	_stp_map_delete_matching(m, k, 1);		/* delete [*, "a"] */
+	CHECK(_stp_map_size(m) == 4);
+	CHECK(_stp_map_find_matching(m, k, 1) == NULL);
+	k[0].n = 1;
+	_stp_map_delete_matching(m, k, 2);		/* delete [1, *] */
+	CHECK(_stp_map_size(m) == 3);
+	k[1].s = "b";
+	CHECK(_stp_map_find(m, k) == NULL);
+	k[0].n = 3;
+	CHECK(_stp_map_find(m, k) != NULL);
+	_stp_map_delete_matching(m, k, 3);		/* delete [*, *] */
+	CHECK(_stp_map_size(m) == 0 && _stp_map_first(m) == NULL);
+	CHECK(_stp_map_get(m, k) != NULL);		/* the free list is intact */
+	_stp_map_free(m);
+}
+
 /*
  * Word-at-a-time reads (string.c): strings of every length 0..MAXSTRINGLEN+
  * placed so that they end at the last byte before an unmapped page, and so
@@ -418,6 +499,8 @@ static void test_word_reads_at_page_edges(void)
 
 int main(void)
 {
+	test_wrap();
+	test_wildcards();
 	test_new_invalid();
 	test_alloc_failure();
 	test_insert_find_delete();
