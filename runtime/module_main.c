@@ -73,6 +73,7 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/timers.c"
 #include "linux/copy.c"
 #include "linux/kprobes.c"
+#include "linux/modules.c"
 #include "linux/tracepoints.c"
 #include "linux/conds.c"
 

@@ -181,45 +181,83 @@ const char *kernel_module_missing(struct session *s, const char *module)
 			  is_build_tree(s) ? s->kernel_build : ast_printf("/lib/modules/%s/kernel", s->release));
 }
 
-const char *kernel_module_function_missing(struct session *s, const char *module, const char *function)
+/* The function symbols of one module's .ko: those a probe can attach to, and those in .init.text. */
+struct module_functions {
+	const char *module;
+	const char *path;       /* the .ko, NULL if the target has none */
+	struct vec probeable;   /* of const char *, sorted */
+	struct vec init;        /* of const char *, sorted */
+};
+static struct vec module_functions_cache; /* of struct module_functions * */
+
+static int compare_names(const void *a, const void *b);
+
+static void read_module_functions(struct module_functions *m)
 {
-	const char *path = btf_path(s, module);
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return kernel_module_missing(s, module);
+		return;
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	bool found = false, init = false;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
-	while (elf && !found && elf_getshdrstrndx(elf, &shstrndx) == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+	while (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		Elf_Data *data;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
 		    !(data = elf_getdata(scn, NULL)))
 			continue;
-		for (size_t i = 0; !found && i < sh.sh_size / sh.sh_entsize; i++) {
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
 			GElf_Shdr text;
 			const char *name, *section;
 			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) ||
-			    strcmp(name, function) || !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &text))
+			    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name ||
+			    !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &text))
 				continue;
 			section = elf_strptr(elf, shstrndx, text.sh_name);
-			init = section && !strncmp(section, ".init", 5);
-			found = !init;
+			vec_push(section && !strncmp(section, ".init", 5) ? &m->init : &m->probeable, ast_strdup(name));
 		}
 	}
 	if (elf)
 		elf_end(elf);
 	close(fd);
-	if (found)
+	qsort(m->probeable.items, (size_t)m->probeable.n, sizeof(void *), compare_names);
+	qsort(m->init.items, (size_t)m->init.n, sizeof(void *), compare_names);
+}
+
+static struct module_functions *module_functions(struct session *s, const char *module)
+{
+	for (int i = 0; i < module_functions_cache.n; i++) {
+		struct module_functions *m = module_functions_cache.items[i];
+		if (!strcmp(m->module, module))
+			return m;
+	}
+	struct module_functions *m = ast_alloc(sizeof(*m));
+	m->module = ast_strdup(module);
+	m->path = btf_path(s, module);
+	if (m->path)
+		read_module_functions(m);
+	vec_push(&module_functions_cache, m);
+	return m;
+}
+
+static bool has_name(const struct vec *sorted, const char *name)
+{
+	return sorted->n && bsearch(&name, sorted->items, (size_t)sorted->n, sizeof(void *), compare_names);
+}
+
+const char *kernel_module_function_missing(struct session *s, const char *module, const char *function)
+{
+	struct module_functions *m = module_functions(s, module);
+	if (!m->path)
+		return kernel_module_missing(s, module);
+	if (has_name(&m->probeable, function))
 		return NULL;
-	if (init)
+	if (has_name(&m->init, function))
 		return ast_printf("function %s of module %s is in .init.text, which is freed before a probe can attach",
 				  function, module);
-	return ast_printf("module %s has no function %s (no such symbol in %s)", module, function, path);
+	return ast_printf("module %s has no function %s (no such symbol in %s)", module, function, m->path);
 }
 
 static int compare_names(const void *a, const void *b)

@@ -221,6 +221,10 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 			continue;
 		if (sf.exported && !f->exported)
 			continue;
+		/* BTF also describes a module's .init.text functions, freed before a probe can attach */
+		if (strcmp(module, "kernel") && di->source != DBG_SOURCE_DWARF &&
+		    kernel_module_function_missing(s, module, f->symbol))
+			continue;
 		struct resolved_probe *r = ast_alloc(sizeof(*r));
 		*r = *tmpl;
 		r->provider = &probe_kprobe;
