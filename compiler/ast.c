@@ -171,6 +171,7 @@ void ast_walk(struct ast_walker *w, struct node *n)
 	case NODE_NUM:
 	case NODE_STR:
 	case NODE_VAR:
+	case NODE_TARGET:
 	case NODE_NULL_STMT:
 	case NODE_BREAK:
 	case NODE_CONTINUE:

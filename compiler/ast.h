@@ -45,6 +45,7 @@ struct vec {
 	X(ASSIGN, "operator")        /* u.assign: = += -= *= /= %= <<= >>= &= |= ^= .= */ \
 	X(INCDEC, "operator")        /* u.incdec: ++x x++ --x x-- */            \
 	X(IN, "operator")            /* u.in: [k1, k2] in arr */                \
+	X(TARGET, "target variable") /* u.target: $name, a value the probe point provides */ \
 	X(BLOCK, "block")            /* u.block: { stmts } */                   \
 	X(EXPR_STMT, "expression")   /* u.expr_stmt */                          \
 	X(NULL_STMT, "statement")    /* ; */                                    \
@@ -149,6 +150,11 @@ struct node {
 			struct vec keys;       /* of struct node * */
 			struct node *array;    /* a VAR */
 		} in;                          /* IN */
+		struct {
+			const char *name;      /* as written, with the '$' */
+			const char *rvalue;    /* C expression reading it (pass 2, probes.c) */
+			const char *lvalue;    /* C char * to a string_t it may be written through, or NULL */
+		} target;                      /* TARGET */
 		struct {
 			struct vec stmts;      /* of struct node * */
 		} block;                       /* BLOCK */

@@ -218,6 +218,8 @@ static const char *gen_assign(struct codegen *g, struct node *n)
 			const char *node = temp(g, "n");
 			prefix = gen_index_node(g, lhs, node, n);
 			dst = ast_printf("_stp_node_str(%s)", node);
+		} else if (lhs->kind == NODE_TARGET) {
+			dst = lhs->u.target.lvalue;
 		} else {
 			dst = codegen_symbol(lhs->u.var.sym);
 		}
@@ -391,6 +393,13 @@ static const char *gen_expr(struct codegen *g, struct node *n)
 		return codegen_symbol(n->u.var.sym);
 	case NODE_INDEX:
 		return gen_index_read(g, n);
+	case NODE_TARGET: {
+		/* the provider's C may fail (a bad address): it says why, we say where */
+		const char *t = temp(g, "t");
+		return ast_printf("({ %s %s = %s; if (unlikely(c->base.last_error)) { c->base.last_stmt = %s; "
+				  "goto out; } %s; })", n->type == TYPE_STRING ? "const char *" : "int64_t", t,
+				  n->u.target.rvalue, emit_c_string(codegen_near(n)), t);
+	}
 	case NODE_CALL:
 		return gen_call(g, n);
 	case NODE_UNARY: {

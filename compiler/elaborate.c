@@ -13,9 +13,12 @@ bool elaborate(struct session *s)
 		return false;
 	if (!resolve_program(s))
 		return false;
-	if (!types_infer(s))
-		return false;
+	/* probe points before types: they decide the types of target variables */
 	if (!probes_resolve(s))
+		return false;
+	if (!probes_resolve_targets(s))
+		return false;
+	if (!types_infer(s))
 		return false;
 	if (s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);

@@ -156,7 +156,7 @@ static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
-%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~'
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING TARGET_VAR '!' '~'
 %precedence THEN
 %precedence ELSE
 
@@ -635,13 +635,14 @@ crement_expr:
 ;
 
 /*
- * primary = number | string | ident | ident "(" (expr ("," expr)*)? ")"
+ * primary = number | string | ident | target-var | ident "(" (expr ("," expr)*)? ")"
  *         | ident "[" expr ("," expr)* "]" | "(" expr ")"
  */
 primary:
 	NUMBER { $$ = new_num(@1, $1.text, $1.num); }
 |	STRING { $$ = ast_new(NODE_STR, @1, $1.text); $$->u.str = $1.str; }
 |	IDENT %prec STMT_END { $$ = new_var(@1, $1.text); }
+|	TARGET_VAR { $$ = ast_new(NODE_TARGET, @1, $1.text); $$->u.target.name = $1.text; }
 |	IDENT '(' opt_args ')' {
 		$$ = ast_new(NODE_CALL, @1, $1.text);
 		$$->u.call.name = $1.text;
@@ -717,7 +718,8 @@ static struct node *new_incdec(struct srcloc loc, const char *tok, enum ast_op o
 /* Only variables and array elements can be assigned, incremented or deleted. */
 static bool is_lvalue(const struct node *n)
 {
-	return n->kind == NODE_VAR || n->kind == NODE_INDEX;
+	/* whether a target variable may be written is decided with its probe point */
+	return n->kind == NODE_VAR || n->kind == NODE_INDEX || n->kind == NODE_TARGET;
 }
 
 static enum stp_type parse_type_name(struct srcloc loc, const char *name)

@@ -20,6 +20,7 @@ struct resolved_probe {
 	uint64_t period_ns;                     /* timer */
 	const char *symbol;                     /* kprobe: function name */
 	bool is_return;                         /* kprobe: .return */
+	void *data;                             /* other providers: their own resolved data */
 };
 
 /*
@@ -42,14 +43,28 @@ struct probe_provider {
 	 */
 	void (*emit_defines)(struct emitter *e);
 	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
+	/*
+	 * Pass 2, optional: what target variable n ($name) means at point r.
+	 * Set n->type and n->u.target.rvalue (a C expression of the generated
+	 * body, which may set c->base.last_error), and n->u.target.lvalue when
+	 * write (n is assigned to) and the family allows it; report at n and
+	 * return false otherwise. NULL: the family has no target variables.
+	 */
+	bool (*target_var)(struct session *s, struct resolved_probe *r, struct node *n, bool write);
 };
 
 extern const struct probe_provider probe_begin_end;
 extern const struct probe_provider probe_timer;
 extern const struct probe_provider probe_kprobe;
+extern const struct probe_provider probe_procfs;
+extern const struct probe_provider probe_process;
+extern const struct probe_provider probe_perf;
 
 /* Resolve every point of every probe into s->resolved; false on errors. */
 bool probes_resolve(struct session *s);
+
+/* Give every target variable of every probe body its meaning; false on errors. */
+bool probes_resolve_targets(struct session *s);
 
 /* Providers used by the session, each once, in table order. */
 void probes_providers_used(struct session *s, const struct probe_provider **out, int *n);

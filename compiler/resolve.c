@@ -180,6 +180,8 @@ static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 		if (also_read)
 			push_unique(sc->reads, sym);
 		resolve_vec(sc, &t->u.index.keys);
+	} else if (t->kind == NODE_TARGET) {
+		resolve_node(sc, t); /* whether it is writable depends on the probe point */
 	} else {
 		diag_error(t->loc, "cannot assign to this %s: expected a variable or an array element",
 			   ast_kind_name(t->kind));
@@ -249,6 +251,12 @@ static void resolve_node(struct scope *sc, struct node *n)
 		note_access(sc, sym, true, false);
 		break;
 	}
+	case NODE_TARGET:
+		/* its meaning comes from the probe point (probes_resolve_targets) */
+		if (sc->func)
+			diag_error(n->loc, "target variable '%s' used in function '%s': target variables are "
+				   "only available in probe bodies", n->u.target.name, sc->func->name);
+		break;
 	case NODE_INDEX:
 		note_access(sc, array_symbol(sc, n->u.index.array), true, false);
 		resolve_vec(sc, &n->u.index.keys);

@@ -62,6 +62,7 @@ long _stp_target;
 
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state);
 static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
+static void _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *data);
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 
 #include "linux/time.c"
@@ -70,6 +71,7 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/begin_end.c"
 #include "linux/timers.c"
 #include "linux/kprobes.c"
+#include "linux/procfs.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 
@@ -168,7 +170,8 @@ static void _stp_contexts_free(void)
  * body that saw the old one. A hit on a CPU already running a body (an
  * NMI, or a kprobe in something the body called) is skipped and counted.
  */
-static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
+static void _stp_probe_run_data(const struct _stp_probe *p, struct pt_regs *regs,
+				void *data, int state)
 {
 	struct context *c;
 	unsigned long flags;
@@ -188,6 +191,7 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 	c->base.nesting = 0;
 	c->base.regs = regs;
 	c->base.probe = p;
+	c->base.hit_data = data;
 	p->body(c);
 	_stp_print_flush();	/* output before the error, so stapio shows it first */
 	if (unlikely(c->base.last_error)) {
@@ -203,10 +207,21 @@ out:
 	local_irq_restore(flags);
 }
 
+static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
+{
+	_stp_probe_run_data(p, regs, NULL, state);
+}
+
 /* The runner for timers and kprobes: only while RUNNING. */
 static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs)
 {
 	_stp_probe_run(p, regs, STP_SESSION_RUNNING);
+}
+
+/* The same, with data for the provider's target variables (c->base.hit_data). */
+static void _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *data)
+{
+	_stp_probe_run_data(p, regs, data, STP_SESSION_RUNNING);
 }
 
 /* ---- Session: START and EXIT, in process context ---- */
@@ -240,7 +255,10 @@ static void _stp_session_start(struct work_struct *work)
 	rc = _stp_timers_register();
 	if (!rc)
 		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
+	if (!rc)
+		rc = _stp_procfs_register();	/* the same */
 	if (rc) {
+		_stp_kprobes_unregister();
 		_stp_timers_unregister();
 		_stp_send_started(rc);
 		goto out;
@@ -269,6 +287,7 @@ static void _stp_session_stop(bool report)
 		mutex_unlock(&_stp_session_mutex);
 		return;
 	}
+	_stp_procfs_unregister();
 	_stp_timers_unregister();
 	_stp_kprobes_unregister();
 	synchronize_rcu();	/* every body that saw RUNNING has finished */

@@ -57,6 +57,7 @@ struct _stp_context {
 	int nesting;                   /* current function call depth */
 	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
 	const struct _stp_probe *probe;/* the probe running */
+	void *hit_data;                /* the provider's data for this hit (procfs text, SDT site...) */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
 };
 
@@ -81,6 +82,9 @@ struct _stp_probe {
  * #endif
  * #ifdef STP_HAVE_KPROBES
  * static struct _stp_kprobe_probe _stp_kprobe_probes[];
+ * #endif
+ * #ifdef STP_HAVE_PROCFS
+ * static struct _stp_procfs_file _stp_procfs_files[];
  * #endif
  *
  * static int _stp_globals_init(void);   // allocate maps, set initial values; -errno on failure
@@ -112,6 +116,14 @@ struct _stp_kprobe_probe {
 		struct kprobe kp;
 		struct kretprobe rp;
 	} u;                             /* runtime-owned */
+};
+
+/* procfs("name").read / .write: one file under /proc/systemtap/MODULE. */
+struct _stp_procfs_file {
+	const char *name;
+	const struct _stp_probe *read_probe;   /* fills $value for a reader; NULL: not readable */
+	const struct _stp_probe *write_probe;  /* gets what was written as $value; NULL: not writable */
+	struct proc_dir_entry *pde;            /* runtime-owned */
 };
 
 /* ------------------------------------------------------------------ */
@@ -150,6 +162,9 @@ static void _stp_read_unlock(struct _stp_rwlock *l);
 static void _stp_write_unlock(struct _stp_rwlock *l);
 /* When a lock can't be taken the generated handler calls this and returns. */
 static void _stp_skip_probe(struct _stp_context *c, const char *why);
+
+/* $value of a procfs probe: a string_t, the file's text. */
+static char *_stp_procfs_value(struct _stp_context *c);
 
 /* Time. NMI-safe clocks. */
 static s64 _stp_gettimeofday_ns(void);
