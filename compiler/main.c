@@ -37,6 +37,8 @@ static void usage(FILE *out)
 		"  -g            guru mode: allow embedded C in the script\n"
 		"  -u            unoptimized: keep unused functions and variables\n"
 		"  -w            suppress warnings\n"
+		"  --sysroot=DIR the target's file system is at DIR on this machine: process(\"/bin/x\")\n"
+		"                reads DIR/bin/x here and probes /bin/x on the target\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version\n"
@@ -129,7 +131,7 @@ static void set_kernel(struct session *s, const char *arg)
 	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
 }
 
-enum long_opt { OPT_REMOTE = 256, OPT_VERSION };
+enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_SYSROOT };
 
 int main(int argc, char **argv)
 {
@@ -141,6 +143,7 @@ int main(int argc, char **argv)
 
 	static const struct option long_options[] = {
 		{"remote", required_argument, NULL, OPT_REMOTE},
+		{"sysroot", required_argument, NULL, OPT_SYSROOT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -221,6 +224,13 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			s->suppress_warnings = true;
+			break;
+		case OPT_SYSROOT:
+			if (!is_dir(optarg)) {
+				fprintf(stderr, "stap: --sysroot %s is not a directory\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			s->sysroot = optarg;
 			break;
 		case OPT_REMOTE:
 			if (strncmp(optarg, "qemu", 4) != 0 || (optarg[4] && optarg[4] != ':')) {

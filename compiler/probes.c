@@ -10,6 +10,7 @@ static const struct probe_provider *const providers[] = {
 	&probe_timer,
 	&probe_kprobe,
 	&probe_procfs,
+	&probe_process,
 
 
 };

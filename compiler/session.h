@@ -33,6 +33,7 @@ struct session {
 	long target_pid;          /* -x PID, 0 if none */
 	int buffer_mb;            /* -s MB, 0 = default */
 	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
+	const char *sysroot;      /* --sysroot: the target's root on this machine, NULL for / */
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */

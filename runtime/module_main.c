@@ -64,6 +64,7 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 static void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
 static void _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *data);
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
+static void _stp_count_skipped(void);
 
 #include "linux/time.c"
 #include "linux/control.c"
@@ -72,6 +73,8 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/timers.c"
 #include "linux/kprobes.c"
 #include "linux/procfs.c"
+#include "linux/task_finder.c"
+#include "linux/uprobes.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 
@@ -257,7 +260,13 @@ static void _stp_session_start(struct work_struct *work)
 		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
 	if (!rc)
 		rc = _stp_procfs_register();	/* the same */
+	if (!rc)
+		rc = _stp_tf_register();	/* the same */
+	if (!rc)
+		rc = _stp_uprobes_register();	/* the same */
 	if (rc) {
+		_stp_tf_unregister();
+		_stp_procfs_unregister();
 		_stp_kprobes_unregister();
 		_stp_timers_unregister();
 		_stp_send_started(rc);
@@ -287,6 +296,8 @@ static void _stp_session_stop(bool report)
 		mutex_unlock(&_stp_session_mutex);
 		return;
 	}
+	_stp_uprobes_unregister();
+	_stp_tf_unregister();
 	_stp_procfs_unregister();
 	_stp_timers_unregister();
 	_stp_kprobes_unregister();

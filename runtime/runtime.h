@@ -19,6 +19,8 @@
 #include <linux/timekeeping.h>
 #include <linux/processor.h>
 #include <linux/delay.h>
+#include <linux/path.h>
+#include <linux/uprobes.h>
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION

@@ -86,6 +86,11 @@ struct _stp_probe {
  * #ifdef STP_HAVE_PROCFS
  * static struct _stp_procfs_file _stp_procfs_files[];
  * #endif
+ * #ifdef STP_HAVE_PROCESS                               // both, possibly empty
+ * static struct _stp_tf_probe _stp_tf_probes[];
+ * static const struct _stp_sdt_site _stp_sdt_sites[];
+ * static struct _stp_uprobe _stp_uprobes[];
+ * #endif
  *
  * static int _stp_globals_init(void);   // allocate maps, set initial values; -errno on failure
  * static void _stp_globals_free(void);  // release what init allocated (safe after partial init)
@@ -124,6 +129,61 @@ struct _stp_procfs_file {
 	const struct _stp_probe *read_probe;   /* fills $value for a reader; NULL: not readable */
 	const struct _stp_probe *write_probe;  /* gets what was written as $value; NULL: not writable */
 	struct proc_dir_entry *pde;            /* runtime-owned */
+};
+
+/* process[("path") | (PID)].begin, .end, .thread.begin, .thread.end */
+enum _stp_tf_kind { STP_TF_BEGIN, STP_TF_END, STP_TF_THREAD_BEGIN, STP_TF_THREAD_END };
+struct _stp_tf_probe {
+	const struct _stp_probe *probe;
+	enum _stp_tf_kind kind;
+	const char *path;                /* only processes running this program; NULL: any */
+	long pid;                        /* only this process; 0: any */
+	struct path kpath;               /* runtime-owned: path, held while registered */
+};
+
+/* User registers an SDT operand may name. */
+enum _stp_ureg {
+	STP_UREG_NONE, STP_UREG_AX, STP_UREG_BX, STP_UREG_CX, STP_UREG_DX, STP_UREG_SI,
+	STP_UREG_DI, STP_UREG_BP, STP_UREG_SP, STP_UREG_R8, STP_UREG_R9, STP_UREG_R10,
+	STP_UREG_R11, STP_UREG_R12, STP_UREG_R13, STP_UREG_R14, STP_UREG_R15, STP_UREG_IP,
+};
+enum _stp_sdt_kind { STP_SDT_REG, STP_SDT_CONST, STP_SDT_MEM };
+
+/* One SDT marker operand: a register, a constant, or memory at base + index * scale + value. */
+struct _stp_sdt_arg {
+	int size;                        /* 1, 2, 4 or 8 bytes; negative: signed */
+	enum _stp_sdt_kind kind;
+	enum _stp_ureg reg;              /* REG: the register; MEM: the base (or NONE) */
+	int shift;                       /* REG: 8 for %ah, %bh, %ch, %dh */
+	enum _stp_ureg index;            /* MEM: index register or NONE */
+	int scale;                       /* MEM: 1, 2, 4 or 8 */
+	long long value;                 /* CONST: the value; MEM: the displacement */
+	int relocate;                    /* MEM: value is a link-time address: add the load bias */
+};
+
+/* One SDT marker site. */
+struct _stp_sdt_site {
+	const char *provider, *name;
+	u64 vaddr;                       /* link-time address of the marker */
+	int nargs;
+	struct _stp_sdt_arg args[12];
+};
+
+/* process("path").function/.statement/.mark/.library(...): one uprobe per site. */
+struct _stp_uprobe {
+	const struct _stp_probe *probe;
+	const char *path;                /* the file probed (program or library) */
+	u64 offset;                      /* file offset of the instruction */
+	u64 semaphore;                   /* SDT: file offset of its semaphore, 0 if none */
+	int is_return;                   /* .return: a uretprobe */
+	int relocatable;                 /* PIE or library: addresses move by the load bias */
+	const char *filter_path;         /* .library(): only in processes running this program, or NULL */
+	const struct _stp_sdt_site *sdt; /* .mark(): the marker, or NULL */
+	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
+	struct uprobe_consumer consumer; /* runtime-owned */
+	struct path kpath;               /* runtime-owned: path, held while registered */
+	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */
+	int registered;                  /* runtime-owned */
 };
 
 /* ------------------------------------------------------------------ */
@@ -165,6 +225,13 @@ static void _stp_skip_probe(struct _stp_context *c, const char *why);
 
 /* $value of a procfs probe: a string_t, the file's text. */
 static char *_stp_procfs_value(struct _stp_context *c);
+
+/* Target variables of uprobes: $return (.return probes); at SDT markers $argN
+ * (1-based; sets last_error if the operand's memory cannot be read), $$name, $$provider. */
+static int64_t _stp_uprobe_return(struct _stp_context *c);
+static int64_t _stp_sdt_arg(struct _stp_context *c, int n);
+static const char *_stp_sdt_name(struct _stp_context *c);
+static const char *_stp_sdt_provider(struct _stp_context *c);
 
 /* Time. NMI-safe clocks. */
 static s64 _stp_gettimeofday_ns(void);

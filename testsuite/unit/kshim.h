@@ -96,6 +96,12 @@ struct kprobe {
 struct kretprobe {
 	int unused;
 };
+struct path {
+	int unused;
+};
+struct uprobe_consumer {
+	int unused;
+};
 struct pt_regs;
 
 /* The tests need no real delay between lock attempts. */
