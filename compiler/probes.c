@@ -11,6 +11,7 @@ static const struct probe_provider *const providers[] = {
 	&probe_kprobe,
 	&probe_procfs,
 	&probe_process,
+	&probe_perf,
 
 
 };

@@ -75,6 +75,7 @@ static void _stp_count_skipped(void);
 #include "linux/procfs.c"
 #include "linux/task_finder.c"
 #include "linux/uprobes.c"
+#include "linux/perf.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 
@@ -264,7 +265,10 @@ static void _stp_session_start(struct work_struct *work)
 		rc = _stp_tf_register();	/* the same */
 	if (!rc)
 		rc = _stp_uprobes_register();	/* the same */
+	if (!rc)
+		rc = _stp_perf_register();	/* the same */
 	if (rc) {
+		_stp_uprobes_unregister();
 		_stp_tf_unregister();
 		_stp_procfs_unregister();
 		_stp_kprobes_unregister();
@@ -296,6 +300,7 @@ static void _stp_session_stop(bool report)
 		mutex_unlock(&_stp_session_mutex);
 		return;
 	}
+	_stp_perf_unregister();
 	_stp_uprobes_unregister();
 	_stp_tf_unregister();
 	_stp_procfs_unregister();

@@ -86,7 +86,10 @@ struct _stp_probe {
  * #ifdef STP_HAVE_PROCFS
  * static struct _stp_procfs_file _stp_procfs_files[];
  * #endif
- * #ifdef STP_HAVE_PROCESS                               // both, possibly empty
+ * #ifdef STP_HAVE_PERF
+ * static struct _stp_perf_probe _stp_perf_probes[];
+ * #endif
+ * #ifdef STP_HAVE_PROCESS                               // all three, possibly empty
  * static struct _stp_tf_probe _stp_tf_probes[];
  * static const struct _stp_sdt_site _stp_sdt_sites[];
  * static struct _stp_uprobe _stp_uprobes[];
@@ -129,6 +132,15 @@ struct _stp_procfs_file {
 	const struct _stp_probe *read_probe;   /* fills $value for a reader; NULL: not readable */
 	const struct _stp_probe *write_probe;  /* gets what was written as $value; NULL: not writable */
 	struct proc_dir_entry *pde;            /* runtime-owned */
+};
+
+/* perf.sw.NAME, perf.hw.NAME, perf.type(T).config(C) [.sample(N)]: a counter per CPU. */
+struct _stp_perf_probe {
+	const struct _stp_probe *probe;
+	u32 type;                        /* PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, ... */
+	u64 config;                      /* the event within the type */
+	u64 sample_period;               /* events per probe hit */
+	struct perf_event **events;      /* runtime-owned: one per CPU, by CPU id */
 };
 
 /* process[("path") | (PID)].begin, .end, .thread.begin, .thread.end */

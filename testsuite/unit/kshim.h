@@ -103,6 +103,7 @@ struct uprobe_consumer {
 	int unused;
 };
 struct pt_regs;
+struct perf_event;
 
 /* The tests need no real delay between lock attempts. */
 #define ndelay(ns) do { } while (0)
