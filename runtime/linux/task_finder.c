@@ -38,22 +38,36 @@
 #include <linux/sched/task.h>
 #include <linux/tracepoint.h>
 
-/* The inode of the program t runs, or NULL (a kernel thread, or past exit_mm). */
-static struct inode *_stp_tf_exe_inode(struct task_struct *t)
+/* The inode of the program mm runs, or NULL; mm must stay alive meanwhile. */
+static struct inode *_stp_tf_mm_exe(struct mm_struct *mm)
 {
 	struct inode *inode = NULL;
-	struct mm_struct *mm;
 	struct file *exe;
 
+	if (!mm)
+		return NULL;
+	rcu_read_lock();
+	exe = rcu_dereference(mm->exe_file);
+	if (exe)
+		inode = file_inode(exe);
+	rcu_read_unlock();
+	return inode;
+}
+
+/*
+ * The inode of the program t runs, or NULL (a kernel thread, or past
+ * exit_mm). Only current changes its own mm, and a child not yet running
+ * none, so those need no lock; another task's mm is read under task_lock
+ * (process context only: a sleeping lock on PREEMPT_RT).
+ */
+static struct inode *_stp_tf_exe_inode(struct task_struct *t, bool stable)
+{
+	struct inode *inode;
+
+	if (t == current || stable)
+		return _stp_tf_mm_exe(t->mm);
 	task_lock(t);
-	mm = t->mm;
-	if (mm) {
-		rcu_read_lock();
-		exe = rcu_dereference(mm->exe_file);
-		if (exe)
-			inode = file_inode(exe);
-		rcu_read_unlock();
-	}
+	inode = _stp_tf_mm_exe(t->mm);
 	task_unlock(t);
 	return inode;
 }
@@ -196,7 +210,7 @@ static u64 _stp_tf_path_bits(struct inode *exe)
 /* Run the probes of kind that match current. */
 static void _stp_tf_fire(enum _stp_tf_kind kind, u64 tracked)
 {
-	struct inode *exe = _stp_tf_exe_inode(current);
+	struct inode *exe = _stp_tf_exe_inode(current, true);
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(_stp_tf_probes); i++)
@@ -204,15 +218,15 @@ static void _stp_tf_fire(enum _stp_tf_kind kind, u64 tracked)
 			_stp_run_probe(_stp_tf_probes[i].probe, task_pt_regs(current));
 }
 
-/* Whether some probe of kind could fire for t (checked again when it does). */
-static bool _stp_tf_wanted(enum _stp_tf_kind kind, struct task_struct *t)
+/* Whether some probe of kind could fire for t (checked again when it does); stable: see _stp_tf_exe_inode. */
+static bool _stp_tf_wanted(enum _stp_tf_kind kind, struct task_struct *t, bool stable)
 {
 	struct inode *exe;
 	size_t i;
 
 	if (!_stp_tf_have[kind])
 		return false;
-	exe = _stp_tf_exe_inode(t);
+	exe = _stp_tf_exe_inode(t, stable);
 	for (i = 0; i < ARRAY_SIZE(_stp_tf_probes); i++)
 		if (_stp_tf_probes[i].kind == kind && _stp_tf_match(i, t, exe, 0))
 			return true;
@@ -257,7 +271,7 @@ static void _stp_tf_on_fork(void *data, struct task_struct *parent, struct task_
 
 	if (child->flags & PF_KTHREAD)
 		return;
-	if (_stp_tf_wanted(thread ? STP_TF_THREAD_BEGIN : STP_TF_BEGIN, child))
+	if (_stp_tf_wanted(thread ? STP_TF_THREAD_BEGIN : STP_TF_BEGIN, child, true))
 		_stp_tf_make_pending(child, thread ? STP_TF_PENDING_THREAD : STP_TF_PENDING_PROCESS);
 	if (!thread && _stp_tf_path_end_mask) {
 		raw_spin_lock_irqsave(&_stp_tf_lock, irqflags);
@@ -380,10 +394,10 @@ static void _stp_tf_scan(void)
 
 		if (t->flags & (PF_KTHREAD | PF_EXITING))
 			continue;
-		if (_stp_tf_wanted(thread ? STP_TF_THREAD_BEGIN : STP_TF_BEGIN, t))
+		if (_stp_tf_wanted(thread ? STP_TF_THREAD_BEGIN : STP_TF_BEGIN, t, false))
 			_stp_tf_make_pending(t, thread ? STP_TF_PENDING_THREAD : STP_TF_PENDING_PROCESS);
 		if (!thread && _stp_tf_path_end_mask)
-			_stp_tf_track(t->tgid, _stp_tf_path_bits(_stp_tf_exe_inode(t)), false);
+			_stp_tf_track(t->tgid, _stp_tf_path_bits(_stp_tf_exe_inode(t, false)), false);
 	}
 	rcu_read_unlock();
 }

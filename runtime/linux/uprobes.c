@@ -125,7 +125,7 @@ static const char *_stp_sdt_provider(struct _stp_context *c)
 static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 {
 	return !up->filter_kpath.dentry ||
-	       _stp_tf_exe_inode(current) == d_inode(up->filter_kpath.dentry);
+	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
 }
 
 static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
