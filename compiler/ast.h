@@ -6,11 +6,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct diag_expansion;
+
 /* A position in a script or tapset file. file is interned: compare pointers. */
 struct srcloc {
 	const char *file; /* path as given on the command line or tapset path */
 	int line;         /* 1-based */
 	int col;          /* 1-based, in bytes */
+	const struct diag_expansion *expansion; /* macro/alias use this text came from, or NULL (diag.h) */
 };
 
 /* Value types of the language. */

@@ -4,12 +4,17 @@
  *   file:line:col: error: message
  *   the source line
  *       ^
+ *   file:line:col: note: in expansion of macro '@m'
+ *   ...
  *
  * Sources are registered by path (an interned pointer) so any pass can quote
  * the line a location points into. Errors are counted; the driver checks the
- * count between passes.
+ * count between passes. Warnings obey -w (drop), -W (promote to errors) and
+ * stay quiet in tapset files unless -v. See diag.h for expansion notes.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -22,9 +27,18 @@ struct diag_source {
 };
 
 static struct diag_source *sources;   /* registered sources, newest first */
+static struct vec library_paths;      /* of const char *: interned tapset paths */
+static struct vec expansion_stack;    /* of struct diag_expansion *: pushed levels, innermost last */
+static struct diag_options options;   /* from the command line */
 static int error_count;               /* errors reported so far */
-static bool warnings_suppressed;      /* -w */
+static int promoted_count;            /* warnings reported as errors (-W) */
+static int warning_count;             /* warnings printed so far */
 static bool last_was_suppressed;      /* drop notes attached to a dropped warning */
+
+void diag_configure(const struct diag_options *o)
+{
+	options = *o;
+}
 
 void diag_add_source(const char *path, const char *text)
 {
@@ -33,6 +47,19 @@ void diag_add_source(const char *path, const char *text)
 	s->text = text;
 	s->next = sources;
 	sources = s;
+}
+
+void diag_mark_library(const char *path)
+{
+	vec_push(&library_paths, (void *)path);
+}
+
+static bool is_library(const char *path)
+{
+	for (int i = 0; i < library_paths.n; i++)
+		if (library_paths.items[i] == path)
+			return true;
+	return false;
 }
 
 /* Print line `line` of the file and a caret under column `col`. */
@@ -62,9 +89,40 @@ static void print_source_line(struct srcloc loc)
 	fputs("^\n", stderr);
 }
 
+/* "file:line:col: level: message", then the quoted line. */
+static void print_one(const char *level, struct srcloc loc, const char *msg)
+{
+	if (loc.file)
+		fprintf(stderr, "%s:%d:%d: ", loc.file, loc.line, loc.col);
+	fprintf(stderr, "%s: %s\n", level, msg);
+	if (loc.file)
+		print_source_line(loc);
+}
+
+/* Print a chain of levels outward, skipping levels printed already (in *done). */
+static void print_expansion_chain(const struct diag_expansion *e, struct vec *done)
+{
+	for (; e; e = e->site.expansion) {
+		for (int i = 0; i < done->n; i++)
+			if (done->items[i] == e)
+				return; /* the rest of this chain is printed too */
+		vec_push(done, (void *)e);
+		print_one("note", e->site, ast_printf("in expansion of %s", e->what));
+	}
+}
+
+static void print_expansions(struct srcloc loc)
+{
+	struct vec done = {0};
+	print_expansion_chain(loc.expansion, &done);
+	for (int i = expansion_stack.n - 1; i >= 0; i--)
+		print_expansion_chain(expansion_stack.items[i], &done);
+}
+
 void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 {
-	if (level == DIAG_WARNING && warnings_suppressed) {
+	if (level == DIAG_WARNING &&
+	    (options.suppress_warnings || (!options.library_warnings && loc.file && is_library(loc.file)))) {
 		last_was_suppressed = true;
 		return;
 	}
@@ -73,24 +131,42 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	if (level != DIAG_NOTE)
 		last_was_suppressed = false;
 
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg) {
+		fputs("stap: out of memory\n", stderr);
+		exit(1);
+	}
+
+	bool promoted = level == DIAG_WARNING && options.warnings_as_errors;
+	if (level == DIAG_ERROR || promoted) {
+		int limit = options.error_limit > 0 ? options.error_limit : DIAG_DEFAULT_ERROR_LIMIT;
+		if (error_count + promoted_count >= limit) {
+			fprintf(stderr, "stap: too many errors (%d), stopping\n", error_count + promoted_count);
+			exit(1);
+		}
+		if (promoted)
+			promoted_count++;
+		else
+			error_count++;
+	} else if (level == DIAG_WARNING) {
+		warning_count++;
+	}
+
 	static const char *const level_names[] = {
 		[DIAG_ERROR] = "error",
 		[DIAG_WARNING] = "warning",
 		[DIAG_NOTE] = "note",
 	};
-	if (loc.file)
-		fprintf(stderr, "%s:%d:%d: ", loc.file, loc.line, loc.col);
-	fprintf(stderr, "%s: ", level_names[level]);
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (loc.file)
-		print_source_line(loc);
-
-	if (level == DIAG_ERROR)
-		error_count++;
+	print_one(promoted ? "error" : level_names[level], loc,
+		  promoted ? ast_printf("%s [-W]", msg) : msg);
+	free(msg);
+	if (level != DIAG_NOTE)
+		print_expansions(loc);
 }
 
 int diag_error_count(void)
@@ -98,7 +174,39 @@ int diag_error_count(void)
 	return error_count;
 }
 
-void diag_suppress_warnings(bool on)
+bool diag_failed(void)
 {
-	warnings_suppressed = on;
+	return error_count > 0 || promoted_count > 0;
+}
+
+int diag_warning_count(void)
+{
+	return warning_count;
+}
+
+const struct diag_expansion *diag_expansion_new(const char *what, struct srcloc site)
+{
+	struct diag_expansion *e = ast_alloc(sizeof(*e));
+	e->what = ast_strdup(what);
+	e->site = site;
+	return e;
+}
+
+void diag_push_expansion(const char *what, struct srcloc site)
+{
+	/* A use met while expanding something else is nested in it. */
+	if (!site.expansion)
+		site.expansion = diag_current_expansion();
+	vec_push(&expansion_stack, (void *)diag_expansion_new(what, site));
+}
+
+void diag_pop_expansion(void)
+{
+	if (expansion_stack.n > 0)
+		expansion_stack.n--;
+}
+
+const struct diag_expansion *diag_current_expansion(void)
+{
+	return expansion_stack.n ? expansion_stack.items[expansion_stack.n - 1] : NULL;
 }

@@ -7,24 +7,37 @@
 #include "passes.h"
 #include "probes.h"
 
+/*
+ * Each step reports what it finds and the next independent one still runs,
+ * so one run shows several errors: probe points are checked even when a
+ * body failed to resolve. Types are inferred only over resolved code (an
+ * unresolved name would only cascade into "cannot infer" errors), and the
+ * optimizer runs only on a program without errors.
+ */
 bool elaborate(struct session *s)
 {
 	if (!tapset_load(s))
 		return false;
-	if (!resolve_program(s))
-		return false;
-	/* probe points before types: they decide the types of target variables */
-	if (!probes_resolve(s))
-		return false;
-	if (!probes_resolve_targets(s))
-		return false;
-	if (!types_infer(s))
-		return false;
+	bool ok = resolve_program(s);
+	if (ok && !s->unoptimized && s->probes.n)
+		optimize_prune_functions(s);
+	/*
+	 * Probe points before types: they decide the types of target
+	 * variables. Types are still checked when a point is wrong, for their
+	 * own diagnostics, unless a target variable went unresolved.
+	 */
+	bool points = probes_resolve(s);
+	bool targets = points && probes_resolve_targets(s);
+	ok = ok && (targets || !points) && types_infer(s);
+	ok = ok && targets;
 	if (s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
 		return false;
 	}
-	return true;
+	if (!ok || diag_error_count())
+		return false;
+	optimize_program(s);
+	return diag_error_count() == 0;
 }
 
 /* Tapset files are named without their directory, so -p2 output does not depend on the install. */

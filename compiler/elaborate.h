@@ -26,6 +26,10 @@ void resolve_add_global(struct session *s, struct global *g);
 /* types.c: infer and check types. */
 bool types_infer(struct session *s);
 
+/* optimize.c: drop functions no probe reaches (before types); warn and optimize (last). */
+void optimize_prune_functions(struct session *s);
+void optimize_program(struct session *s);
+
 /* A printf-style format parsed at compile time. */
 struct format_spec {
 	const char *literal;   /* text before the conversion (escaped for C %%) */

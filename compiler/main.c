@@ -35,8 +35,9 @@ static void usage(FILE *out)
 		"  -D NAME=VAL   define a limit for the module (MAXACTION, MAXSTRINGLEN, ...)\n"
 		"  -I DIR        look for tapset files in DIR too\n"
 		"  -g            guru mode: allow embedded C in the script\n"
-		"  -u            unoptimized: keep unused functions and variables\n"
+		"  -u            unoptimized: no constant folding, no dead code or unused code removal\n"
 		"  -w            suppress warnings\n"
+		"  -W            treat warnings as errors\n"
 		"  --sysroot=DIR the target's file system is at DIR on this machine: process(\"/bin/x\")\n"
 		"                reads DIR/bin/x here and probes /bin/x on the target\n"
 		"  --remote=qemu[:RELEASE]\n"
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
 	};
 	int opt;
 	/* '+': stop at the first non-option, which is the script; the rest are its arguments. */
-	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwhV", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwWhV", long_options, NULL)) != -1) {
 		char *end;
 		switch (opt) {
 		case 'p':
@@ -225,6 +226,9 @@ int main(int argc, char **argv)
 		case 'w':
 			s->suppress_warnings = true;
 			break;
+		case 'W':
+			s->warnings_as_errors = true;
+			break;
 		case OPT_SYSROOT:
 			if (!is_dir(optarg)) {
 				fprintf(stderr, "stap: --sysroot %s is not a directory\n", optarg);
@@ -287,7 +291,11 @@ int main(int argc, char **argv)
 	s->bin_dir = exe_dir();
 	s->tapset_dir = find_data_dir(s->bin_dir, "tapset");
 	s->runtime_dir = find_data_dir(s->bin_dir, "runtime");
-	diag_suppress_warnings(s->suppress_warnings);
+	diag_configure(&(struct diag_options){
+		.suppress_warnings = s->suppress_warnings,
+		.warnings_as_errors = s->warnings_as_errors,
+		.library_warnings = s->verbose > 0,
+	});
 
 	return passes_run(s);
 }

@@ -21,8 +21,12 @@
  * Each node's loc/tok is its leading token, except operator nodes, which
  * carry the operator ("near operator '/'").
  *
- * Error recovery: a syntax error abandons the current top-level declaration;
- * the parser skips to the next 'global', 'probe', 'function' or '%{'.
+ * Error recovery, so one run reports several syntax errors: inside a block,
+ * a syntax error abandons the statement being parsed and drops tokens until
+ * one that can start a statement (or the block's '}'); elsewhere it abandons
+ * the top-level declaration and skips to the next 'global', 'probe',
+ * 'function' or '%{'. Bison reports nothing more until three tokens have
+ * been accepted, which keeps one mistake from cascading.
  */
 
 %code requires {
@@ -36,6 +40,9 @@
 #define YY_TYPEDEF_YY_SCANNER_T
 typedef void *yyscan_t;
 #endif
+
+/* Brackets tracked for error recovery; deeper nesting is counted, not remembered. */
+#define PARSE_MAX_NESTING 256
 
 /* Semantic value of a token. */
 struct parse_token {
@@ -73,6 +80,9 @@ struct parse_state {
 	int last_token;           /* kind of the latest token */
 	bool eof_reported;        /* the scanner already reported why the file ended early */
 	bool unterminated_string; /* an unterminated string was reported: skip the next syntax error */
+	char open[PARSE_MAX_NESTING]; /* brackets ( [ { open before the latest token, innermost last */
+	int nopen;                /* how many are open (may exceed the array: only counted) */
+	int block_before;         /* brackets open up to the innermost '{' before the latest token */
 };
 }
 
@@ -107,6 +117,12 @@ static struct node *new_incdec(struct srcloc loc, const char *tok, enum ast_op o
 static bool is_lvalue(const struct node *n);
 static enum stp_type parse_type_name(struct srcloc loc, const char *name);
 static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
+static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps);
+static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token, YYSTYPE *val,
+			     struct srcloc *loc, bool *progress);
+
+/* The parser reads tokens through parse_lex, which tracks open brackets. */
+#define yylex(val, loc, scanner) parse_lex(val, loc, scanner, ps)
 }
 
 %define api.pure full
@@ -423,6 +439,14 @@ statement:
 |	EMBEDDED_CODE {
 		$$ = ast_new(NODE_EMBEDDED, @1, "%{");
 		$$->u.embedded.code = $1.text;
+	}
+|	error {
+		/* Reported already: resynchronise at the end of the broken statement. */
+		bool progress = false;
+		yychar = skip_to_statement(ps, scanner, yychar, &yylval, &yylloc, &progress);
+		if (progress)
+			yyerrok;
+		$$ = ast_new(NODE_NULL_STMT, @1, ";");
 	}
 ;
 
@@ -744,6 +768,98 @@ static void add_foreach_key(struct parse_foreach *fe, struct parse_key key)
 	}
 	fe->sort_dir = key.sort;
 	fe->sort_column = fe->keys.n;
+}
+
+/* How many brackets are open up to and including the innermost '{'. */
+static int block_level(const struct parse_state *ps)
+{
+	for (int i = ps->nopen < PARSE_MAX_NESTING ? ps->nopen : PARSE_MAX_NESTING; i > 0; i--)
+		if (ps->open[i - 1] == '{')
+			return i;
+	return 0;
+}
+
+/* Read a token and keep the stack of open brackets up to date. */
+static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps)
+{
+	int token = (yylex)(val, loc, scanner);
+	ps->block_before = block_level(ps);
+	switch (token) {
+	case '{':
+	case IF: case WHILE: case FOR: case FOREACH: case RETURN:
+	case DELETE: case NEXT: case BREAK: case CONTINUE:
+		/* never inside ( ) or [ ]: brackets still open there were left unclosed */
+		while (ps->nopen > 0 && ps->nopen <= PARSE_MAX_NESTING && ps->open[ps->nopen - 1] != '{')
+			ps->nopen--;
+		if (token != '{')
+			break;
+		/* fall through */
+	case '(':
+	case '[':
+		if (ps->nopen < PARSE_MAX_NESTING)
+			ps->open[ps->nopen] = (char)token;
+		ps->nopen++;
+		break;
+	case ')':
+	case ']':
+		/* a stray closer (nothing of its kind open above the innermost '{') is ignored */
+		if (ps->nopen > 0 && (ps->nopen > PARSE_MAX_NESTING ||
+				      ps->open[ps->nopen - 1] == (token == ')' ? '(' : '[')))
+			ps->nopen--;
+		break;
+	case '}':
+		/* closes the innermost '{' and whatever was left open inside it */
+		while (ps->nopen > 0) {
+			ps->nopen--;
+			if (ps->nopen >= PARSE_MAX_NESTING || ps->open[ps->nopen] == '{')
+				break;
+		}
+		break;
+	}
+	return token;
+}
+
+/*
+ * Panic-mode recovery for a broken statement. The statement started inside
+ * the innermost '{' open before the offending token; drop tokens until,
+ * back at that block's level, one of these comes:
+ *   ';'                      ends the broken statement: dropped, stop;
+ *   '}' of a nested block    ends it too: dropped, stop;
+ *   a statement keyword      starts the next statement: kept;
+ *   '}' of the block itself  kept, it closes the block;
+ *   end of file              kept.
+ * Returns the new lookahead token (YYEMPTY if none); *progress is false when
+ * the offending token itself was kept, so bison still treats a second error
+ * on it as part of the first (and drops it) instead of looping.
+ */
+static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token, YYSTYPE *val,
+			     struct srcloc *loc, bool *progress)
+{
+	/* brackets open at the block's level: its '{' is the innermost */
+	int level = token == YYEMPTY ? block_level(ps) : ps->block_before;
+	*progress = false;
+	for (;;) {
+		if (token == YYEMPTY) {
+			token = parse_lex(val, loc, scanner, ps);
+			*progress = true;
+		}
+		if (token <= YYEOF)
+			return token;
+		if (token == '}' && ps->nopen < level)
+			return token;
+		if (ps->nopen == level) {
+			switch (token) {
+			case ';':
+			case '}':
+				*progress = true;
+				return YYEMPTY;
+			case IF: case WHILE: case FOR: case FOREACH: case RETURN:
+			case DELETE: case NEXT: case BREAK: case CONTINUE:
+				return token;
+			}
+		}
+		token = YYEMPTY;
+	}
 }
 
 static void yyerror(struct srcloc *loc, yyscan_t scanner, struct parse_state *ps, const char *msg)

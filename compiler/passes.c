@@ -150,8 +150,8 @@ int passes_run(struct session *s)
 		if (s->verbose)
 			fprintf(stderr, "Pass %d: %s in %.1f ms, peak memory %ld KiB%s\n", i + 1,
 				pass_table[i].verb, now_ms() - start, peak_rss_kib(),
-				ok && !diag_error_count() ? "" : " (failed)");
-		if (!ok || diag_error_count()) {
+				ok && !diag_failed() ? "" : " (failed)");
+		if (!ok || diag_failed()) {
 			fprintf(stderr, "Pass %d: failed.%s\n", i + 1,
 				i + 1 == 4 && !s->keep_tmpdir ? " (use -k to keep the build directory)" : "");
 			return STAP_EXIT_FAILURE;

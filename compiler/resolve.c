@@ -189,6 +189,21 @@ static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 	}
 }
 
+/* A function joins the program (s->functions), to be resolved in its turn. */
+static void use_function(struct session *s, struct function *fn)
+{
+	if (fn->used)
+		return;
+	for (int i = 0; i < fn->params.n; i++) {
+		struct param *p = fn->params.items[i];
+		p->sym = new_symbol(p->name, SYM_PARAM, p->loc);
+		p->sym->index = i;
+	}
+	fn->used = true;
+	fn->index = s->functions.n;
+	vec_push(&s->functions, fn);
+}
+
 static void resolve_call(struct scope *sc, struct node *n)
 {
 	struct session *s = sc->s;
@@ -224,16 +239,7 @@ static void resolve_call(struct scope *sc, struct node *n)
 	}
 	n->u.call.func = fn;
 	push_unique(sc->callees, fn);
-	if (!fn->used) {
-		for (int i = 0; i < fn->params.n; i++) {
-			struct param *p = fn->params.items[i];
-			p->sym = new_symbol(p->name, SYM_PARAM, p->loc);
-			p->sym->index = i;
-		}
-		fn->used = true;
-		fn->index = s->functions.n;
-		vec_push(&s->functions, fn);
-	}
+	use_function(s, fn);
 }
 
 static void resolve_node(struct scope *sc, struct node *n)
@@ -436,8 +442,20 @@ bool resolve_program(struct session *s)
 		vec_push(&s->probes, p);
 		resolve_node(&sc, p->body);
 	}
-	for (int i = 0; i < s->functions.n; i++) /* grows while we go */
-		resolve_function(s, s->functions.items[i]);
+	int done = 0;
+	for (; done < s->functions.n; done++) /* grows while we go */
+		resolve_function(s, s->functions.items[done]);
+	/* The script's other functions are checked too; the optimizer elides them (not with -u). */
+	for (int i = 0; i < f->functions.n; i++) {
+		struct function *fn = f->functions.items[i];
+		bool duplicate = false;
+		for (int j = 0; j < i && !duplicate; j++)
+			duplicate = !strcmp(((struct function *)f->functions.items[j])->name, fn->name);
+		if (!duplicate)
+			use_function(s, fn);
+	}
+	for (; done < s->functions.n; done++)
+		resolve_function(s, s->functions.items[done]);
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
 		struct vec seen = {0};

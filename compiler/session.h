@@ -23,6 +23,7 @@ struct session {
 	int verbose;              /* -v count */
 	bool keep_tmpdir;         /* -k */
 	bool suppress_warnings;   /* -w */
+	bool warnings_as_errors;  /* -W */
 	bool guru;                /* -g */
 	bool unoptimized;         /* -u */
 	const char *module_name;  /* -m NAME, or generated */

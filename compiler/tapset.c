@@ -59,6 +59,7 @@ static bool load_dir(const char *dir)
 			fprintf(stderr, "stap: cannot read tapset file %s\n", path);
 			return false;
 		}
+		diag_mark_library(path);
 		struct ast_file *f = parse_file(path, text, true);
 		for (int j = 0; j < f->functions.n; j++)
 			((struct function *)f->functions.items[j])->file = f;
