@@ -92,10 +92,12 @@ static void print_source_line(struct srcloc loc)
 /* "file:line:col: level: message", then the quoted line. */
 static void print_one(const char *level, struct srcloc loc, const char *msg)
 {
-	if (loc.file)
+	if (loc.file && loc.line > 0)
 		fprintf(stderr, "%s:%d:%d: ", loc.file, loc.line, loc.col);
+	else if (loc.file)
+		fprintf(stderr, "%s: ", loc.file); /* a whole file, no position */
 	fprintf(stderr, "%s: %s\n", level, msg);
-	if (loc.file)
+	if (loc.file && loc.line > 0)
 		print_source_line(loc);
 }
 

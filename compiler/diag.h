@@ -79,7 +79,7 @@ void diag_mark_library(const char *path);
 
 /*
  * Report a diagnostic at loc (loc.file may be NULL: then no position and no
- * source line are printed). Printed at once to stderr, then the expansion
+ * source line are printed; loc.line 0 names the file alone). Printed at once to stderr, then the expansion
  * notes (loc's chain, then the pushed levels). Past the error limit the run
  * ends: "too many errors" and exit status 1.
  */

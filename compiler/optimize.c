@@ -23,8 +23,8 @@
  *     - expression statements without side effects are dropped with a
  *       warning (a division may fail, so it counts as a side effect unless
  *       the divisor is a non-zero constant);
- *     - locals assigned but never read: the assignments go, their right
- *       sides stay when they have side effects;
+ *     - locals assigned but never read: the assignments and the local go,
+ *       their right sides stay when they have side effects;
  *     - functions no longer reached and globals nothing uses (except those
  *       the end-of-script display shows) leave the program.
  *
@@ -393,7 +393,8 @@ static void warn_never_assigned(struct vec *locals, struct node *body)
 	for (int i = 0; i < locals->n; i++) {
 		struct symbol *sym = locals->items[i];
 		struct use *x = use_of(&u, sym);
-		if (x->reads && !x->writes)
+		/* the resolver agrees (it also knows bindings this file does not) */
+		if (x->reads && !x->writes && !sym->written)
 			diag_warning(sym->loc, "never-assigned local variable '%s'", sym->name);
 	}
 }
@@ -463,11 +464,13 @@ static void elide_unused_locals(struct opt *o, struct vec *locals, struct node *
 		if (x->reads == 0 && x->writes > 0) {
 			diag_warning(sym->loc, "eliding unused variable '%s': it is assigned but never read", sym->name);
 			vec_push(&e.dead, sym);
-		} else if (x->reads || x->writes) {
+		} else {
+			/*
+			 * Kept, even when no longer mentioned (it was only in dead
+			 * code): a construct this file does not know may still bind it.
+			 */
 			sym->index = kept.n;
 			vec_push(&kept, sym);
-		} else {
-			o->changed = true; /* no longer mentioned at all */
 		}
 	}
 	if (e.dead.n) {

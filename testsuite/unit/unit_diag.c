@@ -45,6 +45,7 @@ static void plain_error(void)
 	diag_error(at(script, 2, 6), "unresolved function '%s'", "foo");
 	diag_note(at(script, 1, 1), "declared here");
 	diag_error((struct srcloc){0}, "no probes found");
+	diag_error((struct srcloc){.file = script}, "about the whole file");
 }
 
 static void carried_chain(void)
@@ -104,8 +105,9 @@ int main(void)
 		       "t.stp:1:1: note: declared here\n"
 		       "abc\n"
 		       "^\n"
-		       "error: no probes found\n");
-	CHECK(diag_error_count() == 2);
+		       "error: no probes found\n"
+		       "t.stp: error: about the whole file\n");
+	CHECK(diag_error_count() == 3);
 
 	out = capture(carried_chain);
 	CHECK_STR(out, "t.stp:2:3: error: bad\n\tx = foo(1)\n\t ^\n"
