@@ -154,6 +154,25 @@ const char *ast_op_spelling(enum ast_op op)
 	return "?";
 }
 
+static const char *const stat_op_names[] = {
+	[STAT_COUNT] = "@count", [STAT_SUM] = "@sum", [STAT_MIN] = "@min", [STAT_MAX] = "@max",
+	[STAT_AVG] = "@avg", [STAT_VARIANCE] = "@variance", [STAT_HIST_LINEAR] = "@hist_linear",
+	[STAT_HIST_LOG] = "@hist_log",
+};
+
+const char *ast_stat_op_name(enum stat_op op)
+{
+	return (unsigned)op < sizeof(stat_op_names) / sizeof(stat_op_names[0]) ? stat_op_names[op] : "@?";
+}
+
+int ast_stat_op_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(stat_op_names) / sizeof(stat_op_names[0]); i++)
+		if (strcmp(stat_op_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 static void walk_vec(struct ast_walker *w, struct vec *v)
 {
 	for (int i = 0; i < v->n; i++)
@@ -241,6 +260,19 @@ void ast_walk(struct ast_walker *w, struct node *n)
 		break;
 	case NODE_DELETE:
 		ast_walk(w, n->u.del.target);
+		break;
+	case NODE_STAT_ADD:
+		ast_walk(w, n->u.stat_add.target);
+		ast_walk(w, n->u.stat_add.value);
+		break;
+	case NODE_STAT_OP:
+		ast_walk(w, n->u.stat_op.operand);
+		walk_vec(w, &n->u.stat_op.args);
+		ast_walk(w, n->u.stat_op.bucket);
+		break;
+	case NODE_REGEX:
+		ast_walk(w, n->u.regex.subject);
+		ast_walk(w, n->u.regex.pattern);
 		break;
 	case NODE_KIND_COUNT:
 		break;

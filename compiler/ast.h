@@ -61,7 +61,10 @@ struct vec {
 	X(NEXT, "keyword")           /* no payload */                           \
 	X(RETURN, "keyword")         /* u.ret */                                \
 	X(DELETE, "keyword")         /* u.del */                                \
-	X(EMBEDDED, "embedded C")    /* u.embedded: %{ ... %} as a statement */
+	X(EMBEDDED, "embedded C")    /* u.embedded: %{ ... %} as a statement */ \
+	X(STAT_ADD, "operator")      /* u.stat_add: x <<< v, a[k] <<< v */     \
+	X(STAT_OP, "operator")       /* u.stat_op: @count(x), @hist_log(a[k])[3] */ \
+	X(REGEX, "operator")         /* u.regex: s =~ "re", s !~ "re" */
 
 enum node_kind {
 #define AST_ENUM(name, desc) NODE_##name,
@@ -100,11 +103,28 @@ enum ast_op {
 	OP_DEC,       /* -- */
 };
 
+/* Statistics operators; the first six are the extractors, in runtime order (enum _stp_stat_op). */
+enum stat_op {
+	STAT_COUNT,        /* @count */
+	STAT_SUM,          /* @sum */
+	STAT_MIN,          /* @min */
+	STAT_MAX,          /* @max */
+	STAT_AVG,          /* @avg */
+	STAT_VARIANCE,     /* @variance(x [, bit_shift]) */
+	STAT_HIST_LINEAR,  /* @hist_linear(x, lo, hi, step) */
+	STAT_HIST_LOG,     /* @hist_log(x) */
+};
+
+/* "@count" ... for an operator; parse the name back (-1 if unknown). */
+const char *ast_stat_op_name(enum stat_op op);
+int ast_stat_op_parse(const char *name);
+
 /* Spelling of an operator as the user writes it ("+", "<<=" is op + "="). */
 const char *ast_op_spelling(enum ast_op op);
 
 struct symbol;
 struct function;
+struct regex_prog;
 
 struct node {
 	enum node_kind kind;   /* which member of u is valid */
@@ -180,6 +200,7 @@ struct node {
 			struct node *array;    /* VAR naming the array */
 			int sort_column;       /* 0 = value, 1..n = key n; meaningful when sort_dir != 0 */
 			int sort_dir;          /* +1 ascending, -1 descending, 0 unsorted */
+			int sort_stat;         /* statistics arrays sorted by value: 1 + enum stat_op, 0 = @count */
 			struct node *limit;    /* expression or NULL */
 			struct node *body;
 		} foreach;                     /* FOREACH */
@@ -192,6 +213,22 @@ struct node {
 		struct {
 			const char *code;      /* text between %{ and %} */
 		} embedded;                    /* EMBEDDED */
+		struct {
+			struct node *target;   /* VAR or INDEX naming the statistic */
+			struct node *value;    /* long expression */
+		} stat_add;                    /* STAT_ADD */
+		struct {
+			enum stat_op op;
+			struct node *operand;  /* VAR or INDEX naming the statistic */
+			struct vec args;       /* of struct node *: literal parameters after the operand */
+			struct node *bucket;   /* @hist_*(...)[bucket], or NULL */
+		} stat_op;                     /* STAT_OP */
+		struct {
+			struct node *subject;  /* string expression */
+			struct node *pattern;  /* STR literal: the POSIX ERE */
+			bool negate;           /* !~ rather than =~ */
+			struct regex_prog *prog; /* the compiled pattern (pass 2, regex.h) */
+		} regex;                       /* REGEX */
 	} u;
 };
 
@@ -246,6 +283,13 @@ struct function {
 	struct ast_file *file; /* the file that defines it */
 };
 
+/* The histogram a statistics global keeps (pass 2: from its @hist_* uses). */
+struct stat_hist {
+	enum stat_op kind;     /* STAT_HIST_LINEAR or STAT_HIST_LOG; STAT_COUNT when none */
+	int64_t lo, hi, step;  /* @hist_linear parameters */
+	struct srcloc loc;     /* first @hist_* naming it */
+};
+
 /* global a, b = 4, arr[100] */
 struct global {
 	const char *name;
@@ -254,6 +298,7 @@ struct global {
 	struct srcloc loc;
 	bool from_tapset;
 	struct symbol *sym;    /* the symbol (pass 2) */
+	struct stat_hist hist; /* statistics only: its histogram (pass 2) */
 };
 
 /* Everything one file contributes. */

@@ -125,6 +125,20 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		}
 		return;
 	}
+	case NODE_STAT_OP:
+		fprintf(out, "%s(", ast_stat_op_name(n->u.stat_op.op));
+		print_expr(out, n->u.stat_op.operand, false);
+		for (int i = 0; i < n->u.stat_op.args.n; i++) {
+			fputs(", ", out);
+			print_expr(out, n->u.stat_op.args.items[i], false);
+		}
+		fputc(')', out);
+		if (n->u.stat_op.bucket) {
+			fputc('[', out);
+			print_expr(out, n->u.stat_op.bucket, false);
+			fputc(']', out);
+		}
+		return;
 	case NODE_INCDEC:
 		if (n->u.incdec.prefix)
 			fputs(ast_op_spelling(n->u.incdec.op), out);
@@ -156,6 +170,16 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		print_expr(out, n->u.assign.lhs, true);
 		fprintf(out, " %s= ", ast_op_spelling(n->u.assign.op));
 		print_expr(out, n->u.assign.rhs, true);
+		break;
+	case NODE_STAT_ADD:
+		print_expr(out, n->u.stat_add.target, true);
+		fputs(" <<< ", out);
+		print_expr(out, n->u.stat_add.value, true);
+		break;
+	case NODE_REGEX:
+		print_expr(out, n->u.regex.subject, true);
+		fputs(n->u.regex.negate ? " !~ " : " =~ ", out);
+		print_expr(out, n->u.regex.pattern, true);
 		break;
 	case NODE_IN:
 		if (n->u.in.keys.n == 1) {
@@ -294,6 +318,8 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 			fputc(']', out);
 		fputs(" in ", out);
 		print_expr(out, n->u.foreach.array, false);
+		if (column == 0 && n->u.foreach.sort_stat)
+			fprintf(out, " %s", ast_stat_op_name((enum stat_op)(n->u.foreach.sort_stat - 1)));
 		if (column == 0)
 			print_sort(out, n->u.foreach.sort_dir);
 		if (n->u.foreach.limit) {

@@ -354,6 +354,10 @@ static const char *gen_print(struct codegen *g, struct node *n, bool newline)
 	char *code = "({ ";
 	for (int i = 0; i < n->u.call.args.n; i++) {
 		struct node *a = n->u.call.args.items[i];
+		if (a->type == TYPE_STATS) {
+			code = ast_printf("%s%s; ", code, codegen_stats_print_hist(g, a));
+			continue;
+		}
 		const char *value = gen_expr(g, a);
 		if (a->type == TYPE_STRING)
 			code = ast_printf("%s_stp_print(%s); ", code, value);
@@ -431,7 +435,15 @@ static const char *gen_expr(struct codegen *g, struct node *n)
 		return gen_assign(g, n);
 	case NODE_INCDEC:
 		return gen_incdec(g, n);
+	case NODE_STAT_ADD:
+		return codegen_stats_add(g, n);
+	case NODE_STAT_OP:
+		return codegen_stats_op(g, n);
+	case NODE_REGEX:
+		return codegen_regex(g, n);
 	case NODE_IN: {
+		if (n->u.in.array->u.var.sym->type == TYPE_STATS)
+			return codegen_stats_in(g, n);
 		const char *k = temp(g, "k");
 		const char *keys = gen_keys(g, &n->u.in.keys, k);
 		return ast_printf("({ %s(int64_t)(_stp_map_find(%s, %s) != NULL); })", keys, map_of(n->u.in.array), k);
@@ -490,6 +502,10 @@ static const char *gen_side_effect(struct codegen *g, struct node *n)
 static void gen_foreach(struct codegen *g, struct node *n)
 {
 	struct symbol *arr = n->u.foreach.array->u.var.sym;
+	if (arr->type == TYPE_STATS) {
+		codegen_stats_foreach(g, n);
+		return;
+	}
 	const char *map = codegen_symbol(arr);
 	const char *node = temp(g, "n");
 	emit_open(g->e, "{ /* foreach at %s:%d:%d */", n->loc.file, n->loc.line, n->loc.col);
@@ -526,6 +542,10 @@ static void gen_foreach(struct codegen *g, struct node *n)
 static void gen_delete(struct codegen *g, struct node *n)
 {
 	struct node *t = n->u.del.target;
+	if ((t->kind == NODE_INDEX ? t->u.index.array : t)->u.var.sym->type == TYPE_STATS) {
+		codegen_stats_delete(g, n);
+		return;
+	}
 	if (t->kind == NODE_INDEX) {
 		const char *k = temp(g, "k");
 		const char *keys = gen_keys(g, &t->u.index.keys, k);
@@ -623,4 +643,40 @@ void codegen_body(struct codegen *g, struct node *body)
 		gen_block(g, body);
 	else
 		gen_stmt(g, body);
+}
+
+/* The helpers codegen_stats.c and codegen_regex.c build on. */
+const char *codegen_expr(struct codegen *g, struct node *n)
+{
+	return gen_expr(g, n);
+}
+
+const char *codegen_temp(struct codegen *g, const char *prefix)
+{
+	return temp(g, prefix);
+}
+
+const char *codegen_string_slot(struct codegen *g)
+{
+	return string_slot(g);
+}
+
+const char *codegen_fail(const char *msg, const struct node *n)
+{
+	return fail(msg, n);
+}
+
+const char *codegen_keys(struct codegen *g, struct vec *keys, const char *k)
+{
+	return gen_keys(g, keys, k);
+}
+
+void codegen_charge(struct codegen *g, int count, const struct node *n)
+{
+	charge(g, count, n);
+}
+
+void codegen_substmt(struct codegen *g, struct node *n)
+{
+	gen_substmt(g, n);
 }

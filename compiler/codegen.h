@@ -34,4 +34,31 @@ const char *codegen_ctype(enum stp_type t);
 /* The _stp_type enumerator for a value type. */
 const char *codegen_stp_type(enum stp_type t);
 
+/* Building blocks for the files below (see codegen.c). */
+const char *codegen_expr(struct codegen *g, struct node *n);         /* C expression for n */
+const char *codegen_temp(struct codegen *g, const char *prefix);     /* fresh C identifier */
+const char *codegen_string_slot(struct codegen *g);                  /* a string_t in the locals */
+const char *codegen_fail(const char *msg, const struct node *n);     /* STP_FAIL(msg, near n) */
+const char *codegen_keys(struct codegen *g, struct vec *keys, const char *k); /* union _stp_key k[] = keys */
+void codegen_charge(struct codegen *g, int count, const struct node *n);     /* MAXACTION */
+void codegen_substmt(struct codegen *g, struct node *n);             /* a loop or if body */
+
+/* codegen_stats.c: statistics in bodies, and the statistics globals of the module. */
+const char *codegen_stats_add(struct codegen *g, struct node *n);        /* x <<< v */
+const char *codegen_stats_op(struct codegen *g, struct node *n);         /* @count(x), @hist_log(x)[i] */
+const char *codegen_stats_print_hist(struct codegen *g, struct node *n); /* print(@hist_log(x)) */
+const char *codegen_stats_in(struct codegen *g, struct node *n);         /* [k] in stats_array */
+void codegen_stats_foreach(struct codegen *g, struct node *n);
+void codegen_stats_delete(struct codegen *g, struct node *n);
+void codegen_stats_layouts(struct emitter *e, struct session *s);     /* histogram layouts of the globals */
+void codegen_stats_global_member(struct emitter *e, struct global *g);
+void codegen_stats_global_init(struct emitter *e, struct global *g);
+void codegen_stats_global_free(struct emitter *e, struct global *g);
+void codegen_stats_display(struct emitter *e, struct global *g);     /* end-of-script display */
+
+/* regex_use.c: s =~ "re" as C, and the matchers the module needs. */
+const char *codegen_regex(struct codegen *g, struct node *n);
+int codegen_regex_work_words(void);                 /* 0 when the script has no regex */
+void codegen_regex_emit_all(struct emitter *e);     /* every matcher generated so far */
+
 #endif

@@ -29,6 +29,8 @@ bool elaborate(struct session *s)
 	bool points = probes_resolve(s);
 	bool targets = points && probes_resolve_targets(s);
 	ok = ok && (targets || !points) && types_infer(s);
+	ok = ok && stats_check(s);
+	ok = ok && regex_elaborate(s);
 	ok = ok && targets;
 	if (s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);

@@ -26,6 +26,12 @@ void resolve_add_global(struct session *s, struct global *g);
 /* types.c: infer and check types. */
 bool types_infer(struct session *s);
 
+/* stats.c: statistics rules types.c does not cover: globals only, literal parameters, one histogram per global. */
+bool stats_check(struct session *s);
+
+/* regex_use.c: compile every =~ / !~ pattern, reporting bad ones. */
+bool regex_elaborate(struct session *s);
+
 /* optimize.c: drop functions no probe reaches (before types); warn and optimize (last). */
 void optimize_prune_functions(struct session *s);
 void optimize_program(struct session *s);

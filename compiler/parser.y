@@ -117,6 +117,10 @@ static struct node *new_incdec(struct srcloc loc, const char *tok, enum ast_op o
 static bool is_lvalue(const struct node *n);
 static enum stp_type parse_type_name(struct srcloc loc, const char *name);
 static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
+static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, struct srcloc array_loc,
+				const char *array, int sort_stat, struct srcloc sort_loc, int sort,
+				struct node *limit, struct node *body);
+static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket);
 static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps);
 static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token, YYSTYPE *val,
 			     struct srcloc *loc, bool *progress);
@@ -157,6 +161,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %token <tok> PP_NAME "probe point component"
 %token <tok> TARGET_VAR "target variable"
 %token <tok> AT_NAME "@ operator"
+%token <tok> STAT_OP "statistics operator"
 %token <tok> GLOBAL "'global'" PROBE "'probe'" FUNCTION "'function'"
 %token <tok> IF "'if'" ELSE "'else'" WHILE "'while'" FOR "'for'" FOREACH "'foreach'"
 %token <tok> IN "'in'" BREAK "'break'" CONTINUE "'continue'" NEXT "'next'"
@@ -172,7 +177,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
-%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING TARGET_VAR '!' '~'
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING TARGET_VAR '!' '~' STAT_OP
 %precedence THEN
 %precedence ELSE
 
@@ -183,7 +188,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %type <op> assign_op
 %type <tok> compare_op
 %type <type> opt_type
-%type <sort> opt_sort
+%type <sort> opt_sort sort_sign
 %type <point> probe_point
 %type <comp> component
 %type <global> global_item
@@ -407,20 +412,17 @@ statement:
 		$$->u.for_stmt.body = $9;
 	}
 |	FOREACH '(' foreach_vars IN IDENT opt_sort opt_limit ')' statement {
-		$$ = ast_new(NODE_FOREACH, @1, "foreach");
-		$$->u.foreach.value = $3->value;
-		$$->u.foreach.keys = $3->keys;
-		$$->u.foreach.array = new_var(@5, $5.text);
-		$$->u.foreach.sort_column = $3->sort_column;
-		$$->u.foreach.sort_dir = $3->sort_dir;
-		if ($6) {
-			if ($3->sort_dir)
-				diag_error(@6, "multiple sort directives in foreach");
-			$$->u.foreach.sort_column = 0;
-			$$->u.foreach.sort_dir = $6;
+		$$ = new_foreach(@1, $3, @5, $5.text, 0, @6, $6, $7, $9);
+	}
+|	FOREACH '(' foreach_vars IN IDENT STAT_OP sort_sign opt_limit ')' statement {
+		/* foreach (k in stats_array @sum-): sorted by an aggregate of each element */
+		int op = ast_stat_op_parse($6.text);
+		if (op < STAT_COUNT || op > STAT_VARIANCE) {
+			diag_error(@6, "a foreach can sort by @count, @sum, @min, @max, @avg or @variance, not %s",
+				   $6.text);
+			op = STAT_COUNT;
 		}
-		$$->u.foreach.limit = $7;
-		$$->u.foreach.body = $9;
+		$$ = new_foreach(@1, $3, @5, $5.text, op + 1, @6, $7, $8, $10);
 	}
 |	BREAK semicolon    { $$ = ast_new(NODE_BREAK, @1, "break"); }
 |	CONTINUE semicolon { $$ = ast_new(NODE_CONTINUE, @1, "continue"); }
@@ -489,7 +491,11 @@ foreach_key:
 
 opt_sort:
 	%empty { $$ = 0; }
-|	'+'    { $$ = 1; }
+|	sort_sign
+;
+
+sort_sign:
+	'+'    { $$ = 1; }
 |	'-'    { $$ = -1; }
 ;
 
@@ -507,9 +513,16 @@ expr:
 	assign_expr
 ;
 
-/* assign-expr = ternary-expr (assign-op assign-expr)? */
+/* assign-expr = ternary-expr (assign-op assign-expr | "<<<" assign-expr)? */
 assign_expr:
 	ternary_expr
+|	ternary_expr STATS_ADD assign_expr {
+		$$ = ast_new(NODE_STAT_ADD, @2, "<<<");
+		$$->u.stat_add.target = $1;
+		$$->u.stat_add.value = $3;
+		if (!is_lvalue($1))
+			diag_error(@2, "left operand of '<<<' must be a variable or an array element");
+	}
 |	ternary_expr assign_op assign_expr {
 		$$ = ast_new(NODE_ASSIGN, @2, ast_printf("%s=", ast_op_spelling($2)));
 		$$->u.assign.op = $2;
@@ -592,9 +605,27 @@ in_expr:
 	}
 ;
 
-/* compare-expr = shift-expr (("==" | "!=" | "<" | "<=" | ">" | ">=") shift-expr)* */
+/*
+ * compare-expr = shift-expr (("==" | "!=" | "<" | "<=" | ">" | ">=") shift-expr
+ *                           | ("=~" | "!~") string)*
+ */
 compare_expr:
 	shift_expr
+|	compare_expr REGEX_MATCH shift_expr {
+		$$ = ast_new(NODE_REGEX, @2, "=~");
+		$$->u.regex.subject = $1;
+		$$->u.regex.pattern = $3;
+		if ($3->kind != NODE_STR)
+			diag_error($3->loc, "the right operand of '=~' must be a string literal (the regular expression)");
+	}
+|	compare_expr REGEX_NOMATCH shift_expr {
+		$$ = ast_new(NODE_REGEX, @2, "!~");
+		$$->u.regex.subject = $1;
+		$$->u.regex.pattern = $3;
+		$$->u.regex.negate = true;
+		if ($3->kind != NODE_STR)
+			diag_error($3->loc, "the right operand of '!~' must be a string literal (the regular expression)");
+	}
 |	compare_expr compare_op shift_expr {
 		static const struct { const char *tok; enum ast_op op; } ops[] = {
 			{ "==", OP_EQ }, { "!=", OP_NE }, { "<", OP_LT },
@@ -661,6 +692,7 @@ crement_expr:
 /*
  * primary = number | string | ident | target-var | ident "(" (expr ("," expr)*)? ")"
  *         | ident "[" expr ("," expr)* "]" | "(" expr ")"
+ *         | stat-op "(" expr ("," expr)* ")" ("[" expr "]")?
  */
 primary:
 	NUMBER { $$ = new_num(@1, $1.text, $1.num); }
@@ -680,6 +712,8 @@ primary:
 			diag_error(@2, "too many array indexes (at most 9)");
 	}
 |	'(' expr ')' { $$ = $2; }
+|	STAT_OP '(' expr_list ')' %prec STMT_END { $$ = new_stat_op(@1, $1.text, $3, NULL); }
+|	STAT_OP '(' expr_list ')' '[' expr ']'   { $$ = new_stat_op(@1, $1.text, $3, $6); }
 ;
 
 opt_args:
@@ -736,6 +770,47 @@ static struct node *new_incdec(struct srcloc loc, const char *tok, enum ast_op o
 	n->u.incdec.operand = operand;
 	if (!is_lvalue(operand))
 		diag_error(loc, "operand of '%s' must be a variable or an array element", tok);
+	return n;
+}
+
+/* foreach (value = [keys] in array sort limit) body, with at most one sort directive. */
+static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, struct srcloc array_loc,
+				const char *array, int sort_stat, struct srcloc sort_loc, int sort,
+				struct node *limit, struct node *body)
+{
+	struct node *n = ast_new(NODE_FOREACH, loc, "foreach");
+	n->u.foreach.value = fe->value;
+	n->u.foreach.keys = fe->keys;
+	n->u.foreach.array = new_var(array_loc, array);
+	n->u.foreach.sort_column = fe->sort_column;
+	n->u.foreach.sort_dir = fe->sort_dir;
+	if (sort) {
+		if (fe->sort_dir)
+			diag_error(sort_loc, "multiple sort directives in foreach");
+		n->u.foreach.sort_column = 0;
+		n->u.foreach.sort_dir = sort;
+		n->u.foreach.sort_stat = sort_stat;
+	}
+	n->u.foreach.limit = limit;
+	n->u.foreach.body = body;
+	return n;
+}
+
+/* @count(x), @hist_linear(a[k], 0, 100, 10)[3]: the operand is a variable or an element. */
+static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket)
+{
+	struct node *n = ast_new(NODE_STAT_OP, loc, name);
+	int op = ast_stat_op_parse(name);
+	n->u.stat_op.op = op < 0 ? STAT_COUNT : (enum stat_op)op;
+	n->u.stat_op.operand = args.items[0];
+	for (int i = 1; i < args.n; i++)
+		vec_push(&n->u.stat_op.args, args.items[i]);
+	n->u.stat_op.bucket = bucket;
+	if (!is_lvalue(n->u.stat_op.operand))
+		diag_error(n->u.stat_op.operand->loc, "the operand of %s must be a statistics variable or array element",
+			   name);
+	if (bucket && op != STAT_HIST_LINEAR && op != STAT_HIST_LOG)
+		diag_error(bucket->loc, "only a histogram (@hist_linear, @hist_log) can be indexed by bucket");
 	return n;
 }
 

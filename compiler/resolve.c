@@ -189,6 +189,41 @@ static void resolve_target(struct scope *sc, struct node *t, bool also_read)
 	}
 }
 
+/*
+ * The statistic named by x <<< v or @op(x): a global scalar or an element
+ * of a global array. Adding takes no global lock at all (each CPU adds to
+ * its own slot, see runtime/stat.c), so the symbol is marked written but
+ * not put in the probe's lock sets; reading an aggregate merges the CPUs
+ * into the global's own storage, which needs the exclusive lock.
+ */
+static void resolve_statistic(struct scope *sc, struct node *t, bool adding)
+{
+	struct symbol *sym;
+
+	if (t->kind == NODE_INDEX) {
+		sym = array_symbol(sc, t->u.index.array);
+		resolve_vec(sc, &t->u.index.keys);
+	} else if (t->kind == NODE_VAR) {
+		sym = lookup(sc, t);
+		if (sym->kind != SYM_GLOBAL) {
+			diag_error(t->loc, "statistics variable '%s' must be a global: declare it with 'global %s'",
+				   sym->name, sym->name);
+			sym->kind = SYM_GLOBAL; /* once is enough */
+			return;
+		}
+	} else {
+		resolve_node(sc, t);
+		return;
+	}
+	if (adding) {
+		sym->written = true;
+	} else {
+		sym->read = true;
+		if (sym->global)
+			push_unique(sc->writes, sym);
+	}
+}
+
 /* A function joins the program (s->functions), to be resolved in its turn. */
 static void use_function(struct session *s, struct function *fn)
 {
@@ -380,6 +415,19 @@ static void resolve_node(struct scope *sc, struct node *n)
 		}
 		break;
 	}
+	case NODE_STAT_ADD:
+		resolve_node(sc, n->u.stat_add.value);
+		resolve_statistic(sc, n->u.stat_add.target, true);
+		break;
+	case NODE_STAT_OP:
+		resolve_statistic(sc, n->u.stat_op.operand, false);
+		resolve_vec(sc, &n->u.stat_op.args);
+		resolve_node(sc, n->u.stat_op.bucket);
+		break;
+	case NODE_REGEX:
+		resolve_node(sc, n->u.regex.subject);
+		resolve_node(sc, n->u.regex.pattern);
+		break;
 	case NODE_KIND_COUNT:
 		break;
 	}

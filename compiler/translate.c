@@ -71,11 +71,14 @@ static void emit_symbol_member(struct emitter *e, const struct symbol *sym)
 
 static void emit_globals(struct emitter *e, struct session *s)
 {
+	codegen_stats_layouts(e, s);
 	emit_open(e, "struct stp_globals {");
 	for (int i = 0; i < s->globals.n; i++) {
 		struct global *g = s->globals.items[i];
 		struct symbol *sym = g->sym;
-		if (sym->arity > 0)
+		if (sym->type == TYPE_STATS)
+			codegen_stats_global_member(e, g);
+		else if (sym->arity > 0)
 			emit_line(e, "struct _stp_map *s_%s; /* %s */", g->name, g->name);
 		else
 			emit_line(e, "%s s_%s; /* %s */", codegen_ctype(sym->type), g->name, g->name);
@@ -268,7 +271,9 @@ static void emit_display_probe(struct emitter *e, struct session *s)
 		if (!displayed(g))
 			continue;
 		emit_open(e, "if (_stp_write_trylock(&stp_global.s_%s_lock)) {", g->name);
-		if (sym->arity == 0) {
+		if (sym->type == TYPE_STATS) {
+			codegen_stats_display(e, g);
+		} else if (sym->arity == 0) {
 			if (sym->type == TYPE_STRING)
 				emit_line(e, "_stp_printf(\"%s=\\\"%%s\\\"\\n\", stp_global.s_%s);", g->name, g->name);
 			else
@@ -319,7 +324,9 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 		struct global *g = s->globals.items[i];
 		struct symbol *sym = g->sym;
 		emit_line(e, "_stp_rwlock_init(&stp_global.s_%s_lock);", g->name);
-		if (sym->arity > 0) {
+		if (sym->type == TYPE_STATS) {
+			codegen_stats_global_init(e, g);
+		} else if (sym->arity > 0) {
 			char *types = "";
 			for (int k = 0; k < sym->arity; k++)
 				types = ast_printf("%s%s%s", types, k ? ", " : "", codegen_stp_type(sym->keys[k]));
@@ -346,7 +353,9 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 	emit_open(e, "{");
 	for (int i = 0; i < s->globals.n; i++) {
 		struct global *g = s->globals.items[i];
-		if (g->sym->arity > 0) {
+		if (g->sym->type == TYPE_STATS) {
+			codegen_stats_global_free(e, g);
+		} else if (g->sym->arity > 0) {
 			emit_line(e, "if (stp_global.s_%s)", g->name);
 			emit_line(e, "\t_stp_map_free(stp_global.s_%s);", g->name);
 			emit_line(e, "stp_global.s_%s = NULL;", g->name);
@@ -414,6 +423,8 @@ static void write_module(struct emitter *e, struct session *s)
 	probes_providers_used(s, used, &nused);
 	for (int i = 0; i < nused; i++)
 		used[i]->emit_defines(e);
+	if (codegen_regex_work_words())
+		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words());
 	emit_line(e, "#include \"runtime.h\"");
 	emit_blank(e);
 	emit_line(e, "/* A failing operation: record what and where, then leave the body. */");
@@ -422,6 +433,7 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_blank(e);
 	for (int i = 0; i < s->embedded.n; i++)
 		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);
+	codegen_regex_emit_all(e);
 	emit_globals(e, s);
 	emit_context(e, s, probes, funcs);
 	for (int i = 0; i < s->functions.n; i++)

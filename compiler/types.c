@@ -381,6 +381,31 @@ static void infer_node(struct infer *in, struct node *n)
 		if (n->u.del.target->kind == NODE_INDEX)
 			infer_node(in, n->u.del.target);
 		break;
+	case NODE_STAT_ADD:
+		infer_lvalue_type(in, n->u.stat_add.target, TYPE_STATS, n->loc);
+		infer_node(in, n->u.stat_add.target);
+		infer_expect(in, n->u.stat_add.value, TYPE_LONG, "values added with '<<<'");
+		n->type = TYPE_LONG;
+		break;
+	case NODE_STAT_OP: {
+		/* extractors and histogram buckets are longs; a whole histogram can only be printed */
+		struct node *t = n->u.stat_op.operand;
+		infer_lvalue_type(in, t, TYPE_STATS, t->loc);
+		infer_node(in, t);
+		for (int i = 0; i < n->u.stat_op.args.n; i++)
+			infer_expect(in, n->u.stat_op.args.items[i], TYPE_LONG,
+				     ast_printf("parameters of %s", ast_stat_op_name(n->u.stat_op.op)));
+		if (n->u.stat_op.bucket)
+			infer_expect(in, n->u.stat_op.bucket, TYPE_LONG, "histogram bucket indexes");
+		bool hist = n->u.stat_op.op == STAT_HIST_LINEAR || n->u.stat_op.op == STAT_HIST_LOG;
+		n->type = hist && !n->u.stat_op.bucket ? TYPE_STATS : TYPE_LONG;
+		break;
+	}
+	case NODE_REGEX:
+		infer_expect(in, n->u.regex.subject, TYPE_STRING,
+			     ast_printf("operands of '%s'", n->u.regex.negate ? "!~" : "=~"));
+		n->type = TYPE_LONG;
+		break;
 	default:
 		break;
 	}

@@ -68,9 +68,10 @@ static size_t _stp_map_slot_size(enum _stp_type t)
 	return sizeof(int64_t);
 }
 
-static struct _stp_map *_stp_map_new(unsigned max_entries, unsigned nkeys,
-				     const enum _stp_type *key_types,
-				     enum _stp_type value_type)
+/* A map whose value slot is value_size bytes (a multiple of 8). */
+static struct _stp_map *_stp_map_create(unsigned max_entries, unsigned nkeys,
+					const enum _stp_type *key_types,
+					enum _stp_type value_type, size_t value_size)
 {
 	struct _stp_map *m;
 	size_t offset;
@@ -86,7 +87,7 @@ static struct _stp_map *_stp_map_new(unsigned max_entries, unsigned nkeys,
 	m->max_entries = max_entries;
 	m->nkeys = nkeys;
 	m->value_type = value_type;
-	offset = _stp_map_slot_size(value_type);
+	offset = value_size;
 	for (i = 0; i < nkeys; i++) {
 		m->key_types[i] = key_types[i];
 		m->key_offset[i] = offset;
@@ -113,6 +114,25 @@ static struct _stp_map *_stp_map_new(unsigned max_entries, unsigned nkeys,
 		m->free_list = n;
 	}
 	return m;
+}
+
+static struct _stp_map *_stp_map_new(unsigned max_entries, unsigned nkeys,
+				     const enum _stp_type *key_types,
+				     enum _stp_type value_type)
+{
+	return _stp_map_create(max_entries, nkeys, key_types, value_type,
+			       _stp_map_slot_size(value_type));
+}
+
+/*
+ * A map of statistics (stat.c): the value is a struct _stp_stat of
+ * stat_size bytes, compared as a long by its first member when sorted.
+ */
+static struct _stp_map *_stp_map_new_stats(unsigned max_entries, unsigned nkeys,
+					   const enum _stp_type *key_types, size_t stat_size)
+{
+	return _stp_map_create(max_entries, nkeys, key_types, STP_TYPE_STATS,
+			       (stat_size + 7) & ~(size_t)7);
 }
 
 /* Safe on NULL and on a map whose creation failed half way. */

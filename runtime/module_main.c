@@ -191,6 +191,7 @@ static void _stp_probe_run_data(const struct _stp_probe *p, struct pt_regs *regs
 
 	c->base.last_error = NULL;
 	c->base.last_stmt = NULL;
+	c->base.regex.valid = 0;
 	c->base.actionremaining = MAXACTION;
 	c->base.nesting = 0;
 	c->base.regs = regs;

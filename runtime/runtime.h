@@ -19,6 +19,8 @@
 #include <linux/timekeeping.h>
 #include <linux/processor.h>
 #include <linux/delay.h>
+#include <linux/cpumask.h>
+#include <linux/smp.h>
 #include <linux/path.h>
 #include <linux/uprobes.h>
 
@@ -66,6 +68,8 @@
 #include "string.c"
 #include "map.c"
 #include "print.c"
+#include "stat.c"
+#include "regex.c"
 #pragma GCC diagnostic pop
 
 #endif

@@ -35,7 +35,7 @@
 typedef char string_t[MAXSTRINGLEN];
 
 /* Value and key types of map slots. */
-enum _stp_type { STP_TYPE_LONG = 1, STP_TYPE_STRING = 2 };
+enum _stp_type { STP_TYPE_LONG = 1, STP_TYPE_STRING = 2, STP_TYPE_STATS = 3 };
 
 /*
  * The runtime's part of the per-CPU context. The generated struct context
@@ -47,6 +47,18 @@ enum _stp_type { STP_TYPE_LONG = 1, STP_TYPE_STRING = 2 };
  *		union { struct function_f_locals {...} function_f; ... } locals[MAXNESTING + 1];
  *	};
  */
+/* The last successful regex match of a probe hit, for matched() and ngroups() (runtime/regex.c). */
+#define STP_REGEX_MAX_GROUPS 32          /* as compiler/regex.h REGEX_MAX_GROUPS */
+#ifndef STP_REGEX_WORK_WORDS
+#define STP_REGEX_WORK_WORDS 1           /* generated code defines it: the largest matcher's scratch */
+#endif
+struct _stp_regex_match {
+	int valid;                       /* the latest =~ / !~ of this hit matched */
+	int ngroups;                     /* parenthesised groups of its regex */
+	int32_t caps[2 * (STP_REGEX_MAX_GROUPS + 1)]; /* start/end of the match and each group, -1 unset */
+	char subject[MAXSTRINGLEN];      /* copy of the string matched */
+};
+
 struct context;
 struct _stp_probe;
 struct _stp_context {
@@ -59,6 +71,8 @@ struct _stp_context {
 	const struct _stp_probe *probe;/* the probe running */
 	void *hit_data;                /* the provider's data for this hit (procfs text, SDT site...) */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
+	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
+	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
 };
 
 /* One probe body bound to one probe point. Generated: static struct _stp_probe _stp_probes[]. */
@@ -285,5 +299,105 @@ static const char *_stp_node_key_str(const struct _stp_map_node *n, unsigned i);
 static void _stp_map_sort(struct _stp_map *m, unsigned column, int dir);
 static struct _stp_map_node *_stp_map_first(struct _stp_map *m);
 static struct _stp_map_node *_stp_map_next(struct _stp_map *m, struct _stp_map_node *n);
+
+/* ------------------------------------------------------------------ */
+/* Statistics (x <<< v). Every CPU accumulates into its own slot under  */
+/* a lock only that CPU's writer and an aggregating reader take, so    */
+/* <<< never touches a shared cache line; reading an aggregate merges   */
+/* the CPUs' slots. Generic code: runtime/stat.c.                       */
+/* ------------------------------------------------------------------ */
+
+/* What a statistics variable keeps besides count/sum/min/max/variance. */
+enum _stp_hist_type { STP_HIST_NONE = 0, STP_HIST_LINEAR = 1, STP_HIST_LOG = 2 };
+struct _stp_stat_layout {
+	enum _stp_hist_type type;        /* histogram kind, or none */
+	int64_t lo, hi, step;            /* STP_HIST_LINEAR: @hist_linear(x, lo, hi, step) */
+	unsigned int nbuckets;           /* linear: (hi-lo)/step + 3 (under, regular, over); log: 128 */
+};
+#define STP_HIST_LOG_BUCKETS 128      /* log: bucket 64 holds 0, 64+k holds [2^(k-1), 2^k), 64-k the negatives */
+#ifndef HIST_ELISION
+#define HIST_ELISION 2                /* empty buckets kept at each end of an elided run; <0: no elision */
+#endif
+
+/* One aggregate. sortkey must stay first: a stats map sorts by the value's first 8 bytes. */
+struct _stp_stat {
+	int64_t sortkey;                 /* scratch: the aggregate a sorted foreach compares */
+	int64_t count;                   /* values added */
+	int64_t sum;                     /* their sum (wraps like any long) */
+	int64_t min, max;                /* meaningful when count > 0 */
+	u64 sumsq_lo, sumsq_hi;          /* sum of squares, 128 bits, for an exact variance */
+	int64_t buckets[];               /* layout->nbuckets histogram counts */
+};
+
+/* Aggregate extractors. */
+enum _stp_stat_op {
+	STP_STAT_COUNT, STP_STAT_SUM, STP_STAT_MIN, STP_STAT_MAX, STP_STAT_AVG, STP_STAT_VARIANCE,
+};
+
+/* Outcome of an operation that locks per-CPU slots. */
+enum _stp_stat_status {
+	STP_STAT_OK = 0,                 /* done */
+	STP_STAT_BUSY = 1,               /* a slot stayed locked (skip the probe hit) */
+	STP_STAT_FULL = 2,               /* a map is full (array overflow) */
+};
+
+/* The value of op, or an error message ("empty aggregate") and *out untouched. */
+static const char *_stp_stat_extract(const struct _stp_stat *st, enum _stp_stat_op op, int64_t *out);
+/* Count of histogram bucket index, or an error message when index is out of range. */
+static const char *_stp_stat_bucket(const struct _stp_stat *st, const struct _stp_stat_layout *l,
+				    int64_t index, int64_t *out);
+/* Print the histogram as an ASCII bar chart (header, rows, blank line). */
+static void _stp_stat_print_hist(const struct _stp_stat *st, const struct _stp_stat_layout *l);
+/* "@count=N @min=N @max=N @sum=N @avg=N": the end-of-script display of a statistic. */
+static void _stp_stat_print_summary(const struct _stp_stat *st);
+
+/* A scalar statistics global. new/free in process context only. */
+struct _stp_pstat;
+static struct _stp_pstat *_stp_pstat_new(const struct _stp_stat_layout *layout);
+static void _stp_pstat_free(struct _stp_pstat *p);
+static enum _stp_stat_status _stp_pstat_add(struct _stp_pstat *p, int64_t value);
+/* Merge every CPU into the global's aggregate; NULL when busy. Caller holds the global's write lock. */
+static const struct _stp_stat *_stp_pstat_aggregate(struct _stp_pstat *p);
+static enum _stp_stat_status _stp_pstat_clear(struct _stp_pstat *p);
+
+/* A statistics array: one map per CPU, merged into an aggregate map on read. */
+struct _stp_pmap;
+static struct _stp_pmap *_stp_pmap_new(unsigned max_entries, unsigned nkeys,
+				       const enum _stp_type *key_types,
+				       const struct _stp_stat_layout *layout);
+static void _stp_pmap_free(struct _stp_pmap *pm);
+static enum _stp_stat_status _stp_pmap_add(struct _stp_pmap *pm, const union _stp_key *keys, int64_t value);
+/* One element merged across CPUs (into storage the pmap owns, valid until the next read); *found = 0 if absent. */
+static const struct _stp_stat *_stp_pmap_element(struct _stp_pmap *pm, const union _stp_key *keys, int *found);
+/* 1 if some CPU has keys, 0 if none, -1 when busy. Needs no write lock. */
+static int _stp_pmap_exists(struct _stp_pmap *pm, const union _stp_key *keys);
+/* Rebuild the aggregate map (every key of every CPU); NULL with *status BUSY or FULL. Write lock held. */
+static struct _stp_map *_stp_pmap_aggregate(struct _stp_pmap *pm, enum _stp_stat_status *status);
+/* Bumped by each _stp_pmap_aggregate: a foreach over the aggregate checks it did not change underneath. */
+static u64 _stp_pmap_generation(const struct _stp_pmap *pm);
+static enum _stp_stat_status _stp_pmap_delete(struct _stp_pmap *pm, const union _stp_key *keys);
+static enum _stp_stat_status _stp_pmap_clear(struct _stp_pmap *pm);
+/* The statistic of an aggregate map node. */
+static struct _stp_stat *_stp_node_stat(struct _stp_map_node *n);
+/* Order an aggregate map by op of each element (dir +1/-1), ties in insertion order. */
+static void _stp_stat_map_sort(struct _stp_map *agg, enum _stp_stat_op op, int dir);
+
+/* ------------------------------------------------------------------ */
+/* Regular expressions. Each =~ literal is compiled by the translator   */
+/* into a C function of the module (compiler/regex.c):                  */
+/*	static int stp_regex_N(const char *s, int32_t *work, int32_t *caps) */
+/* which calls _stp_regex_push. runtime/regex.c holds the rest.         */
+/* ------------------------------------------------------------------ */
+
+/* Append a thread in state to list l unless already there (mark[state] == gen); its captures, or NULL. */
+static int32_t *_stp_regex_push(int32_t *l, int32_t *mark, int32_t gen, int state,
+				const int32_t *caps, int ncaps);
+/* After a match attempt on s: remember it if it matched, forget the previous one if not. */
+static void _stp_regex_record(struct _stp_context *c, const char *s, int matched, int ngroups,
+			      const int32_t *caps);
+/* matched(n): group n (0 = whole match) of the last match into out (a string_t); or an error message. */
+static const char *_stp_regex_matched(struct _stp_context *c, int64_t n, char *out);
+/* ngroups(): the last match's group count; or an error message. */
+static const char *_stp_regex_ngroups(struct _stp_context *c, int64_t *out);
 
 #endif

@@ -44,6 +44,7 @@ static inline void shim_free(void *p)
 }
 
 #define kzalloc(size, gfp) shim_alloc(1, (size))
+#define kcalloc(n, size, gfp) shim_alloc((n), (size))
 #define kvcalloc(n, size, gfp) shim_alloc((n), (size))
 #define kfree(p) shim_free(p)
 #define kvfree(p) shim_free(p)
@@ -104,6 +105,19 @@ struct uprobe_consumer {
 };
 struct pt_regs;
 struct perf_event;
+
+/*
+ * CPUs: shim_nr_cpus possible CPUs; shim_cpu is the one "running".
+ * Tests set them to play several CPUs in one thread.
+ */
+extern int shim_nr_cpus;
+extern int shim_cpu;
+#define nr_cpu_ids ((unsigned int)shim_nr_cpus)
+#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < shim_nr_cpus; (cpu)++)
+#define smp_processor_id() shim_cpu
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* The tests need no real delay between lock attempts. */
 #define ndelay(ns) do { } while (0)
