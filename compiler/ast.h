@@ -260,6 +260,10 @@ struct node {
 			struct vec path;       /* of struct target_step *: ->field and [index] in order */
 			bool address_of;       /* &$var->field: the address, not the value */
 			int pretty;            /* 0 value, 1 '$' (one level), 2 '$$' (nested) pretty string */
+			enum stp_type provided_type; /* $name the probe point defines (targetvar_bind_provided):
+			                                its type, else TYPE_UNKNOWN */
+			bool untyped;          /* a point of its probe did not resolve: left untyped, so the
+			                          point's error does not cascade into type errors */
 			void *resolved;        /* targetvar.c: per-probe access plans (pass 2) */
 		} target;                      /* TARGET */
 		struct {

@@ -22,10 +22,18 @@ bool elaborate(struct session *s)
 	bool ok = resolve_program(s);
 	if (ok && !s->unoptimized && s->probes.n)
 		optimize_prune_functions(s);
-	ok = ok && types_infer(s);
+	/*
+	 * Probe points before types: a variable a point defines (procfs
+	 * $value) may be a string. Types are still checked when a point is
+	 * wrong, for their own diagnostics (the target variables of its probe
+	 * are then left untyped).
+	 */
+	bool points = probes_resolve(s);
+	bool bound = targetvar_bind_provided(s);
+	ok = ok && bound && types_infer(s);
 	ok = ok && stats_check(s);
 	ok = ok && regex_elaborate(s);
-	ok = probes_resolve(s) && ok;
+	ok = ok && points;
 	if (s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
 		return false;

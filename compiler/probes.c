@@ -14,6 +14,9 @@ static const struct probe_provider *const providers[] = {
 	&probe_kprobe,
 	&probe_kernel,
 	&probe_tracepoint,
+	&probe_procfs,
+	&probe_process,
+	&probe_perf,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 
@@ -35,6 +38,20 @@ const char *probes_point_text(const struct probe_point *pp)
 	ast_print_probe_point(f, pp);
 	fclose(f);
 	return buf;
+}
+
+/* "begin, end, error, timer, ...": the first components the table claims, for diagnostics. */
+static const char *supported_families(void)
+{
+	const char *list = "begin, end, error";
+	for (int i = 0; i < NPROVIDERS; i++) {
+		if (providers[i] == &probe_begin_end || providers[i] == &probe_tracepoint)
+			continue; /* tracepoints are reached as kernel.trace */
+		list = ast_printf("%s, %s", list, providers[i]->name);
+		if (providers[i] == &probe_kernel)
+			list = ast_printf("%s, module", list);
+	}
+	return list;
 }
 
 /* Find the family claiming the first component; begin/end/error share one provider. */
@@ -62,9 +79,7 @@ bool probes_resolve(struct session *s)
 			const struct probe_provider *prov = first ? find_provider(first->name) : NULL;
 			if (!prov) {
 				diag_error(pp->loc, "unknown probe point '%s'", probes_point_text(pp));
-				diag_note(pp->loc, "supported here: begin, end, error, timer.ms(N) and the other "
-					  "timer units, kprobe.function(\"name\")[.return], kernel.function(\"pattern\"), "
-					  "kernel.statement(\"func@file:line\"), kernel.trace(\"name\"), module(\"m\").function(\"pattern\")");
+				diag_note(pp->loc, "supported here: %s", supported_families());
 				ok = false;
 				continue;
 			}

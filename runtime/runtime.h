@@ -22,6 +22,8 @@
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
 #include <linux/smp.h>
+#include <linux/path.h>
+#include <linux/uprobes.h>
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
