@@ -596,7 +596,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		ok = string_arg(c, "a marker name") && resolve_mark(&uf, provider, c, pt, family);
 	if (!ok)
 		return false;
-	if (pt->sites.n > UPROBE_MAX_SITES) {
+	if (pt->sites.n > UPROBE_MAX_SITES && !s->list_probes) {
 		diag_error(c->arg->loc, "'%s' matches %d places in %s, more than %d", c->arg->u.str, pt->sites.n,
 			   pt->file, UPROBE_MAX_SITES);
 		return false;
