@@ -952,7 +952,8 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 		if (t->u.target.provided_type != TYPE_UNKNOWN) {
 			/* a probe point's own variable: checked per point in plan_body */
 			if (n->u.assign.op != OP_NONE && !(n->u.assign.op == OP_CONCAT && t->u.target.provided_type == TYPE_STRING)) {
-				diag_error(n->loc, "only '=' and '.=' can assign to '%s', not '%s='", node_text(t),
+				diag_error(n->loc, "only '='%s can assign to '%s', not '%s='",
+					   t->u.target.provided_type == TYPE_STRING ? " and '.='" : "", node_text(t),
 					   ast_op_spelling(n->u.assign.op));
 				wc->ok = false;
 			}
