@@ -210,7 +210,7 @@ enum stp_type targetvar_value_type(const struct node *n)
 		return TYPE_STRING;
 	if (n->u.target.provided_type != TYPE_UNKNOWN)
 		return n->u.target.provided_type;
-	return n->u.target.untyped ? TYPE_UNKNOWN : TYPE_LONG;
+	return TYPE_LONG;
 }
 
 /* ---- variables a probe point defines ---- */
@@ -260,7 +260,6 @@ static struct target_provided *scope_provided(struct target_scope *scope, const 
 /* One probe body being typed: its points, and whether they agreed. */
 struct bind_walk {
 	struct vec points;         /* of struct resolved_probe *: those with variables of their own */
-	bool failed_point;         /* a point of the probe did not resolve */
 	struct vec guarded;        /* of const char *: operands of @defined in the body */
 	bool ok;
 };
@@ -278,10 +277,6 @@ static bool bind_pre(struct ast_walker *w, struct node *n)
 	struct bind_walk *bw = w->data;
 	if (n->kind != NODE_TARGET || n->u.target.base != TARGET_BASE_VAR)
 		return true;
-	if (bw->failed_point) {
-		n->u.target.untyped = true;
-		return true;
-	}
 	struct resolved_probe *first = NULL;
 	for (int i = 0; i < bw->points.n; i++) {
 		struct resolved_probe *r = bw->points.items[i];
@@ -327,13 +322,7 @@ bool targetvar_bind_provided(struct session *s)
 			if (r->probe == p && r->scope && r->scope->provided.n)
 				vec_push(&bw.points, r);
 		}
-		for (int k = 0; k < p->points.n; k++) {
-			bool found = false;
-			for (int j = 0; j < s->resolved.n && !found; j++)
-				found = ((struct resolved_probe *)s->resolved.items[j])->point == p->points.items[k];
-			bw.failed_point |= !found;
-		}
-		if (!bw.points.n && !bw.failed_point)
+		if (!bw.points.n)
 			continue;
 		struct ast_walker g = {.pre = guard_pre, .data = &bw};
 		ast_walk(&g, p->body);

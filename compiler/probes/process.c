@@ -64,7 +64,7 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 		diag_error(extra->loc, "unexpected '.%s' after this process event", extra->name);
 		return false;
 	}
-	return !pt->path || process_program_path(s, pt->path, root->arg->loc, &pt->path);
+	return !pt->path || process_program_path(s, pt->path, root->arg->loc, pt->optional, &pt->path);
 }
 
 /*
@@ -75,8 +75,10 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 static bool process_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
 {
 	struct process_point *pt = ast_alloc(sizeof(*pt));
+	pt->optional = pp->optional;
+	int errors = diag_error_count();
 	if (!process_resolve(s, pp, pt))
-		return false;
+		return pt->optional && diag_error_count() == errors; /* '?': quietly nothing */
 	if (pt->kind != PROCESS_UPROBE) {
 		struct resolved_probe *r = ast_alloc(sizeof(*r));
 		*r = *tmpl;

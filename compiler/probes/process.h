@@ -36,6 +36,7 @@ struct process_point {
 	enum process_kind kind;
 	const char *path;            /* process("path") on the target, NULL if not named */
 	int64_t pid;                 /* process(PID), 0 if not given */
+	bool optional;               /* '?': a program, function, line or marker not found is no match, not an error */
 	/* PROCESS_UPROBE */
 	const char *file;            /* target path of the file probed: the program or .library */
 	bool relocatable;            /* that file is PIE or a shared library */
@@ -44,9 +45,11 @@ struct process_point {
 	struct vec sites;            /* of struct uprobe_site *: all matches; one per resolved probe after expansion */
 };
 
-/* uprobe.c: the target path of program name (searched in PATH if it has no '/'); false after a diagnostic. */
-bool process_program_path(struct session *s, const char *name, struct srcloc loc, const char **target);
-/* uprobe.c: resolve the rest of pp after process("path"), the point's component index next. */
+/* uprobe.c: the target path of program name (searched in PATH if it has no '/'); false after a
+   diagnostic, or quietly if quiet. */
+bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target);
+/* uprobe.c: resolve the rest of pp after process("path"), the point's component index next;
+   an optional point that matches nothing gets no sites. */
 bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct process_point *pt);
 /* uprobe.c: the entry handlers of .return probes, and the uprobe and SDT tables for the uprobe points in mine. */
 void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine);

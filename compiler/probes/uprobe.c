@@ -246,14 +246,21 @@ struct user_file {
 	const char *no_dwarf;        /* di NULL: why, for messages */
 };
 
-/* Open the program (or library) named at loc; false after a diagnostic. */
-static bool open_file(struct session *s, const char *name, struct srcloc loc, struct user_file *uf)
+/* Report at loc, unless the point is optional ('?': what is not there is no match). */
+static void not_found(bool quiet, struct srcloc loc, const char *msg)
+{
+	if (!quiet)
+		diag_error(loc, "%s", msg);
+}
+
+/* Open the program (or library) named at loc; false after a diagnostic (none if quiet). */
+static bool open_file(struct session *s, const char *name, struct srcloc loc, bool quiet, struct user_file *uf)
 {
 	const char *host, *err;
 	memset(uf, 0, sizeof(*uf));
 	uf->target = target_path(s, name, &host);
 	if (!host) {
-		diag_error(loc, "cannot find program '%s' in PATH", name);
+		not_found(quiet, loc, ast_printf("cannot find program '%s' in PATH", name));
 		return false;
 	}
 	if (uf->target[0] != '/') {
@@ -263,7 +270,7 @@ static bool open_file(struct session *s, const char *name, struct srcloc loc, st
 	uf->host = host;
 	uf->elf = elfsym_open(host, &err);
 	if (!uf->elf) {
-		diag_error(loc, "%s", err);
+		not_found(quiet, loc, err);
 		return false;
 	}
 	return true;
@@ -291,10 +298,10 @@ static void load_dwarf(struct user_file *uf)
 	vec_push(&cache, copy);
 }
 
-bool process_program_path(struct session *s, const char *name, struct srcloc loc, const char **target)
+bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target)
 {
 	struct user_file uf;
-	if (!open_file(s, name, loc, &uf))
+	if (!open_file(s, name, loc, quiet, &uf))
 		return false;
 	*target = uf.target;
 	return true;
@@ -304,11 +311,12 @@ bool process_program_path(struct session *s, const char *name, struct srcloc loc
  * .library("lib"): a path, or a pattern matched against the program's
  * DT_NEEDED names, found in its run path and the standard directories.
  */
-static bool open_library(struct session *s, struct user_file *prog, struct probe_component *lib, struct user_file *out)
+static bool open_library(struct session *s, struct user_file *prog, struct probe_component *lib, bool quiet,
+			 struct user_file *out)
 {
 	const char *name = lib->arg->u.str;
 	if (strchr(name, '/'))
-		return open_file(s, name, lib->arg->loc, out);
+		return open_file(s, name, lib->arg->loc, quiet, out);
 	struct vec needed = {0};
 	const char *runpath;
 	elfsym_needed(prog->elf, &needed, &runpath);
@@ -322,14 +330,14 @@ static bool open_library(struct session *s, struct user_file *prog, struct probe
 			size_t len = strcspn(d, ":");
 			const char *cand = ast_printf("%.*s/%s", (int)len, d, soname);
 			if (len && access(ast_printf("%s%s", s->sysroot ? s->sysroot : "", cand), R_OK) == 0)
-				return open_file(s, cand, lib->arg->loc, out);
+				return open_file(s, cand, lib->arg->loc, quiet, out);
 			d += len + (d[len] == ':');
 		}
-		diag_error(lib->arg->loc, "library '%s' needed by %s is not in its run path or the standard "
-			   "directories", soname, prog->target);
+		not_found(quiet, lib->arg->loc, ast_printf("library '%s' needed by %s is not in its run path or the "
+							   "standard directories", soname, prog->target));
 		return false;
 	}
-	diag_error(lib->arg->loc, "%s does not use a library matching '%s'", prog->target, name);
+	not_found(quiet, lib->arg->loc, ast_printf("%s does not use a library matching '%s'", prog->target, name));
 	return false;
 }
 
@@ -413,7 +421,7 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 	struct vec fns = {0}, dfuncs = {0};
 	elfsym_functions(uf->elf, c->arg->u.str, &fns);
 	if (!fns.n) {
-		diag_error(c->arg->loc, "no function matching '%s' in %s", c->arg->u.str, pt->file);
+		not_found(pt->optional, c->arg->loc, ast_printf("no function matching '%s' in %s", c->arg->u.str, pt->file));
 		return false;
 	}
 	if (uf->di)
@@ -455,7 +463,8 @@ static bool resolve_statement(struct user_file *uf, struct probe_component *c, s
 		return false;
 	}
 	if (!uf->di) {
-		diag_error(c->arg->loc, "statement probes need the program's line table: %s", uf->no_dwarf);
+		not_found(pt->optional, c->arg->loc, ast_printf("statement probes need the program's line table: %s",
+								 uf->no_dwarf));
 		return false;
 	}
 	const char *func = ast_strndup(spec, (size_t)(at - spec));
@@ -475,8 +484,8 @@ static bool resolve_statement(struct user_file *uf, struct probe_component *c, s
 			 dwarf_scope(uf->di, dl->func, dl->addr, false, false, what));
 	}
 	if (!pt->sites.n) {
-		diag_error(c->arg->loc, "no code for line %ld of %s in a function matching '%s' in %s", line, file, func,
-			   pt->file);
+		not_found(pt->optional, c->arg->loc, ast_printf("no code for line %ld of %s in a function matching '%s' in %s",
+								 line, file, func, pt->file));
 		return false;
 	}
 	return true;
@@ -489,8 +498,9 @@ static bool resolve_mark(struct user_file *uf, const char *provider, struct prob
 	struct vec marks = {0};
 	elfsym_sdt_markers(uf->elf, provider, c->arg->u.str, &marks);
 	if (!marks.n) {
-		diag_error(c->arg->loc, "no SDT marker matching '%s'%s%s in %s", c->arg->u.str,
-			   strcmp(provider, "*") ? " of provider " : "", strcmp(provider, "*") ? provider : "", pt->file);
+		not_found(pt->optional, c->arg->loc,
+			  ast_printf("no SDT marker matching '%s'%s%s in %s", c->arg->u.str, strcmp(provider, "*") ? " of provider " : "",
+				     strcmp(provider, "*") ? provider : "", pt->file));
 		return false;
 	}
 	for (int i = 0; i < marks.n; i++) {
@@ -533,7 +543,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 {
 	struct probe_component *root = probes_component(pp, 0);
 	struct user_file uf;
-	if (!open_file(s, pt->path, root->arg->loc, &uf))
+	if (!open_file(s, pt->path, root->arg->loc, pt->optional, &uf))
 		return false;
 	pt->path = pt->file = uf.target;
 	const char *family = ast_printf("process(\"%s\")", pt->path);
@@ -542,7 +552,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		if (!string_arg(c, "a library name or path"))
 			return false;
 		struct user_file lib;
-		if (!open_library(s, &uf, c, &lib))
+		if (!open_library(s, &uf, c, pt->optional, &lib))
 			return false;
 		uf = lib;
 		pt->file = uf.target;
