@@ -74,8 +74,8 @@ struct _stp_context {
 	const char *last_stmt;         /* "operator '/' at t.stp:1:30", for ERROR ... near ...; NULL between hits */
 	long actionremaining;          /* MAXACTION budget left for this hit */
 	int nesting;                   /* current function call depth; 0 between hits */
-	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
-	const struct _stp_probe *probe;/* the probe running */
+	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer (set unless regless) */
+	const struct _stp_probe *probe;/* the probe running (set unless regless) */
 	void *entry_data;              /* .return probes: values saved at entry (kretprobe instance data), else NULL */
 	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
@@ -89,6 +89,8 @@ struct _stp_probe {
 	void (*body)(struct context *c); /* generated handler */
 	const char *pp;                  /* probe point as resolved, e.g. kprobe.function("x") */
 	const char *location;            /* "t.stp:3:7" of the probe point */
+	unsigned char quiet;             /* 1: the body (and what it calls) never prints */
+	unsigned char regless;           /* 1: ... never reads c->base.regs or c->base.probe */
 };
 
 /* ------------------------------------------------------------------ */
@@ -153,6 +155,13 @@ struct _stp_kprobe_probe {
 		struct kprobe kp;
 		struct kretprobe rp;
 	} u;                             /* runtime-owned */
+#ifdef STP_FTRACE
+	/* runtime-owned: an entry probe hooked through ftrace instead (kprobes.c) */
+	struct ftrace_ops fops;
+	int ftrace;                      /* 1: fops is registered, u.kp only resolved the address */
+	int resolver;                    /* 1: u.kp (disabled) is still registered */
+	atomic_long_t ftrace_missed;     /* hits dropped by ftrace's recursion guard */
+#endif
 };
 
 /*
@@ -298,6 +307,11 @@ static void _stp_map_free(struct _stp_map *m);
 static struct _stp_map_node *_stp_map_find(struct _stp_map *m, const union _stp_key *keys);
 /* Lookup or insert a zero/empty entry; NULL if the map is full. */
 static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_key *keys);
+/* The same for an array of exactly one key of the type named: inlined, no key array. */
+static struct _stp_map_node *_stp_map_find_str(struct _stp_map *m, const char *key);
+static struct _stp_map_node *_stp_map_find_long(struct _stp_map *m, int64_t key);
+static struct _stp_map_node *_stp_map_get_str(struct _stp_map *m, const char *key);
+static struct _stp_map_node *_stp_map_get_long(struct _stp_map *m, int64_t key);
 static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys);
 /* Wildcards: key i is ignored when bit i of wild is set (delete a[*, k], [*, k] in a). O(n). */
 static struct _stp_map_node *_stp_map_find_matching(struct _stp_map *m, const union _stp_key *keys,
