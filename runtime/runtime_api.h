@@ -276,8 +276,8 @@ static s64 _stp_gettimeofday_ns(void);
  * translator defines these macros around each body (and #undefs them after);
  * they are the whole interface such a body may rely on, besides this file:
  *
- *	STAP_ARG_name          the parameter: int64_t, or a string_t to read
- *	STAP_RETVALUE          the result: int64_t, or a string_t to fill
+ *	STAP_ARG_name          the parameter: int64_t, or a const char * (read only, < MAXSTRINGLEN)
+ *	STAP_RETVALUE          the result: int64_t, or a char * to a string_t to fill
  *	STAP_RETURN(v)         set the result and leave (STAP_RETURN() if void)
  *	STAP_ERROR(fmt, ...)   _stp_error_fmt, then leave: the script ends with an error
  *	STAP_PRINTF(fmt, ...)  _stp_printf: kernel vsnprintf format (%lld for longs)

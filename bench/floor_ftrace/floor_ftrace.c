@@ -10,8 +10,14 @@
  * way (runtime/linux/kprobes.c); this module shows what the mechanism
  * itself costs, next to the kprobe floor (bench/floor). The count is
  * logged at unload, so the bench can check every call was seen.
+ *
+ * The address comes from a kprobe registered disabled (kprobes resolve
+ * symbols; kallsyms_lookup_name is not exported), as in stapc's runtime:
+ * a filter by name would not do, since ftrace knows the function by its
+ * alias __do_sys_getppid.
  */
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/trace_recursion.h>
 
@@ -34,9 +40,16 @@ static struct ftrace_ops floor_ops = {
 
 static int __init floor_ftrace_init(void)
 {
-	static char name[] = "__x64_sys_getppid";
-	int rc = ftrace_set_filter(&floor_ops, name, strlen(name), 1);
+	struct kprobe kp = {
+		.symbol_name = "__x64_sys_getppid",
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int rc = register_kprobe(&kp);
 
+	if (rc)
+		return rc;
+	rc = ftrace_set_filter_ip(&floor_ops, (unsigned long)kp.addr, 0, 0);
+	unregister_kprobe(&kp);
 	if (!rc)
 		rc = register_ftrace_function(&floor_ops);
 	if (rc)
