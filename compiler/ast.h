@@ -276,19 +276,51 @@ struct probe_component {
 	struct srcloc loc;     /* of the name */
 };
 
-/* A probe point as written: kprobe.function("x").return */
+/*
+ * A probe point as written: kprobe.function("x").return, with its marks:
+ * name? (optional), name! (optional and sufficient), name if (cond).
+ * Brace alternatives ({a,b}.c) are expanded by the parser, one point each.
+ */
 struct probe_point {
 	struct vec components; /* of struct probe_component * */
 	struct srcloc loc;     /* of the first component */
+	bool optional;         /* '?' or '!': matching nothing is not an error */
+	bool sufficient;       /* '!': once it matches, later points of the list are skipped */
+	struct node *cond;     /* if (expr) after the point, or NULL */
 };
 
-/* probe a, b { body } */
+/* In a derived probe: a copy of an alias body, and the file it was written in (whose private names it sees). */
+struct probe_body_file {
+	struct node *block;    /* the BLOCK copied from the alias */
+	struct ast_file *file; /* the alias's file */
+};
+
+/* What a probe declaration defines. */
+enum probe_kind {
+	PROBE_PLAIN,           /* probe points { body } */
+	PROBE_ALIAS_PROLOGUE,  /* probe name = points { body }: body runs before the user's */
+	PROBE_ALIAS_EPILOGUE,  /* probe name += points { body }: body runs after the user's */
+};
+
+/*
+ * probe a, b { body }, or an alias definition. In pass 2 the script's plain
+ * probes are derived (probes.c) into the probes the module runs: aliases
+ * expanded (their bodies wrapped around a copy of the user's), conditions
+ * combined; those are the ones session->probes lists.
+ */
 struct probe {
+	enum probe_kind kind;  /* plain probe or alias definition */
+	struct vec names;      /* aliases: of struct probe_point *, the names defined */
 	struct vec points;     /* of struct probe_point * */
 	struct node *body;     /* BLOCK */
 	struct srcloc loc;     /* of the 'probe' keyword */
 	bool from_tapset;      /* defined in a tapset file */
+	struct ast_file *file; /* the file that defines it */
 	int index;             /* position in session->probes */
+	struct node *cond;     /* derived: the conditions of its points and aliases, and-ed; or NULL */
+	struct vec cond_reads; /* of struct symbol *: globals cond reads (pass 2) */
+	int cond_index;        /* derived with a cond: its slot in the module's condition flags */
+	struct vec body_files; /* derived: of struct probe_body_file *, the alias bodies in body */
 	struct vec locals;     /* of struct symbol *: its locals (pass 2) */
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */
@@ -402,6 +434,13 @@ struct ast_walker {
 	void *data;
 };
 void ast_walk(struct ast_walker *w, struct node *n);
+
+/*
+ * A deep copy of a tree (ast_clone.c), with pass-2 annotations (symbols,
+ * resolved calls, types) cleared, so the copy can be resolved on its own:
+ * alias expansion gives each derived probe its own copy of the bodies.
+ */
+struct node *ast_clone(const struct node *n);
 
 /* Canonical printing for -p1 / -p2. */
 void ast_print_node(FILE *out, const struct node *n, int indent);

@@ -455,6 +455,15 @@ void ast_print_probe_point(FILE *out, const struct probe_point *pp)
 			fputc(')', out);
 		}
 	}
+	if (pp->sufficient)
+		fputc('!', out);
+	else if (pp->optional)
+		fputc('?', out);
+	if (pp->cond) {
+		fputs(" if (", out);
+		print_expr(out, pp->cond, false);
+		fputc(')', out);
+	}
 }
 
 static void print_type_suffix(FILE *out, enum stp_type type)
@@ -480,14 +489,23 @@ static void print_function(FILE *out, const struct function *f)
 	fputc('\n', out);
 }
 
+static void print_points(FILE *out, const struct vec *points)
+{
+	for (int i = 0; i < points->n; i++) {
+		if (i)
+			fputs(", ", out);
+		ast_print_probe_point(out, points->items[i]);
+	}
+}
+
 static void print_probe(FILE *out, const struct probe *p)
 {
 	fputs("probe ", out);
-	for (int i = 0; i < p->points.n; i++) {
-		if (i)
-			fputs(", ", out);
-		ast_print_probe_point(out, p->points.items[i]);
+	if (p->kind != PROBE_PLAIN) {
+		print_points(out, &p->names);
+		fputs(p->kind == PROBE_ALIAS_PROLOGUE ? " = " : " += ", out);
 	}
+	print_points(out, &p->points);
 	fputc(' ', out);
 	print_statement(out, p->body, 0);
 	fputc('\n', out);

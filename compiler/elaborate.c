@@ -10,8 +10,9 @@
 
 /*
  * Each step reports what it finds and the next independent one still runs,
- * so one run shows several errors: probe points are checked even when a
- * body failed to resolve. Types are inferred only over resolved code (an
+ * so one run shows several errors: the bodies of the probes derived are
+ * resolved even when other probe points failed (probes.c derives the
+ * probes first: alias expansion decides what the bodies are). Types are inferred only over resolved code (an
  * unresolved name would only cascade into "cannot infer" errors), and the
  * optimizer runs only on a program without errors.
  */
@@ -19,14 +20,14 @@ bool elaborate(struct session *s)
 {
 	if (!tapset_load(s))
 		return false;
-	bool ok = resolve_program(s);
+	bool ok = probes_derive(s);
+	ok = resolve_program(s) && ok;
 	if (ok && !s->unoptimized && s->probes.n)
 		optimize_prune_functions(s);
 	ok = ok && types_infer(s);
 	ok = ok && stats_check(s);
 	ok = ok && regex_elaborate(s);
-	ok = probes_resolve(s) && ok;
-	if (s->probes.n == 0) {
+	if (ok && s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
 		return false;
 	}
@@ -113,8 +114,14 @@ void elaborate_print(struct session *s, FILE *out)
 			struct resolved_probe *r = s->resolved.items[j];
 			if (r->probe != p)
 				continue;
-			fprintf(out, "%s%s", first ? "" : ", ", r->pp);
+			/* '?': the runtime may skip the point if it cannot be attached */
+			fprintf(out, "%s%s%s", first ? "" : ", ", r->pp, r->point->optional ? "?" : "");
 			first = false;
+		}
+		if (p->cond) {
+			fprintf(out, " if (");
+			ast_print_expr(out, p->cond);
+			fprintf(out, ")");
 		}
 		fprintf(out, " /* %s:%d:%d */\n", p->loc.file, p->loc.line, p->loc.col);
 		print_locals(out, &p->locals);

@@ -36,6 +36,10 @@ bool tapset_load(struct session *s);
 struct function *tapset_find_function(struct session *s, const char *name, int nargs,
 				      const struct ast_file *from, struct vec *candidates);
 struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from);
+/* Every probe alias defined on the tapset path (of struct probe *), in path order. */
+void tapset_aliases(struct vec *out);
+/* A tapset alias is expanded: the file defining it joins the program. */
+void tapset_use_alias(struct session *s, struct probe *alias);
 
 /* resolve.c: bind names to symbols and functions, collect what each probe uses. */
 bool resolve_program(struct session *s);

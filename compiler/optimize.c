@@ -526,14 +526,17 @@ static void filter_vec(struct vec *v, const struct vec *in)
 }
 
 /*
- * Walk everything a probe evaluates itself (not through a function): today
- * its body. A construct that gives probes more code (a condition, say) must
- * be walked here too, or the functions only it calls would be elided.
+ * Walk everything a probe evaluates itself (not through a function): its
+ * body and its condition. A construct that gives probes more code must be
+ * walked here too, or the functions only it calls would be elided.
  */
 static void walk_probe_code(struct session *s, struct ast_walker *w)
 {
-	for (int i = 0; i < s->probes.n; i++)
-		ast_walk(w, ((struct probe *)s->probes.items[i])->body);
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		ast_walk(w, p->body);
+		ast_walk(w, p->cond);
+	}
 }
 
 /* The functions the probes still call, in s->functions order; warn about the others. */
@@ -587,7 +590,8 @@ static bool prune_globals(struct session *s)
 		bool used = !g->from_tapset && g->sym->written && !g->sym->read;
 		for (int j = 0; j < s->probes.n && !used; j++) {
 			struct probe *p = s->probes.items[j];
-			used = in_vec(&p->globals_read, g->sym) || in_vec(&p->globals_written, g->sym);
+			used = in_vec(&p->globals_read, g->sym) || in_vec(&p->globals_written, g->sym) ||
+			       in_vec(&p->cond_reads, g->sym);
 		}
 		for (int j = 0; j < s->functions.n && !used; j++) {
 			struct function *fn = s->functions.items[j];
@@ -605,6 +609,7 @@ static bool prune_globals(struct session *s)
 		struct probe *p = s->probes.items[i];
 		filter_vec(&p->globals_read, &kept_syms);
 		filter_vec(&p->globals_written, &kept_syms);
+		filter_vec(&p->cond_reads, &kept_syms);
 	}
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];

@@ -80,6 +80,8 @@ struct parse_state {
 	int last_token;           /* kind of the latest token */
 	bool eof_reported;        /* the scanner already reported why the file ended early */
 	bool unterminated_string; /* an unterminated string was reported: skip the next syntax error */
+	int pp_braces;            /* scanner: depth of brace alternatives in a probe point */
+	int cond_parens;          /* scanner: parenthesis depth in a probe point's "if (...)" */
 	bool macro_file;          /* a *.stpm file: only macro definitions, nothing is parsed */
 	struct pp_state *pp;      /* the preprocessor between the scanner and the parser */
 	char open[PARSE_MAX_NESTING]; /* brackets ( [ { open before the latest token, innermost last */
@@ -120,6 +122,10 @@ static struct node *new_incdec(struct srcloc loc, const char *tok, enum ast_op o
 static bool is_lvalue(const struct node *n);
 static enum stp_type parse_type_name(struct srcloc loc, const char *name);
 static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
+static struct vec pp_product(struct vec prefixes, struct vec suffixes, struct srcloc loc);
+static struct vec pp_finish(struct vec seqs, int mark, struct node *cond);
+static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum probe_kind kind,
+			       struct vec names, struct vec points, struct node *body);
 static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, struct srcloc array_loc,
 				const char *array, int sort_stat, struct srcloc sort_loc, int sort,
 				struct node *limit, struct node *body);
@@ -164,6 +170,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %token <tok> STRING "string"
 %token <tok> EMBEDDED_CODE "embedded C block"
 %token <tok> PP_NAME "probe point component"
+%token <tok> PP_LBRACE "'{' of probe point alternatives" PP_RBRACE "'}' of probe point alternatives"
 %token <tok> TARGET_VAR "target variable"
 %token <tok> AT_NAME "@ operator"
 %token <tok> AT_DEFINED "'@defined'"
@@ -201,14 +208,15 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %type <tok> compare_op
 %type <type> opt_type
 %type <sort> opt_sort sort_sign
-%type <point> probe_point
 %type <comp> component
 %type <global> global_item
 %type <param> param
 %type <fe> foreach_vars foreach_keys
 %type <key> foreach_key
 %type <node> opt_limit
-%type <vec> probe_points
+%type <vec> probe_points pp_item pp_seq pp_elem pp_alts
+%type <sort> pp_mark
+%type <node> pp_cond
 %type <func> function_head function_sig
 
 %%
@@ -298,31 +306,75 @@ literal:
 |	STRING     { $$ = ast_new(NODE_STR, @1, $1.text); $$->u.str = $1.str; }
 ;
 
-/* probe-decl = "probe" probe-point ("," probe-point)* block */
+/*
+ * probe-decl = "probe" probe-points block
+ *            | "probe" probe-points ("=" | "+=") probe-points block   (an alias)
+ * In an alias the first list names the alias; "=" runs its body before the
+ * user's (a prologue), "+=" after it (an epilogue).
+ */
 probe_decl:
-	PROBE probe_points block {
-		struct probe *p = ast_alloc(sizeof(*p));
-		p->points = $2;
-		p->body = $3;
-		p->loc = @1;
-		p->from_tapset = ps->is_tapset;
-		vec_push(&ps->file->probes, p);
+	PROBE probe_points block { new_probe(ps, @1, PROBE_PLAIN, (struct vec){ 0 }, $2, $3); }
+|	PROBE probe_points '=' probe_points block {
+		new_probe(ps, @1, PROBE_ALIAS_PROLOGUE, $2, $4, $5);
+	}
+|	PROBE probe_points ADD_ASSIGN probe_points block {
+		new_probe(ps, @1, PROBE_ALIAS_EPILOGUE, $2, $4, $5);
 	}
 ;
 
+/* probe-points = probe-point ("," probe-point)*, each brace-expanded (of struct probe_point *) */
 probe_points:
-	probe_point                  { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
-|	probe_points ',' probe_point { $$ = $1; vec_push(&$$, $3); }
+	pp_item                  { $$ = $1; }
+|	probe_points ',' pp_item {
+		$$ = $1;
+		for (int i = 0; i < $3.n; i++)
+			vec_push(&$$, $3.items[i]);
+	}
 ;
 
-/* probe-point = component ("." component)* */
-probe_point:
+/* probe-point = pp-seq ("?" | "!")? ("if" "(" expr ")")? */
+pp_item:
+	pp_seq pp_mark pp_cond { $$ = pp_finish($1, $2, $3); }
+;
+
+pp_mark:
+	%empty { $$ = 0; }
+|	'?'    { $$ = 1; }
+|	'!'    { $$ = 2; }
+;
+
+pp_cond:
+	%empty           { $$ = NULL; }
+|	IF '(' expr ')'  { $$ = $3; }
+;
+
+/*
+ * pp-seq = pp-elem ("." pp-elem)*      pp-elem = component | "{" pp-seq ("," pp-seq)* "}"
+ * Values are the alternatives spelled so far: a vec of component sequences
+ * (each a struct vec * of struct probe_component *).
+ */
+pp_seq:
+	pp_elem
+|	pp_seq '.' pp_elem { $$ = pp_product($1, $3, @2); }
+;
+
+pp_elem:
 	component {
-		$$ = ast_alloc(sizeof(*$$));
-		$$->loc = $1->loc;
-		vec_push(&$$->components, $1);
+		struct vec *seq = ast_alloc(sizeof(*seq));
+		vec_push(seq, $1);
+		$$ = (struct vec){ 0 };
+		vec_push(&$$, seq);
 	}
-|	probe_point '.' component { $$ = $1; vec_push(&$$->components, $3); }
+|	PP_LBRACE pp_alts PP_RBRACE { $$ = $2; }
+;
+
+pp_alts:
+	pp_seq
+|	pp_alts ',' pp_seq {
+		$$ = $1;
+		for (int i = 0; i < $3.n; i++)
+			vec_push(&$$, $3.items[i]);
+	}
 ;
 
 /* component = name ("(" literal ")")?   where name may contain '*' */
@@ -919,6 +971,81 @@ static enum stp_type parse_type_name(struct srcloc loc, const char *name)
 		return TYPE_STRING;
 	diag_error(loc, "unknown type '%s' (expected 'long' or 'string')", name);
 	return TYPE_UNKNOWN;
+}
+
+/* Brace expansion yields at most this many points from one probe point. */
+#define PP_MAX_EXPANSION 10000
+
+/* Every prefix followed by every suffix, in product order (a.{b,c} -> a.b, a.c). */
+static struct vec pp_product(struct vec prefixes, struct vec suffixes, struct srcloc loc)
+{
+	struct vec out = { 0 };
+	if ((long)prefixes.n * suffixes.n > PP_MAX_EXPANSION) {
+		diag_error(loc, "probe point braces expand to more than %d points", PP_MAX_EXPANSION);
+		return prefixes;
+	}
+	for (int i = 0; i < prefixes.n; i++) {
+		for (int j = 0; j < suffixes.n; j++) {
+			const struct vec *a = prefixes.items[i], *b = suffixes.items[j];
+			struct vec *seq = ast_alloc(sizeof(*seq));
+			for (int k = 0; k < a->n; k++)
+				vec_push(seq, a->items[k]);
+			for (int k = 0; k < b->n; k++)
+				vec_push(seq, b->items[k]);
+			vec_push(&out, seq);
+		}
+	}
+	return out;
+}
+
+/* One probe point per alternative, each with the mark (1 '?', 2 '!') and condition. */
+static struct vec pp_finish(struct vec seqs, int mark, struct node *cond)
+{
+	struct vec out = { 0 };
+	for (int i = 0; i < seqs.n; i++) {
+		struct vec *seq = seqs.items[i];
+		struct probe_point *pp = ast_alloc(sizeof(*pp));
+		pp->components = *seq;
+		pp->loc = ((struct probe_component *)seq->items[0])->loc;
+		pp->optional = mark != 0;
+		pp->sufficient = mark == 2;
+		pp->cond = cond;
+		vec_push(&out, pp);
+	}
+	return out;
+}
+
+/* A probe or alias declaration joins the file. */
+static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum probe_kind kind,
+			       struct vec names, struct vec points, struct node *body)
+{
+	struct probe *p = ast_alloc(sizeof(*p));
+	p->kind = kind;
+	p->names = names;
+	p->points = points;
+	p->body = body;
+	p->loc = loc;
+	p->from_tapset = ps->is_tapset;
+	p->file = ps->file;
+	/* Once per declaration: brace expansion repeats the same mistake in every name. */
+	bool marked = false, wild = false;
+	for (int i = 0; i < names.n; i++) {
+		struct probe_point *name = names.items[i];
+		if ((name->optional || name->cond) && !marked) {
+			diag_error(name->loc, "an alias name cannot be %s",
+				   name->cond ? "conditional" : "optional");
+			marked = true;
+		}
+		for (int j = 0; j < name->components.n; j++) {
+			struct probe_component *c = name->components.items[j];
+			if (strchr(c->name, '*') && !wild) {
+				diag_error(c->loc, "an alias name cannot contain wildcards");
+				wild = true;
+			}
+		}
+	}
+	vec_push(&ps->file->probes, p);
+	return p;
 }
 
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name)

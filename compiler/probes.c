@@ -1,9 +1,35 @@
-/* probes.c - the probe provider table and probe-point resolution (pass 2). */
+/*
+ * probes.c - pass 2, first step: from the probes a script declares to the
+ * probes the module runs, and the provider table.
+ *
+ * Each point of each script probe is expanded in turn:
+ *
+ *  - a point whose components match the name of an alias (probe N = ... or
+ *    probe N += ...), with '*' matching within a component and '**' across
+ *    components, is replaced by the alias's own points, recursively. A
+ *    point longer than an alias name it starts with passes the rest on as
+ *    a suffix (syscall.open.return -> the alias's points + ".return") when
+ *    no alias matches it exactly and the rest has no wildcards;
+ *  - any other point goes to the provider named by its first component,
+ *    which may expand it further (function name globs) and resolves each
+ *    concrete point;
+ *  - a point that matches nothing is an error unless it, or a point it was
+ *    expanded from, is optional ('?' or '!'); a '!' point that matched
+ *    ends its list: the points after it are not tried.
+ *
+ * Every concrete point remembers the chain of aliases it came through and
+ * the "if (cond)" of every point on the way. Points with the same chain
+ * and conditions share one derived probe, whose body is the user's body
+ * wrapped in each alias body (prologues before, epilogues after; the
+ * alias nearest the concrete point outermost), all in one block so alias
+ * locals are the user's locals, and whose condition is the conditions
+ * and-ed together. Each derived probe gets its own copy of the bodies.
+ */
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
 #include "diag.h"
+#include "elaborate.h"
 #include "probes.h"
 #include "targetvar.h"
 
@@ -12,10 +38,14 @@ static const struct probe_provider *const providers[] = {
 	&probe_begin_end,
 	&probe_timer,
 	&probe_kprobe,
+	&probe_never,
 	&probe_kernel,
 	&probe_tracepoint,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
+
+/* Aliases may expand to aliases; deeper than this is taken as a cycle. */
+#define MAX_ALIAS_DEPTH 32
 
 struct probe_component *probes_component(const struct probe_point *pp, int i)
 {
@@ -27,17 +57,52 @@ int probes_ncomponents(const struct probe_point *pp)
 	return pp->components.n;
 }
 
+bool probes_has_wildcard(const char *name)
+{
+	return strchr(name, '*') != NULL;
+}
+
+/* '*' matches any run of characters except '.', "**" any run at all. */
+static bool glob_at(const char *p, const char *t)
+{
+	while (*p) {
+		if (*p == '*') {
+			bool cross = p[1] == '*';
+			while (*p == '*')
+				p++;
+			for (const char *rest = t;; rest++) {
+				if (glob_at(p, rest))
+					return true;
+				if (!*rest || (!cross && *rest == '.'))
+					return false;
+			}
+		}
+		if (*p != *t)
+			return false;
+		p++;
+		t++;
+	}
+	return *t == '\0';
+}
+
+bool probes_glob(const char *pattern, const char *text)
+{
+	return glob_at(pattern, text);
+}
+
+/* Canonical text of the components only, e.g. kprobe.function("x").return. */
 const char *probes_point_text(const struct probe_point *pp)
 {
+	struct probe_point bare = {.components = pp->components, .loc = pp->loc};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	ast_print_probe_point(f, pp);
+	ast_print_probe_point(f, &bare);
 	fclose(f);
 	return buf;
 }
 
-/* Find the family claiming the first component; begin/end/error share one provider. */
+/* The family claiming a first component; begin/end/error share one provider. */
 static const struct probe_provider *find_provider(const char *name)
 {
 	for (int i = 0; i < NPROVIDERS; i++) {
@@ -51,53 +116,500 @@ static const struct probe_provider *find_provider(const char *name)
 	return NULL;
 }
 
-bool probes_resolve(struct session *s)
+/* ---- Matching points against alias names ---- */
+
+static bool args_equal(const struct node *a, const struct node *b)
 {
-	bool ok = true;
-	for (int i = 0; i < s->probes.n; i++) {
-		struct probe *p = s->probes.items[i];
-		for (int j = 0; j < p->points.n; j++) {
-			struct probe_point *pp = p->points.items[j];
-			struct probe_component *first = probes_component(pp, 0);
-			const struct probe_provider *prov = first ? find_provider(first->name) : NULL;
-			if (!prov) {
-				diag_error(pp->loc, "unknown probe point '%s'", probes_point_text(pp));
-				diag_note(pp->loc, "supported here: begin, end, error, timer.ms(N) and the other "
-					  "timer units, kprobe.function(\"name\")[.return], kernel.function(\"pattern\"), "
-					  "kernel.statement(\"func@file:line\"), kernel.trace(\"name\"), module(\"m\").function(\"pattern\")");
-				ok = false;
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	return a->kind == NODE_NUM ? a->u.num == b->u.num : !strcmp(a->u.str, b->u.str);
+}
+
+/* name components [j, j+k) joined with '.', for a "**" pattern component */
+static const char *join_components(const struct vec *name, int j, int k)
+{
+	const char *text = "";
+	for (int i = j; i < j + k; i++)
+		text = ast_printf("%s%s%s", text, i > j ? "." : "", ((struct probe_component *)name->items[i])->name);
+	return text;
+}
+
+/*
+ * Match pattern components [i..] against alias name components [j..].
+ * Returns the pattern index where the name ran out: pat->n for an exact
+ * match, less when allow_suffix and the rest of the pattern is a suffix;
+ * -1 for no match.
+ */
+static int match_from(const struct vec *pat, int i, const struct vec *name, int j, bool allow_suffix)
+{
+	if (j == name->n)
+		return i == pat->n || allow_suffix ? i : -1;
+	if (i == pat->n)
+		return -1;
+	const struct probe_component *p = pat->items[i];
+	if (strstr(p->name, "**")) {
+		for (int k = name->n - j; k >= 1; k--) {
+			const struct probe_component *last = name->items[j + k - 1];
+			if (!args_equal(p->arg, last->arg) || !probes_glob(p->name, join_components(name, j, k)))
 				continue;
-			}
-			struct resolved_probe *r = ast_alloc(sizeof(*r));
-			r->probe = p;
-			r->point = pp;
-			r->provider = prov;
-			if (prov->expand) {
-				struct vec matches = {0};
-				if (!prov->expand(s, pp, r, &matches)) {
-					ok = false;
-					continue;
-				}
-				for (int k = 0; k < matches.n; k++) {
-					struct resolved_probe *m = matches.items[k];
-					if (!m->pp)
-						m->pp = probes_point_text(pp);
-					m->index = s->resolved.n;
-					vec_push(&s->resolved, m);
-				}
+			int r = match_from(pat, i + 1, name, j + k, allow_suffix);
+			if (r >= 0)
+				return r;
+		}
+		return -1;
+	}
+	const struct probe_component *c = name->items[j];
+	if (!probes_glob(p->name, c->name) || !args_equal(p->arg, c->arg))
+		return -1;
+	return match_from(pat, i + 1, name, j + 1, allow_suffix);
+}
+
+/* ---- Derivation ---- */
+
+/* One level of alias expansion. */
+struct expansion {
+	struct probe *alias;           /* the alias definition expanded */
+	struct probe_point *name;      /* its name that matched */
+	struct probe_point *via;       /* the point that named it */
+	const struct expansion *outer; /* the level it was reached from; NULL: the user's probe */
+	const struct diag_expansion *level; /* its diag level, made on first use */
+};
+
+/* A concrete point found while deriving one script probe. */
+struct match {
+	struct resolved_probe *r;      /* resolved by its provider; r->probe set at grouping */
+	const struct expansion *exp;   /* innermost alias expansion, or NULL */
+};
+
+/* An alias name a point matched. */
+struct alias_hit {
+	struct probe *alias;
+	struct probe_point *name;
+	int suffix;                    /* index of the point's first suffix component */
+};
+
+struct derive {
+	struct session *s;
+	struct vec aliases;            /* of struct probe *: the script's, then the tapsets' */
+	struct probe *user;            /* the script probe being derived */
+	struct vec matches;            /* of struct match *, in match order */
+	struct vec checked_conds;      /* of struct node *: conditions already checked */
+	int depth;                     /* alias nesting */
+};
+
+/* What diag's "in expansion of ..." notes call an alias use. */
+static const char *expansion_what(const struct expansion *e)
+{
+	return ast_printf("alias '%s' at %s:%d:%d", probes_point_text(e->name), e->name->loc.file,
+			  e->name->loc.line, e->name->loc.col);
+}
+
+/*
+ * The diag level of an expansion, for the nodes of its alias body: an error
+ * there names this use of the alias and every use around it.
+ */
+static const struct diag_expansion *expansion_level(struct expansion *e)
+{
+	if (!e->level) {
+		struct srcloc site = e->via->loc;
+		if (e->outer && !site.expansion)
+			site.expansion = expansion_level((struct expansion *)e->outer);
+		e->level = diag_expansion_new(expansion_what(e), site);
+	}
+	return e->level;
+}
+
+/*
+ * A suffix is passed on literally: it may not hold wildcards, nor follow a
+ * '**' (which could as well have swallowed it).
+ */
+static bool plain_suffix(const struct probe_point *pp, int from)
+{
+	if (strstr(((struct probe_component *)pp->components.items[from - 1])->name, "**"))
+		return false;
+	for (int i = from; i < pp->components.n; i++)
+		if (probes_has_wildcard(((struct probe_component *)pp->components.items[i])->name))
+			return false;
+	return true;
+}
+
+static void find_aliases(struct derive *d, struct probe_point *pp, bool allow_suffix, struct vec *out)
+{
+	for (int i = 0; i < d->aliases.n; i++) {
+		struct probe *a = d->aliases.items[i];
+		for (int j = 0; j < a->names.n; j++) {
+			struct probe_point *name = a->names.items[j];
+			int k = match_from(&pp->components, 0, &name->components, 0, allow_suffix);
+			if (k < 0 || (k < pp->components.n && !plain_suffix(pp, k)))
 				continue;
-			}
-			if (!prov->resolve(s, pp, r)) {
-				ok = false;
-				continue;
-			}
-			if (!r->pp)
-				r->pp = probes_point_text(pp);
-			r->index = s->resolved.n;
-			vec_push(&s->resolved, r);
+			struct alias_hit *hit = ast_alloc(sizeof(*hit));
+			hit->alias = a;
+			hit->name = name;
+			hit->suffix = k;
+			vec_push(out, hit);
 		}
 	}
-	return ok;
+}
+
+/* pp with components [from..] of suffix appended. */
+static struct probe_point *with_suffix(struct probe_point *pp, const struct probe_point *suffix, int from)
+{
+	if (!suffix || from >= suffix->components.n)
+		return pp;
+	struct probe_point *copy = ast_alloc(sizeof(*copy));
+	*copy = *pp;
+	copy->components = (struct vec){0};
+	for (int i = 0; i < pp->components.n; i++)
+		vec_push(&copy->components, pp->components.items[i]);
+	for (int i = from; i < suffix->components.n; i++)
+		vec_push(&copy->components, suffix->components.items[i]);
+	return copy;
+}
+
+static int expand_point(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional);
+
+/*
+ * Expand a list of points (a probe's or an alias's), each with the suffix
+ * appended. Returns the concrete points matched, or -1 after errors.
+ */
+static int expand_list(struct derive *d, const struct vec *points, const struct probe_point *suffix,
+		       int suffix_from, const struct expansion *exp, bool optional)
+{
+	int total = 0;
+	bool failed = false;
+	for (int i = 0; i < points->n; i++) {
+		struct probe_point *pp = with_suffix(points->items[i], suffix, suffix_from);
+		int n = expand_point(d, pp, exp, optional);
+		if (n < 0) {
+			failed = true;
+			continue;
+		}
+		total += n;
+		if (n > 0 && pp->sufficient)
+			break;
+	}
+	return failed ? -1 : total;
+}
+
+static int expand_alias_hits(struct derive *d, struct probe_point *pp, struct vec *hits,
+			     const struct expansion *exp, bool optional)
+{
+	int total = 0;
+	bool failed = false;
+	for (int i = 0; i < hits->n; i++) {
+		struct alias_hit *hit = hits->items[i];
+		bool cycle = d->depth >= MAX_ALIAS_DEPTH;
+		for (const struct expansion *e = exp; e; e = e->outer)
+			cycle |= e->alias == hit->alias;
+		if (cycle) {
+			diag_error(pp->loc, "alias '%s' expands to itself", probes_point_text(hit->name));
+			failed = true;
+			continue;
+		}
+		if (hit->alias->from_tapset)
+			tapset_use_alias(d->s, hit->alias);
+		struct expansion *e = ast_alloc(sizeof(*e));
+		e->alias = hit->alias;
+		e->name = hit->name;
+		e->via = pp;
+		e->outer = exp;
+		/* errors while expanding its points end with "in expansion of alias ..." */
+		diag_push_expansion(expansion_what(e), pp->loc);
+		d->depth++;
+		int n = expand_list(d, &hit->alias->points, pp, hit->suffix, e, optional);
+		d->depth--;
+		diag_pop_expansion();
+		if (n < 0)
+			failed = true;
+		else
+			total += n;
+	}
+	if (failed)
+		return -1;
+	if (total == 0 && !optional) {
+		diag_error(pp->loc, "probe point '%s' matched no probe point (add '?' to make it optional)",
+			   probes_point_text(pp));
+		return -1;
+	}
+	return total;
+}
+
+static void report_unknown(struct probe_point *pp)
+{
+	struct probe_component *first = probes_component(pp, 0);
+	bool wild = false;
+	for (int i = 0; i < pp->components.n; i++)
+		wild |= probes_has_wildcard(((struct probe_component *)pp->components.items[i])->name);
+	if (wild)
+		diag_error(pp->loc, "probe point '%s' matches no alias (add '?' to make it optional)",
+			   probes_point_text(pp));
+	else
+		diag_error(pp->loc, "unknown probe point '%s': no alias has this name and '%s' is not a probe family",
+			   probes_point_text(pp), first->name);
+	if (!wild) {
+		const char *list = "";
+		for (int i = 0; i < NPROVIDERS; i++) {
+			if (strchr(providers[i]->name, '.'))
+				continue; /* reached through another family (kernel.trace) */
+			list = ast_printf("%s%s%s%s", list, i ? ", " : "", providers[i]->name,
+					  providers[i] == &probe_begin_end ? ", end, error"
+					  : providers[i] == &probe_kernel ? ", module" : "");
+		}
+		diag_note(pp->loc, "probe families: %s", list);
+	}
+}
+
+/* Hand a point with no alias to its provider. */
+static int expand_provider(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional)
+{
+	struct probe_component *first = probes_component(pp, 0);
+	const struct probe_provider *prov = probes_has_wildcard(first->name) ? NULL : find_provider(first->name);
+	if (!prov) {
+		if (optional)
+			return 0;
+		report_unknown(pp);
+		return -1;
+	}
+	if (optional && !pp->optional) {
+		/* optional through an outer point: mark a copy, the point may be used elsewhere */
+		struct probe_point *copy = ast_alloc(sizeof(*copy));
+		*copy = *pp;
+		copy->optional = true;
+		pp = copy;
+	}
+	const struct expansion *outermost = exp;
+	while (outermost && outermost->outer)
+		outermost = outermost->outer;
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	r->point = pp;
+	r->user_point = outermost ? outermost->via : pp;
+	r->provider = prov;
+	struct vec found = {0};
+	if (prov->expand) {
+		/* an optional point that matches nothing comes back empty, and quietly */
+		if (!prov->expand(d->s, pp, r, &found))
+			return -1;
+	} else {
+		if (!prov->resolve(d->s, pp, r))
+			return -1;
+		vec_push(&found, r);
+	}
+	for (int i = 0; i < found.n; i++) {
+		struct resolved_probe *m = found.items[i];
+		if (!m->pp)
+			m->pp = probes_point_text(pp);
+		struct match *match = ast_alloc(sizeof(*match));
+		match->r = m;
+		match->exp = exp;
+		vec_push(&d->matches, match);
+	}
+	return found.n;
+}
+
+/* Returns the concrete points pp expands to, or -1 after errors. */
+static int expand_point(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional)
+{
+	optional |= pp->optional;
+	struct vec hits = {0};
+	find_aliases(d, pp, false, &hits);
+	if (!hits.n)
+		find_aliases(d, pp, true, &hits);
+	if (hits.n)
+		return expand_alias_hits(d, pp, &hits, exp, optional);
+	return expand_provider(d, pp, exp, optional);
+}
+
+/* ---- Conditions ---- */
+
+struct cond_check {
+	struct session *s;
+};
+
+/*
+ * Conditions are resolved as written in the script (the user's file), so
+ * even an alias's condition sees the script's names: the script's globals
+ * and the public ones of the tapsets.
+ */
+static bool is_global(struct session *s, const char *name)
+{
+	for (int i = 0; i < s->script->globals.n; i++)
+		if (!strcmp(((struct global *)s->script->globals.items[i])->name, name))
+			return true;
+	return tapset_find_global(s, name, s->script) != NULL;
+}
+
+/* A condition may read globals and nothing else: no locals, calls or assignments. */
+static bool check_cond_node(struct ast_walker *w, struct node *n)
+{
+	struct cond_check *cc = w->data;
+	switch (n->kind) {
+	case NODE_VAR:
+		if (!is_global(cc->s, n->u.var.name))
+			diag_error(n->loc, "'%s' in a probe condition is not a global: conditions can only read globals",
+				   n->u.var.name);
+		return true;
+	case NODE_CALL:
+		diag_error(n->loc, "a probe condition cannot call functions ('%s')", n->u.call.name);
+		return false;
+	case NODE_ASSIGN:
+	case NODE_INCDEC:
+	case NODE_STAT_ADD:
+		diag_error(n->loc, "a probe condition cannot change variables");
+		return false;
+	case NODE_STAT_OP:
+		/* extracting merges per-CPU data under the write lock: not from a condition */
+		diag_error(n->loc, "a probe condition cannot read statistics");
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void check_cond(struct derive *d, struct node *cond)
+{
+	if (!cond)
+		return;
+	for (int i = 0; i < d->checked_conds.n; i++)
+		if (d->checked_conds.items[i] == cond)
+			return;
+	vec_push(&d->checked_conds, cond);
+	struct cond_check cc = {.s = d->s};
+	struct ast_walker w = {.pre = check_cond_node, .data = &cc};
+	ast_walk(&w, cond);
+}
+
+/* cond and-ed onto acc (a copy of it, so each derived probe resolves its own). */
+static struct node *and_cond(struct node *acc, struct node *cond)
+{
+	if (!cond)
+		return acc;
+	struct node *copy = ast_clone(cond);
+	if (!acc)
+		return copy;
+	struct node *n = ast_new(NODE_BINARY, copy->loc, "&&");
+	n->u.binary.op = OP_AND;
+	n->u.binary.lhs = acc;
+	n->u.binary.rhs = copy;
+	return n;
+}
+
+/* ---- Grouping matches into derived probes ---- */
+
+static bool same_derivation(const struct match *a, const struct match *b)
+{
+	if (a->r->point->cond != b->r->point->cond)
+		return false;
+	const struct expansion *x = a->exp, *y = b->exp;
+	for (; x && y; x = x->outer, y = y->outer)
+		if (x->alias != y->alias || x->via->cond != y->via->cond)
+			return false;
+	return x == y;
+}
+
+static bool stamp_node(struct ast_walker *w, struct node *n)
+{
+	if (!n->loc.expansion)
+		n->loc.expansion = w->data;
+	return true;
+}
+
+/*
+ * { alias body; inner } for a prologue, { inner; alias body } for an
+ * epilogue; the alias body's copy carries e's diag level.
+ */
+static struct node *wrap(struct probe *dp, struct expansion *e, struct node *inner)
+{
+	struct probe *alias = e->alias;
+	struct node *block = ast_new(NODE_BLOCK, inner->loc, "{");
+	struct node *body = ast_clone(alias->body);
+	struct ast_walker w = {.pre = stamp_node, .data = (void *)expansion_level(e)};
+	ast_walk(&w, body);
+	struct probe_body_file *bf = ast_alloc(sizeof(*bf));
+	bf->block = body;
+	bf->file = alias->file;
+	vec_push(&dp->body_files, bf);
+	if (alias->kind == PROBE_ALIAS_PROLOGUE) {
+		vec_push(&block->u.block.stmts, body);
+		vec_push(&block->u.block.stmts, inner);
+	} else {
+		vec_push(&block->u.block.stmts, inner);
+		vec_push(&block->u.block.stmts, body);
+	}
+	return block;
+}
+
+static struct probe *derived_probe(struct derive *d, const struct match *m, bool first)
+{
+	struct probe *user = d->user;
+	struct probe *dp = ast_alloc(sizeof(*dp));
+	dp->kind = PROBE_PLAIN;
+	dp->loc = user->loc;
+	dp->from_tapset = user->from_tapset;
+	dp->file = user->file;
+	dp->body = first ? user->body : ast_clone(user->body);
+
+	/* Outermost alias (the one the user named) first. */
+	struct vec chain = {0};
+	for (const struct expansion *e = m->exp; e; e = e->outer)
+		vec_push(&chain, (void *)e);
+	for (int i = chain.n - 1; i >= 0; i--) {
+		const struct expansion *e = chain.items[i];
+		check_cond(d, e->via->cond);
+		dp->cond = and_cond(dp->cond, e->via->cond);
+	}
+	check_cond(d, m->r->point->cond);
+	dp->cond = and_cond(dp->cond, m->r->point->cond);
+	for (int i = chain.n - 1; i >= 0; i--)
+		dp->body = wrap(dp, chain.items[i], dp->body);
+
+	dp->index = d->s->probes.n;
+	vec_push(&d->s->probes, dp);
+	return dp;
+}
+
+static void derive_probe(struct derive *d, struct probe *user)
+{
+	d->user = user;
+	d->matches.n = 0;
+	if (expand_list(d, &user->points, NULL, 0, NULL, false) < 0)
+		return;
+	bool first = true;
+	for (int i = 0; i < d->matches.n; i++) {
+		struct match *m = d->matches.items[i];
+		for (int j = 0; j < i && !m->r->probe; j++) {
+			struct match *other = d->matches.items[j];
+			if (same_derivation(m, other))
+				m->r->probe = other->r->probe;
+		}
+		if (!m->r->probe) {
+			m->r->probe = derived_probe(d, m, first);
+			first = false;
+		}
+		vec_push(&m->r->probe->points, m->r->point);
+		m->r->index = d->s->resolved.n;
+		vec_push(&d->s->resolved, m->r);
+	}
+}
+
+bool probes_derive(struct session *s)
+{
+	struct derive d = {.s = s};
+	struct ast_file *f = s->script;
+	for (int i = 0; i < f->probes.n; i++) {
+		struct probe *p = f->probes.items[i];
+		if (p->kind != PROBE_PLAIN)
+			vec_push(&d.aliases, p);
+	}
+	tapset_aliases(&d.aliases);
+	int errors = diag_error_count();
+	for (int i = 0; i < f->probes.n; i++) {
+		struct probe *p = f->probes.items[i];
+		if (p->kind == PROBE_PLAIN)
+			derive_probe(&d, p);
+	}
+	return diag_error_count() == errors;
 }
 
 void probes_providers_used(struct session *s, const struct probe_provider **out, int *n)

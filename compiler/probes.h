@@ -9,8 +9,11 @@ struct probe_provider;
 
 /* One probe point of one probe, resolved to something the runtime can attach. */
 struct resolved_probe {
-	struct probe *probe;                    /* whose body runs */
-	struct probe_point *point;              /* as written */
+	struct probe *probe;                    /* whose body runs (a derived probe) */
+	struct probe_point *point;              /* concrete: after alias, wildcard and provider
+						   expansion; point->optional says whether the
+						   runtime may quietly skip it if it cannot attach */
+	struct probe_point *user_point;         /* the point in the user's probe it came from */
 	const struct probe_provider *provider;  /* who attaches it */
 	const char *pp;                         /* canonical text, e.g. timer.ms(100) */
 	int index;                              /* position in _stp_probes[] */
@@ -18,6 +21,8 @@ struct resolved_probe {
 	int be_type;                            /* begin_end: 0 begin, 1 end, 2 error */
 	int64_t priority;                       /* begin_end: begin(N) */
 	uint64_t period_ns;                     /* timer */
+	uint64_t randomize_ns;                  /* timer: .randomize(M), 0 if none */
+	bool profile;                           /* timer.profile: every tick on every CPU */
 	const char *symbol;                     /* kprobe: function name ("mod:name" in a module) */
 	bool is_return;                         /* kprobe: .return */
 	int64_t offset;                         /* kprobe: bytes past symbol (statements, inline instances) */
@@ -34,17 +39,21 @@ struct resolved_probe {
 struct probe_provider {
 	const char *name;   /* first component it claims: "begin", "timer", "kprobe" */
 	/*
-	 * Resolve pp (whose first component is name) into out; report a
+	 * Resolve one pp (whose first component is name) into out; report a
 	 * diagnostic at the offending component and return false if it is not
-	 * a valid point of this family.
+	 * a valid point of this family. Runs in pass 2 before the probe bodies
+	 * are resolved (probes_derive).
 	 */
 	bool (*resolve)(struct session *s, struct probe_point *pp, struct resolved_probe *out);
 	/*
 	 * Instead of resolve, for families where one point may match many
 	 * (wildcards): push a filled-in copy of tmpl (struct resolved_probe *)
 	 * per match onto out. A match may name another provider in ->provider
-	 * (kernel.function is attached by the kprobe family). false with a
-	 * diagnostic when nothing matches or the point is invalid.
+	 * (kernel.function is attached by the kprobe family). Return false
+	 * with a diagnostic when the point is invalid. When nothing matches:
+	 * if pp->optional ('?', '!', or inherited through aliases) return true
+	 * with out empty and say nothing (the core skips the point, or tries
+	 * the next alternative after a '!'); otherwise report and return false.
 	 */
 	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
 	/*
@@ -60,23 +69,35 @@ struct probe_provider {
 extern const struct probe_provider probe_begin_end;
 extern const struct probe_provider probe_timer;
 extern const struct probe_provider probe_kprobe;
+extern const struct probe_provider probe_never;
 extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
 extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
 
 /* -l / -L: print the resolved points (with -L their target variables), sorted, once each. */
 void probes_list(struct session *s, FILE *out);
 
-/* Resolve every point of every probe into s->resolved; false on errors. */
-bool probes_resolve(struct session *s);
+/*
+ * Pass 2, before name resolution: derive the probes the module runs from
+ * the script's probes. Aliases are expanded (the user's body wrapped in
+ * copies of the alias bodies), wildcards matched against alias names,
+ * brace-expanded points already split by the parser, '?' and '!' applied,
+ * and each concrete point handed to its provider. Fills s->probes and
+ * s->resolved; false on errors.
+ */
+bool probes_derive(struct session *s);
 
 /* Providers used by the session, each once, in table order. */
 void probes_providers_used(struct session *s, const struct probe_provider **out, int *n);
 
-/* Canonical text of a point as written. */
+/* Canonical text of a point's components (no marks, no condition). */
 const char *probes_point_text(const struct probe_point *pp);
 
 /* Helpers for providers. */
 struct probe_component *probes_component(const struct probe_point *pp, int i);
 int probes_ncomponents(const struct probe_point *pp);
+/* True if a component name has a '*' wildcard. */
+bool probes_has_wildcard(const char *name);
+/* Glob match of probe point names: '*' matches any run but '.', "**" any run. */
+bool probes_glob(const char *pattern, const char *text);
 
 #endif

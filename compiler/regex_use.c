@@ -42,8 +42,11 @@ bool regex_elaborate(struct session *s)
 	struct ast_walker w = {.pre = regex_pre};
 	for (int i = 0; i < s->functions.n; i++)
 		ast_walk(&w, ((struct function *)s->functions.items[i])->body);
-	for (int i = 0; i < s->probes.n; i++)
-		ast_walk(&w, ((struct probe *)s->probes.items[i])->body);
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		ast_walk(&w, p->body);
+		ast_walk(&w, p->cond);  /* probe p if (s =~ "re") */
+	}
 	return diag_error_count() == 0;
 }
 

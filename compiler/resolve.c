@@ -557,9 +557,18 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_match_keys(sc, &n->u.in.keys);
 		note_access(sc, array_symbol(sc, n->u.in.array), true, false);
 		break;
-	case NODE_BLOCK:
+	case NODE_BLOCK: {
+		/* an alias body in a derived probe sees its own file's private names */
+		struct ast_file *outer = sc->file;
+		for (int i = 0; sc->probe && i < sc->probe->body_files.n; i++) {
+			struct probe_body_file *bf = sc->probe->body_files.items[i];
+			if (bf->block == n)
+				sc->file = bf->file;
+		}
 		resolve_vec(sc, &n->u.block.stmts);
+		sc->file = outer;
 		break;
+	}
 	case NODE_EXPR_STMT:
 		resolve_node(sc, n->u.expr_stmt.expr);
 		break;
@@ -810,14 +819,19 @@ bool resolve_program(struct session *s)
 		vec_push(&s->embedded, (void *)n->u.embedded.code);
 	}
 
-	/* Probes first; functions join s->functions as calls reach them. */
-	for (int i = 0; i < f->probes.n; i++) {
-		struct probe *p = f->probes.items[i];
-		struct scope sc = {.s = s, .probe = p, .file = f, .locals = &p->locals, .reads = &p->globals_read,
+	/* Probes first (as probes.c derived them); functions join s->functions as calls reach them. */
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		struct scope sc = {.s = s, .probe = p, .file = p->file, .locals = &p->locals, .reads = &p->globals_read,
 				   .writes = &p->globals_written, .callees = &p->callees};
-		p->index = s->probes.n;
-		vec_push(&s->probes, p);
 		resolve_node(&sc, p->body);
+		if (p->cond) {
+			/* Only globals (probes.c checked): its reads are kept apart from the body's. */
+			struct vec none = {0};
+			struct scope cs = {.s = s, .probe = p, .file = s->script, .locals = &none,
+					   .reads = &p->cond_reads, .writes = &none, .callees = &none};
+			resolve_node(&cs, p->cond);
+		}
 	}
 	int done = 0;
 	for (; done < s->functions.n; done++) /* grows while we go */

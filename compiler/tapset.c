@@ -142,3 +142,22 @@ struct global *tapset_find_global(struct session *s, const char *name, const str
 	}
 	return NULL;
 }
+
+void tapset_aliases(struct vec *out)
+{
+	for (int i = 0; i < tapset_files.n; i++) {
+		struct ast_file *f = tapset_files.items[i];
+		for (int j = 0; j < f->probes.n; j++) {
+			struct probe *p = f->probes.items[j];
+			if (p->kind != PROBE_PLAIN)
+				vec_push(out, p);
+		}
+	}
+}
+
+void tapset_use_alias(struct session *s, struct probe *alias)
+{
+	for (int i = 0; i < tapset_files.n; i++)
+		if (tapset_files.items[i] == alias->file)
+			use_file(s, i);
+}

@@ -26,6 +26,8 @@
 struct body_text {
 	char *text;        /* C statements */
 	struct vec slots;  /* of const char *: member declarations */
+	int ntemps;        /* temporaries numbered so far (more code may join the body) */
+	char *conds;       /* probes: statements re-evaluating the conditions it may change, or NULL */
 };
 
 /* FNV-1a, for the default module name. */
@@ -64,7 +66,76 @@ static struct body_text generate(struct session *s, struct function *fn, struct 
 	codegen_body(&g, body);
 	fclose(mem);
 	bt.slots = g.slots;
+	bt.ntemps = g.ntemps;
 	return bt;
+}
+
+/*
+ * Conditional probes. Each has a flag (_stp_cond_state[cond_index]) the
+ * runtime checks before running its body and uses to arm or disarm it. The
+ * flag always holds the condition's current value: it is computed once
+ * before anything is registered, then again at the end of every probe that
+ * writes a global the condition reads, under that probe's locks, which are
+ * widened to read-lock every global of those conditions (two writers of a
+ * condition's globals therefore never update its flag concurrently).
+ */
+static bool updates_cond(const struct probe *p, const struct probe *q)
+{
+	if (!q->cond)
+		return false;
+	for (int i = 0; i < p->globals_written.n; i++)
+		for (int j = 0; j < q->cond_reads.n; j++)
+			if (p->globals_written.items[i] == q->cond_reads.items[j])
+				return true;
+	return false;
+}
+
+/* Statements storing each condition's value in its flag, in the locals of body_text bt. */
+static char *generate_cond_sets(struct session *s, struct vec *conds, struct body_text *bt)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct emitter e = {.out = mem, .indent = 1};
+	struct codegen g = {.e = &e, .s = s, .slots = bt->slots, .ntemps = bt->ntemps};
+	for (int i = 0; i < conds->n; i++) {
+		struct probe *q = conds->items[i];
+		emit_line(&e, "_stp_cond_set(&_stp_cond_state[%d], (%s) != 0); /* condition of the probe at %s:%d:%d */",
+			  q->cond_index, codegen_expr(&g, q->cond), q->loc.file, q->loc.line, q->loc.col);
+	}
+	fclose(mem);
+	bt->slots = g.slots;
+	bt->ntemps = g.ntemps;
+	return text;
+}
+
+/* The conditions p may change, if any, re-evaluated when its body ends. */
+static void generate_probe_conds(struct session *s, struct probe *p, struct body_text *bt)
+{
+	struct vec affected = {0};
+	for (int i = 0; i < s->probes.n; i++)
+		if (updates_cond(p, s->probes.items[i]))
+			vec_push(&affected, s->probes.items[i]);
+	if (affected.n)
+		bt->conds = generate_cond_sets(s, &affected, bt);
+}
+
+/* The function computing every condition at start, and its _stp_probe for the runner. */
+static void emit_conds_init(struct emitter *e, struct body_text *bt)
+{
+	emit_line(e, "/* the initial value of every probe condition: at start, before any probe is registered */");
+	emit_line(e, "static void probe_conds_init(struct context *c)");
+	emit_open(e, "{");
+	emit_line(e, "struct probe_conds_locals *l = &c->probe_locals.probe_conds;");
+	emit_line(e, "(void)l;");
+	emit_raw(e, "%s", bt->text);
+	emit_close(e, "out: __attribute__((unused));");
+	e->indent++;
+	emit_line(e, ";");
+	emit_close(e, "}");
+	emit_line(e, "static const struct _stp_probe _stp_cond_init_probe = "
+		  "{ .body = probe_conds_init, .pp = \"probe conditions\", .location = \"<start>\" };");
+	emit_blank(e);
 }
 
 static void emit_symbol_member(struct emitter *e, const struct symbol *sym)
@@ -110,7 +181,8 @@ static void emit_function_locals(struct emitter *e, struct function *fn, struct 
 	emit_close(e, "} function_%s;", fn->name);
 }
 
-static void emit_context(struct emitter *e, struct session *s, struct body_text *probes, struct body_text *funcs)
+static void emit_context(struct emitter *e, struct session *s, struct body_text *probes, struct body_text *funcs,
+			 struct body_text *conds_init)
 {
 	emit_open(e, "struct context {");
 	emit_line(e, "struct _stp_context base;");
@@ -124,6 +196,13 @@ static void emit_context(struct emitter *e, struct session *s, struct body_text 
 			emit_line(e, "%s", (char *)probes[i].slots.items[j]);
 		emit_line(e, "char unused;");
 		emit_close(e, "} probe_%d;", i);
+	}
+	if (conds_init) {
+		emit_open(e, "struct probe_conds_locals { /* evaluating probe conditions at start */");
+		for (int j = 0; j < conds_init->slots.n; j++)
+			emit_line(e, "%s", (char *)conds_init->slots.items[j]);
+		emit_line(e, "char unused;");
+		emit_close(e, "} probe_conds;");
 	}
 	emit_close(e, "} probe_locals;");
 	emit_open(e, "union {");
@@ -261,8 +340,28 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 			w |= p->globals_written.items[j] == g->sym;
 		for (int j = 0; j < p->globals_read.n; j++)
 			r |= p->globals_read.items[j] == g->sym;
+		for (int q = 0; q < s->probes.n; q++) {
+			struct probe *cp = s->probes.items[q];
+			if (!updates_cond(p, cp))
+				continue;
+			for (int j = 0; j < cp->cond_reads.n; j++)
+				r |= cp->cond_reads.items[j] == g->sym;
+		}
 		if (w || r)
 			vec_push(&locks, ast_printf("%s:%s", w ? "write" : "read", g->name));
+	}
+	if (bt->conds) {
+		emit_line(e, "/* conditions the probe at %s:%d:%d may change */", p->loc.file, p->loc.line, p->loc.col);
+		emit_line(e, "static void probe_%d_conds(struct context *c)", index);
+		emit_open(e, "{");
+		emit_line(e, "struct probe_%d_locals *l = &c->probe_locals.probe_%d;", index, index);
+		emit_line(e, "(void)l;");
+		emit_raw(e, "%s", bt->conds);
+		emit_close(e, "out: __attribute__((unused));");
+		e->indent++;
+		emit_line(e, ";");
+		emit_close(e, "}");
+		emit_blank(e);
 	}
 	emit_line(e, "/* probe at %s:%d:%d */", p->loc.file, p->loc.line, p->loc.col);
 	emit_line(e, "static void notrace probe_%d(struct context *c)", index);
@@ -287,6 +386,11 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 	emit_raw(e, "%s", bt->text);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;
+	if (bt->conds) {
+		/* also after a 'next' unwinding from a function (cleared later by the runner) */
+		emit_line(e, "if (!c->base.last_error || c->base.last_error == _stp_next_unwind)");
+		emit_line(e, "\tprobe_%d_conds(c);", index);
+	}
 	for (int i = locks.n - 1; i >= 0; i--) {
 		char *spec = locks.items[i];
 		emit_line(e, "_stp_%s_unlock(&stp_global.s_%s_lock);", spec[0] == 'w' ? "write" : "read",
@@ -418,11 +522,13 @@ static void emit_tables(struct emitter *e, struct session *s)
 	emit_open(e, "static const struct _stp_probe _stp_probes[] = {");
 	for (int i = 0; i < s->resolved.n; i++) {
 		struct resolved_probe *r = s->resolved.items[i];
-		if (r->probe)
-			emit_line(e, "{ .body = probe_%d, .pp = %s, .location = \"%s:%d:%d\"%s },", r->probe->index,
-				  emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col,
-				  ast_printf("%s%s", r->probe->quiet ? ", .quiet = 1" : "",
-					     r->probe->uses_regs ? "" : ", .regless = 1"));
+		if (r->probe) {
+			struct probe_point *at = r->user_point ? r->user_point : r->point;
+			emit_line(e, "{ .body = probe_%d, .pp = %s, .location = \"%s:%d:%d\"%s%s%s },", r->probe->index,
+				  emit_c_string(r->pp), at->loc.file, at->loc.line, at->loc.col,
+				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
+				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
+		}
 		else
 			emit_line(e, "{ .body = probe_display, .pp = \"end\", .location = \"<global display>\" },");
 	}
@@ -504,8 +610,22 @@ static void write_module(struct emitter *e, struct session *s)
 	}
 	struct body_text *probes = ast_alloc(sizeof(*probes) * (size_t)(s->probes.n + 1));
 	struct body_text *funcs = ast_alloc(sizeof(*funcs) * (size_t)(s->functions.n + 1));
-	for (int i = 0; i < s->probes.n; i++)
+	struct vec conds = {0};
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		if (p->cond) {
+			p->cond_index = conds.n;
+			vec_push(&conds, p);
+		}
+	}
+	struct body_text conds_init = {0};
+	if (conds.n)
+		conds_init.text = generate_cond_sets(s, &conds, &conds_init);
+	for (int i = 0; i < s->probes.n; i++) {
 		probes[i] = generate(s, NULL, s->probes.items[i], ((struct probe *)s->probes.items[i])->body, 1);
+		if (conds.n)
+			generate_probe_conds(s, s->probes.items[i], &probes[i]);
+	}
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
 		if (fn->body->kind != NODE_EMBEDDED)
@@ -526,6 +646,8 @@ static void write_module(struct emitter *e, struct session *s)
 	probes_providers_used(s, used, &nused);
 	for (int i = 0; i < nused; i++)
 		used[i]->emit_defines(e);
+	if (conds.n)
+		emit_line(e, "#define STP_HAVE_CONDS 1");
 	if (codegen_regex_work_words()) {
 		emit_line(e, "#define STP_HAVE_REGEX 1");
 		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words());
@@ -540,7 +662,11 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);
 	codegen_regex_emit_all(e);
 	emit_globals(e, s);
-	emit_context(e, s, probes, funcs);
+	emit_context(e, s, probes, funcs, conds.n ? &conds_init : NULL);
+	if (conds.n) {
+		emit_line(e, "static atomic_t _stp_cond_state[%d]; /* a flag per conditional probe */", conds.n);
+		emit_blank(e);
+	}
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
 		if (fn->body->kind == NODE_EMBEDDED)
@@ -551,6 +677,8 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_blank(e);
 	for (int i = 0; i < s->functions.n; i++)
 		emit_function(e, s->functions.items[i], &funcs[i]);
+	if (conds.n)
+		emit_conds_init(e, &conds_init);
 	for (int i = 0; i < s->probes.n; i++)
 		emit_probe(e, s, i, &probes[i]);
 	if (display)

@@ -490,8 +490,12 @@ static void infer_round(struct session *s, struct infer *in)
 		infer_node(in, fn->body);
 	}
 	in->func = NULL;
-	for (int i = 0; i < s->probes.n; i++)
-		infer_node(in, ((struct probe *)s->probes.items[i])->body);
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		infer_node(in, p->body);
+		if (p->cond)
+			infer_expect(in, p->cond, TYPE_LONG, "a probe condition");
+	}
 }
 
 bool types_infer(struct session *s)

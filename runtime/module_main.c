@@ -74,6 +74,7 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/copy.c"
 #include "linux/kprobes.c"
 #include "linux/tracepoints.c"
+#include "linux/conds.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 
@@ -231,6 +232,9 @@ static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p, st
 	local_irq_save(flags);
 	if (unlikely(atomic_read(&_stp_session_state) != state))
 		goto out;
+	/* probe p if (cond) while cond is false; a constant NULL for most probes */
+	if (p->cond && !atomic_read(p->cond))
+		goto out;
 	c = this_cpu_read(_stp_this_context);
 	if (unlikely(c->base.busy)) {
 		_stp_count_skipped();
@@ -308,6 +312,7 @@ static void _stp_session_start(struct work_struct *work)
 		goto out;	/* stopped before it started */
 	_stp_target = _stp_start_cmd.target_pid;
 
+	_stp_conds_init();	/* kprobes register armed or not by these */
 	rc = _stp_timers_register();
 	if (!rc)
 		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
@@ -414,6 +419,7 @@ static void _stp_teardown(void)
 {
 	_stp_relay_exit();
 	_stp_debugfs_exit();
+	_stp_conds_exit();
 	if (_stp_wq)
 		destroy_workqueue(_stp_wq);
 	_stp_wq = NULL;

@@ -12,6 +12,7 @@
  *	#define STP_HAVE_KPROBES 1             (only if the script has kprobes)
  *	#define STP_HAVE_TIMERS 1              (only if it has timer probes)
  *	#define STP_HAVE_BEGIN_END 1           (only if it has begin/end/error probes)
+ *	#define STP_HAVE_CONDS 1               (only if it has conditional probes)
  *	#define STP_HAVE_TRACEPOINTS 1         (only if it has kernel.trace probes)
  *	... -D definitions from the command line come from kbuild ccflags ...
  *	#include "runtime.h"                   (limits, types, this API)
@@ -89,6 +90,9 @@ struct _stp_probe {
 	void (*body)(struct context *c); /* generated handler */
 	const char *pp;                  /* probe point as resolved, e.g. kprobe.function("x") */
 	const char *location;            /* "t.stp:3:7" of the probe point */
+	atomic_t *cond;                  /* probe p if (cond): its flag in _stp_cond_state[], else NULL;
+					    the body runs only while it is 1, and providers that
+					    can (kprobes) disarm the probe while it is 0 */
 	unsigned char quiet;             /* 1: the body (and what it calls) never prints */
 	unsigned char regless;           /* 1: ... never reads c->base.regs or c->base.probe */
 };
@@ -99,6 +103,12 @@ struct _stp_probe {
 /*
  * static const struct _stp_probe _stp_probes[];  // const: a handler that names
  *                                                // _stp_probes[I] calls its body directly
+ *
+ * #ifdef STP_HAVE_CONDS
+ * static atomic_t _stp_cond_state[];                     // one flag per conditional probe
+ * static const struct _stp_probe _stp_cond_init_probe;  // sets every flag from the globals;
+ *                                                        // run once at start, before registration
+ * #endif
  *
  * #ifdef STP_HAVE_BEGIN_END
  * static const struct _stp_be_probe _stp_be_probes[];   // in run order
@@ -128,10 +138,12 @@ struct _stp_be_probe {
 	long priority;                   /* begin(N)/end(N); tables are emitted sorted */
 };
 
-/* timer.ms(N) and friends, all converted to a period in nanoseconds. */
+/* timer.ms(N) and friends, all converted to a period in nanoseconds; timer.profile. */
 struct _stp_timer_probe {
 	const struct _stp_probe *probe;
 	u64 period_ns;
+	u64 randomize_ns;                /* .randomize(M): each period is period_ns +- up to this */
+	int profile;                     /* timer.profile: every tick on every CPU (period unused) */
 	struct hrtimer timer;            /* runtime-owned */
 };
 
@@ -147,10 +159,12 @@ struct _stp_kprobe_probe {
 	const char *symbol;
 	unsigned long offset;            /* bytes past symbol */
 	int is_return;
+	int optional;                    /* '?': a registration failure is not an error */
 	int maxactive;                   /* kretprobe instances, 0 for the kernel's default */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
 	size_t data_size;                /* .return with entry: bytes of instance data */
 	int registered;                  /* runtime-owned */
+	int disarmed;                    /* runtime-owned: disabled while its condition is false */
 	union {
 		struct kprobe kp;
 		struct kretprobe rp;
@@ -256,6 +270,9 @@ static void _stp_tokenize(char *dst, const char *input, const char *delim, struc
 /* Control messages to stapio (never sleep, never wake anybody). */
 static void _stp_warn(const char *fmt, ...);    /* "WARNING: ..." on stapio's stderr */
 static void _stp_request_exit(void);            /* exit(): end probes run, then unload */
+
+/* Conditional probes: store a condition's new value (0 or 1) in its flag. Any context. */
+static void _stp_cond_set(atomic_t *flag, int value);
 extern long _stp_target;                        /* target(): -x PID or -c CMD's pid, 0 if none */
 
 /* Locks for globals: one per global. Bounded: trylock MAXTRYLOCK times, then fail. */

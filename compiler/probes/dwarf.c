@@ -165,6 +165,8 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	const char *err = NULL;
 	struct debuginfo *di = kernel_debuginfo(s, module, &err);
 	if (!di) {
+		if (pp->optional)
+			return true; /* '?': no debuginfo is no match */
 		diag_error(what->loc, "%s", err);
 		return false;
 	}
@@ -184,6 +186,8 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		struct vec lines = {0};
 		di->ops->lines(di, pat.func, pat.file, pat.line_lo, &lines);
 		if (!lines.n) {
+			if (pp->optional)
+				return true;
 			diag_error(what->arg->loc, "no code for line %d of %s in a function matching '%s' in %s", pat.line_lo,
 				   pat.file, pat.func, di->path);
 			return false;
@@ -224,6 +228,8 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		vec_push(out, r);
 	}
 	if (!out->n) {
+		if (pp->optional)
+			return true; /* '?': the core skips the point */
 		diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s (%s)", sf.inl ? "inlined " : "",
 			   sf.exported ? "exported " : "", what->arg->u.str,
 			   strcmp(module, "kernel") ? ast_printf("module %s", module) : "the kernel",

@@ -80,10 +80,11 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
 		bool saves = r->is_return && r->scope && r->scope->saved.n;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld%s },",
+		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld, "
+			  ".optional = %d%s },",
 			  r->index, emit_c_string(r->symbol), (long long)r->offset, r->is_return, (long long)r->maxactive,
-			  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
-					     targetvar_entry_size(r->scope)) : "");
+			  r->point->optional, saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
+							    targetvar_entry_size(r->scope)) : "");
 	}
 	emit_close(e, "};");
 	/* One handler per kprobe, each calling its body directly (runtime/linux/kprobes.c). */

@@ -1,4 +1,7 @@
-/* probes/timer.c - timer.ns/us/ms/s/jiffies/hz(N): periodic hrtimers. */
+/*
+ * probes/timer.c - timer.ns/us/ms/s/jiffies/hz(N), with .randomize(M) for
+ * all but hz: periodic hrtimers; timer.profile: every tick on every CPU.
+ */
 #include <inttypes.h>
 #include <string.h>
 
@@ -25,6 +28,58 @@ static const struct {
 	{"hz", 0},
 };
 
+/* timer.profile: no argument, nothing after it. */
+static bool profile_resolve(struct probe_point *pp, struct probe_component *c, struct resolved_probe *out)
+{
+	if (c->arg) {
+		diag_error(c->arg->loc, "timer.profile takes no argument");
+		return false;
+	}
+	if (probes_ncomponents(pp) > 2) {
+		struct probe_component *extra = probes_component(pp, 2);
+		diag_error(extra->loc, "unexpected '.%s' after timer.profile", extra->name);
+		return false;
+	}
+	out->profile = true;
+	return true;
+}
+
+/* .randomize(M) after timer.UNIT(N): M in the same unit, 0 < M < N. */
+static bool randomize_resolve(struct probe_point *pp, struct probe_component *unit, uint64_t unit_ns,
+			      struct resolved_probe *out)
+{
+	struct probe_component *r = probes_component(pp, 2);
+	if (strcmp(r->name, "randomize")) {
+		diag_error(r->loc, "unexpected '.%s' in a timer probe point (only .randomize(M) may follow)", r->name);
+		return false;
+	}
+	if (probes_ncomponents(pp) > 3) {
+		struct probe_component *extra = probes_component(pp, 3);
+		diag_error(extra->loc, "unexpected '.%s' after .randomize(M)", extra->name);
+		return false;
+	}
+	if (!unit_ns) {
+		diag_error(r->loc, "timer.hz(N) cannot be randomized");
+		return false;
+	}
+	if (!r->arg || r->arg->kind != NODE_NUM) {
+		diag_error(r->loc, "randomize needs a number, the most the period may vary by, e.g. randomize(5)");
+		return false;
+	}
+	int64_t m = r->arg->u.num, n = unit->arg->u.num;
+	if (m <= 0) {
+		diag_error(r->arg->loc, "randomize(M) needs a positive M, not %" PRId64, m);
+		return false;
+	}
+	if (m >= n) {
+		diag_error(r->arg->loc, "randomize(%" PRId64 ") must be smaller than the period %s(%" PRId64 ")", m,
+			   unit->name, n);
+		return false;
+	}
+	out->randomize_ns = (uint64_t)m * unit_ns;
+	return true;
+}
+
 static bool timer_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
 	(void)s;
@@ -33,11 +88,8 @@ static bool timer_resolve(struct session *s, struct probe_point *pp, struct reso
 		diag_error(pp->loc, "timer probe needs a unit and a period, e.g. timer.ms(100)");
 		return false;
 	}
-	if (probes_ncomponents(pp) > 2) {
-		struct probe_component *extra = probes_component(pp, 2);
-		diag_error(extra->loc, "unexpected '.%s' in a timer probe point", extra->name);
-		return false;
-	}
+	if (!strcmp(unit->name, "profile"))
+		return profile_resolve(pp, unit, out);
 	for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++) {
 		if (strcmp(unit->name, timer_units[i].name))
 			continue;
@@ -60,9 +112,11 @@ static bool timer_resolve(struct session *s, struct probe_point *pp, struct reso
 			return false;
 		}
 		out->period_ns = ns;
+		if (probes_ncomponents(pp) > 2)
+			return randomize_resolve(pp, unit, timer_units[i].ns, out);
 		return true;
 	}
-	diag_error(unit->loc, "unknown timer unit '%s' (expected ns, us, ms, s, jiffies or hz)", unit->name);
+	diag_error(unit->loc, "unknown timer unit '%s' (expected ns, us, ms, s, jiffies, hz or profile)", unit->name);
 	return false;
 }
 
@@ -77,7 +131,11 @@ static void timer_table(struct emitter *e, struct session *s, struct vec *mine)
 	emit_open(e, "static struct _stp_timer_probe _stp_timer_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
-		emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL },", r->index, r->period_ns);
+		if (r->profile)
+			emit_line(e, "{ .probe = &_stp_probes[%d], .profile = 1 },", r->index);
+		else
+			emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL, .randomize_ns = %" PRIu64
+				  "ULL },", r->index, r->period_ns, r->randomize_ns);
 	}
 	emit_close(e, "};");
 }

@@ -211,6 +211,8 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 	const char *err = NULL;
 	struct debuginfo *di = kernel_debuginfo(s, "kernel", &err);
 	if (!di) {
+		if (pp->optional)
+			return true; /* '?': no debuginfo is no match */
 		diag_error(c->loc, "%s", err);
 		return false;
 	}
@@ -233,6 +235,8 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 		vec_push(out, r);
 	}
 	if (!out->n) {
+		if (pp->optional)
+			return true; /* '?': the core skips the point */
 		diag_error(c->arg->loc, "no tracepoint matches \"%s\" in kernel %s", c->arg->u.str, s->release);
 		return false;
 	}

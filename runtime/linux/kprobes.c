@@ -204,13 +204,17 @@ static void _stp_ftrace_drop_resolvers(void)
 }
 #endif
 
+/* A conditional kprobe whose condition is false registers disabled. */
 static int _stp_kprobe_register_one(size_t i)
 {
 	struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
+	const atomic_t *cond = kpp->probe->cond;
 
 	memset(&kpp->u, 0, sizeof(kpp->u));
+	kpp->disarmed = cond && !atomic_read(cond);
 	if (kpp->is_return) {
 		kpp->u.rp.kp.symbol_name = kpp->symbol;
+		kpp->u.rp.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
 		kpp->u.rp.kp.offset = kpp->offset;
 		kpp->u.rp.maxactive = kpp->maxactive;
 		if (kpp->entry) {
@@ -225,10 +229,14 @@ static int _stp_kprobe_register_one(size_t i)
 	}
 	kpp->u.kp.symbol_name = kpp->symbol;
 	kpp->u.kp.offset = kpp->offset;
+	kpp->u.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
 	kpp->u.kp.pre_handler = STP_KPROBE_PRE(i);
 #ifdef STP_FTRACE
-	/* an entry probe: registered disabled, then hooked through ftrace or enabled */
-	if (kpp->offset == 0) {
+	/*
+	 * An entry probe: registered disabled, then hooked through ftrace or
+	 * enabled. Not a conditional one: it is armed and disarmed as a kprobe.
+	 */
+	if (kpp->offset == 0 && !cond) {
 		int rc;
 
 		kpp->u.kp.flags = KPROBE_FLAG_DISABLED;
@@ -246,6 +254,30 @@ static int _stp_kprobe_register_one(size_t i)
 	}
 #endif
 	return register_kprobe(&kpp->u.kp);
+}
+
+/*
+ * Conditional kprobes follow their flags: enabled while the condition
+ * holds, disabled (no trap at all) while it does not. Process context,
+ * with the session mutex held, so nothing unregisters them meanwhile.
+ */
+static void _stp_kprobes_arm(void)
+{
+	size_t i;
+
+	for (i = 0; i < _stp_kprobes_registered; i++) {
+		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
+		struct kprobe *kp = kpp->is_return ? &kpp->u.rp.kp : &kpp->u.kp;
+		int want;
+
+		if (!kpp->registered || !kpp->probe->cond)
+			continue;
+		want = atomic_read(kpp->probe->cond);
+		if (want && kpp->disarmed && !enable_kprobe(kp))
+			kpp->disarmed = 0;
+		else if (!want && !kpp->disarmed && !disable_kprobe(kp))
+			kpp->disarmed = 1;
+	}
 }
 
 static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
@@ -340,6 +372,8 @@ static int _stp_kprobes_register(void)
 		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[_stp_kprobes_registered];
 		int rc = _stp_kprobe_register_one(_stp_kprobes_registered);
 
+		if (rc && kpp->optional)
+			continue;	/* '?': a point that cannot be attached is skipped */
 		if (rc) {
 			_stp_session_error("probe %s at %s: cannot register: %s (%d)",
 					   kpp->probe->pp, kpp->probe->location,
@@ -359,6 +393,10 @@ static int _stp_kprobes_register(void)
 static int _stp_kprobes_register(void)
 {
 	return 0;
+}
+
+static void _stp_kprobes_arm(void)
+{
 }
 
 static void _stp_kprobes_unregister(void)

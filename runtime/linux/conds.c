@@ -1,0 +1,48 @@
+/* conds.c - conditional probes: the flags generated code keeps current, and arming kprobes to match them. */
+
+#include <linux/irq_work.h>
+
+/*
+ * A flag change may come from any probe context, even an NMI, where
+ * nothing but an irq_work may be queued. The irq_work queues the refresh
+ * on the session's ordered workqueue (after START, before EXIT work), and
+ * the refresh arms or disarms kprobes in process context, where
+ * enable_kprobe/disable_kprobe may sleep on the kprobe mutex.
+ */
+static void _stp_conds_refresh(struct work_struct *work)
+{
+	mutex_lock(&_stp_session_mutex);
+	_stp_kprobes_arm();	/* touches only kprobes still registered */
+	mutex_unlock(&_stp_session_mutex);
+}
+
+static DECLARE_WORK(_stp_conds_work, _stp_conds_refresh);
+
+static void _stp_conds_kick(struct irq_work *w)
+{
+	if (_stp_wq)
+		queue_work(_stp_wq, &_stp_conds_work);
+}
+
+static DEFINE_IRQ_WORK(_stp_conds_irq_work, _stp_conds_kick);
+
+static void _stp_cond_set(atomic_t *flag, int value)
+{
+	if (atomic_xchg(flag, value) != value)
+		irq_work_queue(&_stp_conds_irq_work);
+}
+
+/* START, before anything is registered: every flag from the initial globals. */
+static void _stp_conds_init(void)
+{
+#ifdef STP_HAVE_CONDS
+	_stp_probe_run(&_stp_cond_init_probe, NULL, STP_SESSION_STARTING);
+#endif
+}
+
+/* Teardown, once no probe body can run: nothing queued or running afterwards. */
+static void _stp_conds_exit(void)
+{
+	irq_work_sync(&_stp_conds_irq_work);
+	cancel_work_sync(&_stp_conds_work);
+}
