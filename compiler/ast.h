@@ -327,6 +327,8 @@ struct probe {
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */
 	struct vec globals_written; /* of struct symbol *: globals it (or callees) writes (pass 2) */
+	bool quiet;            /* its code (and what it calls) never prints (pass 3) */
+	bool uses_regs;        /* its code may read the registers or the probe's own entry (pass 3) */
 };
 
 /* A function parameter: name and optional declared type. */

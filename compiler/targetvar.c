@@ -1061,7 +1061,7 @@ static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v,
 		case TV_START_ABS:
 			if (pl->user)
 				/* a program's link-time address + its load bias at this hit */
-				code = ast_printf("%s%s = 0x%" PRIx64 "UL + _stp_uprobe_bias(&c->base); ", code, v, (uint64_t)op->k);
+				code = ast_printf("%s%s = 0x%" PRIx64 "UL + _stp_uprobe_bias(&c->base, c->base.regs); ", code, v, (uint64_t)op->k);
 			else
 				/* link-time address + the KASLR offset, measured on init_task */
 				code = ast_printf("%s%s = 0x%" PRIx64 "UL + ((unsigned long)&init_task - 0x%" PRIx64 "UL); ", code,

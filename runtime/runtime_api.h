@@ -75,11 +75,11 @@ struct _stp_context {
 	const char *last_stmt;         /* "operator '/' at t.stp:1:30", for ERROR ... near ...; NULL between hits */
 	long actionremaining;          /* MAXACTION budget left for this hit */
 	int nesting;                   /* current function call depth; 0 between hits */
-	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
-	const struct _stp_probe *probe;/* the probe running */
+	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer (set unless regless) */
+	const struct _stp_probe *probe;/* the probe running (set unless regless) */
 	void *entry_data;              /* .return probes: values saved at entry (kretprobe instance data), else NULL */
 	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
-	void *hit_data;                /* procfs: the file's text; uprobes: the struct _stp_uprobe (stale elsewhere) */
+	void *hit_data;                /* procfs: the file's text; uprobes: the struct _stp_uprobe (set only there) */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
@@ -94,6 +94,8 @@ struct _stp_probe {
 	atomic_t *cond;                  /* probe p if (cond): its flag in _stp_cond_state[], else NULL;
 					    the body runs only while it is 1, and providers that
 					    can (kprobes) disarm the probe while it is 0 */
+	unsigned char quiet;             /* 1: the body (and what it calls) never prints */
+	unsigned char regless;           /* 1: ... never reads c->base.regs or c->base.probe */
 };
 
 /* ------------------------------------------------------------------ */
@@ -179,6 +181,13 @@ struct _stp_kprobe_probe {
 		struct kprobe kp;
 		struct kretprobe rp;
 	} u;                             /* runtime-owned */
+#ifdef STP_FTRACE
+	/* runtime-owned: an entry probe hooked through ftrace instead (kprobes.c) */
+	struct ftrace_ops fops;
+	int ftrace;                      /* 1: fops is registered, u.kp only resolved the address */
+	int resolver;                    /* 1: u.kp (disabled) is still registered */
+	atomic_long_t ftrace_missed;     /* hits dropped by ftrace's recursion guard */
+#endif
 };
 
 /*
@@ -376,9 +385,11 @@ static char *_stp_procfs_value(struct _stp_context *c);
  * if the operand's memory cannot be read), $$name, $$provider; the load bias
  * of the probed file (0 unless PIE or a library), which turns its link-time
  * addresses into run-time ones; valid where the uprobe hit, not in the
- * return handler (whose variables are read at the entry). */
-static int64_t _stp_sdt_arg(struct _stp_context *c, int n);
-static unsigned long _stp_uprobe_bias(struct _stp_context *c);
+ * return handler (whose variables are read at the entry). regs is
+ * c->base.regs, passed so that the translator sees the body reads them
+ * (a body that does not is run without setting them: p->regless). */
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n);
+static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs);
 static const char *_stp_sdt_name(struct _stp_context *c);
 static const char *_stp_sdt_provider(struct _stp_context *c);
 
@@ -390,8 +401,8 @@ static s64 _stp_gettimeofday_ns(void);
  * translator defines these macros around each body (and #undefs them after);
  * they are the whole interface such a body may rely on, besides this file:
  *
- *	STAP_ARG_name          the parameter: int64_t, or a string_t to read
- *	STAP_RETVALUE          the result: int64_t, or a string_t to fill
+ *	STAP_ARG_name          the parameter: int64_t, or a const char * (read only, < MAXSTRINGLEN)
+ *	STAP_RETVALUE          the result: int64_t, or a char * to a string_t to fill
  *	STAP_RETURN(v)         set the result and leave (STAP_RETURN() if void)
  *	STAP_ERROR(fmt, ...)   _stp_error_fmt, then leave: the script ends with an error
  *	STAP_PRINTF(fmt, ...)  _stp_printf: kernel vsnprintf format (%lld for longs)
@@ -421,6 +432,11 @@ static void _stp_map_free(struct _stp_map *m);
 static struct _stp_map_node *_stp_map_find(struct _stp_map *m, const union _stp_key *keys);
 /* Lookup or insert a zero/empty entry; NULL if the map is full. */
 static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_key *keys);
+/* The same for an array of exactly one key of the type named: inlined, no key array. */
+static struct _stp_map_node *_stp_map_find_str(struct _stp_map *m, const char *key);
+static struct _stp_map_node *_stp_map_find_long(struct _stp_map *m, int64_t key);
+static struct _stp_map_node *_stp_map_get_str(struct _stp_map *m, const char *key);
+static struct _stp_map_node *_stp_map_get_long(struct _stp_map *m, int64_t key);
 static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys);
 /* Wildcards: key i is ignored when bit i of wild is set (delete a[*, k], [*, k] in a). O(n). */
 static struct _stp_map_node *_stp_map_find_matching(struct _stp_map *m, const union _stp_key *keys,

@@ -517,7 +517,7 @@ static bool resolve_mark(struct user_file *uf, const char *provider, struct prob
 		scope->what = ast_printf("SDT marker %s:%s", m->provider, m->name);
 		for (int j = 0; j < args.n; j++)
 			targetvar_provide(scope, ast_printf("arg%d", j + 1), TYPE_LONG,
-					  ast_printf("_stp_sdt_arg(&c->base, %d)", j + 1), NULL, true);
+					  ast_printf("_stp_sdt_arg(&c->base, c->base.regs, %d)", j + 1), NULL, true);
 		targetvar_provide(scope, "$name", TYPE_STRING, "_stp_sdt_name(&c->base)", NULL, false);
 		targetvar_provide(scope, "$provider", TYPE_STRING, "_stp_sdt_provider(&c->base)", NULL, false);
 		struct uprobe_site *site = add_site(pt, m->offset, m->vaddr, ast_printf("%s:%s", m->provider, m->name),

@@ -162,17 +162,17 @@ static const struct _stp_uprobe *_stp_uprobe_of(struct _stp_context *c)
 	return c->hit_data;
 }
 
-static unsigned long _stp_uprobe_bias(struct _stp_context *c)
+static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs)
 {
 	const struct _stp_uprobe *up = _stp_uprobe_of(c);
 
 	/* the uprobe hit at ip, which the file's link-time address vaddr became */
-	if (!up || !up->relocatable || !c->regs)
+	if (!up || !up->relocatable || !regs)
 		return 0;
-	return instruction_pointer(c->regs) - (unsigned long)up->vaddr;
+	return instruction_pointer(regs) - (unsigned long)up->vaddr;
 }
 
-static int64_t _stp_sdt_arg(struct _stp_context *c, int n)
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n)
 {
 	const struct _stp_uprobe *up = _stp_uprobe_of(c);
 	const struct _stp_sdt_arg *a;
@@ -180,7 +180,7 @@ static int64_t _stp_sdt_arg(struct _stp_context *c, int n)
 	u64 v = 0;
 	int bytes;
 
-	if (!up || !up->sdt || !c->regs || n < 1 || n > up->sdt->nargs) {
+	if (!up || !up->sdt || !regs || n < 1 || n > up->sdt->nargs) {
 		c->last_error = "no such SDT marker argument";
 		return 0;
 	}
@@ -189,16 +189,16 @@ static int64_t _stp_sdt_arg(struct _stp_context *c, int n)
 	case STP_SDT_CONST:
 		return _stp_sdt_sized((u64)a->value, a->size);
 	case STP_SDT_REG:
-		return _stp_sdt_sized(_stp_ureg_value(c->regs, a->reg) >> a->shift, a->size);
+		return _stp_sdt_sized(_stp_ureg_value(regs, a->reg) >> a->shift, a->size);
 	case STP_SDT_MEM:
 		addr = (unsigned long)a->value;
 		if (a->reg != STP_UREG_NONE)
-			addr += _stp_ureg_value(c->regs, a->reg);
+			addr += _stp_ureg_value(regs, a->reg);
 		if (a->index != STP_UREG_NONE)
-			addr += _stp_ureg_value(c->regs, a->index) * a->scale;
+			addr += _stp_ureg_value(regs, a->index) * a->scale;
 		/* a PIE or library runs at an offset from its link-time addresses */
 		if (a->relocate && up->relocatable)
-			addr += instruction_pointer(c->regs) - up->sdt->vaddr;
+			addr += instruction_pointer(regs) - up->sdt->vaddr;
 		bytes = a->size < 0 ? -a->size : a->size;
 		if (copy_from_user_nofault(&v, (const void __user *)addr, bytes)) {
 			_stp_error_fmt(c, "user memory fault reading $arg%d at 0x%lx", n, addr);
@@ -382,7 +382,7 @@ static void _stp_uprobes_unregister(void)
 {
 }
 
-static int64_t _stp_sdt_arg(struct _stp_context *c, int n)
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n)
 {
 	return 0;
 }
@@ -397,7 +397,7 @@ static const char *_stp_sdt_provider(struct _stp_context *c)
 	return "";
 }
 
-static unsigned long _stp_uprobe_bias(struct _stp_context *c)
+static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs)
 {
 	return 0;
 }
