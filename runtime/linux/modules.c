@@ -23,6 +23,10 @@
  *            kprobes unregister, and wait again for the next load.
  *  STOP      every module kprobe unregisters, then the notifier goes.
  *
+ * An entry probe may be hooked through ftrace instead (kprobes.c): its
+ * address-resolving kprobe is dropped after each round of registrations,
+ * and its ftrace slot is given back when its module goes.
+ *
  * Locking: _stp_modules_mutex serializes the notifier with START, STOP and
  * the arming of conditional kprobes (_stp_kprobes_arm). The notifier never
  * takes the session mutex: STOP holds that one while it waits, in
@@ -33,7 +37,7 @@
 static DEFINE_MUTEX(_stp_modules_mutex);
 static bool _stp_modules_active;	/* START..STOP: the notifier attaches (_stp_modules_mutex) */
 static bool _stp_modules_notifier_on;	/* the notifier is registered (session mutex) */
-static u64 _stp_modules_missed;		/* nmissed of module kprobes before they re-registered */
+static u64 _stp_modules_missed;		/* hits dropped by module kprobes since unregistered */
 
 /* Module kprobes are unregistered in batches of this many, from the stack. */
 #define STP_MODULES_BATCH 16
@@ -81,11 +85,22 @@ static u64 _stp_modules_missed_before(void)
 	return _stp_modules_missed;
 }
 
-static u64 _stp_kprobe_nmissed(const struct _stp_kprobe_probe *kpp)
+/*
+ * kpp was just unregistered: move its dropped hits to _stp_modules_missed
+ * and clear them, so _stp_kprobes_missed() counts them once whatever
+ * happens to kpp next.
+ */
+static void _stp_modules_keep_missed(struct _stp_kprobe_probe *kpp)
 {
 	if (kpp->is_return)
-		return kpp->u.rp.nmissed + kpp->u.rp.kp.nmissed;
-	return kpp->u.kp.nmissed;
+		_stp_modules_missed += kpp->u.rp.nmissed + kpp->u.rp.kp.nmissed;
+	else
+		_stp_modules_missed += kpp->u.kp.nmissed;
+	memset(&kpp->u, 0, sizeof(kpp->u));
+#ifdef STP_FTRACE
+	_stp_modules_missed += atomic_long_read(&kpp->ftrace_missed);
+	atomic_long_set(&kpp->ftrace_missed, 0);
+#endif
 }
 
 /*
@@ -97,8 +112,6 @@ static int _stp_modules_register_one(size_t i, bool waiting_ok)
 	struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
 	int rc;
 
-	/* _stp_kprobes_missed() reads the counts of the last registration only */
-	_stp_modules_missed += _stp_kprobe_nmissed(kpp);
 	rc = _stp_kprobe_register_one(i);
 	if (!rc) {
 		kpp->registered = 1;
@@ -112,30 +125,45 @@ static int _stp_modules_register_one(size_t i, bool waiting_ok)
 	return rc;
 }
 
-/* Unregister the registered kprobes of mod (all modules if NULL), a batch at a time. */
+/*
+ * Unregister the registered kprobes of mod (all modules if NULL): kprobes
+ * and kretprobes a batch at a time (one RCU grace period per batch), an
+ * entry probe hooked through ftrace on its own.
+ */
 static void _stp_modules_unregister(const struct module *mod)
 {
+	struct _stp_kprobe_probe *batch[STP_MODULES_BATCH];
 	struct kprobe *kps[STP_MODULES_BATCH];
 	struct kretprobe *rps[STP_MODULES_BATCH];
-	size_t i = 0, nk, nr;
+	size_t i = 0, j, n, nk, nr;
 
 	while (i < ARRAY_SIZE(_stp_kprobe_probes)) {
-		for (nk = nr = 0; i < ARRAY_SIZE(_stp_kprobe_probes) &&
-				  nk < STP_MODULES_BATCH && nr < STP_MODULES_BATCH; i++) {
+		for (n = nk = nr = 0; i < ARRAY_SIZE(_stp_kprobe_probes) && n < STP_MODULES_BATCH; i++) {
 			struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
 
 			if (!kpp->registered || !_stp_kprobe_in_module(kpp, mod))
 				continue;
+#ifdef STP_FTRACE
+			if (kpp->ftrace) {
+				_stp_kprobe_unregister_one(kpp);
+				_stp_ftrace_hooked--;	/* its slot is free again */
+				_stp_modules_keep_missed(kpp);
+				continue;
+			}
+#endif
 			if (kpp->is_return)
 				rps[nr++] = &kpp->u.rp;
 			else
 				kps[nk++] = &kpp->u.kp;
+			batch[n++] = kpp;
 			kpp->registered = 0;
 		}
 		if (nk)
 			unregister_kprobes(kps, nk);
 		if (nr)
 			unregister_kretprobes(rps, nr);
+		for (j = 0; j < n; j++)
+			_stp_modules_keep_missed(batch[j]);
 	}
 }
 
@@ -158,6 +186,8 @@ static int _stp_modules_notify(struct notifier_block *nb, unsigned long state, v
 		    _stp_modules_register_one(i, false))
 			break;	/* the script ends with that error */
 	}
+	if (state == MODULE_STATE_LIVE)
+		_stp_ftrace_drop_resolvers();	/* the kprobes that found the ftrace hooks' addresses */
 	mutex_unlock(&_stp_modules_mutex);
 	return NOTIFY_DONE;
 }
@@ -190,6 +220,7 @@ static int _stp_modules_start(void)
 	for (i = 0, rc = 0; !rc && i < ARRAY_SIZE(_stp_kprobe_probes); i++)
 		if (_stp_kprobe_module_len(&_stp_kprobe_probes[i]) && !_stp_kprobe_probes[i].registered)
 			rc = _stp_modules_register_one(i, true);
+	_stp_ftrace_drop_resolvers();
 	mutex_unlock(&_stp_modules_mutex);
 	return rc;
 }
