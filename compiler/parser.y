@@ -129,6 +129,8 @@ static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum p
 static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, struct srcloc array_loc,
 				const char *array, int sort_stat, struct srcloc sort_loc, int sort,
 				struct node *limit, struct node *body);
+static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe, struct node *hist,
+				     struct node *limit, struct node *body);
 static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket);
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name);
 static void set_pragmas(struct function *f, const char *code);
@@ -471,6 +473,7 @@ semicolon:
  *           | "while" "(" expr ")" statement
  *           | "for" "(" expr? ";" expr? ";" expr? ")" statement
  *           | "foreach" "(" foreach-vars "in" ident sort? ("limit" expr)? ")" statement
+ *           | "foreach" "(" foreach-vars "in" hist-op "(" expr-list ")" ("limit" expr)? ")" statement
  *           | ("break" | "continue" | "next") ";"?
  *           | "return" expr? ";"?  | "delete" expr ";"?  | "%{" ... "%}"
  *           | "try" block "catch" ("(" ident ")")? block
@@ -517,6 +520,10 @@ statement:
 			op = STAT_COUNT;
 		}
 		$$ = new_foreach(@1, $3, @5, $5.text, op + 1, @6, $7, $8, $10);
+	}
+|	FOREACH '(' foreach_vars IN STAT_OP '(' expr_list ')' opt_limit ')' statement {
+		/* foreach ([v =] bucket in @hist_log(x)): every bucket index of a histogram, in order */
+		$$ = new_foreach_hist(@1, $3, new_stat_op(@5, $5.text, $7, NULL), $9, $11);
 	}
 |	BREAK semicolon    { $$ = ast_new(NODE_BREAK, @1, "break"); }
 |	CONTINUE semicolon { $$ = ast_new(NODE_CONTINUE, @1, "continue"); }
@@ -935,6 +942,32 @@ static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, str
 	}
 	n->u.foreach.limit = limit;
 	n->u.foreach.body = body;
+	return n;
+}
+
+/*
+ * foreach over the buckets of a histogram: one key, the bucket index (the one @hist_*(x)[i]
+ * takes), in increasing order; the value is the bucket's count. Written with u.foreach.array
+ * holding the STAT_OP node instead of an array's name.
+ */
+static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe, struct node *hist,
+				     struct node *limit, struct node *body)
+{
+	struct node *n = ast_new(NODE_FOREACH, loc, "foreach");
+	n->u.foreach.value = fe->value;
+	n->u.foreach.keys = fe->keys;
+	n->u.foreach.array = hist;
+	n->u.foreach.limit = limit;
+	n->u.foreach.body = body;
+	if (hist->u.stat_op.op != STAT_HIST_LINEAR && hist->u.stat_op.op != STAT_HIST_LOG)
+		diag_error(hist->loc, "a foreach can iterate the buckets of @hist_linear or @hist_log, not of %s",
+			   hist->tok);
+	else if (fe->keys.n != 1)
+		diag_error(((struct node *)fe->keys.items[1])->loc,
+			   "a foreach over histogram buckets binds one key, the bucket index");
+	/* the buckets come in index order: an ascending sort on the index says just that */
+	else if (fe->sort_dir && (fe->sort_column != 1 || fe->sort_dir != 1))
+		diag_error(loc, "the buckets of a histogram are iterated in index order; they cannot be sorted");
 	return n;
 }
 
