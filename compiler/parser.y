@@ -132,6 +132,7 @@ static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, str
 static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe, struct node *hist,
 				     struct node *limit, struct node *body);
 static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket);
+static struct node *new_hist_in(struct srcloc loc, struct node *index, struct node *hist);
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name);
 static void set_pragmas(struct function *f, const char *code);
 static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps);
@@ -702,7 +703,10 @@ bitand_expr:
 |	bitand_expr '&' in_expr { $$ = new_binary(@2, "&", OP_BITAND, $1, $3); }
 ;
 
-/* in-expr = compare-expr ("in" ident)? | "[" key-list "]" "in" ident */
+/*
+ * in-expr = compare-expr ("in" ident)? | "[" key-list "]" "in" ident
+ *         | (compare-expr | "[" expr "]") "in" hist-op "(" expr-list ")"
+ */
 in_expr:
 	compare_expr
 |	compare_expr IN IDENT {
@@ -714,6 +718,14 @@ in_expr:
 		$$ = ast_new(NODE_IN, @4, "in");
 		$$->u.in.keys = $2;
 		$$->u.in.array = new_var(@5, $5.text);
+	}
+|	compare_expr IN STAT_OP '(' expr_list ')' {
+		$$ = new_hist_in(@2, $1, new_stat_op(@3, $3.text, $5, NULL));
+	}
+|	'[' key_list ']' IN STAT_OP '(' expr_list ')' {
+		if ($2.n != 1)
+			diag_error(@1, "a histogram bucket is named by one index");
+		$$ = new_hist_in(@4, $2.items[0], new_stat_op(@5, $5.text, $7, NULL));
 	}
 ;
 
@@ -969,6 +981,22 @@ static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe
 	else if (fe->sort_dir && (fe->sort_column != 1 || fe->sort_dir != 1))
 		diag_error(loc, "the buckets of a histogram are iterated in index order; they cannot be sorted");
 	return n;
+}
+
+/*
+ * b in @hist_log(x): true when bucket b holds values. That is its definition, so it is
+ * written as @hist_log(x)[b] != 0 (an index outside the histogram is the same error).
+ */
+static struct node *new_hist_in(struct srcloc loc, struct node *index, struct node *hist)
+{
+	if (hist->u.stat_op.op != STAT_HIST_LINEAR && hist->u.stat_op.op != STAT_HIST_LOG) {
+		diag_error(hist->loc, "'in' can test the buckets of @hist_linear or @hist_log, not of %s", hist->tok);
+		return hist;
+	}
+	hist->u.stat_op.bucket = index;
+	struct node *zero = ast_new(NODE_NUM, loc, "0");
+	zero->u.num = 0;
+	return new_binary(loc, "!=", OP_NE, hist, zero);
 }
 
 /* @count(x), @hist_linear(a[k], 0, 100, 10)[3]: the operand is a variable or an element. */
