@@ -3,23 +3,33 @@
 #
 #   sh guest.sh N CASE...
 #
-# For the bare syscall, the floor module and each CASE (CASE.ko beside
-# this script), runs getppid_loop N and prints one line
-#   RESULT NAME calls C ns T extra X hits H lines L
+# For the bare syscall, the floor modules (kprobe and ftrace) and each
+# CASE (CASE.ko beside this script), runs getppid_loop N and prints one line
+#   RESULT NAME calls C ns T extra X hits H lines L ftrace F
 # T the guest instructions the loop took, X what stapio spent after the
 # loop draining its output (printf case), H the probe hits the module
 # reported (-1: not reported), L the output lines of the loop's pid that
-# arrived (-1: not a printing case). A case whose module fails prints
+# arrived (-1: not a printing case), F 1 if the probe was hooked through
+# ftrace directly, 0 through a kprobe. A case whose module fails prints
 #   FAILED NAME reason
 # Everything else goes to stderr.
 
 N=$1
 shift
 
-# Wait (at most ~10 s of guest time) until the kprobe on getppid is live.
+TRACING=/sys/kernel/debug/tracing
+
+# Whether getppid is hooked by stapc's own ftrace ops (_stp_ftrace_K).
+hooked_ftrace() {
+	grep "sys_getppid" $TRACING/enabled_functions 2>/dev/null | grep -q "_stp_ftrace_"
+}
+
+# Wait (at most ~10 s of guest time) until the probe on getppid is live:
+# an enabled kprobe, or stapc's ftrace hook.
 wait_probe() {
 	i=0
-	while ! grep -q "sys_getppid+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null; do
+	while ! grep "sys_getppid+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null | grep -qv DISABLED &&
+	      ! hooked_ftrace; do
 		i=$((i + 1))
 		[ $i -gt 100 ] && return 1
 		sleep 0.1
@@ -38,20 +48,22 @@ field() {
 	echo "$2" | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
 }
 
-set -- bare floor "$@"
+set -- bare floor floor_ftrace "$@"
 for name in "$@"; do
 	case $name in
 	bare)
 		r=$(./getppid_loop "$N") || { echo "FAILED bare getppid_loop"; continue; }
-		echo "RESULT bare calls $(field calls "$r") ns $(field ns "$r") extra 0 hits -1 lines -1"
+		echo "RESULT bare calls $(field calls "$r") ns $(field ns "$r") extra 0 hits -1 lines -1 ftrace 0"
 		;;
-	floor)
+	floor | floor_ftrace)
 		dmesg -c >/dev/null
-		insmod floor.ko || { echo "FAILED floor insmod"; continue; }
+		insmod $name.ko || { echo "FAILED $name insmod"; continue; }
 		r=$(./getppid_loop "$N")
-		rmmod floor
-		hits=$(dmesg | sed -n 's/.*floor: \([0-9]*\) hits.*/\1/p')
-		echo "RESULT floor calls $(field calls "$r") ns $(field ns "$r") extra 0 hits ${hits:--1} lines -1"
+		rmmod $name
+		hits=$(dmesg | sed -n "s/.*$name: \([0-9]*\) hits.*/\1/p")
+		ft=0
+		[ $name = floor_ftrace ] && ft=1
+		echo "RESULT $name calls $(field calls "$r") ns $(field ns "$r") extra 0 hits ${hits:--1} lines -1 ftrace $ft"
 		;;
 	*)
 		out=/tmp/$name.out
@@ -63,6 +75,8 @@ for name in "$@"; do
 			echo "FAILED $name the probe never registered: $(head -c 300 /tmp/$name.err | tr '\n' ' ')"
 			continue
 		fi
+		ft=0
+		hooked_ftrace && ft=1
 		stapio=$(pidof stapio)
 		r=$(./getppid_loop "$N" "$stapio")
 		pid=$(field pid "$r")
@@ -90,7 +104,7 @@ for name in "$@"; do
 			echo "FAILED $name staprun exit status $status: $(head -c 300 /tmp/$name.err | tr '\n' ' ')"
 			continue
 		fi
-		echo "RESULT $name calls $(field calls "$r") ns $(field ns "$r") extra $extra hits ${hits:--1} lines $lines"
+		echo "RESULT $name calls $(field calls "$r") ns $(field ns "$r") extra $extra hits ${hits:--1} lines $lines ftrace $ft"
 		;;
 	esac
 done

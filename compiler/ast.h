@@ -260,6 +260,8 @@ struct node {
 			struct vec path;       /* of struct target_step *: ->field and [index] in order */
 			bool address_of;       /* &$var->field: the address, not the value */
 			int pretty;            /* 0 value, 1 '$' (one level), 2 '$$' (nested) pretty string */
+			enum stp_type provided_type; /* $name the probe point defines (targetvar_bind_provided):
+			                                its type, else TYPE_UNKNOWN */
 			void *resolved;        /* targetvar.c: per-probe access plans (pass 2) */
 		} target;                      /* TARGET */
 		struct {
@@ -325,6 +327,8 @@ struct probe {
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */
 	struct vec globals_written; /* of struct symbol *: globals it (or callees) writes (pass 2) */
+	bool quiet;            /* its code (and what it calls) never prints (pass 3) */
+	bool uses_regs;        /* its code may read the registers or the probe's own entry (pass 3) */
 };
 
 /* A function parameter: name and optional declared type. */

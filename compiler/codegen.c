@@ -201,33 +201,51 @@ static const char *gen_concat(struct codegen *g, struct node *n)
 	return ast_printf("({ _stp_strlcpy(%s, %s); _stp_strlcat(%s, %s); (const char *)%s; })", slot, a, slot, b, slot);
 }
 
+/*
+ * An array of one key that is not '*': its single-key lookup, with the
+ * key's C value in *key (see _stp_map_find_str); NULL otherwise, and keys
+ * go through gen_keys.
+ */
+static const char *single_key(struct codegen *g, struct vec *keys, const char **key)
+{
+	struct node *k = keys->n == 1 ? keys->items[0] : NULL;
+	if (!k || k->kind == NODE_WILDCARD)
+		return NULL;
+	*key = gen_expr(g, k);
+	return k->type == TYPE_STRING ? "str" : "long";
+}
+
 /* Read an array element: 0 or "" when absent. */
 static const char *gen_index_read(struct codegen *g, struct node *n)
 {
 	const char *k = temp(g, "k"), *node = temp(g, "n");
-	const char *keys = gen_keys(g, &n->u.index.keys, k);
 	const char *map = map_of(n->u.index.array);
+	const char *key, *kind = single_key(g, &n->u.index.keys, &key);
+	const char *lookup = kind ? ast_printf("struct _stp_map_node *%s = _stp_map_find_%s(%s, %s); ", node, kind, map, key)
+		: ast_printf("%sstruct _stp_map_node *%s = _stp_map_find(%s, %s); ", gen_keys(g, &n->u.index.keys, k),
+			     node, map, k);
 	if (n->type == TYPE_STRING) {
 		const char *slot = string_slot(g);
-		return ast_printf("({ %sstruct _stp_map_node *%s = _stp_map_find(%s, %s); "
-				  "if (%s) _stp_strlcpy(%s, _stp_node_str(%s)); else %s[0] = '\\0'; (const char *)%s; })",
-				  keys, node, map, k, node, slot, node, slot, slot);
+		return ast_printf("({ %sif (%s) _stp_strlcpy(%s, _stp_node_str(%s)); else %s[0] = '\\0'; (const char *)%s; })",
+				  lookup, node, slot, node, slot, slot);
 	}
-	return ast_printf("({ %sstruct _stp_map_node *%s = _stp_map_find(%s, %s); %s ? *_stp_node_long(%s) : 0; })",
-			  keys, node, map, k, node, node);
+	return ast_printf("({ %s%s ? *_stp_node_long(%s) : 0; })", lookup, node, node);
 }
 
 /* The node of arr[keys] for writing, failing when the array is full. */
 static const char *gen_index_node(struct codegen *g, struct node *index, const char *node, const struct node *where)
 {
 	const char *k = temp(g, "k");
-	const char *keys = gen_keys(g, &index->u.index.keys, k);
+	const char *map = map_of(index->u.index.array);
+	const char *key, *kind = single_key(g, &index->u.index.keys, &key);
+	const char *lookup = kind ? ast_printf("struct _stp_map_node *%s = _stp_map_get_%s(%s, %s); ", node, kind, map, key)
+		: ast_printf("%sstruct _stp_map_node *%s = _stp_map_get(%s, %s); ", gen_keys(g, &index->u.index.keys, k),
+			     node, map, k);
 	struct global *gl = index->u.index.array->u.var.sym->global;
 	const char *msg = gl && gl->max_entries
 		? ast_printf("Array overflow, check size limit (%" PRId64 ")", gl->max_entries)
 		: "Array overflow, check MAXMAPENTRIES";
-	return ast_printf("%sstruct _stp_map_node *%s = _stp_map_get(%s, %s); if (unlikely(!%s)) %s; ", keys, node,
-			  map_of(index->u.index.array), k, node, fail(g, msg, where));
+	return ast_printf("%sif (unlikely(!%s)) %s; ", lookup, node, fail(g, msg, where));
 }
 
 static const char *gen_assign(struct codegen *g, struct node *n)
@@ -289,14 +307,44 @@ static const char *gen_incdec(struct codegen *g, struct node *n)
 					     : ast_printf("(*_stp_node_long(%s))%s", node, op));
 }
 
+/* Whether C code mentions identifier id as a whole token. */
+static bool mentions(const char *code, const char *id)
+{
+	size_t n = strlen(id);
+	for (const char *p = code; (p = strstr(p, id)); p += n) {
+		bool before = p > code && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
+					   ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
+		char a = p[n];
+		bool after = a == '_' || (a >= '0' && a <= '9') || ((a | 32) >= 'a' && (a | 32) <= 'z');
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether embedded C can leave an error in the context: only through
+ * STAP_ERROR or the context itself (CONTEXT, c, last_error).
+ */
+static bool embedded_can_fail(const struct function *fn)
+{
+	const char *code = fn->body->u.embedded.code;
+	return mentions(code, "STAP_ERROR") || mentions(code, "CONTEXT") || mentions(code, "c") ||
+	       mentions(code, "last_error");
+}
+
 /*
  * A script function call: arguments are evaluated in order into temporaries
  * first (a later argument may call functions that reuse the callee frame),
- * then copied into the callee's frame c->locals[c->base.nesting].
+ * then copied into the callee's frame c->locals[c->base.nesting]; a string
+ * result is written by the callee straight into a slot of the caller.
+ * An embedded-C function takes its arguments as C arguments and has no
+ * frame (translate.c), and is checked for an error only if it can fail.
  */
 static const char *gen_function_call(struct codegen *g, struct node *n)
 {
 	struct function *fn = n->u.call.func;
+	bool embedded = fn->body->kind == NODE_EMBEDDED;
 	const char *frame = temp(g, "f");
 	char *code = "({ ";
 	const char **args = ast_alloc(sizeof(char *) * (size_t)(fn->params.n + 1));
@@ -315,6 +363,23 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 			code = ast_printf("%sint64_t %s = %s; ", code, args[i], value);
 		}
 	}
+	const char *slot = fn->type == TYPE_STRING ? string_slot(g) : NULL;
+	/* an error inside the callee that did not say where is reported at the call */
+	const char *check = ast_printf("if (unlikely(c->base.last_error)) { if (!c->base.last_stmt) "
+				       "c->base.last_stmt = %s; goto %s; } ", emit_c_string(codegen_near(n)),
+				       fail_label(g));
+	if (embedded) {
+		char *call = ast_printf("function_%s(c%s%s", fn->name, slot ? ", " : "", slot ? slot : "");
+		for (int i = 0; i < fn->params.n; i++)
+			call = ast_printf("%s, %s", call, args[i]);
+		call = ast_printf("%s)", call);
+		if (!embedded_can_fail(fn))
+			check = "";
+		if (fn->type == TYPE_LONG)
+			return ast_printf("%sint64_t %s = %s; %s%s; })", code, frame, call, check, frame);
+		code = ast_printf("%s%s; %s", code, call, check);
+		return slot ? ast_printf("%s(const char *)%s; })", code, slot) : ast_printf("%s(int64_t)0; })", code);
+	}
 	code = ast_printf("%sstruct function_%s_locals *%s = &c->locals[c->base.nesting].function_%s; (void)%s; ",
 			  code, fn->name, frame, fn->name, frame);
 	for (int i = 0; i < fn->params.n; i++) {
@@ -324,14 +389,11 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 		else
 			code = ast_printf("%s%s->l_%s = %s; ", code, frame, p->name, args[i]);
 	}
-	/* an error inside the callee that did not say where is reported at the call */
-	code = ast_printf("%sfunction_%s(c); if (unlikely(c->base.last_error)) { if (!c->base.last_stmt) "
-			  "c->base.last_stmt = %s; goto %s; } ", code, fn->name, emit_c_string(codegen_near(n)),
-			  fail_label(g));
-	if (fn->type == TYPE_STRING) {
-		const char *slot = string_slot(g);
-		return ast_printf("%s_stp_strlcpy(%s, %s->__retvalue); (const char *)%s; })", code, slot, frame, slot);
-	}
+	if (slot)
+		code = ast_printf("%s%s->__retvalue = %s; ", code, frame, slot);
+	code = ast_printf("%sfunction_%s(c); %s", code, fn->name, check);
+	if (fn->type == TYPE_STRING)
+		return ast_printf("%s(const char *)%s; })", code, slot);
 	if (fn->type == TYPE_LONG)
 		return ast_printf("%s%s->__retvalue; })", code, frame);
 	return ast_printf("%s(int64_t)0; })", code);

@@ -24,6 +24,8 @@ bool elaborate(struct session *s)
 	ok = resolve_program(s) && ok;
 	if (ok && !s->unoptimized && s->probes.n)
 		optimize_prune_functions(s);
+	/* after the points (probes_derive), before types: procfs $value is a string */
+	ok = ok && targetvar_bind_provided(s);
 	ok = ok && types_infer(s);
 	ok = ok && stats_check(s);
 	ok = ok && regex_elaborate(s);

@@ -48,6 +48,8 @@ static void usage(FILE *out)
 		"  --debuginfo=auto|btf|dwarf\n"
 		"                where kernel types and variables come from (default auto: DWARF\n"
 		"                when linux-image-RELEASE-dbg is installed, else BTF; $STAPC_DEBUGINFO)\n"
+		"  --sysroot=DIR the target's file system is at DIR on this machine: process(\"/bin/x\")\n"
+		"                reads DIR/bin/x here and probes /bin/x on the target\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version\n"
@@ -140,7 +142,7 @@ static void set_kernel(struct session *s, const char *arg)
 	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
 }
 
-enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO };
+enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT };
 
 int main(int argc, char **argv)
 {
@@ -155,6 +157,7 @@ int main(int argc, char **argv)
 		{"compatible", required_argument, NULL, OPT_COMPATIBLE},
 		{"disable-cache", no_argument, NULL, OPT_DISABLE_CACHE},
 		{"debuginfo", required_argument, NULL, OPT_DEBUGINFO},
+		{"sysroot", required_argument, NULL, OPT_SYSROOT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -238,6 +241,13 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			s->warnings_as_errors = true;
+			break;
+		case OPT_SYSROOT:
+			if (!is_dir(optarg)) {
+				fprintf(stderr, "stap: --sysroot %s is not a directory\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			s->sysroot = optarg;
 			break;
 		case OPT_REMOTE:
 			if (strncmp(optarg, "qemu", 4) != 0 || (optarg[4] && optarg[4] != ':')) {

@@ -41,6 +41,9 @@ static const struct probe_provider *const providers[] = {
 	&probe_never,
 	&probe_kernel,
 	&probe_tracepoint,
+	&probe_procfs,
+	&probe_process,
+	&probe_perf,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 

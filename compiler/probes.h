@@ -30,6 +30,7 @@ struct resolved_probe {
 	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
 	const char *tracepoint;                 /* tracepoint: the kernel's name for it */
 	int tp_nargs;                           /* tracepoint: arguments its probe function takes */
+	void *data;                             /* other providers: their own resolved data */
 };
 
 /*
@@ -72,6 +73,9 @@ extern const struct probe_provider probe_kprobe;
 extern const struct probe_provider probe_never;
 extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
 extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
+extern const struct probe_provider probe_procfs;      /* procfs("name").read/.write: probes/procfs.c */
+extern const struct probe_provider probe_process;     /* process.*, uprobes: probes/process.c, uprobe.c */
+extern const struct probe_provider probe_perf;        /* perf.sw/.hw/.type: probes/perf.c */
 
 /* -l / -L: print the resolved points (with -L their target variables), sorted, once each. */
 void probes_list(struct session *s, FILE *out);

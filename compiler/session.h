@@ -42,6 +42,7 @@ struct session {
 	const char *debuginfo_mode; /* --debuginfo=auto|btf|dwarf, NULL: $STAPC_DEBUGINFO or auto */
 	bool list_probes;         /* -l PATTERN / -L PATTERN: list matching probe points */
 	bool list_vars;           /* -L: with their target variables */
+	const char *sysroot;      /* --sysroot: the target's root on this machine, NULL for / */
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */

@@ -26,6 +26,16 @@
  * Pretty printing ($var$, $var$$, $$parms, $$locals, $$vars, $$return)
  * expands the type at compile time into appends to a string; a field that
  * cannot be read prints as "?" instead of failing.
+ *
+ * Some variables come from the probe point itself rather than from
+ * debuginfo (struct target_provided: procfs $value, SDT $argN, $$name,
+ * $$provider): the provider hands over the C that reads (or writes) them,
+ * and they are typed before type inference, since $value is a string.
+ *
+ * User space (process(...) probes, scope->user): loads use
+ * copy_from_user_nofault (uprobe handlers run in the probed task), and a
+ * link-time address (a global of a PIE or a library) moves by the load
+ * bias the uprobe runtime measures at the hit.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -69,8 +79,13 @@ struct node *targetvar_new(struct srcloc loc, const char *text)
 				return n;
 			}
 		}
-		diag_error(loc, "unknown target variable '%s' (expected $$parms, $$locals, $$vars or $$return)", name);
-		return new_target(loc, text, TARGET_BASE_PARMS);
+		/* an SDT marker's own: a variable named "$name" its probe point defines */
+		bool marker = !strcmp(name, "$$name") || !strcmp(name, "$$provider");
+		if (!marker) {
+			diag_error(loc, "unknown target variable '%s' (expected $$parms, $$locals, $$vars or $$return; "
+				   "$$name and $$provider at an SDT marker)", name);
+			return new_target(loc, text, TARGET_BASE_PARMS);
+		}
 	}
 	n = new_target(loc, text, TARGET_BASE_VAR);
 	n->u.target.name = name + 1;
@@ -78,7 +93,7 @@ struct node *targetvar_new(struct srcloc loc, const char *text)
 	if (name[1] >= '0' && name[1] <= '9')
 		diag_error(loc, "'%s' is a script argument, not a target variable; script arguments are not "
 			   "supported here", name);
-	else if (strchr(name + 1, '$'))
+	else if (strchr(name + 2, '$'))
 		diag_error(loc, "malformed target variable '%s'", text);
 	return n;
 }
@@ -193,7 +208,129 @@ enum stp_type targetvar_value_type(const struct node *n)
 {
 	if (n->u.target.pretty || n->u.target.base >= TARGET_BASE_PARMS)
 		return TYPE_STRING;
+	if (n->u.target.provided_type != TYPE_UNKNOWN)
+		return n->u.target.provided_type;
 	return TYPE_LONG;
+}
+
+/* ---- variables a probe point defines ---- */
+
+void targetvar_provide(struct target_scope *scope, const char *name, enum stp_type type, const char *rvalue,
+		       const char *lvalue, bool in_parms)
+{
+	struct target_provided *pv = ast_alloc(sizeof(*pv));
+	pv->name = name;
+	pv->type = type;
+	pv->rvalue = rvalue;
+	pv->lvalue = lvalue;
+	pv->in_parms = in_parms;
+	vec_push(&scope->provided, pv);
+}
+
+static const char *node_text(struct node *n);
+
+/* The error for $name, which scope does not have: what it has instead. */
+static const char *missing_var(struct target_scope *scope, const char *name)
+{
+	char *names = "";
+	int listed = 0;
+	for (int i = 0; i < scope->provided.n && listed < 12; i++, listed++)
+		names = ast_printf("%s%s$%s", names, listed ? " " : "",
+				   ((struct target_provided *)scope->provided.items[i])->name);
+	for (int i = 0; i < scope->vars.n && listed < 12; i++, listed++)
+		names = ast_printf("%s%s$%s", names, listed ? " " : "", ((struct dbg_var *)scope->vars.items[i])->name);
+	if (scope->is_return && scope->ret && listed < 12)
+		names = ast_printf("%s%s$return", names, listed ? " " : "");
+	if (scope->no_debuginfo)
+		return ast_printf("no target variable '$%s' in %s: %s%s", name, scope->what, scope->no_debuginfo,
+				  *names ? ast_printf(" (it has: %s)", names) : "");
+	return ast_printf("no target variable '$%s' in %s (it has: %s)", name, scope->what, *names ? names : "none");
+}
+
+static struct target_provided *scope_provided(struct target_scope *scope, const char *name)
+{
+	for (int i = 0; scope && i < scope->provided.n; i++) {
+		struct target_provided *pv = scope->provided.items[i];
+		if (!strcmp(pv->name, name))
+			return pv;
+	}
+	return NULL;
+}
+
+/* One probe body being typed: its points, and whether they agreed. */
+struct bind_walk {
+	struct vec points;         /* of struct resolved_probe *: those with variables of their own */
+	struct vec guarded;        /* of const char *: operands of @defined in the body */
+	bool ok;
+};
+
+static bool guard_pre(struct ast_walker *w, struct node *n)
+{
+	struct bind_walk *bw = w->data;
+	if (n->kind == NODE_DEFINED)
+		vec_push(&bw->guarded, (void *)node_text(n->u.at_op.operand));
+	return true;
+}
+
+static bool bind_pre(struct ast_walker *w, struct node *n)
+{
+	struct bind_walk *bw = w->data;
+	if (n->kind != NODE_TARGET || n->u.target.base != TARGET_BASE_VAR)
+		return true;
+	struct resolved_probe *first = NULL;
+	for (int i = 0; i < bw->points.n; i++) {
+		struct resolved_probe *r = bw->points.items[i];
+		struct target_provided *pv = scope_provided(r->scope, n->u.target.name);
+		if (!pv) {
+			/*
+			 * A point with nothing but its own variables (procfs, an SDT
+			 * marker) cannot have this one: say so now, rather than as a
+			 * type error it would cause.
+			 */
+			struct target_scope *sc = r->scope;
+			bool closed = !sc->di && !sc->vars.n && !sc->is_return;
+			bool guarded = false;
+			for (int j = 0; j < bw->guarded.n && !guarded; j++)
+				guarded = !strcmp(bw->guarded.items[j], node_text(n));
+			if (closed && !guarded) {
+				diag_error(n->loc, "%s", missing_var(sc, n->u.target.name));
+				bw->ok = false;
+				return true;
+			}
+			continue;
+		}
+		if (first && pv->type != n->u.target.provided_type) {
+			diag_error(n->loc, "'$%s' is a %s at '%s' but a %s at '%s': write separate probes", n->u.target.name,
+				   ast_type_name(n->u.target.provided_type), first->pp, ast_type_name(pv->type), r->pp);
+			bw->ok = false;
+			return true;
+		}
+		first = r;
+		n->u.target.provided_type = pv->type;
+	}
+	return true;
+}
+
+bool targetvar_bind_provided(struct session *s)
+{
+	bool ok = true;
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		struct bind_walk bw = {.ok = true};
+		for (int j = 0; j < s->resolved.n; j++) {
+			struct resolved_probe *r = s->resolved.items[j];
+			if (r->probe == p && r->scope && r->scope->provided.n)
+				vec_push(&bw.points, r);
+		}
+		if (!bw.points.n)
+			continue;
+		struct ast_walker g = {.pre = guard_pre, .data = &bw};
+		ast_walk(&g, p->body);
+		struct ast_walker w = {.pre = bind_pre, .data = &bw};
+		ast_walk(&w, p->body);
+		ok &= bw.ok;
+	}
+	return ok;
 }
 
 /* ---- plans ---- */
@@ -237,12 +374,14 @@ struct tv_plan {
 	struct vec vars;           /* $$parms and friends: of struct tv_named * */
 	bool settable_reg;         /* the value is exactly register reg (writable with -g) */
 	int reg;                   /* settable_reg: which */
+	struct target_provided *provided; /* a variable the point defines: its C, no ops */
 };
 
 /* One variable of $$parms / $$locals / $$vars. */
 struct tv_named {
 	const char *name;
-	struct tv_plan *plan;
+	struct tv_plan *plan;      /* NULL for a provided one */
+	struct target_provided *provided; /* the point defines it (SDT operands) */
 };
 
 /* A value a return probe's entry handler saves. */
@@ -442,6 +581,7 @@ struct tv_ctx {
 	struct vec defined;            /* of const char *: texts guarded by @defined in the body */
 	bool in_entry;                 /* inside @entry(...) */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
+	struct vec written;            /* of struct node *: the target nodes assignments write */
 };
 
 static const char *node_text(struct node *n)
@@ -468,6 +608,11 @@ static struct debuginfo *types_for(struct tv_ctx *cx, const char *module, const 
 {
 	if (!module && cx->scope && cx->scope->di)
 		return cx->scope->di;
+	if (!module && cx->scope && cx->scope->user) {
+		/* a program's types never come from the kernel's */
+		*err = cx->scope->no_debuginfo ? cx->scope->no_debuginfo : "the probed program has no debuginfo";
+		return NULL;
+	}
 	return kernel_debuginfo(cx->s, module ? module : "kernel", err);
 }
 
@@ -485,9 +630,19 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		const char *name = n->u.target.name;
 		what = ast_printf("'$%s'", name);
 		if (!cx->scope) {
-			pl->error = ast_printf("target variable '$%s' cannot be used here: %s has no debuginfo scope "
-					       "(use kernel.function, kernel.statement or kernel.trace)", name,
-					       cx->point ? cx->point->pp : "a function");
+			pl->error = ast_printf("target variable '$%s' is not available at probe point '%s': it has no "
+					       "target variables", name, cx->point ? cx->point->pp : "a function");
+			return pl;
+		}
+		struct target_provided *pv = scope_provided(cx->scope, name);
+		if (pv) {
+			if (n->u.target.path.n || n->u.target.address_of || n->u.target.pretty) {
+				pl->error = ast_printf("'$%s' is defined by probe point '%s': it is a %s, with no members, "
+						       "elements, address or pretty form", name, cx->point->pp,
+						       ast_type_name(pv->type));
+				return pl;
+			}
+			pl->provided = pv;
 			return pl;
 		}
 		if (!strcmp(name, "return")) {
@@ -507,11 +662,7 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		}
 		struct dbg_var *v = scope_var(cx->scope, name);
 		if (!v) {
-			char *names = "";
-			for (int i = 0; i < cx->scope->vars.n && i < 12; i++)
-				names = ast_printf("%s%s$%s", names, i ? " " : "", ((struct dbg_var *)cx->scope->vars.items[i])->name);
-			pl->error = ast_printf("no target variable '$%s' in %s (it has: %s)", name, cx->scope->what,
-					       *names ? names : "none");
+			pl->error = missing_var(cx->scope, name);
 			return pl;
 		}
 		if (!start_var(pl, v))
@@ -555,6 +706,12 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 			pl->error = "@var in a module is not supported (module addresses are known only at load time)";
 			return pl;
 		}
+		if (pl->user) {
+			/* the program's global: relocated by the uprobe's load bias (TV_START_ABS) */
+			if (!start_var(pl, v))
+				return pl;
+			break;
+		}
 		struct dbg_var *anchor = dbg_global(di, "init_task", NULL);
 		if (!anchor) {
 			pl->error = "@var: init_task (used to find where the kernel was loaded) is not in the debuginfo";
@@ -594,7 +751,7 @@ static struct tv_plan *plan_vars(struct tv_ctx *cx, struct node *n)
 	pl->probe = cx->probe;
 	pl->saved = -1;
 	if (!cx->scope) {
-		pl->error = ast_printf("%s cannot be used here: %s has no debuginfo scope", n->tok,
+		pl->error = ast_printf("%s is not available at probe point '%s': it has no target variables", n->tok,
 				       cx->point ? cx->point->pp : "a function");
 		return pl;
 	}
@@ -610,6 +767,15 @@ static struct tv_plan *plan_vars(struct tv_ctx *cx, struct node *n)
 			vec_push(&pl->vars, nm);
 		}
 		return pl;
+	}
+	for (int i = 0; i < cx->scope->provided.n && n->u.target.base != TARGET_BASE_LOCALS; i++) {
+		struct target_provided *pv = cx->scope->provided.items[i];
+		if (!pv->in_parms)
+			continue;
+		struct tv_named *nm = ast_alloc(sizeof(*nm));
+		nm->name = pv->name;
+		nm->provided = pv;
+		vec_push(&pl->vars, nm);
 	}
 	for (int i = 0; i < cx->scope->vars.n; i++) {
 		struct dbg_var *v = cx->scope->vars.items[i];
@@ -668,6 +834,36 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 		vec_push(&cx->nodes, n);
 	if (n->kind == NODE_DEFINED)
 		vec_push(&cx->defined, (void *)node_text(n->u.at_op.operand));
+	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
+		vec_push(&cx->written, n->u.assign.lhs);
+	return true;
+}
+
+static bool is_written(struct tv_ctx *cx, struct node *n)
+{
+	for (int i = 0; i < cx->written.n; i++)
+		if (cx->written.items[i] == n)
+			return true;
+	return false;
+}
+
+/*
+ * An assignment to n, planned as pl: a provided variable must have a
+ * buffer; anything else needs -g (checked here for names some point
+ * provides, which check_writes_pre let through).
+ */
+static bool check_write(struct tv_ctx *cx, struct node *n, struct tv_plan *pl)
+{
+	if (pl->provided && !pl->provided->lvalue) {
+		diag_error(n->loc, "%s", pl->provided->readonly_why ? pl->provided->readonly_why
+				   : ast_printf("'$%s' cannot be assigned at probe point '%s'", n->u.target.name,
+						cx->point->pp));
+		return false;
+	}
+	if (!pl->provided && !cx->s->guru) {
+		diag_error(n->loc, "writing to target variable '%s' needs guru mode (-g)", node_text(n));
+		return false;
+	}
 	return true;
 }
 
@@ -699,7 +895,9 @@ static bool plan_body(struct tv_ctx *cx)
 				diag_error(n->loc, "%s", pl->error);
 				ok = false;
 			}
-		} else if (cx->scope && cx->scope->is_return && reads_probed_state(n)) {
+		} else if (n->u.target.provided_type != TYPE_UNKNOWN && is_written(cx, n) && !check_write(cx, n, pl)) {
+			ok = false;
+		} else if (cx->scope && cx->scope->is_return && !pl->provided && reads_probed_state(n)) {
 			/* read at entry: plan it again against the entry state (same variables, no $return) */
 			struct tv_plan *entry = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
 			save_at_entry(cx, n, entry, pl);
@@ -740,6 +938,16 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 	const char *how = NULL;
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET) {
 		t = n->u.assign.lhs;
+		if (t->u.target.provided_type != TYPE_UNKNOWN) {
+			/* a probe point's own variable: checked per point in plan_body */
+			if (n->u.assign.op != OP_NONE && !(n->u.assign.op == OP_CONCAT && t->u.target.provided_type == TYPE_STRING)) {
+				diag_error(n->loc, "only '='%s can assign to '%s', not '%s='",
+					   t->u.target.provided_type == TYPE_STRING ? " and '.='" : "", node_text(t),
+					   ast_op_spelling(n->u.assign.op));
+				wc->ok = false;
+			}
+			return true;
+		}
 		if (n->u.assign.op != OP_NONE)
 			how = ast_printf("only '=' can assign to a target variable, not '%s='", ast_op_spelling(n->u.assign.op));
 	} else if (n->kind == NODE_INCDEC && n->u.incdec.operand->kind == NODE_TARGET) {
@@ -762,24 +970,12 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 	return true;
 }
 
-static bool function_pre(struct ast_walker *w, struct node *n)
-{
-	bool *ok = w->data;
-	if ((n->kind == NODE_TARGET && n->u.target.base != TARGET_BASE_CAST) || n->kind == NODE_ENTRY) {
-		diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @cast)", node_text(n));
-		*ok = false;
-	}
-	return true;
-}
-
 bool targetvar_resolve(struct session *s)
 {
 	bool ok = true;
-	/* function bodies: @cast only, planned without a probe */
+	/* function bodies: @cast only (resolve.c rejects the rest), planned without a probe */
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
-		struct ast_walker w = {.pre = function_pre, .data = &ok};
-		ast_walk(&w, fn->body);
 		struct tv_ctx cx = {.s = s};
 		struct ast_walker c = {.pre = collect_pre, .data = &cx};
 		ast_walk(&c, fn->body);
@@ -863,9 +1059,13 @@ static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v,
 			code = ast_printf("%s%s = c->base.probe_args[%d]; ", code, v, op->reg);
 			break;
 		case TV_START_ABS:
-			/* link-time address + the KASLR offset, measured on init_task */
-			code = ast_printf("%s%s = 0x%" PRIx64 "UL + ((unsigned long)&init_task - 0x%" PRIx64 "UL); ", code, v,
-					  (uint64_t)op->k, (uint64_t)op->size_base);
+			if (pl->user)
+				/* a program's link-time address + its load bias at this hit */
+				code = ast_printf("%s%s = 0x%" PRIx64 "UL + _stp_uprobe_bias(&c->base, c->base.regs); ", code, v, (uint64_t)op->k);
+			else
+				/* link-time address + the KASLR offset, measured on init_task */
+				code = ast_printf("%s%s = 0x%" PRIx64 "UL + ((unsigned long)&init_task - 0x%" PRIx64 "UL); ", code,
+						  v, (uint64_t)op->k, (uint64_t)op->size_base);
 			break;
 		case TV_START_EXPR:
 			code = ast_printf("%s%s = (unsigned long)(%s); ", code, v, codegen_expr(g, op->expr));
@@ -958,6 +1158,19 @@ static const char *gen_pretty_value(struct codegen *g, const char *dst, const ch
 	return ast_printf("%sif (0) { %s: _stp_strlcat(%s, \"?\"); } } ", code, fault, dst);
 }
 
+/* Appends a provided variable's text to dst; "?" (and no error) if reading it fails. */
+static const char *gen_pretty_provided(struct codegen *g, const char *dst, struct target_provided *pv, int level)
+{
+	const char *x = codegen_temp(g, "x");
+	if (pv->type == TYPE_STRING)
+		return ast_printf("{ const char *%s = %s; if (unlikely(c->base.last_error)) { c->base.last_error = NULL; "
+				  "_stp_strlcat(%s, \"?\"); } else _stp_strlcat(%s, %s); } ", x, pv->rvalue, dst, dst, x);
+	return ast_printf("{ int64_t %s = %s; if (unlikely(c->base.last_error)) { c->base.last_error = NULL; "
+			  "_stp_strlcat(%s, \"?\"); } else _stp_tv_append(%s, \"%s\", %s); } ", x, pv->rvalue, dst, dst,
+			  level > 0 ? "%lld" : "0x%llx", level > 0 ? ast_printf("(long long)%s", x)
+								   : ast_printf("(unsigned long long)%s", x));
+}
+
 /* Pretty text of a target node with plan pl into dst (a char[MAXSTRINGLEN]). */
 static const char *gen_pretty(struct codegen *g, struct node *n, struct tv_plan *pl, const char *dst)
 {
@@ -967,6 +1180,10 @@ static const char *gen_pretty(struct codegen *g, struct node *n, struct tv_plan 
 		for (int i = 0; i < pl->vars.n; i++) {
 			struct tv_named *nm = pl->vars.items[i];
 			code = ast_printf("%s_stp_strlcat(%s, \"%s%s=\"); ", code, dst, i ? " " : "", nm->name);
+			if (nm->provided) {
+				code = ast_printf("%s%s", code, gen_pretty_provided(g, dst, nm->provided, level));
+				continue;
+			}
 			if (nm->plan->error) {
 				code = ast_printf("%s_stp_strlcat(%s, \"?\"); ", code, dst);
 				continue;
@@ -1006,6 +1223,13 @@ const char *targetvar_gen_expr(struct codegen *g, struct node *n)
 	if (!pl || pl->error)
 		return ast_printf("({ %s; %s; })", codegen_fail(g, "target variable not available here", n),
 				  is_string ? "(const char *)\"\"" : "(int64_t)0");
+	if (pl->provided) {
+		/* the provider's C may fail (a bad address): it says why, the location says where */
+		const char *t = codegen_temp(g, "t");
+		return ast_printf("({ %s %s = %s; if (unlikely(c->base.last_error)) { c->base.last_stmt = %s; goto %s; } %s; })",
+				  is_string ? "const char *" : "int64_t", t, pl->provided->rvalue,
+				  emit_c_string(codegen_near(n)), codegen_fail_label(g), t);
+	}
 	if (pl->saved != -1) {
 		const char *at = saved_addr(scope_of(g), pl->saved);
 		if (is_string)
@@ -1024,7 +1248,19 @@ const char *targetvar_gen_assign(struct codegen *g, struct node *assign, const c
 {
 	struct node *n = assign->u.assign.lhs;
 	struct tv_plan *pl = plan_for(n, g->probe);
-	if (!pl || pl->error || pl->saved != -1)
+	if (pl && pl->provided && pl->provided->lvalue) {
+		/* a string buffer the probe point owns; the value may alias it ($value = $value) */
+		const char *d = codegen_temp(g, "d");
+		if (assign->u.assign.op == OP_CONCAT) {
+			const char *slot = codegen_string_slot(g);
+			return ast_printf("({ char *%s = %s; _stp_strlcpy(%s, %s); _stp_strlcat(%s, %s); (const char *)%s; })", d,
+					  pl->provided->lvalue, slot, value, d, slot, d);
+		}
+		const char *w = codegen_temp(g, "w");
+		return ast_printf("({ const char *%s = %s; char *%s = %s; if (%s != %s) _stp_strlcpy(%s, %s); (const char *)%s; })",
+				  w, value, d, pl->provided->lvalue, d, w, d, w, d);
+	}
+	if (!pl || pl->error || pl->saved != -1 || pl->provided)
 		return ast_printf("({ %s; (int64_t)0; })", codegen_fail(g, "target variable cannot be written here", n));
 	const char *val = codegen_temp(g, "w");
 	if (pl->settable_reg)
@@ -1093,6 +1329,10 @@ const char *targetvar_list(struct target_scope *scope)
 	char *text = "";
 	if (!scope)
 		return text;
+	for (int i = 0; i < scope->provided.n; i++) {
+		struct target_provided *pv = scope->provided.items[i];
+		text = ast_printf("%s $%s:%s", text, pv->name, ast_type_name(pv->type));
+	}
 	for (int i = 0; i < scope->vars.n; i++) {
 		struct dbg_var *v = scope->vars.items[i];
 		text = ast_printf("%s $%s:%s", text, v->name, dbg_type_text(v->type));

@@ -13,13 +13,33 @@
 #include "session.h"
 
 /*
+ * A variable a probe point defines itself, not found in the probed code's
+ * debuginfo: procfs $value, an SDT marker's $arg1..$argN, $$name and
+ * $$provider. The provider gives the C that reads it, and for a string it
+ * lets the body write, the buffer to write. Such a variable is typed in
+ * pass 2 before type inference (targetvar_bind_provided), needs no -g to
+ * be written, and takes no ->member, [index], '&' or '$' suffix.
+ */
+struct target_provided {
+	const char *name;          /* without the first '$': "value", "arg1", "$name" */
+	enum stp_type type;        /* TYPE_LONG or TYPE_STRING */
+	const char *rvalue;        /* C expression in a probe body reading it; may set c->base.last_error */
+	const char *lvalue;        /* TYPE_STRING: a char * to a MAXSTRINGLEN buffer it is written through;
+	                              NULL: read-only */
+	const char *readonly_why;  /* lvalue NULL: the error for an assignment (NULL: a generic one) */
+	bool in_parms;             /* listed by $$parms and $$vars (SDT operands) */
+};
+
+/*
  * What a probe point offers to target expressions. Providers that know the
  * probed code (kernel.function, kernel.statement, kernel.trace, and the
  * user-space families) fill one in struct resolved_probe.scope.
  */
 struct target_scope {
-	struct debuginfo *di;      /* types come from here (and @cast without a module) */
+	struct debuginfo *di;      /* types come from here (and @cast without a module); NULL if none */
 	struct vec vars;           /* of struct dbg_var *: what $name may name, located at the probe */
+	struct vec provided;       /* of struct target_provided *: the point's own variables */
+	const char *no_debuginfo;  /* vars is empty for want of debuginfo: why ("x has no DWARF"), else NULL */
 	bool is_return;            /* a return probe: $return exists, the others are saved at entry */
 	struct dbg_type *ret;      /* is_return: the type of $return (NULL: void) */
 	bool user;                 /* the probed code is a user-space program: read its memory */
@@ -39,6 +59,17 @@ struct node *targetvar_address_of(struct srcloc loc, struct node *t);
 
 /* Pass 2, types.c: the value type a target expression has (long or string). */
 enum stp_type targetvar_value_type(const struct node *n);
+
+/*
+ * Pass 2, after probe points are resolved and before types: give each
+ * $name a probe point defines (struct target_provided) its type. False
+ * (with diagnostics) if the points of one probe disagree on it.
+ */
+bool targetvar_bind_provided(struct session *s);
+
+/* Add a variable the point defines to scope (allocating nothing else). */
+void targetvar_provide(struct target_scope *scope, const char *name, enum stp_type type, const char *rvalue,
+		       const char *lvalue, bool in_parms);
 
 /*
  * Pass 2, after probe points are resolved: check every target expression

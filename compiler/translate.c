@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <strings.h>
 
 #include "codegen.h"
 #include "diag.h"
@@ -171,8 +172,10 @@ static void emit_function_locals(struct emitter *e, struct function *fn, struct 
 		emit_symbol_member(e, ((struct param *)fn->params.items[i])->sym);
 	for (int i = 0; i < fn->locals.n; i++)
 		emit_symbol_member(e, fn->locals.items[i]);
-	if (fn->type == TYPE_LONG || fn->type == TYPE_STRING)
-		emit_line(e, "%s __retvalue;", codegen_ctype(fn->type));
+	if (fn->type == TYPE_LONG)
+		emit_line(e, "int64_t __retvalue;");
+	else if (fn->type == TYPE_STRING)
+		emit_line(e, "char *__retvalue; /* the caller's string_t */");
 	for (int i = 0; i < bt->slots.n; i++)
 		emit_line(e, "%s", (char *)bt->slots.items[i]);
 	emit_close(e, "} function_%s;", fn->name);
@@ -204,7 +207,8 @@ static void emit_context(struct emitter *e, struct session *s, struct body_text 
 	emit_close(e, "} probe_locals;");
 	emit_open(e, "union {");
 	for (int i = 0; i < s->functions.n; i++)
-		emit_function_locals(e, s->functions.items[i], &funcs[i]);
+		if (((struct function *)s->functions.items[i])->body->kind != NODE_EMBEDDED)
+			emit_function_locals(e, s->functions.items[i], &funcs[i]);
 	emit_line(e, "char unused;");
 	emit_close(e, "} locals[MAXNESTING + 1];");
 	emit_close(e, "};");
@@ -223,18 +227,47 @@ static void emit_local_init(struct emitter *e, struct vec *locals)
 	}
 }
 
+/*
+ * An embedded-C function cannot call script functions, so it cannot
+ * recurse: it needs no frame and no nesting check. It is emitted as a C
+ * function the compiler can inline at each call site: parameters are C
+ * parameters, a long result is the C return value, and a string result
+ * is written straight into the caller's buffer (__ret, a string_t).
+ * Small ones are always inlined.
+ */
+static const char *embedded_signature(struct function *fn)
+{
+	bool small = fn->pure || strlen(fn->body->u.embedded.code) < 600;
+	char *sig = ast_printf("static %s %s function_%s(struct context *c", small ? "__always_inline" : "inline",
+			       fn->type == TYPE_LONG ? "int64_t" : "void", fn->name);
+	if (fn->type == TYPE_STRING)
+		sig = ast_printf("%s, char *__ret", sig);
+	for (int i = 0; i < fn->params.n; i++) {
+		struct param *p = fn->params.items[i];
+		sig = ast_printf("%s, %s l_%s", sig, p->sym->type == TYPE_STRING ? "const char *" : "int64_t", p->name);
+	}
+	return ast_printf("%s)", sig);
+}
+
 /* The embedded-C function interface: STAP_ARG_x, STAP_RETVALUE, STAP_RETURN, STAP_ERROR, STAP_PRINTF. */
 static void emit_embedded_function(struct emitter *e, struct function *fn)
 {
+	emit_line(e, "/* function %s at %s:%d:%d */", fn->name, fn->loc.file, fn->loc.line, fn->loc.col);
+	emit_line(e, "%s", embedded_signature(fn));
+	emit_open(e, "{");
+	if (fn->type == TYPE_LONG)
+		emit_line(e, "int64_t __retvalue = 0;");
+	else if (fn->type == TYPE_STRING)
+		emit_line(e, "__ret[0] = '\\0';");
 	for (int i = 0; i < fn->params.n; i++) {
 		struct param *p = fn->params.items[i];
-		emit_line(e, "#define STAP_ARG_%s (l->l_%s)", p->name, p->name);
+		emit_line(e, "#define STAP_ARG_%s (l_%s)", p->name, p->name);
 	}
 	if (fn->type == TYPE_STRING) {
-		emit_line(e, "#define STAP_RETVALUE (l->__retvalue)");
+		emit_line(e, "#define STAP_RETVALUE (__ret)");
 		emit_line(e, "#define STAP_RETURN(v) do { _stp_strlcpy(STAP_RETVALUE, (v)); goto out; } while (0)");
 	} else if (fn->type == TYPE_LONG) {
-		emit_line(e, "#define STAP_RETVALUE (l->__retvalue)");
+		emit_line(e, "#define STAP_RETVALUE (__retvalue)");
 		emit_line(e, "#define STAP_RETURN(v) do { STAP_RETVALUE = (v); goto out; } while (0)");
 	} else {
 		emit_line(e, "#define STAP_RETURN() goto out");
@@ -254,12 +287,26 @@ static void emit_embedded_function(struct emitter *e, struct function *fn)
 	emit_line(e, "#undef STAP_ERROR");
 	emit_line(e, "#undef STAP_PRINTF");
 	emit_line(e, "#undef CONTEXT");
+	emit_close(e, "out: __attribute__((unused));");
+	e->indent++;
+	emit_line(e, fn->type == TYPE_LONG ? "return __retvalue;" : ";");
+	emit_close(e, "}");
+	emit_blank(e);
 }
 
+/*
+ * A script function: a frame per nesting level in the context, bounded by
+ * MAXNESTING. A string result goes straight to the caller's buffer, whose
+ * address the caller leaves in the frame's __retvalue.
+ */
 static void emit_function(struct emitter *e, struct function *fn, struct body_text *bt)
 {
+	if (fn->body->kind == NODE_EMBEDDED) {
+		emit_embedded_function(e, fn);
+		return;
+	}
 	emit_line(e, "/* function %s at %s:%d:%d */", fn->name, fn->loc.file, fn->loc.line, fn->loc.col);
-	emit_line(e, "static void function_%s(struct context *c)", fn->name);
+	emit_line(e, "static void notrace function_%s(struct context *c)", fn->name);
 	emit_open(e, "{");
 	emit_line(e, "struct function_%s_locals *l = &c->locals[c->base.nesting].function_%s;", fn->name, fn->name);
 	emit_line(e, "(void)l;");
@@ -273,10 +320,7 @@ static void emit_function(struct emitter *e, struct function *fn, struct body_te
 		emit_line(e, "l->__retvalue[0] = '\\0';");
 	else if (fn->type == TYPE_LONG)
 		emit_line(e, "l->__retvalue = 0;");
-	if (fn->body->kind == NODE_EMBEDDED)
-		emit_embedded_function(e, fn);
-	else
-		emit_raw(e, "%s", bt->text);
+	emit_raw(e, "%s", bt->text);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;
 	emit_line(e, "c->base.nesting--;");
@@ -320,7 +364,7 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 		emit_blank(e);
 	}
 	emit_line(e, "/* probe at %s:%d:%d */", p->loc.file, p->loc.line, p->loc.col);
-	emit_line(e, "static void probe_%d(struct context *c)", index);
+	emit_line(e, "static void notrace probe_%d(struct context *c)", index);
 	emit_open(e, "{");
 	emit_line(e, "struct probe_%d_locals *l = &c->probe_locals.probe_%d;", index, index);
 	emit_line(e, "(void)l;");
@@ -342,10 +386,9 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 	emit_raw(e, "%s", bt->text);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;
-	emit_line(e, "if (c->base.last_error == _stp_next_unwind)");
-	emit_line(e, "\tc->base.last_error = NULL;");
 	if (bt->conds) {
-		emit_line(e, "if (!c->base.last_error)");
+		/* also after a 'next' unwinding from a function (cleared later by the runner) */
+		emit_line(e, "if (!c->base.last_error || c->base.last_error == _stp_next_unwind)");
 		emit_line(e, "\tprobe_%d_conds(c);", index);
 	}
 	for (int i = locks.n - 1; i >= 0; i--) {
@@ -481,9 +524,10 @@ static void emit_tables(struct emitter *e, struct session *s)
 		struct resolved_probe *r = s->resolved.items[i];
 		if (r->probe) {
 			struct probe_point *at = r->user_point ? r->user_point : r->point;
-			emit_line(e, "{ .body = probe_%d, .pp = %s, .location = \"%s:%d:%d\"%s },", r->probe->index,
+			emit_line(e, "{ .body = probe_%d, .pp = %s, .location = \"%s:%d:%d\"%s%s%s },", r->probe->index,
 				  emit_c_string(r->pp), at->loc.file, at->loc.line, at->loc.col,
-				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "");
+				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
+				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
 		}
 		else
 			emit_line(e, "{ .body = probe_display, .pp = \"end\", .location = \"<global display>\" },");
@@ -502,6 +546,53 @@ static void emit_tables(struct emitter *e, struct session *s)
 		used[i]->emit_table(e, s, &mine);
 	}
 	emit_blank(e);
+}
+
+/* Whether needle occurs, ignoring case, in text. */
+static bool text_has(const char *text, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; text && *text; text++)
+		if (!strncasecmp(text, needle, n))
+			return true;
+	return false;
+}
+
+/* Whether needle occurs in fn's C code or in any function it reaches; seen guards recursion. */
+static bool function_code_has(struct function *fn, struct body_text *funcs, const char *needle, struct vec *seen)
+{
+	for (int i = 0; i < seen->n; i++)
+		if (seen->items[i] == fn)
+			return false;
+	vec_push(seen, fn);
+	if (fn->body->kind == NODE_EMBEDDED ? text_has(fn->body->u.embedded.code, needle)
+	    : fn->index < 0 || !funcs[fn->index].text || text_has(funcs[fn->index].text, needle))
+		return true;
+	for (int i = 0; i < fn->callees.n; i++)
+		if (function_code_has(fn->callees.items[i], funcs, needle, seen))
+			return true;
+	return false;
+}
+
+/*
+ * Whether needle occurs in the C code of probe p or of a function it
+ * reaches, or in the script's top-level embedded C. The compiler uses it
+ * to prove what a body never does (print, read registers): a false
+ * "yes" only costs a few instructions per hit.
+ */
+static bool probe_code_has(struct session *s, struct probe *p, struct body_text *probes, struct body_text *funcs,
+			   const char *needle)
+{
+	struct vec seen = {0};
+	if (text_has(probes[p->index].text, needle))
+		return true;
+	for (int i = 0; i < s->embedded.n; i++)
+		if (text_has(s->embedded.items[i], needle))
+			return true;
+	for (int i = 0; i < p->callees.n; i++)
+		if (function_code_has(p->callees.items[i], funcs, needle, &seen))
+			return true;
+	return false;
 }
 
 static void write_module(struct emitter *e, struct session *s)
@@ -541,6 +632,12 @@ static void write_module(struct emitter *e, struct session *s)
 			funcs[i] = generate(s, fn, NULL, fn->body, 1);
 	}
 
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		p->quiet = !probe_code_has(s, p, probes, funcs, "print") && !probe_code_has(s, p, probes, funcs, "_stp_format");
+		p->uses_regs = probe_code_has(s, p, probes, funcs, "regs") || probe_code_has(s, p, probes, funcs, "->probe");
+	}
+
 	emit_line(e, "/* Generated by stapc %s from %s: module %s. Do not edit. */", STAPC_VERSION, s->script_path,
 		  module_name(s));
 	emit_line(e, "#define STP_MODULE_NAME \"%s\"", module_name(s));
@@ -551,8 +648,10 @@ static void write_module(struct emitter *e, struct session *s)
 		used[i]->emit_defines(e);
 	if (conds.n)
 		emit_line(e, "#define STP_HAVE_CONDS 1");
-	if (codegen_regex_work_words())
+	if (codegen_regex_work_words()) {
+		emit_line(e, "#define STP_HAVE_REGEX 1");
 		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words());
+	}
 	emit_line(e, "#include \"runtime.h\"");
 	emit_blank(e);
 	emit_line(e, "/* A failing operation: record what and where, then leave the body. */");
@@ -568,8 +667,13 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_line(e, "static atomic_t _stp_cond_state[%d]; /* a flag per conditional probe */", conds.n);
 		emit_blank(e);
 	}
-	for (int i = 0; i < s->functions.n; i++)
-		emit_line(e, "static void function_%s(struct context *c);", ((struct function *)s->functions.items[i])->name);
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		if (fn->body->kind == NODE_EMBEDDED)
+			emit_line(e, "%s;", embedded_signature(fn));
+		else
+			emit_line(e, "static void notrace function_%s(struct context *c);", fn->name);
+	}
 	emit_blank(e);
 	for (int i = 0; i < s->functions.n; i++)
 		emit_function(e, s->functions.items[i], &funcs[i]);

@@ -169,47 +169,81 @@ static __always_inline u64 _stp_map_mix(u64 h, u64 v)
 	return h ^ (h >> 32);
 }
 
-/*
- * Hash of the keys (string keys up to MAXSTRINGLEN-1 bytes, 8 at a time,
- * each followed by its length so that ("a","b") != ("ab","")), with a
- * final avalanche so the low bits that pick the bucket depend on all of
- * it. The length of each string key goes to lens[], for the compare and
- * the copy that follow.
- */
-static u32 _stp_map_hash(const struct _stp_map *m, const union _stp_key *keys, size_t *lens)
+#define STP_MAP_HASH_SEED 0x243f6a8885a308d3ull
+
+/* Fold a string key (up to MAXSTRINGLEN-1 bytes) into h, then its length; *len gets the length. */
+static __always_inline u64 _stp_map_mix_str(u64 h, const char *s, size_t *len)
 {
-	u64 h = 0x243f6a8885a308d3ull, w;
-	unsigned int i;
+	size_t n = 0;
+	u64 w;
 
-	for (i = 0; i < m->nkeys; i++) {
-		if (m->key_types[i] == STP_TYPE_STRING) {
-			const char *s = _stp_map_key_string(&keys[i]);
-			size_t n = 0;
+	while (n < MAXSTRINGLEN - 1) {
+		unsigned int take = _stp_str_chunk(s + n, MAXSTRINGLEN - 1 - n, &w);
 
-			while (n < MAXSTRINGLEN - 1) {
-				unsigned int take = _stp_str_chunk(s + n, MAXSTRINGLEN - 1 - n, &w);
-
-				if (take)
-					h = _stp_map_mix(h, w);
-				n += take;
-				if (take < 8)
-					break;
-			}
-			lens[i] = n;
-			h = _stp_map_mix(h, n);
-		} else {
-			h = _stp_map_mix(h, (u64)keys[i].n);
-		}
+		if (take)
+			h = _stp_map_mix(h, w);
+		n += take;
+		if (take < 8)
+			break;
 	}
+	*len = n;
+	return _stp_map_mix(h, n);
+}
+
+/* The final avalanche, so the low bits that pick the bucket depend on all of the keys. */
+static __always_inline u32 _stp_map_finish(u64 h)
+{
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
 	return (u32)h;
 }
 
-static void *_stp_map_slot(const struct _stp_map_node *n, size_t offset)
+/*
+ * Hash of the keys (string keys up to MAXSTRINGLEN-1 bytes, 8 at a time,
+ * each followed by its length so that ("a","b") != ("ab","")), with a
+ * final avalanche. The length of each string key goes to lens[], for the
+ * compare and the copy that follow. The one-key lookups below compute the
+ * same hash with the same steps.
+ */
+static u32 _stp_map_hash(const struct _stp_map *m, const union _stp_key *keys, size_t *lens)
+{
+	u64 h = STP_MAP_HASH_SEED;
+	unsigned int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		if (m->key_types[i] == STP_TYPE_STRING)
+			h = _stp_map_mix_str(h, _stp_map_key_string(&keys[i]), &lens[i]);
+		else
+			h = _stp_map_mix(h, (u64)keys[i].n);
+	}
+	return _stp_map_finish(h);
+}
+
+static __always_inline void *_stp_map_slot(const struct _stp_map_node *n, size_t offset)
 {
 	return (char *)n->data + offset;
+}
+
+/*
+ * Whether the key slot holds s, of length len (< MAXSTRINGLEN), a word at
+ * a time. A slot is 8-byte aligned and zero from its key's NUL to its end
+ * (_stp_map_get clears a node before copying the keys in), so the word
+ * holding s's last bytes matches only if the slot's key ends there too.
+ * The whole words of s lie before its NUL, so reading them cannot fault.
+ */
+static __always_inline bool _stp_map_str_equal(const void *slot, const char *s, size_t len)
+{
+	const u64 *sw = slot;
+	size_t i = 0;
+	u64 w = 0;
+
+	for (; i + 8 <= len; i += 8, sw++)
+		if (*sw != _stp_read_word(s + i))
+			return false;
+	if (len > i)
+		_stp_str_chunk(s + i, len - i, &w);
+	return *sw == w;
 }
 
 /* Whether node n holds keys; lens[] are the string keys' lengths from the hash. */
@@ -223,9 +257,7 @@ static int _stp_map_keys_equal(const struct _stp_map *m,
 		const void *slot = _stp_map_slot(n, m->key_offset[i]);
 
 		if (m->key_types[i] == STP_TYPE_STRING) {
-			/* The slot holds a NUL-terminated key of at most MAXSTRINGLEN-1 bytes. */
-			if (memcmp(slot, _stp_map_key_string(&keys[i]), lens[i]) != 0 ||
-			    ((const char *)slot)[lens[i]] != '\0')
+			if (!_stp_map_str_equal(slot, _stp_map_key_string(&keys[i]), lens[i]))
 				return 0;
 		} else if (*(const int64_t *)slot != keys[i].n) {
 			return 0;
@@ -312,6 +344,67 @@ static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_k
 	m->newest = n;
 	m->count++;
 	return n;
+}
+
+/*
+ * Arrays of one key, the common case, looked up with the key's type known
+ * at compile time: the hash and the compare are inlined into the caller,
+ * with no key array and no loop over key types. A miss that must insert
+ * goes to the general _stp_map_get, out of line. They hash exactly as
+ * _stp_map_hash does, so every other operation finds what they insert.
+ */
+static __always_inline struct _stp_map_node *_stp_map_find_str(struct _stp_map *m, const char *s)
+{
+	struct _stp_map_node *n;
+	size_t len;
+	u32 hash;
+
+	if (unlikely(!s))
+		s = "";
+	hash = _stp_map_finish(_stp_map_mix_str(STP_MAP_HASH_SEED, s, &len));
+	for (n = m->buckets[hash & m->bucket_mask]; n; n = n->hash_next)
+		if (n->hash == hash && _stp_map_str_equal(_stp_map_slot(n, m->key_offset[0]), s, len))
+			return n;
+	return NULL;
+}
+
+static __always_inline struct _stp_map_node *_stp_map_find_long(struct _stp_map *m, int64_t key)
+{
+	u32 hash = _stp_map_finish(_stp_map_mix(STP_MAP_HASH_SEED, (u64)key));
+	struct _stp_map_node *n;
+
+	for (n = m->buckets[hash & m->bucket_mask]; n; n = n->hash_next)
+		if (n->hash == hash && *(const int64_t *)_stp_map_slot(n, m->key_offset[0]) == key)
+			return n;
+	return NULL;
+}
+
+static noinline struct _stp_map_node *_stp_map_insert_str(struct _stp_map *m, const char *s)
+{
+	union _stp_key k = { .s = s };
+
+	return _stp_map_get(m, &k);
+}
+
+static noinline struct _stp_map_node *_stp_map_insert_long(struct _stp_map *m, int64_t key)
+{
+	union _stp_key k = { .n = key };
+
+	return _stp_map_get(m, &k);
+}
+
+static __always_inline struct _stp_map_node *_stp_map_get_str(struct _stp_map *m, const char *s)
+{
+	struct _stp_map_node *n = _stp_map_find_str(m, s);
+
+	return likely(n) ? n : _stp_map_insert_str(m, s);
+}
+
+static __always_inline struct _stp_map_node *_stp_map_get_long(struct _stp_map *m, int64_t key)
+{
+	struct _stp_map_node *n = _stp_map_find_long(m, key);
+
+	return likely(n) ? n : _stp_map_insert_long(m, key);
 }
 
 /* Take a live node off its hash chain, the iteration list and the age list; free it. */

@@ -64,7 +64,10 @@ static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int
 static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
 static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
 				const unsigned long *args);
+static void _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+				void *hit_data);
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
+static void _stp_count_skipped(void);
 
 #include "linux/time.c"
 #include "linux/control.c"
@@ -74,6 +77,10 @@ static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 #include "linux/copy.c"
 #include "linux/kprobes.c"
 #include "linux/tracepoints.c"
+#include "linux/procfs.c"
+#include "linux/task_finder.c"
+#include "linux/uprobes.c"
+#include "linux/perf.c"
 #include "linux/conds.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
@@ -180,7 +187,9 @@ static void _stp_contexts_free(void)
 static noinline void _stp_probe_failed(struct context *c)
 {
 	_stp_print_flush();	/* output before the error, so stapio shows it first */
-	if (c->base.last_stmt)
+	if (c->base.last_error == _stp_next_unwind)
+		;		/* 'next' in a function unwound to the probe: not an error */
+	else if (c->base.last_stmt)
 		_stp_session_error("%s near %s", c->base.last_error, c->base.last_stmt);
 	else
 		_stp_session_error("%s", c->base.last_error);
@@ -207,15 +216,23 @@ static noinline void _stp_probe_failed(struct context *c)
  *    barriers around the body;
  *  - last_error and last_stmt are NULL and nesting is 0 whenever no body
  *    runs (functions return to the depth they were called at, even on an
- *    error; _stp_probe_failed resets them after a failure), so only the
+ *    error; _stp_probe_failed resets them after a failure, and also
+ *    absorbs the unwind of a 'next' inside a function), so only the
  *    per-hit fields are written here;
- *  - the output buffer is flushed only when the body printed.
- * entry_data (a kretprobe's saved entry values) and args (a tracepoint's
- * arguments) are NULL for every other kind of probe.
+ *  - the regex match cache is reset only in a script that matches
+ *    regexes (elsewhere it stays invalid from allocation);
+ *  - entry_data (a .return probe's saved entry values), probe_args (a
+ *    tracepoint's arguments) and hit_data (a procfs file's text, a
+ *    uprobe's table entry) are set only by the runners of those probes
+ *    (with_data): no other body reads them;
+ *  - the output buffer is checked only after a body that may print
+ *    (p->quiet is 0), and regs and probe are set only for a body that may
+ *    read them (p->regless is 0); with a constant p from the const
+ *    _stp_probes[] these tests fold away at compile time.
  */
 static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p, struct pt_regs *regs,
-						  int state, void *entry_data,
-						  const unsigned long *args)
+						  int state, bool with_data, void *entry_data,
+						  const unsigned long *args, void *hit_data)
 {
 	struct context *c;
 	unsigned long flags;
@@ -233,16 +250,23 @@ static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p, st
 	}
 	c->base.busy = 1;
 	barrier();
+#ifdef STP_HAVE_REGEX
 	c->base.regex.valid = 0;
+#endif
 	c->base.actionremaining = MAXACTION;
-	c->base.regs = regs;
-	c->base.probe = p;
-	c->base.entry_data = entry_data;
-	c->base.probe_args = args;
+	if (!p->regless) {
+		c->base.regs = regs;
+		c->base.probe = p;
+	}
+	if (with_data) {
+		c->base.entry_data = entry_data;
+		c->base.probe_args = args;
+		c->base.hit_data = hit_data;
+	}
 	p->body(c);
 	if (unlikely(c->base.last_error))
 		_stp_probe_failed(c);
-	else
+	else if (!p->quiet)
 		_stp_print_flush_if_any();
 	barrier();
 	c->base.busy = 0;
@@ -253,20 +277,27 @@ out:
 /* For begin, end and error probes, which run in process context. */
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state)
 {
-	_stp_probe_run_inline(p, regs, state, NULL, NULL);
+	_stp_probe_run_inline(p, regs, state, true, NULL, NULL, NULL);
 }
 
-/* The runner for timers and kprobes: only while RUNNING. */
+/* The runner for timers, kprobes and ftrace hooks: only while RUNNING. */
 static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs)
 {
-	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, NULL, NULL);
+	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, false, NULL, NULL, NULL);
 }
 
 /* The same, with kretprobe instance data or tracepoint arguments. */
 static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
 				const unsigned long *args)
 {
-	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, entry_data, args);
+	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, true, entry_data, args, NULL);
+}
+
+/* The same, with data for the provider's target variables (c->base.hit_data). */
+static void _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+				void *hit_data)
+{
+	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, true, entry_data, NULL, hit_data);
 }
 
 /* ---- Session: START and EXIT, in process context ---- */
@@ -301,12 +332,23 @@ static void _stp_session_start(struct work_struct *work)
 	rc = _stp_timers_register();
 	if (!rc)
 		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
-	if (!rc) {
+	if (!rc)
 		rc = _stp_tracepoints_register();	/* the same */
-		if (rc)
-			_stp_kprobes_unregister();
-	}
+	if (!rc)
+		rc = _stp_procfs_register();	/* the same */
+	if (!rc)
+		rc = _stp_tf_register();	/* the same */
+	if (!rc)
+		rc = _stp_uprobes_register();	/* the same */
+	if (!rc)
+		rc = _stp_perf_register();	/* the same */
 	if (rc) {
+		/* each family rolled its own failure back; undo the ones before it */
+		_stp_uprobes_unregister();
+		_stp_tf_unregister();
+		_stp_procfs_unregister();
+		_stp_tracepoints_unregister();
+		_stp_kprobes_unregister();
 		_stp_timers_unregister();
 		_stp_send_started(rc);
 		goto out;
@@ -335,6 +377,10 @@ static void _stp_session_stop(bool report)
 		mutex_unlock(&_stp_session_mutex);
 		return;
 	}
+	_stp_perf_unregister();
+	_stp_uprobes_unregister();
+	_stp_tf_unregister();
+	_stp_procfs_unregister();
 	_stp_timers_unregister();
 	_stp_kprobes_unregister();
 	_stp_tracepoints_unregister();	/* waits for callbacks in flight */

@@ -21,7 +21,24 @@
 #include <linux/delay.h>
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
+
+/*
+ * Entry probes on ftrace sites hook ftrace directly (linux/kprobes.c),
+ * where the kernel can, unless -D STP_NO_FTRACE. Only with the per-probe
+ * handlers of STP_KPROBE_BODIES.
+ */
+#if defined(STP_HAVE_KPROBES) && defined(STP_HAVE_KPROBE_BODIES) && \
+	defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KPROBES_ON_FTRACE) && !defined(STP_NO_FTRACE)
+#define STP_FTRACE 1
+#include <linux/ftrace.h>
+#include <linux/trace_recursion.h>
+#ifndef STP_FTRACE_MAX
+#define STP_FTRACE_MAX 8	/* entry probes hooked through ftrace; the others use kprobes */
+#endif
+#endif
 #include <linux/smp.h>
+#include <linux/path.h>
+#include <linux/uprobes.h>
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION

@@ -75,10 +75,11 @@ struct _stp_context {
 	const char *last_stmt;         /* "operator '/' at t.stp:1:30", for ERROR ... near ...; NULL between hits */
 	long actionremaining;          /* MAXACTION budget left for this hit */
 	int nesting;                   /* current function call depth; 0 between hits */
-	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer */
-	const struct _stp_probe *probe;/* the probe running */
+	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer (set unless regless) */
+	const struct _stp_probe *probe;/* the probe running (set unless regless) */
 	void *entry_data;              /* .return probes: values saved at entry (kretprobe instance data), else NULL */
 	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
+	void *hit_data;                /* procfs: the file's text; uprobes: the struct _stp_uprobe (set only there) */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
@@ -93,6 +94,8 @@ struct _stp_probe {
 	atomic_t *cond;                  /* probe p if (cond): its flag in _stp_cond_state[], else NULL;
 					    the body runs only while it is 1, and providers that
 					    can (kprobes) disarm the probe while it is 0 */
+	unsigned char quiet;             /* 1: the body (and what it calls) never prints */
+	unsigned char regless;           /* 1: ... never reads c->base.regs or c->base.probe */
 };
 
 /* ------------------------------------------------------------------ */
@@ -122,6 +125,17 @@ struct _stp_probe {
  * #endif
  * #ifdef STP_HAVE_TRACEPOINTS
  * static struct _stp_tracepoint_probe _stp_tracepoint_probes[];
+ * #endif
+ * #ifdef STP_HAVE_PROCFS
+ * static struct _stp_procfs_file _stp_procfs_files[];
+ * #endif
+ * #ifdef STP_HAVE_PERF
+ * static struct _stp_perf_probe _stp_perf_probes[];
+ * #endif
+ * #ifdef STP_HAVE_PROCESS                               // all three, possibly empty
+ * static struct _stp_tf_probe _stp_tf_probes[];
+ * static const struct _stp_sdt_site _stp_sdt_sites[];
+ * static struct _stp_uprobe _stp_uprobes[];
  * #endif
  *
  * static int _stp_globals_init(void);   // allocate maps, set initial values; -errno on failure
@@ -167,6 +181,13 @@ struct _stp_kprobe_probe {
 		struct kprobe kp;
 		struct kretprobe rp;
 	} u;                             /* runtime-owned */
+#ifdef STP_FTRACE
+	/* runtime-owned: an entry probe hooked through ftrace instead (kprobes.c) */
+	struct ftrace_ops fops;
+	int ftrace;                      /* 1: fops is registered, u.kp only resolved the address */
+	int resolver;                    /* 1: u.kp (disabled) is still registered */
+	atomic_long_t ftrace_missed;     /* hits dropped by ftrace's recursion guard */
+#endif
 };
 
 /*
@@ -184,6 +205,87 @@ struct _stp_tracepoint_probe {
 #ifdef STP_HAVE_TRACEPOINTS
 static void _stp_tracepoint_hit(void *data, const unsigned long *args);
 #endif
+
+/* procfs("name").read / .write: one file under /proc/systemtap/MODULE. */
+struct _stp_procfs_file {
+	const char *name;
+	const struct _stp_probe *read_probe;   /* fills $value for a reader; NULL: not readable */
+	const struct _stp_probe *write_probe;  /* gets what was written as $value; NULL: not writable */
+	struct proc_dir_entry *pde;            /* runtime-owned */
+};
+
+/* perf.sw.NAME, perf.hw.NAME, perf.type(T).config(C) [.sample(N)]: a counter per CPU. */
+struct _stp_perf_probe {
+	const struct _stp_probe *probe;
+	u32 type;                        /* PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, ... */
+	u64 config;                      /* the event within the type */
+	u64 sample_period;               /* events per probe hit */
+	struct perf_event **events;      /* runtime-owned: one per CPU, by CPU id */
+};
+
+/* process[("path") | (PID)].begin, .end, .thread.begin, .thread.end */
+enum _stp_tf_kind { STP_TF_BEGIN, STP_TF_END, STP_TF_THREAD_BEGIN, STP_TF_THREAD_END };
+struct _stp_tf_probe {
+	const struct _stp_probe *probe;
+	enum _stp_tf_kind kind;
+	const char *path;                /* only processes running this program; NULL: any */
+	long pid;                        /* only this process; 0: any */
+	struct path kpath;               /* runtime-owned: path, held while registered */
+};
+
+/* User registers an SDT operand may name. */
+enum _stp_ureg {
+	STP_UREG_NONE, STP_UREG_AX, STP_UREG_BX, STP_UREG_CX, STP_UREG_DX, STP_UREG_SI,
+	STP_UREG_DI, STP_UREG_BP, STP_UREG_SP, STP_UREG_R8, STP_UREG_R9, STP_UREG_R10,
+	STP_UREG_R11, STP_UREG_R12, STP_UREG_R13, STP_UREG_R14, STP_UREG_R15, STP_UREG_IP,
+};
+enum _stp_sdt_kind { STP_SDT_REG, STP_SDT_CONST, STP_SDT_MEM };
+
+/* One SDT marker operand: a register, a constant, or memory at base + index * scale + value. */
+struct _stp_sdt_arg {
+	int size;                        /* 1, 2, 4 or 8 bytes; negative: signed */
+	enum _stp_sdt_kind kind;
+	enum _stp_ureg reg;              /* REG: the register; MEM: the base (or NONE) */
+	int shift;                       /* REG: 8 for %ah, %bh, %ch, %dh */
+	enum _stp_ureg index;            /* MEM: index register or NONE */
+	int scale;                       /* MEM: 1, 2, 4 or 8 */
+	long long value;                 /* CONST: the value; MEM: the displacement */
+	int relocate;                    /* MEM: value is a link-time address: add the load bias */
+};
+
+/* One SDT marker site. */
+struct _stp_sdt_site {
+	const char *provider, *name;
+	u64 vaddr;                       /* link-time address of the marker */
+	int nargs;
+	struct _stp_sdt_arg args[12];
+};
+
+/*
+ * process("path").function/.statement/.mark/.library(...): one uprobe per
+ * site. A .return probe that reads values at the function's entry has an
+ * entry probe, run by the uretprobe's entry handler with
+ * c->base.entry_data pointing at data_size zeroed bytes that the return
+ * handler then gets back (a slot of a fixed pool, see uprobes.c).
+ */
+struct _stp_uprobe {
+	const struct _stp_probe *probe;
+	const char *path;                /* the file probed (program or library) */
+	u64 offset;                      /* file offset of the instruction */
+	u64 vaddr;                       /* its link-time address: hit ip - vaddr is the load bias */
+	u64 semaphore;                   /* SDT: file offset of its semaphore, 0 if none */
+	int is_return;                   /* .return: a uretprobe */
+	int relocatable;                 /* PIE or library: addresses move by the load bias */
+	const char *filter_path;         /* .library(): only in processes running this program, or NULL */
+	const struct _stp_sdt_site *sdt; /* .mark(): the marker, or NULL */
+	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
+	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
+	size_t data_size;                /* .return with entry: bytes it saves */
+	struct uprobe_consumer consumer; /* runtime-owned */
+	struct path kpath;               /* runtime-owned: path, held while registered */
+	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */
+	int registered;                  /* runtime-owned */
+};
 
 /* ------------------------------------------------------------------ */
 /* Callable from generated code (probe context: never sleeps)          */
@@ -276,6 +378,21 @@ static void _stp_write_unlock(struct _stp_rwlock *l);
 /* When a lock can't be taken the generated handler calls this and returns. */
 static void _stp_skip_probe(struct _stp_context *c, const char *why);
 
+/* $value of a procfs probe: a string_t, the file's text. */
+static char *_stp_procfs_value(struct _stp_context *c);
+
+/* Target variables of uprobes: at SDT markers $argN (1-based; sets last_error
+ * if the operand's memory cannot be read), $$name, $$provider; the load bias
+ * of the probed file (0 unless PIE or a library), which turns its link-time
+ * addresses into run-time ones; valid where the uprobe hit, not in the
+ * return handler (whose variables are read at the entry). regs is
+ * c->base.regs, passed so that the translator sees the body reads them
+ * (a body that does not is run without setting them: p->regless). */
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n);
+static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs);
+static const char *_stp_sdt_name(struct _stp_context *c);
+static const char *_stp_sdt_provider(struct _stp_context *c);
+
 /* Time. NMI-safe clocks. */
 static s64 _stp_gettimeofday_ns(void);
 
@@ -284,8 +401,8 @@ static s64 _stp_gettimeofday_ns(void);
  * translator defines these macros around each body (and #undefs them after);
  * they are the whole interface such a body may rely on, besides this file:
  *
- *	STAP_ARG_name          the parameter: int64_t, or a string_t to read
- *	STAP_RETVALUE          the result: int64_t, or a string_t to fill
+ *	STAP_ARG_name          the parameter: int64_t, or a const char * (read only, < MAXSTRINGLEN)
+ *	STAP_RETVALUE          the result: int64_t, or a char * to a string_t to fill
  *	STAP_RETURN(v)         set the result and leave (STAP_RETURN() if void)
  *	STAP_ERROR(fmt, ...)   _stp_error_fmt, then leave: the script ends with an error
  *	STAP_PRINTF(fmt, ...)  _stp_printf: kernel vsnprintf format (%lld for longs)
@@ -315,6 +432,11 @@ static void _stp_map_free(struct _stp_map *m);
 static struct _stp_map_node *_stp_map_find(struct _stp_map *m, const union _stp_key *keys);
 /* Lookup or insert a zero/empty entry; NULL if the map is full. */
 static struct _stp_map_node *_stp_map_get(struct _stp_map *m, const union _stp_key *keys);
+/* The same for an array of exactly one key of the type named: inlined, no key array. */
+static struct _stp_map_node *_stp_map_find_str(struct _stp_map *m, const char *key);
+static struct _stp_map_node *_stp_map_find_long(struct _stp_map *m, int64_t key);
+static struct _stp_map_node *_stp_map_get_str(struct _stp_map *m, const char *key);
+static struct _stp_map_node *_stp_map_get_long(struct _stp_map *m, int64_t key);
 static void _stp_map_delete(struct _stp_map *m, const union _stp_key *keys);
 /* Wildcards: key i is ignored when bit i of wild is set (delete a[*, k], [*, k] in a). O(n). */
 static struct _stp_map_node *_stp_map_find_matching(struct _stp_map *m, const union _stp_key *keys,

@@ -26,6 +26,11 @@ struct dbg_var *dbg_global(struct debuginfo *di, const char *name, const char *f
 	return di->ops->global ? di->ops->global(di, name, file_glob) : NULL;
 }
 
+uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f)
+{
+	return di->ops->prologue_end && !f->inlined ? di->ops->prologue_end(di, f) : f->addr;
+}
+
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle)
 {
 	struct dbg_type *t = ast_alloc(sizeof(*t));

@@ -152,6 +152,9 @@ struct dbg_ops {
 	struct dbg_var *(*global)(struct debuginfo *di, const char *name, const char *file_glob);
 	/* Typedefs whose name matches glob (struct dbg_type *, each name once). */
 	void (*typedefs)(struct debuginfo *di, const char *glob, struct vec *out);
+	/* Where f's body starts, if its variables live in frame slots its prologue fills
+	   (unoptimized code), else f->addr. DWARF only (NULL in BTF). */
+	uint64_t (*prologue_end)(struct debuginfo *di, struct dbg_func *f);
 };
 
 /* One opened binary. */
@@ -176,6 +179,7 @@ void dbg_functions(struct debuginfo *di, const char *pattern, const char *file_g
 void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out);
 struct dbg_type *dbg_find_type(struct debuginfo *di, const char *name);
 struct dbg_var *dbg_global(struct debuginfo *di, const char *name, const char *file_glob);
+uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f); /* f->addr without the op */
 
 /* Types. */
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle);

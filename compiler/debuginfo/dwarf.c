@@ -587,9 +587,13 @@ static bool frame_cfa(struct dwarf_state *st, uint64_t pc, int *reg, int64_t *of
 	size_t nops;
 	if (!st->cfi || dwarf_cfi_addrframe(st->cfi, pc, &frame) != 0)
 		return false;
-	bool ok = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom >= DW_OP_breg0 &&
-		  ops[0].atom <= DW_OP_breg31;
-	if (ok) {
+	bool ok = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
+		  ((ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) || ops[0].atom == DW_OP_bregx);
+	if (ok && ops[0].atom == DW_OP_bregx) {
+		/* how libdw spells a DW_CFA_def_cfa rule (register, offset) */
+		*reg = (int)ops[0].number;
+		*off = (int64_t)ops[0].number2;
+	} else if (ok) {
 		*reg = ops[0].atom - DW_OP_breg0;
 		*off = (int64_t)ops[0].number;
 	}
@@ -731,6 +735,54 @@ static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t p
 	}
 }
 
+/*
+ * Where an unoptimized function's body starts. GCC at -O0 gives each
+ * parameter and local one location, a slot in the frame (DW_OP_fbreg),
+ * which the prologue fills from the argument registers: at the entry it
+ * holds garbage. Then the body starts at the line table's prologue_end
+ * mark if there is one (clang), else at the function's second line-table
+ * row, the first statement of its body (what GCC emits). Optimized code
+ * has location lists, right at every address, so it keeps its entry.
+ */
+static uint64_t dwarf_prologue_end(struct debuginfo *di, struct dbg_func *f)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die die, cu, child;
+	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !dwarf_addrdie(st->dw, f->addr, &cu))
+		return f->addr;
+	bool slots = false;
+	if (dwarf_child(&die, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+			Dwarf_Attribute a;
+			Dwarf_Op *ops;
+			size_t n;
+			if ((tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) &&
+			    dwarf_attr(&child, DW_AT_location, &a) && dwarf_getlocation(&a, &ops, &n) == 0 && n == 1 &&
+			    ops[0].atom == DW_OP_fbreg)
+				slots = true;
+		} while (!slots && dwarf_siblingof(&child, &child) == 0);
+	}
+	const struct elf_sym *sym = symbol_at(st, f->addr);
+	Dwarf_Lines *lines;
+	size_t nlines;
+	if (!slots || !sym || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+		return f->addr;
+	uint64_t marked = 0, second = 0;
+	for (size_t j = 0; j < nlines; j++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, j);
+		Dwarf_Addr addr;
+		bool flag;
+		if (dwarf_lineaddr(l, &addr) != 0 || addr <= f->addr || addr >= sym->addr + sym->size)
+			continue;
+		if (dwarf_lineprologueend(l, &flag) == 0 && flag && (!marked || addr < marked))
+			marked = addr;
+		if (dwarf_linebeginstatement(l, &flag) == 0 && flag && (!second || addr < second))
+			second = addr;
+	}
+	return marked ? marked : second ? second : f->addr;
+}
+
 /* ---- lines ---- */
 
 static void dwarf_lines(struct debuginfo *di, const char *func_glob, const char *file_glob, int line, struct vec *out)
@@ -841,6 +893,7 @@ static const struct dbg_ops dwarf_ops = {
 	.lines = dwarf_lines,
 	.global = dwarf_global,
 	.typedefs = dwarf_typedefs,
+	.prologue_end = dwarf_prologue_end,
 };
 
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err)

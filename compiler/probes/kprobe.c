@@ -61,6 +61,7 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 static void kprobe_defines(struct emitter *e)
 {
 	emit_line(e, "#define STP_HAVE_KPROBES 1");
+	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* the table comes with STP_KPROBE_BODIES */");
 }
 
 static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)

@@ -48,12 +48,12 @@ static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *r
 #ifdef STP_KPROBE_BODIES
 
 #define STP_KPROBE_HANDLER_PAIR(K, I)						\
-	static int _stp_kprobe_pre_##K(struct kprobe *kp, struct pt_regs *regs)	\
+	static int notrace _stp_kprobe_pre_##K(struct kprobe *kp, struct pt_regs *regs) \
 	{									\
 		_stp_run_probe(&_stp_probes[I], regs);				\
 		return 0;							\
 	}									\
-	static int _stp_kretprobe_ret_##K(struct kretprobe_instance *ri,	\
+	static int notrace _stp_kretprobe_ret_##K(struct kretprobe_instance *ri, \
 					  struct pt_regs *regs)			\
 	{									\
 		if (get_kretprobe(ri))						\
@@ -75,6 +75,43 @@ static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_pro
 
 #define STP_KPROBE_PRE(i) _stp_kprobe_pre_handlers[i]
 #define STP_KRETPROBE_RET(i) _stp_kretprobe_ret_handlers[i]
+
+#ifdef STP_FTRACE
+/*
+ * The ftrace twin of each pre-handler, for an entry probe on an ftrace
+ * site (see _stp_ftrace_try): called from the ops' own trampoline, it
+ * skips the kprobe dispatch (the kprobe hash lookup, current_kprobe, the
+ * ip adjustment). ftrace_test_recursion_trylock drops a hit that recurses
+ * in the same context (counted as missed, like a kprobe's nmissed) and
+ * disables preemption until the unlock; the runner then works as under a
+ * kprobe. The registers are a full pt_regs (FTRACE_OPS_FL_SAVE_REGS) only
+ * when the body may read them (p->regless is 0); otherwise none are saved
+ * and none are passed.
+ */
+#define STP_FTRACE_HANDLER(K, I)							\
+	static void notrace _stp_ftrace_##K(unsigned long ip, unsigned long parent_ip,	\
+					    struct ftrace_ops *op, struct ftrace_regs *fregs) \
+	{										\
+		const struct _stp_probe *p = &_stp_probes[I];				\
+		struct pt_regs *regs = p->regless ? NULL : ftrace_get_regs(fregs);	\
+		int bit = ftrace_test_recursion_trylock(ip, parent_ip);		\
+											\
+		if (unlikely(bit < 0 || (!p->regless && !regs))) {			\
+			atomic_long_inc(&_stp_kprobe_probes[K].ftrace_missed);		\
+			if (bit >= 0)							\
+				ftrace_test_recursion_unlock(bit);			\
+			return;								\
+		}									\
+		_stp_run_probe(p, regs);						\
+		ftrace_test_recursion_unlock(bit);					\
+	}
+STP_KPROBE_BODIES(STP_FTRACE_HANDLER)
+
+#define STP_FTRACE_ENTRY(K, I) [K] = _stp_ftrace_##K,
+static ftrace_func_t const _stp_ftrace_handlers[] = {
+	STP_KPROBE_BODIES(STP_FTRACE_ENTRY)
+};
+#endif
 
 #else
 
@@ -106,6 +143,67 @@ static const char *_stp_kprobe_strerror(int rc)
 	}
 }
 
+#ifdef STP_FTRACE
+static unsigned int _stp_ftrace_hooked;	/* entry probes hooked through ftrace so far */
+
+/*
+ * Hook the entry probe i through ftrace if its address is an ftrace site:
+ * its kprobe, registered disabled, has resolved the address (and passed
+ * the kprobes checks: blacklist, instruction boundary) and says whether
+ * it is one (KPROBE_FLAG_FTRACE). At most STP_FTRACE_MAX probes are
+ * hooked: each ops has its own trampoline, and unregistering one waits
+ * for an RCU-tasks grace period. Returns whether it hooked; the disabled
+ * kprobe is left for _stp_ftrace_drop_resolvers.
+ */
+static bool _stp_ftrace_try(size_t i)
+{
+	struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
+
+	if (!(kpp->u.kp.flags & KPROBE_FLAG_FTRACE) || _stp_ftrace_hooked >= STP_FTRACE_MAX)
+		return false;
+	memset(&kpp->fops, 0, sizeof(kpp->fops));
+	kpp->fops.func = _stp_ftrace_handlers[i];
+	kpp->fops.flags = kpp->probe->regless ? 0 : FTRACE_OPS_FL_SAVE_REGS;
+	atomic_long_set(&kpp->ftrace_missed, 0);
+	if (ftrace_set_filter_ip(&kpp->fops, (unsigned long)kpp->u.kp.addr, 0, 0))
+		goto fail;
+	if (register_ftrace_function(&kpp->fops))
+		goto fail;
+	kpp->ftrace = 1;
+	_stp_ftrace_hooked++;
+	return true;
+fail:
+	ftrace_free_filter(&kpp->fops);
+	return false;
+}
+
+/* Unregister, in one batch (one RCU grace period), the disabled kprobes that resolved ftrace hooks. */
+static void _stp_ftrace_drop_resolvers(void)
+{
+	size_t n = ARRAY_SIZE(_stp_kprobe_probes), i, nk = 0;
+	struct kprobe **kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+
+	for (i = 0; i < n; i++) {
+		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
+
+		if (!kpp->resolver)
+			continue;
+		kpp->resolver = 0;
+		if (kps)
+			kps[nk++] = &kpp->u.kp;
+		else
+			unregister_kprobe(&kpp->u.kp);
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	kfree(kps);
+}
+#else
+static void _stp_ftrace_drop_resolvers(void)
+{
+}
+#endif
+
 /* A conditional kprobe whose condition is false registers disabled. */
 static int _stp_kprobe_register_one(size_t i)
 {
@@ -133,6 +231,28 @@ static int _stp_kprobe_register_one(size_t i)
 	kpp->u.kp.offset = kpp->offset;
 	kpp->u.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
 	kpp->u.kp.pre_handler = STP_KPROBE_PRE(i);
+#ifdef STP_FTRACE
+	/*
+	 * An entry probe: registered disabled, then hooked through ftrace or
+	 * enabled. Not a conditional one: it is armed and disarmed as a kprobe.
+	 */
+	if (kpp->offset == 0 && !cond) {
+		int rc;
+
+		kpp->u.kp.flags = KPROBE_FLAG_DISABLED;
+		rc = register_kprobe(&kpp->u.kp);
+		if (rc)
+			return rc;
+		if (_stp_ftrace_try(i)) {
+			kpp->resolver = 1;
+			return 0;
+		}
+		rc = enable_kprobe(&kpp->u.kp);
+		if (rc)
+			unregister_kprobe(&kpp->u.kp);
+		return rc;
+	}
+#endif
 	return register_kprobe(&kpp->u.kp);
 }
 
@@ -164,6 +284,15 @@ static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
 {
 	if (!kpp->registered)
 		return;
+#ifdef STP_FTRACE
+	if (kpp->ftrace) {
+		unregister_ftrace_function(&kpp->fops);
+		ftrace_free_filter(&kpp->fops);
+		kpp->ftrace = 0;
+		kpp->registered = 0;
+		return;
+	}
+#endif
 	if (kpp->is_return)
 		unregister_kretprobe(&kpp->u.rp);
 	else
@@ -180,6 +309,12 @@ static u64 _stp_kprobes_missed(void)
 	for (i = 0; i < ARRAY_SIZE(_stp_kprobe_probes); i++) {
 		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
 
+#ifdef STP_FTRACE
+		if (kpp->ftrace) {
+			missed += atomic_long_read(&kpp->ftrace_missed);
+			continue;
+		}
+#endif
 		if (kpp->is_return)
 			missed += kpp->u.rp.nmissed + kpp->u.rp.kp.nmissed;
 		else
@@ -205,6 +340,12 @@ static void _stp_kprobes_unregister(void)
 
 			if (!kpp->registered)
 				continue;
+#ifdef STP_FTRACE
+			if (kpp->ftrace) {
+				_stp_kprobe_unregister_one(kpp);
+				continue;
+			}
+#endif
 			if (kpp->is_return)
 				rps[nr++] = &kpp->u.rp;
 			else
@@ -238,10 +379,12 @@ static int _stp_kprobes_register(void)
 					   kpp->probe->pp, kpp->probe->location,
 					   _stp_kprobe_strerror(rc), rc);
 			_stp_kprobes_unregister();
+			_stp_ftrace_drop_resolvers();
 			return rc;
 		}
 		kpp->registered = 1;
 	}
+	_stp_ftrace_drop_resolvers();
 	return 0;
 }
 

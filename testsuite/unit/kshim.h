@@ -105,7 +105,14 @@ struct kprobe {
 struct kretprobe {
 	int unused;
 };
+struct path {
+	int unused;
+};
+struct uprobe_consumer {
+	int unused;
+};
 struct pt_regs;
+struct perf_event;
 
 /*
  * Word-at-a-time string reads (runtime/string.c). The kernel's version is

@@ -1,0 +1,340 @@
+/*
+ * elfsym.c - user-space program files through libelf and libdw: function
+ * symbols with their file offsets, line-table addresses, SDT notes and
+ * DT_NEEDED. Only what uprobes need to find an address; reading a
+ * program's variables belongs to the DWARF layer.
+ *
+ * SDT notes (as the SDT note format documents them): in section
+ * .note.stapsdt, notes of owner "stapsdt" and type 3 whose descriptor is
+ * three addresses (the marker's pc, the link-time address of the
+ * .stapsdt.base section, the semaphore or 0) followed by three
+ * NUL-terminated strings: provider, name and the argument operands. If
+ * the file was prelinked, .stapsdt.base now sits elsewhere and pc and
+ * semaphore move by the same amount.
+ */
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "debuginfo/elfsym.h"
+
+struct elfsym_file {
+	const char *path;  /* as opened */
+	Elf *elf;          /* libelf handle (the descriptor stays open: the compiler is short-lived) */
+	GElf_Ehdr ehdr;    /* file header */
+	Dwarf *dwarf;      /* NULL until needed, or if there is no DWARF */
+	bool dwarf_tried;  /* dwarf_begin_elf was attempted */
+};
+
+struct elfsym_file *elfsym_open(const char *path, const char **err)
+{
+	static bool initialized;
+	if (!initialized) {
+		elf_version(EV_CURRENT);
+		initialized = true;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = ast_printf("cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	GElf_Ehdr ehdr;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
+		*err = ast_printf("%s is not an ELF file", path);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	if (ehdr.e_machine != EM_X86_64 || ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
+		*err = ast_printf("%s is not an x86-64 program", path);
+		elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	if (ehdr.e_type != ET_EXEC && ehdr.e_type != ET_DYN) {
+		*err = ast_printf("%s is not an executable or a shared library", path);
+		elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	struct elfsym_file *f = ast_alloc(sizeof(*f));
+	f->path = ast_strdup(path);
+	f->elf = elf;
+	f->ehdr = ehdr;
+	return f;
+}
+
+bool elfsym_relocatable(const struct elfsym_file *f)
+{
+	return f->ehdr.e_type == ET_DYN;
+}
+
+bool elfsym_offset(const struct elfsym_file *f, uint64_t vaddr, uint64_t *offset)
+{
+	size_t n;
+	if (elf_getphdrnum(f->elf, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
+			*offset = vaddr - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The first section of a type, or NULL. */
+static Elf_Scn *find_section_type(Elf *elf, GElf_Word type, GElf_Shdr *shdr)
+{
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn))
+		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+static Elf_Scn *find_section_name(struct elfsym_file *f, const char *name, GElf_Shdr *shdr)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(f->elf, &shstrndx))
+		return NULL;
+	for (Elf_Scn *scn = elf_nextscn(f->elf, NULL); scn; scn = elf_nextscn(f->elf, scn)) {
+		const char *sname;
+		if (gelf_getshdr(scn, shdr) && (sname = elf_strptr(f->elf, shstrndx, shdr->sh_name)) &&
+		    !strcmp(sname, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Calls each(sym, name, arg) for every symbol of .symtab, or .dynsym if stripped. */
+static void each_symbol(struct elfsym_file *f, void (*each)(GElf_Sym *, const char *, void *), void *arg)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section_type(f->elf, SHT_SYMTAB, &shdr);
+	if (!scn)
+		scn = find_section_type(f->elf, SHT_DYNSYM, &shdr);
+	if (!scn)
+		return;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	for (size_t i = 0; data && i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    !(name = elf_strptr(f->elf, shdr.sh_link, sym.st_name)) || !*name)
+			continue;
+		each(&sym, name, arg);
+	}
+}
+
+struct func_search {
+	struct elfsym_file *f;
+	const char *pattern;
+	struct vec *out;
+};
+
+static void match_function(GElf_Sym *sym, const char *name, void *arg)
+{
+	struct func_search *fs = arg;
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC && GELF_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
+		return;
+	if (fnmatch(fs->pattern, name, 0))
+		return;
+	for (int i = 0; i < fs->out->n; i++) {
+		struct elfsym_func *have = fs->out->items[i];
+		if (!strcmp(have->name, name))
+			return; /* a local and a global of one name: the first wins */
+	}
+	struct elfsym_func *fn = ast_alloc(sizeof(*fn));
+	fn->name = ast_strdup(name);
+	fn->vaddr = sym->st_value;
+	fn->size = sym->st_size;
+	if (!elfsym_offset(fs->f, fn->vaddr, &fn->offset))
+		return;
+	vec_push(fs->out, fn);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct elfsym_func *x = *(struct elfsym_func *const *)a, *y = *(struct elfsym_func *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *out)
+{
+	struct func_search fs = {.f = f, .pattern = pattern, .out = out};
+	each_symbol(f, match_function, &fs);
+	if (out->n > 1)
+		qsort(out->items, (size_t)out->n, sizeof(void *), by_name);
+}
+
+struct data_search {
+	const char *name;
+	uint64_t vaddr;
+	bool found;
+};
+
+static void match_data(GElf_Sym *sym, const char *name, void *arg)
+{
+	struct data_search *ds = arg;
+	if (!ds->found && GELF_ST_TYPE(sym->st_info) == STT_OBJECT && !strcmp(name, ds->name)) {
+		ds->vaddr = sym->st_value;
+		ds->found = true;
+	}
+}
+
+bool elfsym_data_symbol(struct elfsym_file *f, const char *name, uint64_t *vaddr)
+{
+	struct data_search ds = {.name = name};
+	each_symbol(f, match_data, &ds);
+	*vaddr = ds.vaddr;
+	return ds.found;
+}
+
+/* file matches want if want is empty, equal, or a suffix starting at a '/'. */
+static bool file_matches(const char *file, const char *want)
+{
+	if (!*want)
+		return true;
+	size_t fl = strlen(file), wl = strlen(want);
+	if (fl < wl || strcmp(file + fl - wl, want))
+		return false;
+	return fl == wl || file[fl - wl - 1] == '/';
+}
+
+bool elfsym_line_address(struct elfsym_file *f, const struct elfsym_func *fn, const char *file, int line,
+			 uint64_t *vaddr, const char **err)
+{
+	if (!f->dwarf_tried) {
+		f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		f->dwarf_tried = true;
+	}
+	if (!f->dwarf) {
+		*err = ast_printf("%s has no DWARF line table (build it with -g)", f->path);
+		return false;
+	}
+	bool found = false;
+	uint64_t best = 0;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dwarf_nextcu(f->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nlines;
+		if (dwarf_offdie(f->dwarf, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &nlines) == 0) {
+			for (size_t i = 0; i < nlines; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				Dwarf_Addr addr;
+				int lineno;
+				bool stmt;
+				const char *src = dwarf_linesrc(l, NULL, NULL);
+				if (dwarf_lineaddr(l, &addr) || dwarf_lineno(l, &lineno) || lineno != line ||
+				    dwarf_linebeginstatement(l, &stmt) || !stmt || !src || !file_matches(src, file))
+					continue;
+				if (addr < fn->vaddr || (fn->size && addr >= fn->vaddr + fn->size))
+					continue;
+				if (!found || addr < best)
+					best = addr;
+				found = true;
+			}
+		}
+		off = next;
+	}
+	if (!found) {
+		*err = ast_printf("no code for line %d%s%s in function '%s' of %s", line, *file ? " of " : "", file,
+				  fn->name, f->path);
+		return false;
+	}
+	*vaddr = best;
+	return true;
+}
+
+/* Read an address of the note's class from p. */
+static uint64_t note_address(const struct elfsym_file *f, const unsigned char *p)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, 8); /* x86-64 only (checked at open): little-endian, 8 bytes */
+	(void)f;
+	return v;
+}
+
+void elfsym_sdt_markers(struct elfsym_file *f, const char *provider, const char *name, struct vec *out)
+{
+	GElf_Shdr shdr, base_shdr;
+	Elf_Scn *scn = find_section_name(f, ".note.stapsdt", &shdr);
+	Elf_Scn *base = find_section_name(f, ".stapsdt.base", &base_shdr);
+	if (!scn || shdr.sh_type != SHT_NOTE)
+		return;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t pos = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+	while (data && (pos = gelf_getnote(data, pos, &nh, &name_off, &desc_off)) > 0) {
+		const char *owner = (const char *)data->d_buf + name_off;
+		const unsigned char *desc = (const unsigned char *)data->d_buf + desc_off;
+		if (nh.n_type != 3 || nh.n_namesz != sizeof("stapsdt") || memcmp(owner, "stapsdt", 8) ||
+		    nh.n_descsz < 3 * 8 + 3)
+			continue;
+		const char *strs = (const char *)desc + 3 * 8, *end = (const char *)desc + nh.n_descsz;
+		const char *prov = strs;
+		const char *mark = memchr(prov, '\0', (size_t)(end - prov));
+		const char *args = mark ? memchr(mark + 1, '\0', (size_t)(end - mark - 1)) : NULL;
+		if (!args || !memchr(args + 1, '\0', (size_t)(end - args - 1)))
+			continue; /* malformed: strings not terminated inside the note */
+		mark++;
+		args++;
+		if (fnmatch(provider, prov, 0) || fnmatch(name, mark, 0))
+			continue;
+		uint64_t pc = note_address(f, desc), recorded_base = note_address(f, desc + 8),
+			 sem = note_address(f, desc + 16);
+		if (base && recorded_base) {
+			pc += base_shdr.sh_addr - recorded_base;
+			if (sem)
+				sem += base_shdr.sh_addr - recorded_base;
+		}
+		struct elfsym_sdt *m = ast_alloc(sizeof(*m));
+		m->provider = ast_strdup(prov);
+		m->name = ast_strdup(mark);
+		m->args = ast_strdup(args);
+		m->vaddr = pc;
+		if (!elfsym_offset(f, pc, &m->offset))
+			continue;
+		if (sem && !elfsym_offset(f, sem, &m->semaphore))
+			m->semaphore = 0;
+		vec_push(out, m);
+	}
+}
+
+void elfsym_needed(struct elfsym_file *f, struct vec *out, const char **runpath)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section_type(f->elf, SHT_DYNAMIC, &shdr);
+	*runpath = "";
+	if (!scn)
+		return;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	for (size_t i = 0; data && i < count; i++) {
+		GElf_Dyn dyn;
+		if (!gelf_getdyn(data, (int)i, &dyn))
+			continue;
+		const char *s = NULL;
+		if (dyn.d_tag == DT_NEEDED || dyn.d_tag == DT_RUNPATH || dyn.d_tag == DT_RPATH)
+			s = elf_strptr(f->elf, shdr.sh_link, dyn.d_un.d_val);
+		if (!s)
+			continue;
+		if (dyn.d_tag == DT_NEEDED)
+			vec_push(out, ast_strdup(s));
+		else if (dyn.d_tag == DT_RUNPATH || !**runpath)
+			*runpath = ast_strdup(s);
+	}
+}

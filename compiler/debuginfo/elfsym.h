@@ -1,0 +1,66 @@
+/*
+ * elfsym.h - what user-space probes need from a program or library file:
+ * function symbols and their file offsets, source lines (DWARF line table),
+ * SDT markers (.note.stapsdt) and the libraries it needs.
+ */
+#ifndef STAPC_ELFSYM_H
+#define STAPC_ELFSYM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ast.h"
+
+struct elfsym_file;
+
+/* A function symbol. */
+struct elfsym_func {
+	const char *name;
+	uint64_t vaddr;   /* link-time address */
+	uint64_t size;    /* bytes, 0 if unknown */
+	uint64_t offset;  /* file offset of vaddr: what uprobes attach to */
+};
+
+/* One SDT marker site (a .note.stapsdt entry). */
+struct elfsym_sdt {
+	const char *provider;
+	const char *name;
+	const char *args;       /* "-4@%eax 8@-8(%rbp)", "" if none */
+	uint64_t vaddr;         /* link-time address of the marker's nop */
+	uint64_t offset;        /* its file offset */
+	uint64_t semaphore;     /* file offset of the semaphore, 0 if none */
+};
+
+/*
+ * Open path (a host path) for reading; NULL and *err set on failure (the
+ * message says why: missing, not ELF, not for this machine...).
+ */
+struct elfsym_file *elfsym_open(const char *path, const char **err);
+
+/* True for a shared object or PIE (addresses are relative to a load base). */
+bool elfsym_relocatable(const struct elfsym_file *f);
+
+/* File offset of a link-time address; false if no loaded segment holds it. */
+bool elfsym_offset(const struct elfsym_file *f, uint64_t vaddr, uint64_t *offset);
+
+/* Functions whose names match pattern (fnmatch), sorted by name, duplicates dropped: of struct elfsym_func *. */
+void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *out);
+
+/* Address of a global data symbol (for rip-relative SDT operands); false if absent. */
+bool elfsym_data_symbol(struct elfsym_file *f, const char *name, uint64_t *vaddr);
+
+/*
+ * The lowest address of a line-table row for file:line inside fn (file
+ * matched by suffix, "" for any file); false and *err if there is none or
+ * the file has no line table.
+ */
+bool elfsym_line_address(struct elfsym_file *f, const struct elfsym_func *fn, const char *file, int line,
+			 uint64_t *vaddr, const char **err);
+
+/* SDT markers matching provider and name patterns (fnmatch): of struct elfsym_sdt *. */
+void elfsym_sdt_markers(struct elfsym_file *f, const char *provider, const char *name, struct vec *out);
+
+/* DT_NEEDED names and DT_RUNPATH/DT_RPATH ("" if none): of const char *. */
+void elfsym_needed(struct elfsym_file *f, struct vec *out, const char **runpath);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * probes/perf.c - perf.sw.NAME and perf.hw.NAME [.sample(N)]: a perf event
+ * counter on every CPU whose overflow, every N events (default 1000000),
+ * runs the probe. Also perf.type(T).config(C) for any raw type and config.
+ *
+ * Hardware counters need a PMU: where there is none (a virtual machine
+ * without one) the module reports it when the session starts.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "diag.h"
+#include "probes.h"
+
+#define PERF_DEFAULT_SAMPLE 1000000
+
+/* What a perf point resolved to. */
+struct perf_point {
+	uint32_t type;       /* PERF_TYPE_* (0 hardware, 1 software, ...) */
+	uint64_t config;     /* the event within the type */
+	uint64_t sample;     /* events per probe hit */
+};
+
+/* Names SystemTap uses, with the kernel's enum perf_hw_id / perf_sw_ids values. */
+static const struct {
+	const char *name;
+	uint64_t config;
+} hw_events[] = {
+	{"cpu_cycles", 0}, {"cycles", 0}, {"instructions", 1}, {"cache_references", 2},
+	{"cache_misses", 3}, {"branch_instructions", 4}, {"branches", 4}, {"branch_misses", 5},
+	{"bus_cycles", 6}, {"stalled_cycles_frontend", 7}, {"stalled_cycles_backend", 8},
+	{"ref_cpu_cycles", 9},
+}, sw_events[] = {
+	{"cpu_clock", 0}, {"task_clock", 1}, {"page_faults", 2}, {"context_switches", 3},
+	{"cpu_migrations", 4}, {"page_faults_min", 5}, {"page_faults_maj", 6},
+	{"alignment_faults", 7}, {"emulation_faults", 8},
+};
+
+static bool number_arg(struct probe_component *c, const char *what, int64_t *v)
+{
+	if (!c->arg || c->arg->kind != NODE_NUM || c->arg->u.num < 0) {
+		diag_error(c->loc, "perf ...%s(N) needs %s", c->name, what);
+		return false;
+	}
+	*v = c->arg->u.num;
+	return true;
+}
+
+static bool perf_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+{
+	(void)s;
+	struct perf_point *pt = ast_alloc(sizeof(*pt));
+	struct probe_component *kind = probes_component(pp, 1), *ev = probes_component(pp, 2);
+	int next = 3;
+	if (kind && (!strcmp(kind->name, "sw") || !strcmp(kind->name, "hw")) && !kind->arg) {
+		bool hw = !strcmp(kind->name, "hw");
+		size_t n = hw ? sizeof(hw_events) / sizeof(hw_events[0]) : sizeof(sw_events) / sizeof(sw_events[0]);
+		size_t i;
+		for (i = 0; ev && !ev->arg && i < n; i++)
+			if (!strcmp(ev->name, hw ? hw_events[i].name : sw_events[i].name))
+				break;
+		if (!ev || ev->arg || i == n) {
+			diag_error(ev ? ev->loc : kind->loc, "unknown perf.%s event%s%s (for example perf.%s.%s)",
+				   kind->name, ev ? " " : "", ev ? ev->name : "", kind->name,
+				   hw ? "cpu_cycles" : "cpu_clock");
+			return false;
+		}
+		pt->type = hw ? 0 : 1;
+		pt->config = hw ? hw_events[i].config : sw_events[i].config;
+	} else if (kind && !strcmp(kind->name, "type") && ev && !strcmp(ev->name, "config")) {
+		int64_t type, config;
+		if (!number_arg(kind, "an event type number", &type) || !number_arg(ev, "a config number", &config))
+			return false;
+		if (type > 0xffffffffll) {
+			diag_error(kind->arg->loc, "perf event type %" PRId64 " is too large", type);
+			return false;
+		}
+		pt->type = (uint32_t)type;
+		pt->config = (uint64_t)config;
+	} else {
+		diag_error(kind ? kind->loc : pp->loc, "expected perf.sw.EVENT, perf.hw.EVENT or perf.type(T).config(C)");
+		return false;
+	}
+	pt->sample = PERF_DEFAULT_SAMPLE;
+	struct probe_component *c = probes_component(pp, next);
+	if (c && !strcmp(c->name, "sample")) {
+		int64_t n;
+		if (!number_arg(c, "a positive event count", &n))
+			return false;
+		if (n == 0) {
+			diag_error(c->arg->loc, "perf sample period must be positive");
+			return false;
+		}
+		pt->sample = (uint64_t)n;
+		c = probes_component(pp, ++next);
+	}
+	if (c) {
+		diag_error(c->loc, "unexpected '.%s' in a perf probe point: only .sample(N) may follow the event", c->name);
+		return false;
+	}
+	out->data = pt;
+	return true;
+}
+
+static void perf_defines(struct emitter *e)
+{
+	emit_line(e, "#define STP_HAVE_PERF 1");
+}
+
+static void perf_table(struct emitter *e, struct session *s, struct vec *mine)
+{
+	(void)s;
+	emit_open(e, "static struct _stp_perf_probe _stp_perf_probes[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		struct perf_point *pt = r->data;
+		emit_line(e, "{ .probe = &_stp_probes[%d], .type = %" PRIu32 ", .config = %" PRIu64 "ULL, "
+			  ".sample_period = %" PRIu64 "ULL },", r->index, pt->type, pt->config, pt->sample);
+	}
+	emit_close(e, "};");
+}
+
+const struct probe_provider probe_perf = {
+	.name = "perf",
+	.resolve = perf_resolve,
+	.emit_defines = perf_defines,
+	.emit_table = perf_table,
+};

@@ -1,0 +1,139 @@
+/*
+ * probes/process.c - the process family: process[("path") | (PID)].begin,
+ * .end, .thread.begin, .thread.end here; function, statement, mark and
+ * library points are handed to uprobe.c.
+ *
+ * A process point without a path or PID, in a session with -c or -x,
+ * only sees the target process and its descendants, as in SystemTap.
+ */
+#include <string.h>
+
+#include "diag.h"
+#include "probes/process.h"
+
+static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
+{
+	struct probe_component *root = probes_component(pp, 0);
+	if (root->arg && root->arg->kind == NODE_STR) {
+		if (!*root->arg->u.str) {
+			diag_error(root->arg->loc, "process(\"\") needs a program path");
+			return false;
+		}
+		pt->path = root->arg->u.str;
+	} else if (root->arg) {
+		if (root->arg->u.num <= 0 || root->arg->u.num > 4194304) {
+			diag_error(root->arg->loc, "process(PID) needs a process id, not %lld",
+				   (long long)root->arg->u.num);
+			return false;
+		}
+		pt->pid = root->arg->u.num;
+	}
+	struct probe_component *c = probes_component(pp, 1);
+	if (!c) {
+		diag_error(root->loc, "expected process.begin, .end, .thread.begin, .thread.end, .function(...), "
+			   ".statement(...), .mark(...) or .library(...) after 'process'");
+		return false;
+	}
+	int n = probes_ncomponents(pp);
+	int last = 2;
+	if (!strcmp(c->name, "begin") || !strcmp(c->name, "end")) {
+		pt->kind = !strcmp(c->name, "begin") ? PROCESS_BEGIN : PROCESS_END;
+	} else if (!strcmp(c->name, "thread")) {
+		struct probe_component *t = probes_component(pp, 2);
+		if (!t || (strcmp(t->name, "begin") && strcmp(t->name, "end")) || t->arg) {
+			diag_error(t ? t->loc : c->loc, "expected .thread.begin or .thread.end");
+			return false;
+		}
+		pt->kind = !strcmp(t->name, "begin") ? PROCESS_THREAD_BEGIN : PROCESS_THREAD_END;
+		last = 3;
+	} else {
+		pt->kind = PROCESS_UPROBE;
+		if (!pt->path) {
+			diag_error(root->loc, "process.%s needs the program: process(\"/path/to/program\").%s(...)",
+				   c->name, c->name);
+			return false;
+		}
+		return uprobe_resolve(s, pp, 1, pt);
+	}
+	if (c->arg) {
+		diag_error(c->loc, "process.%s takes no argument", c->name);
+		return false;
+	}
+	if (n > last) {
+		struct probe_component *extra = probes_component(pp, last);
+		diag_error(extra->loc, "unexpected '.%s' after this process event", extra->name);
+		return false;
+	}
+	return !pt->path || process_program_path(s, pt->path, root->arg->loc, pt->optional, &pt->path);
+}
+
+/*
+ * One resolved probe per process event point; a uprobe point gives one
+ * per site (each function, line or marker it matches), since each site
+ * has target variables of its own.
+ */
+static bool process_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct process_point *pt = ast_alloc(sizeof(*pt));
+	pt->optional = pp->optional;
+	int errors = diag_error_count();
+	if (!process_resolve(s, pp, pt))
+		return pt->optional && diag_error_count() == errors; /* '?': quietly nothing */
+	if (pt->kind != PROCESS_UPROBE) {
+		struct resolved_probe *r = ast_alloc(sizeof(*r));
+		*r = *tmpl;
+		r->data = pt;
+		vec_push(out, r);
+		return true;
+	}
+	for (int i = 0; i < pt->sites.n; i++) {
+		struct uprobe_site *site = pt->sites.items[i];
+		struct process_point *one = ast_alloc(sizeof(*one));
+		*one = *pt;
+		one->sites = (struct vec){0};
+		vec_push(&one->sites, site);
+		struct resolved_probe *r = ast_alloc(sizeof(*r));
+		*r = *tmpl;
+		r->data = one;
+		r->pp = site->pp;
+		r->scope = site->scope;
+		r->is_return = pt->is_return;
+		vec_push(out, r);
+	}
+	return true;
+}
+
+static void process_defines(struct emitter *e)
+{
+	emit_line(e, "#define STP_HAVE_PROCESS 1");
+}
+
+static const char *const tf_kinds[] = {
+	[PROCESS_BEGIN] = "STP_TF_BEGIN",
+	[PROCESS_END] = "STP_TF_END",
+	[PROCESS_THREAD_BEGIN] = "STP_TF_THREAD_BEGIN",
+	[PROCESS_THREAD_END] = "STP_TF_THREAD_END",
+};
+
+/* Both tables always exist (possibly empty), so the runtime needs no #ifdef per kind. */
+static void process_table(struct emitter *e, struct session *s, struct vec *mine)
+{
+	emit_open(e, "static struct _stp_tf_probe _stp_tf_probes[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		struct process_point *pt = r->data;
+		if (pt->kind == PROCESS_UPROBE)
+			continue;
+		emit_line(e, "{ .probe = &_stp_probes[%d], .kind = %s, .path = %s, .pid = %lld },", r->index,
+			  tf_kinds[pt->kind], pt->path ? emit_c_string(pt->path) : "NULL", (long long)pt->pid);
+	}
+	emit_close(e, "};");
+	uprobe_emit_table(e, s, mine);
+}
+
+const struct probe_provider probe_process = {
+	.name = "process",
+	.expand = process_expand,
+	.emit_defines = process_defines,
+	.emit_table = process_table,
+};

@@ -1,0 +1,57 @@
+/*
+ * probes/process.h - the process family, shared by process.c (begin/end
+ * events of processes and threads) and uprobe.c (probes inside a
+ * program: function, statement, mark, library).
+ */
+#ifndef STAPC_PROBES_PROCESS_H
+#define STAPC_PROBES_PROCESS_H
+
+#include "debuginfo/elfsym.h"
+#include "probes.h"
+
+/* Kinds of process points. */
+enum process_kind {
+	PROCESS_BEGIN,          /* process.begin */
+	PROCESS_END,            /* process.end */
+	PROCESS_THREAD_BEGIN,   /* process.thread.begin */
+	PROCESS_THREAD_END,     /* process.thread.end */
+	PROCESS_UPROBE,         /* .function, .statement, .mark: a uprobe per site */
+};
+
+/* One place a uprobe goes: one resolved probe each (see process.c). */
+struct uprobe_site {
+	uint64_t offset;             /* file offset of the instruction */
+	uint64_t vaddr;              /* its link-time address (the runtime measures the load bias on it) */
+	uint64_t semaphore;          /* SDT: file offset of the semaphore, 0 if none */
+	const char *what;            /* "main", "main+0x1c", "provider:name": for messages */
+	struct elfsym_sdt *mark;     /* SDT marker, or NULL */
+	struct vec args;             /* SDT: its decoded operands (uprobe.c's struct sdt_arg *) */
+	int sdt_index;               /* its entry in the generated SDT site table */
+	const char *pp;              /* canonical text: process("/bin/x").function("f@x.c:3").return */
+	struct target_scope *scope;  /* its target variables (targetvar.h) */
+};
+
+/* What a process point resolved to (resolved_probe.data). */
+struct process_point {
+	enum process_kind kind;
+	const char *path;            /* process("path") on the target, NULL if not named */
+	int64_t pid;                 /* process(PID), 0 if not given */
+	bool optional;               /* '?': a program, function, line or marker not found is no match, not an error */
+	/* PROCESS_UPROBE */
+	const char *file;            /* target path of the file probed: the program or .library */
+	bool relocatable;            /* that file is PIE or a shared library */
+	bool is_return;              /* .return */
+	bool is_mark;                /* .mark: $argN, $$name, $$provider */
+	struct vec sites;            /* of struct uprobe_site *: all matches; one per resolved probe after expansion */
+};
+
+/* uprobe.c: the target path of program name (searched in PATH if it has no '/'); false after a
+   diagnostic, or quietly if quiet. */
+bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target);
+/* uprobe.c: resolve the rest of pp after process("path"), the point's component index next;
+   an optional point that matches nothing gets no sites. */
+bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct process_point *pt);
+/* uprobe.c: the entry handlers of .return probes, and the uprobe and SDT tables for the uprobe points in mine. */
+void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * probes/procfs.c - procfs("name").read and .write: a file under
+ * /proc/systemtap/MODULE/ whose reads and writes run the probe.
+ *
+ * In a .read probe the body sets $value, which becomes what the reader
+ * gets; in a .write probe $value holds what the writer wrote (one probe
+ * hit per write() call). procfs.read / procfs.write name the file
+ * "command", as SystemTap does.
+ */
+#include <string.h>
+
+#include "diag.h"
+#include "probes.h"
+#include "targetvar.h"
+
+/* What a procfs point resolved to. */
+struct procfs_point {
+	const char *name;  /* file name under /proc/systemtap/MODULE */
+	bool write;        /* .write rather than .read */
+};
+
+/* A file name: not empty, no '/', not . or .., printable, short. */
+static const char *bad_file_name(const char *name)
+{
+	size_t len = strlen(name);
+	if (!len)
+		return "is empty";
+	if (len > 64)
+		return "is longer than 64 bytes";
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return "is a directory name";
+	for (const char *p = name; *p; p++) {
+		if (*p == '/')
+			return "contains '/': procfs files live directly in the module's directory";
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return "contains a space or a control character";
+	}
+	return NULL;
+}
+
+static bool procfs_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+{
+	struct probe_component *root = probes_component(pp, 0);
+	struct probe_component *op = probes_component(pp, 1);
+	const char *name = "command";
+	if (root->arg) {
+		if (root->arg->kind != NODE_STR) {
+			diag_error(root->arg->loc, "procfs(\"name\") needs a file name in quotes");
+			return false;
+		}
+		name = root->arg->u.str;
+		const char *why = bad_file_name(name);
+		if (why) {
+			diag_error(root->arg->loc, "procfs file name \"%s\" %s", name, why);
+			return false;
+		}
+	}
+	if (!op || (strcmp(op->name, "read") && strcmp(op->name, "write")) || op->arg) {
+		diag_error(op ? op->loc : root->loc, "expected procfs(\"name\").read or procfs(\"name\").write");
+		return false;
+	}
+	if (probes_ncomponents(pp) > 2) {
+		struct probe_component *extra = probes_component(pp, 2);
+		diag_error(extra->loc, "unexpected '.%s' after procfs(...).%s", extra->name, op->name);
+		return false;
+	}
+	struct procfs_point *pt = ast_alloc(sizeof(*pt));
+	pt->name = name;
+	pt->write = !strcmp(op->name, "write");
+	/* one read and one write probe per file */
+	for (int i = 0; i < s->resolved.n; i++) {
+		struct resolved_probe *other = s->resolved.items[i];
+		struct procfs_point *o = other->data;
+		if (other->provider == &probe_procfs && !strcmp(o->name, name) && o->write == pt->write) {
+			diag_error(op->loc, "procfs file \"%s\" already has a .%s probe", name, op->name);
+			diag_note(other->point->loc, "the other one is here");
+			return false;
+		}
+	}
+	out->data = pt;
+	out->pp = ast_printf("procfs(\"%s\").%s", name, op->name);
+	/* $value: the file's text, written by a .read probe, read in a .write probe */
+	out->scope = ast_alloc(sizeof(*out->scope));
+	out->scope->what = out->pp;
+	targetvar_provide(out->scope, "value", TYPE_STRING, "(const char *)_stp_procfs_value(&c->base)",
+			  pt->write ? NULL : "_stp_procfs_value(&c->base)", false);
+	if (pt->write)
+		((struct target_provided *)out->scope->provided.items[0])->readonly_why =
+			"$value is what the user wrote and cannot be assigned in a procfs .write probe";
+	return true;
+}
+
+static void procfs_defines(struct emitter *e)
+{
+	emit_line(e, "#define STP_HAVE_PROCFS 1");
+}
+
+/* One entry per file, with its read and write probe. */
+static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
+{
+	(void)s;
+	emit_open(e, "static struct _stp_procfs_file _stp_procfs_files[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		struct procfs_point *pt = r->data;
+		int j, reader = -1, writer = -1;
+		for (j = 0; j < i; j++)
+			if (!strcmp(((struct procfs_point *)((struct resolved_probe *)mine->items[j])->data)->name, pt->name))
+				break;
+		if (j < i)
+			continue; /* emitted with the first probe of this file */
+		for (j = i; j < mine->n; j++) {
+			struct resolved_probe *o = mine->items[j];
+			struct procfs_point *opt = o->data;
+			if (strcmp(opt->name, pt->name))
+				continue;
+			if (opt->write)
+				writer = o->index;
+			else
+				reader = o->index;
+		}
+		emit_line(e, "{ .name = %s, .read_probe = %s, .write_probe = %s },", emit_c_string(pt->name),
+			  reader < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", reader),
+			  writer < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", writer));
+	}
+	emit_close(e, "};");
+}
+
+const struct probe_provider probe_procfs = {
+	.name = "procfs",
+	.resolve = procfs_resolve,
+	.emit_defines = procfs_defines,
+	.emit_table = procfs_table,
+};

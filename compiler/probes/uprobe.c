@@ -1,0 +1,681 @@
+/*
+ * probes/uprobe.c - probes inside a user-space program, found in its ELF
+ * file and attached with uprobes (file + offset):
+ *
+ *   process("path").function("pattern")[.call | .return]
+ *   process("path").statement("func@file:line")
+ *   process("path")[.provider("p")].mark("name")         SDT markers
+ *   process("path").library("lib").function(...)         ... in a library it uses
+ *
+ * Paths are the target's: with --sysroot=DIR the file read here is
+ * DIR/path. A name without '/' is looked up in PATH. Wildcard patterns
+ * give one uprobe per matching function or marker, all running the same
+ * body (a resolved probe each: each has its own target variables).
+ *
+ * Target variables: with the file's DWARF, the parameters and locals of
+ * the function at the probed address (targetvar.c reads them with the
+ * debuginfo layer, from user memory); $return in .return probes (the
+ * return register; a long without DWARF); in .mark probes $arg1..$argN,
+ * $$name and $$provider, decoded from the operands the marker recorded
+ * ("-4@%eax", "8@-8(%rbp)", "4@$5").
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "debuginfo/debuginfo.h"
+#include "diag.h"
+#include "probes/process.h"
+#include "targetvar.h"
+
+/* More sites than this for one point is surely a mistake (and slow to register). */
+#define UPROBE_MAX_SITES 1000
+/* SDT markers record at most 12 arguments. */
+#define SDT_MAX_ARGS 12
+
+/* A decoded SDT operand. */
+struct sdt_arg {
+	int size;             /* bytes, negative if signed */
+	const char *kind;     /* STP_SDT_REG, STP_SDT_CONST or STP_SDT_MEM */
+	const char *reg;      /* register (STP_UREG_...), or "STP_UREG_NONE" */
+	int shift;            /* 8 for %ah and the like */
+	const char *index;    /* MEM: index register, or "STP_UREG_NONE" */
+	int scale;            /* MEM: 1, 2, 4 or 8 */
+	int64_t value;        /* CONST: the value; MEM: displacement (or symbol address) */
+	bool relocate;        /* MEM: value is a link-time address (rip-relative) */
+};
+
+/* x86-64 register names, each with the pt_regs slot and byte shift. */
+static const struct {
+	const char *names[4]; /* 64, 32, 16, 8-bit spellings */
+	const char *reg;
+} uregs[] = {
+	{{"rax", "eax", "ax", "al"}, "STP_UREG_AX"},
+	{{"rbx", "ebx", "bx", "bl"}, "STP_UREG_BX"},
+	{{"rcx", "ecx", "cx", "cl"}, "STP_UREG_CX"},
+	{{"rdx", "edx", "dx", "dl"}, "STP_UREG_DX"},
+	{{"rsi", "esi", "si", "sil"}, "STP_UREG_SI"},
+	{{"rdi", "edi", "di", "dil"}, "STP_UREG_DI"},
+	{{"rbp", "ebp", "bp", "bpl"}, "STP_UREG_BP"},
+	{{"rsp", "esp", "sp", "spl"}, "STP_UREG_SP"},
+	{{"r8", "r8d", "r8w", "r8b"}, "STP_UREG_R8"},
+	{{"r9", "r9d", "r9w", "r9b"}, "STP_UREG_R9"},
+	{{"r10", "r10d", "r10w", "r10b"}, "STP_UREG_R10"},
+	{{"r11", "r11d", "r11w", "r11b"}, "STP_UREG_R11"},
+	{{"r12", "r12d", "r12w", "r12b"}, "STP_UREG_R12"},
+	{{"r13", "r13d", "r13w", "r13b"}, "STP_UREG_R13"},
+	{{"r14", "r14d", "r14w", "r14b"}, "STP_UREG_R14"},
+	{{"r15", "r15d", "r15w", "r15b"}, "STP_UREG_R15"},
+	{{"rip", "eip", "ip", NULL}, "STP_UREG_IP"},
+};
+
+/* "%name" at *p: the register and shift; advances *p. NULL if not a register. */
+static const char *parse_reg(const char **p, int *shift)
+{
+	if (**p != '%')
+		return NULL;
+	const char *start = *p + 1;
+	size_t len = strspn(start, "abcdefghijklmnopqrstuvwxyz0123456789");
+	*shift = 0;
+	static const char *const high[] = {"ah", "bh", "ch", "dh"};
+	for (int i = 0; i < 4; i++)
+		if (len == 2 && !strncmp(start, high[i], 2)) {
+			*shift = 8;
+			*p = start + len;
+			return uregs[i].reg;
+		}
+	for (size_t r = 0; r < sizeof(uregs) / sizeof(uregs[0]); r++)
+		for (int w = 0; w < 4; w++)
+			if (uregs[r].names[w] && strlen(uregs[r].names[w]) == len &&
+			    !strncmp(start, uregs[r].names[w], len)) {
+				*p = start + len;
+				return uregs[r].reg;
+			}
+	return NULL;
+}
+
+/* A decimal or 0x number with an optional sign at *p; advances *p. */
+static bool parse_number(const char **p, int64_t *v)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(*p, &end, 0);
+	if (end == *p || errno)
+		return false;
+	*v = x;
+	*p = end;
+	return true;
+}
+
+/*
+ * One operand "SIZE@OPERAND" into a; NULL on success, else what is wrong.
+ * Symbols (in "sym+8(%rip)") are looked up in file.
+ */
+static const char *parse_sdt_arg(struct elfsym_file *file, const char *text, struct sdt_arg *a)
+{
+	const char *p = text;
+	int64_t size;
+	memset(a, 0, sizeof(*a));
+	a->reg = a->index = "STP_UREG_NONE";
+	a->scale = 1;
+	if (!parse_number(&p, &size) || *p != '@')
+		return "expected SIZE@OPERAND";
+	if (size != 1 && size != 2 && size != 4 && size != 8 && size != -1 && size != -2 && size != -4 &&
+	    size != -8)
+		return "the size must be 1, 2, 4 or 8, negative when signed";
+	a->size = (int)size;
+	p++;
+	if (*p == '%') {
+		a->kind = "STP_SDT_REG";
+		if (!(a->reg = parse_reg(&p, &a->shift)) || *p)
+			return "unknown register";
+		return NULL;
+	}
+	if (*p == '$') {
+		p++;
+		a->kind = "STP_SDT_CONST";
+		if (!parse_number(&p, &a->value) || *p)
+			return "expected a number after '$'";
+		return NULL;
+	}
+	a->kind = "STP_SDT_MEM";
+	if (*p != '(' && *p != '-' && !(*p >= '0' && *p <= '9')) {
+		/* sym or sym+N or sym-N, then (%rip) */
+		size_t len = strcspn(p, "+-(");
+		char *sym = ast_strndup(p, len);
+		uint64_t addr;
+		if (!elfsym_data_symbol(file, sym, &addr))
+			return ast_printf("no data symbol '%s'", sym);
+		p += len;
+		int64_t off = 0;
+		if ((*p == '+' || *p == '-') && !parse_number(&p, &off))
+			return "expected an offset after the symbol";
+		if (strcmp(p, "(%rip)"))
+			return "a symbol operand must be relative to %rip";
+		a->value = (int64_t)addr + off;
+		a->relocate = true;
+		return NULL;
+	}
+	if (*p != '(' && !parse_number(&p, &a->value))
+		return "expected a displacement";
+	if (*p != '(')
+		return "absolute addresses are not supported";
+	p++;
+	if (!(a->reg = parse_reg(&p, &a->shift)) || a->shift)
+		return "unknown base register";
+	if (!strcmp(a->reg, "STP_UREG_IP"))
+		return "rip-relative operands need a symbol";
+	if (*p == ',') {
+		p++;
+		int shift;
+		if (!(a->index = parse_reg(&p, &shift)) || shift)
+			return "unknown index register";
+		if (*p == ',') {
+			int64_t scale;
+			p++;
+			if (!parse_number(&p, &scale) || (scale != 1 && scale != 2 && scale != 4 && scale != 8))
+				return "the scale must be 1, 2, 4 or 8";
+			a->scale = (int)scale;
+		}
+	}
+	if (strcmp(p, ")"))
+		return "expected ')'";
+	return NULL;
+}
+
+/* Split a marker's operand string into args; NULL or what is wrong with which operand. */
+static const char *parse_sdt_args(struct elfsym_file *file, const char *args, struct vec *out)
+{
+	const char *p = args;
+	while (*p) {
+		p += strspn(p, " ");
+		if (!*p)
+			break;
+		size_t len = strcspn(p, " ");
+		const char *op = ast_strndup(p, len);
+		struct sdt_arg *a = ast_alloc(sizeof(*a));
+		const char *why = parse_sdt_arg(file, op, a);
+		if (why)
+			return ast_printf("operand '%s': %s", op, why);
+		if (out->n == SDT_MAX_ARGS)
+			return "more than 12 operands";
+		vec_push(out, a);
+		p += len;
+	}
+	return NULL;
+}
+
+/* A target path without '/' is searched in PATH (the standard one under --sysroot). */
+static const char *target_path(struct session *s, const char *name, const char **host)
+{
+	const char *root = s->sysroot ? s->sysroot : "";
+	if (strchr(name, '/')) {
+		if (name[0] != '/' && !s->sysroot) {
+			char buf[PATH_MAX];
+			if (realpath(name, buf))
+				name = ast_strdup(buf);
+		}
+		*host = ast_printf("%s%s", root, name);
+		return name;
+	}
+	const char *path = s->sysroot || !getenv("PATH") ? "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+							  : getenv("PATH");
+	while (*path) {
+		size_t len = strcspn(path, ":");
+		const char *cand = ast_printf("%.*s/%s", (int)len, path, name);
+		const char *h = ast_printf("%s%s", root, cand);
+		if (len && access(h, X_OK) == 0) {
+			*host = h;
+			return cand;
+		}
+		path += len + (path[len] == ':');
+	}
+	*host = NULL;
+	return name;
+}
+
+/* An opened program or library: its symbols, and its DWARF when it has some. */
+struct user_file {
+	struct elfsym_file *elf;     /* symbols, offsets, SDT notes */
+	const char *target;          /* its path on the target */
+	const char *host;            /* the file read here (under --sysroot) */
+	struct debuginfo *di;        /* its DWARF, NULL if it has none */
+	const char *no_dwarf;        /* di NULL: why, for messages */
+};
+
+/* Report at loc, unless the point is optional ('?': what is not there is no match). */
+static void not_found(bool quiet, struct srcloc loc, const char *msg)
+{
+	if (!quiet)
+		diag_error(loc, "%s", msg);
+}
+
+/* Open the program (or library) named at loc; false after a diagnostic (none if quiet). */
+static bool open_file(struct session *s, const char *name, struct srcloc loc, bool quiet, struct user_file *uf)
+{
+	const char *host, *err;
+	memset(uf, 0, sizeof(*uf));
+	uf->target = target_path(s, name, &host);
+	if (!host) {
+		not_found(quiet, loc, ast_printf("cannot find program '%s' in PATH", name));
+		return false;
+	}
+	if (uf->target[0] != '/') {
+		diag_error(loc, "'%s' must be an absolute path with --sysroot", name);
+		return false;
+	}
+	uf->host = host;
+	uf->elf = elfsym_open(host, &err);
+	if (!uf->elf) {
+		not_found(quiet, loc, err);
+		return false;
+	}
+	return true;
+}
+
+/* Open uf's DWARF, once per file however many points name it (di stays NULL without). */
+static void load_dwarf(struct user_file *uf)
+{
+	static struct vec cache; /* pairs: host path (const char *), then its struct user_file * */
+	for (int i = 0; i < cache.n; i += 2) {
+		if (!strcmp(cache.items[i], uf->host)) {
+			struct user_file *known = cache.items[i + 1];
+			uf->di = known->di;
+			uf->no_dwarf = known->no_dwarf;
+			return;
+		}
+	}
+	const char *err;
+	uf->di = dbg_open_dwarf(uf->host, &err);
+	if (!uf->di)
+		uf->no_dwarf = ast_printf("%s has no DWARF debuginfo", uf->target);
+	struct user_file *copy = ast_alloc(sizeof(*copy));
+	*copy = *uf;
+	vec_push(&cache, (void *)uf->host);
+	vec_push(&cache, copy);
+}
+
+bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target)
+{
+	struct user_file uf;
+	if (!open_file(s, name, loc, quiet, &uf))
+		return false;
+	*target = uf.target;
+	return true;
+}
+
+/*
+ * .library("lib"): a path, or a pattern matched against the program's
+ * DT_NEEDED names, found in its run path and the standard directories.
+ */
+static bool open_library(struct session *s, struct user_file *prog, struct probe_component *lib, bool quiet,
+			 struct user_file *out)
+{
+	const char *name = lib->arg->u.str;
+	if (strchr(name, '/'))
+		return open_file(s, name, lib->arg->loc, quiet, out);
+	struct vec needed = {0};
+	const char *runpath;
+	elfsym_needed(prog->elf, &needed, &runpath);
+	const char *dirs = ast_printf("%s%s/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib",
+				      runpath, *runpath ? ":" : "");
+	for (int i = 0; i < needed.n; i++) {
+		const char *soname = needed.items[i];
+		if (fnmatch(name, soname, 0) && fnmatch(ast_printf("%s.so*", name), soname, 0))
+			continue;
+		for (const char *d = dirs; *d;) {
+			size_t len = strcspn(d, ":");
+			const char *cand = ast_printf("%.*s/%s", (int)len, d, soname);
+			if (len && access(ast_printf("%s%s", s->sysroot ? s->sysroot : "", cand), R_OK) == 0)
+				return open_file(s, cand, lib->arg->loc, quiet, out);
+			d += len + (d[len] == ':');
+		}
+		not_found(quiet, lib->arg->loc, ast_printf("library '%s' needed by %s is not in its run path or the "
+							   "standard directories", soname, prog->target));
+		return false;
+	}
+	not_found(quiet, lib->arg->loc, ast_printf("%s does not use a library matching '%s'", prog->target, name));
+	return false;
+}
+
+static struct uprobe_site *add_site(struct process_point *pt, uint64_t offset, uint64_t vaddr, const char *what,
+				    const char *pp, struct target_scope *scope)
+{
+	struct uprobe_site *site = ast_alloc(sizeof(*site));
+	site->offset = offset;
+	site->vaddr = vaddr;
+	site->what = what;
+	site->pp = pp;
+	site->scope = scope;
+	vec_push(&pt->sites, site);
+	return site;
+}
+
+/* A scope without the program's variables: $return (a long) in a .return probe, nothing else. */
+static struct target_scope *bare_scope(const char *why, bool is_return, const char *what)
+{
+	struct target_scope *sc = ast_alloc(sizeof(*sc));
+	sc->user = true;
+	sc->what = what;
+	sc->no_debuginfo = why;
+	if (is_return) {
+		struct dbg_type *lng = dbg_type_new(NULL, DBG_INT, "long", 0);
+		lng->size = 8;
+		lng->is_signed = true;
+		sc->is_return = true;
+		sc->ret = lng;
+	}
+	return sc;
+}
+
+/*
+ * The variables of function f at pc. A .return probe reads them at the
+ * entry (pc is f->addr); if the function's body starts after a prologue
+ * (unoptimized code: skipped_prologue), its parameters are there still in
+ * the argument registers, and its locals are not set yet.
+ */
+static struct target_scope *dwarf_scope(struct debuginfo *di, struct dbg_func *f, uint64_t pc, bool is_return,
+					bool skipped_prologue, const char *what)
+{
+	struct target_scope *sc = ast_alloc(sizeof(*sc));
+	sc->di = di;
+	sc->user = true;
+	sc->what = what;
+	dbg_variables(di, f, pc, &sc->vars);
+	if (!is_return)
+		return sc;
+	sc->is_return = true;
+	sc->ret = f->ret && dbg_type_strip(f->ret) && dbg_type_strip(f->ret)->kind != DBG_VOID ? f->ret : NULL;
+	if (skipped_prologue) {
+		dbg_abi_locate(&sc->vars);
+		for (int i = 0; i < sc->vars.n; i++) {
+			struct dbg_var *v = sc->vars.items[i];
+			if (!v->is_param)
+				v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1,
+							  .why = "a .return probe reads it at the function's entry, before it is set"};
+		}
+	}
+	return sc;
+}
+
+/* "name@file:line" when DWARF says where f is declared, else "name". */
+static const char *function_spec(const char *name, struct dbg_func *df)
+{
+	if (!df || !df->file)
+		return name;
+	return ast_printf("%s@%s:%d", name, df->file, df->line);
+}
+
+/*
+ * .function("pattern"): every matching function. With DWARF, a function
+ * whose parameters live in frame slots its prologue fills (unoptimized
+ * code) is probed where its body starts (dbg_prologue_end), so they are
+ * readable; its .return probe still goes on the entry.
+ */
+static bool resolve_function(struct user_file *uf, struct probe_component *c, struct process_point *pt,
+			     const char *family, const char *suffix)
+{
+	struct vec fns = {0}, dfuncs = {0};
+	elfsym_functions(uf->elf, c->arg->u.str, &fns);
+	if (!fns.n) {
+		not_found(pt->optional, c->arg->loc, ast_printf("no function matching '%s' in %s", c->arg->u.str, pt->file));
+		return false;
+	}
+	if (uf->di)
+		dbg_functions(uf->di, c->arg->u.str, NULL, false, &dfuncs);
+	for (int i = 0; i < fns.n; i++) {
+		struct elfsym_func *fn = fns.items[i];
+		struct dbg_func *df = NULL;
+		for (int j = 0; j < dfuncs.n && !df; j++)
+			if (((struct dbg_func *)dfuncs.items[j])->addr == fn->vaddr)
+				df = dfuncs.items[j];
+		const char *what = ast_printf("function %s", fn->name);
+		const char *pp = ast_printf("%s.function(\"%s\")%s", family, function_spec(fn->name, df), suffix);
+		uint64_t vaddr = fn->vaddr, offset = fn->offset;
+		struct target_scope *scope;
+		if (df) {
+			uint64_t body = dbg_prologue_end(uf->di, df);
+			if (!pt->is_return && body != fn->vaddr && elfsym_offset(uf->elf, body, &offset))
+				vaddr = body;
+			scope = dwarf_scope(uf->di, df, vaddr, pt->is_return, body != fn->vaddr, what);
+		} else {
+			scope = bare_scope(uf->di ? ast_printf("%s has no DWARF for it", pt->file) : uf->no_dwarf,
+					   pt->is_return, what);
+		}
+		add_site(pt, offset, vaddr, fn->name, pp, scope);
+	}
+	return true;
+}
+
+/* .statement("func@file:line"): the first instruction of that line in each matching function. */
+static bool resolve_statement(struct user_file *uf, struct probe_component *c, struct process_point *pt,
+			      const char *family)
+{
+	const char *spec = c->arg->u.str;
+	const char *at = strchr(spec, '@'), *colon = at ? strrchr(at, ':') : NULL;
+	char *end;
+	long line = colon ? strtol(colon + 1, &end, 10) : 0;
+	if (!at || !colon || colon == at + 1 || at == spec || *end || line <= 0 || line > INT_MAX) {
+		diag_error(c->arg->loc, "expected \"function@file:line\", not \"%s\"", spec);
+		return false;
+	}
+	if (!uf->di) {
+		not_found(pt->optional, c->arg->loc, ast_printf("statement probes need the program's line table: %s",
+								 uf->no_dwarf));
+		return false;
+	}
+	const char *func = ast_strndup(spec, (size_t)(at - spec));
+	const char *file = ast_strndup(at + 1, (size_t)(colon - at - 1));
+	struct vec lines = {0};
+	if (uf->di->ops->lines)
+		uf->di->ops->lines(uf->di, func, file, (int)line, &lines);
+	for (int i = 0; i < lines.n; i++) {
+		struct dbg_line *dl = lines.items[i];
+		uint64_t offset;
+		if (!elfsym_offset(uf->elf, dl->addr, &offset))
+			continue;
+		const char *what = ast_printf("%s at line %d", dl->func->name, dl->line);
+		add_site(pt, offset, dl->addr,
+			 ast_printf("%s+0x%llx", dl->func->name, (unsigned long long)(dl->addr - dl->func->addr)),
+			 ast_printf("%s.statement(\"%s@%s:%d\")", family, dl->func->name, dl->file, dl->line),
+			 dwarf_scope(uf->di, dl->func, dl->addr, false, false, what));
+	}
+	if (!pt->sites.n) {
+		not_found(pt->optional, c->arg->loc, ast_printf("no code for line %ld of %s in a function matching '%s' in %s",
+								 line, file, func, pt->file));
+		return false;
+	}
+	return true;
+}
+
+/* .mark("name"), after an optional .provider("p"): every matching SDT marker. */
+static bool resolve_mark(struct user_file *uf, const char *provider, struct probe_component *c, struct process_point *pt,
+			 const char *family)
+{
+	struct vec marks = {0};
+	elfsym_sdt_markers(uf->elf, provider, c->arg->u.str, &marks);
+	if (!marks.n) {
+		not_found(pt->optional, c->arg->loc,
+			  ast_printf("no SDT marker matching '%s'%s%s in %s", c->arg->u.str, strcmp(provider, "*") ? " of provider " : "",
+				     strcmp(provider, "*") ? provider : "", pt->file));
+		return false;
+	}
+	for (int i = 0; i < marks.n; i++) {
+		struct elfsym_sdt *m = marks.items[i];
+		struct vec args = {0};
+		const char *why = parse_sdt_args(uf->elf, m->args, &args);
+		if (why) {
+			diag_error(c->arg->loc, "SDT marker %s:%s in %s: %s", m->provider, m->name, pt->file, why);
+			return false;
+		}
+		/* $arg1..$argN, $$name, $$provider: the runtime decodes them from the site's table entry */
+		struct target_scope *scope = ast_alloc(sizeof(*scope));
+		scope->user = true;
+		scope->what = ast_printf("SDT marker %s:%s", m->provider, m->name);
+		for (int j = 0; j < args.n; j++)
+			targetvar_provide(scope, ast_printf("arg%d", j + 1), TYPE_LONG,
+					  ast_printf("_stp_sdt_arg(&c->base, c->base.regs, %d)", j + 1), NULL, true);
+		targetvar_provide(scope, "$name", TYPE_STRING, "_stp_sdt_name(&c->base)", NULL, false);
+		targetvar_provide(scope, "$provider", TYPE_STRING, "_stp_sdt_provider(&c->base)", NULL, false);
+		struct uprobe_site *site = add_site(pt, m->offset, m->vaddr, ast_printf("%s:%s", m->provider, m->name),
+						    ast_printf("%s.provider(\"%s\").mark(\"%s\")", family, m->provider, m->name),
+						    scope);
+		site->mark = m;
+		site->args = args;
+		site->semaphore = m->semaphore;
+	}
+	pt->is_mark = true;
+	return true;
+}
+
+static bool string_arg(struct probe_component *c, const char *what)
+{
+	if (c->arg && c->arg->kind == NODE_STR && *c->arg->u.str)
+		return true;
+	diag_error(c->loc, "%s(\"...\") needs %s in quotes", c->name, what);
+	return false;
+}
+
+bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct process_point *pt)
+{
+	struct probe_component *root = probes_component(pp, 0);
+	struct user_file uf;
+	if (!open_file(s, pt->path, root->arg->loc, pt->optional, &uf))
+		return false;
+	pt->path = pt->file = uf.target;
+	const char *family = ast_printf("process(\"%s\")", pt->path);
+	struct probe_component *c = probes_component(pp, next);
+	if (!strcmp(c->name, "library")) {
+		if (!string_arg(c, "a library name or path"))
+			return false;
+		struct user_file lib;
+		if (!open_library(s, &uf, c, pt->optional, &lib))
+			return false;
+		uf = lib;
+		pt->file = uf.target;
+		family = ast_printf("%s.library(\"%s\")", family, pt->file);
+		c = probes_component(pp, ++next);
+		if (!c || strcmp(c->name, "function")) {
+			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\") after .library(...)");
+			return false;
+		}
+	}
+	pt->relocatable = elfsym_relocatable(uf.elf);
+	if (strcmp(c->name, "provider") && strcmp(c->name, "mark"))
+		load_dwarf(&uf);
+	const char *provider = "*";
+	if (!strcmp(c->name, "provider")) {
+		if (!string_arg(c, "a provider name"))
+			return false;
+		provider = c->arg->u.str;
+		c = probes_component(pp, ++next);
+		if (!c || strcmp(c->name, "mark")) {
+			diag_error(c ? c->loc : pp->loc, "expected .mark(\"name\") after .provider(...)");
+			return false;
+		}
+	}
+	bool is_function = !strcmp(c->name, "function");
+	if (!is_function && strcmp(c->name, "statement") && strcmp(c->name, "mark")) {
+		diag_error(c->loc, "unknown process probe '.%s': expected begin, end, thread, function, statement, "
+			   "mark, provider or library", c->name);
+		return false;
+	}
+	/* the suffix first: a .return probe's sites and variables differ */
+	const char *suffix = "";
+	struct probe_component *sc = probes_component(pp, next + 1);
+	if (sc) {
+		if (is_function && !sc->arg && (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) &&
+		    probes_ncomponents(pp) == next + 2) {
+			pt->is_return = !strcmp(sc->name, "return");
+			suffix = ast_printf(".%s", sc->name);
+		} else {
+			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
+				   is_function ? ": only .call or .return may follow" : "");
+			return false;
+		}
+	}
+	bool ok;
+	if (is_function)
+		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix);
+	else if (!strcmp(c->name, "statement"))
+		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, pt, family);
+	else
+		ok = string_arg(c, "a marker name") && resolve_mark(&uf, provider, c, pt, family);
+	if (!ok)
+		return false;
+	if (pt->sites.n > UPROBE_MAX_SITES && !s->list_probes) {
+		diag_error(c->arg->loc, "'%s' matches %d places in %s, more than %d", c->arg->u.str, pt->sites.n,
+			   pt->file, UPROBE_MAX_SITES);
+		return false;
+	}
+	return true;
+}
+
+static void emit_sdt_site(struct emitter *e, struct uprobe_site *site)
+{
+	struct vec args = site->args;
+	char *list = "";
+	for (int i = 0; i < args.n; i++) {
+		struct sdt_arg *a = args.items[i];
+		list = ast_printf("%s%s{ .size = %d, .kind = %s, .reg = %s, .shift = %d, .index = %s, .scale = %d, "
+				  ".value = %lldLL, .relocate = %d }", list, i ? ", " : "", a->size, a->kind, a->reg,
+				  a->shift, a->index, a->scale, (long long)a->value, a->relocate);
+	}
+	emit_line(e, "{ .provider = %s, .name = %s, .vaddr = 0x%llxULL, .nargs = %d, .args = { %s } },",
+		  emit_c_string(site->mark->provider), emit_c_string(site->mark->name),
+		  (unsigned long long)site->mark->vaddr, args.n, list);
+}
+
+void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
+{
+	/* .return probes that read values at the function's entry: their entry handlers */
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		struct process_point *pt = r->data;
+		const char *name = ast_printf("probe_%d_entry", r->probe->index);
+		if (pt->kind != PROCESS_UPROBE || !pt->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
+			continue;
+		emit_line(e, "static struct _stp_probe _stp_entry_probe_%d = { .body = %s, .pp = %s, .location = \"%s:%d:%d\" };",
+			  r->index, name, emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col);
+		emit_blank(e);
+	}
+	int nsdt = 0;
+	emit_open(e, "static const struct _stp_sdt_site _stp_sdt_sites[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		struct process_point *pt = r->data;
+		if (pt->kind != PROCESS_UPROBE || !pt->is_mark)
+			continue;
+		for (int j = 0; j < pt->sites.n; j++) {
+			struct uprobe_site *site = pt->sites.items[j];
+			emit_sdt_site(e, site);
+			site->sdt_index = nsdt++;
+		}
+	}
+	emit_close(e, "};");
+	emit_open(e, "static struct _stp_uprobe _stp_uprobes[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		struct process_point *pt = r->data;
+		if (pt->kind != PROCESS_UPROBE)
+			continue;
+		bool saves = pt->is_return && r->scope && r->scope->saved.n;
+		for (int j = 0; j < pt->sites.n; j++) {
+			struct uprobe_site *site = pt->sites.items[j];
+			emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, "
+				  ".semaphore = 0x%llxULL, .is_return = %d, .relocatable = %d, .filter_path = %s, .sdt = %s, "
+				  ".what = %s%s },",
+				  r->index, emit_c_string(pt->file), (unsigned long long)site->offset,
+				  (unsigned long long)site->vaddr, (unsigned long long)site->semaphore, pt->is_return,
+				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
+				  site->mark ? ast_printf("&_stp_sdt_sites[%d]", site->sdt_index) : "NULL",
+				  emit_c_string(site->what),
+				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
+						     targetvar_entry_size(r->scope)) : "");
+		}
+	}
+	emit_close(e, "};");
+}

@@ -1,0 +1,405 @@
+/* uprobes.c - probes in user-space programs: uprobes on (inode, offset), SDT marker operands, $return. */
+
+/*
+ * Each _stp_uprobes[] entry is one uprobe (or uretprobe) on the file's
+ * inode at a file offset; the kernel puts the breakpoint in every process
+ * mapping that file, now or later. The body runs in the probed task, from
+ * the breakpoint trap, through the usual runner (interrupts off: no
+ * sleeping, user memory read with the _nofault copies only).
+ *
+ * An SDT marker with a semaphore is registered with it as the reference
+ * counter, so the program sees the semaphore set while the probe is on.
+ * .library() probes fire only in processes running the named program.
+ *
+ * uprobe_unregister() returns once no handler of that consumer runs
+ * (handlers run under the uprobe's register_rwsem), so after unregistering
+ * everything no body can start; the files are released last.
+ *
+ * .return probes that read variables: the kernel keeps no data per
+ * uretprobe instance, so what the body reads is saved at the entry into a
+ * slot of a pool of STP_URETPROBE_SLOTS, allocated when the session
+ * starts. A slot is keyed by its task, its uprobe and the stack pointer
+ * the function returns with (entry sp + 8: the return address is popped),
+ * which tells apart recursive calls. Only the owning task touches a
+ * claimed slot; a free one is claimed with cmpxchg. A frame the program
+ * left without returning (longjmp) is reclaimed when its task next enters
+ * that function at the same or an outer level; one still held when its
+ * task exits stays until the session ends. With the pool full, the entry
+ * and its return are skipped and counted, like a kretprobe past maxactive.
+ */
+
+#ifdef STP_HAVE_PROCESS
+
+#include <linux/vmalloc.h>
+
+#ifndef STP_URETPROBE_SLOTS
+#define STP_URETPROBE_SLOTS 256
+#endif
+
+static size_t _stp_uprobes_registered;	/* _stp_uprobes[0..n) are registered */
+
+/* One .return instance's saved values. */
+struct _stp_uret_slot {
+	struct task_struct *task;	/* owner, NULL when free */
+	const struct _stp_uprobe *up;	/* whose entry probe filled it */
+	unsigned long sp;		/* the stack pointer at the return */
+	char *data;			/* _stp_uret_data_size bytes */
+};
+static struct _stp_uret_slot _stp_uret_slots[STP_URETPROBE_SLOTS];
+static char *_stp_uret_data;		/* the slots' data, NULL if no probe saves anything */
+static size_t _stp_uret_data_size;	/* bytes per slot: the largest data_size */
+
+/* Take a slot for up in current at a call returning with sp; NULL if the pool is full. */
+static struct _stp_uret_slot *_stp_uret_claim(const struct _stp_uprobe *up, unsigned long sp)
+{
+	struct _stp_uret_slot *free_slot = NULL;
+	size_t i;
+
+	for (i = 0; i < STP_URETPROBE_SLOTS; i++) {
+		struct _stp_uret_slot *slot = &_stp_uret_slots[i];
+
+		/* a deeper or equal frame of ours never returned: reclaim it */
+		if (READ_ONCE(slot->task) == current && slot->up == up && slot->sp <= sp)
+			smp_store_release(&slot->task, NULL);
+	}
+	for (i = 0; i < STP_URETPROBE_SLOTS && !free_slot; i++) {
+		struct _stp_uret_slot *slot = &_stp_uret_slots[i];
+
+		if (!READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, current))
+			free_slot = slot;
+	}
+	if (free_slot) {
+		free_slot->up = up;
+		free_slot->sp = sp;
+		memset(free_slot->data, 0, up->data_size);
+	}
+	return free_slot;
+}
+
+/* current's slot for up returning with sp, or NULL (its entry was skipped). */
+static struct _stp_uret_slot *_stp_uret_find(const struct _stp_uprobe *up, unsigned long sp)
+{
+	size_t i;
+
+	for (i = 0; i < STP_URETPROBE_SLOTS; i++) {
+		struct _stp_uret_slot *slot = &_stp_uret_slots[i];
+
+		if (READ_ONCE(slot->task) == current && slot->up == up && slot->sp == sp)
+			return slot;
+	}
+	return NULL;
+}
+
+static int _stp_uret_pool_alloc(void)
+{
+	size_t i, size = 0;
+
+	for (i = 0; i < ARRAY_SIZE(_stp_uprobes); i++)
+		if (_stp_uprobes[i].entry && _stp_uprobes[i].data_size > size)
+			size = _stp_uprobes[i].data_size;
+	if (!size)
+		return 0;
+	size = ALIGN(size, sizeof(long));
+	_stp_uret_data = vzalloc(size * STP_URETPROBE_SLOTS);
+	if (!_stp_uret_data)
+		return -ENOMEM;
+	_stp_uret_data_size = size;
+	for (i = 0; i < STP_URETPROBE_SLOTS; i++)
+		_stp_uret_slots[i] = (struct _stp_uret_slot){ .data = _stp_uret_data + i * size };
+	return 0;
+}
+
+/* After every uprobe is unregistered: no handler runs. */
+static void _stp_uret_pool_free(void)
+{
+	vfree(_stp_uret_data);
+	_stp_uret_data = NULL;
+	_stp_uret_data_size = 0;
+	memset(_stp_uret_slots, 0, sizeof(_stp_uret_slots));
+}
+
+/* The value of a user register. */
+static unsigned long _stp_ureg_value(const struct pt_regs *regs, enum _stp_ureg reg)
+{
+	switch (reg) {
+	case STP_UREG_AX: return regs->ax;
+	case STP_UREG_BX: return regs->bx;
+	case STP_UREG_CX: return regs->cx;
+	case STP_UREG_DX: return regs->dx;
+	case STP_UREG_SI: return regs->si;
+	case STP_UREG_DI: return regs->di;
+	case STP_UREG_BP: return regs->bp;
+	case STP_UREG_SP: return regs->sp;
+	case STP_UREG_R8: return regs->r8;
+	case STP_UREG_R9: return regs->r9;
+	case STP_UREG_R10: return regs->r10;
+	case STP_UREG_R11: return regs->r11;
+	case STP_UREG_R12: return regs->r12;
+	case STP_UREG_R13: return regs->r13;
+	case STP_UREG_R14: return regs->r14;
+	case STP_UREG_R15: return regs->r15;
+	case STP_UREG_IP: return regs->ip;
+	default: return 0;
+	}
+}
+
+/* Truncate v to size bytes, sign-extending when size is negative. */
+static int64_t _stp_sdt_sized(u64 v, int size)
+{
+	switch (size) {
+	case 1: return (u8)v;
+	case -1: return (s8)v;
+	case 2: return (u16)v;
+	case -2: return (s16)v;
+	case 4: return (u32)v;
+	case -4: return (s32)v;
+	default: return (s64)v;
+	}
+}
+
+static const struct _stp_uprobe *_stp_uprobe_of(struct _stp_context *c)
+{
+	return c->hit_data;
+}
+
+static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs)
+{
+	const struct _stp_uprobe *up = _stp_uprobe_of(c);
+
+	/* the uprobe hit at ip, which the file's link-time address vaddr became */
+	if (!up || !up->relocatable || !regs)
+		return 0;
+	return instruction_pointer(regs) - (unsigned long)up->vaddr;
+}
+
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n)
+{
+	const struct _stp_uprobe *up = _stp_uprobe_of(c);
+	const struct _stp_sdt_arg *a;
+	unsigned long addr;
+	u64 v = 0;
+	int bytes;
+
+	if (!up || !up->sdt || !regs || n < 1 || n > up->sdt->nargs) {
+		c->last_error = "no such SDT marker argument";
+		return 0;
+	}
+	a = &up->sdt->args[n - 1];
+	switch (a->kind) {
+	case STP_SDT_CONST:
+		return _stp_sdt_sized((u64)a->value, a->size);
+	case STP_SDT_REG:
+		return _stp_sdt_sized(_stp_ureg_value(regs, a->reg) >> a->shift, a->size);
+	case STP_SDT_MEM:
+		addr = (unsigned long)a->value;
+		if (a->reg != STP_UREG_NONE)
+			addr += _stp_ureg_value(regs, a->reg);
+		if (a->index != STP_UREG_NONE)
+			addr += _stp_ureg_value(regs, a->index) * a->scale;
+		/* a PIE or library runs at an offset from its link-time addresses */
+		if (a->relocate && up->relocatable)
+			addr += instruction_pointer(regs) - up->sdt->vaddr;
+		bytes = a->size < 0 ? -a->size : a->size;
+		if (copy_from_user_nofault(&v, (const void __user *)addr, bytes)) {
+			_stp_error_fmt(c, "user memory fault reading $arg%d at 0x%lx", n, addr);
+			return 0;
+		}
+		return _stp_sdt_sized(v, a->size);
+	}
+	return 0;
+}
+
+static const char *_stp_sdt_name(struct _stp_context *c)
+{
+	const struct _stp_uprobe *up = _stp_uprobe_of(c);
+
+	return up && up->sdt ? up->sdt->name : "";
+}
+
+static const char *_stp_sdt_provider(struct _stp_context *c)
+{
+	const struct _stp_uprobe *up = _stp_uprobe_of(c);
+
+	return up && up->sdt ? up->sdt->provider : "";
+}
+
+/* .library() probes: is current running the program? */
+static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
+{
+	return !up->filter_kpath.dentry ||
+	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
+}
+
+static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+
+	if (_stp_uprobe_wanted(up))
+		_stp_run_probe_data(up->probe, regs, NULL, up);
+	return 0;
+}
+
+static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
+				  struct pt_regs *regs)
+{
+	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+
+	if (_stp_uprobe_wanted(up))
+		_stp_run_probe_data(up->probe, regs, NULL, up);
+	return 0;
+}
+
+/* A .return probe with values to save: its entry, then its return, through a slot. */
+static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+	struct _stp_uret_slot *slot;
+
+	if (!_stp_uprobe_wanted(up))
+		return 0;
+	slot = _stp_uret_claim(up, regs->sp + sizeof(long));
+	if (!slot) {
+		_stp_count_skipped();
+		return 0;
+	}
+	_stp_run_probe_data(up->entry, regs, slot->data, up);
+	return 0;
+}
+
+static int _stp_uretprobe_saved(struct uprobe_consumer *uc, unsigned long func,
+				struct pt_regs *regs)
+{
+	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+	struct _stp_uret_slot *slot;
+
+	if (!_stp_uprobe_wanted(up))
+		return 0;
+	slot = _stp_uret_find(up, regs->sp);
+	if (!slot) {
+		_stp_count_skipped();	/* its entry found the pool full */
+		return 0;
+	}
+	_stp_run_probe_data(up->probe, regs, slot->data, up);
+	smp_store_release(&slot->task, NULL);
+	return 0;
+}
+
+static void _stp_uprobe_put_paths(struct _stp_uprobe *up)
+{
+	if (up->kpath.dentry)
+		path_put(&up->kpath);
+	if (up->filter_kpath.dentry)
+		path_put(&up->filter_kpath);
+	memset(&up->kpath, 0, sizeof(up->kpath));
+	memset(&up->filter_kpath, 0, sizeof(up->filter_kpath));
+}
+
+static int _stp_uprobe_register_one(struct _stp_uprobe *up, const char **why)
+{
+	struct inode *inode;
+	int rc;
+
+	*why = "cannot find the file";
+	rc = kern_path(up->path, LOOKUP_FOLLOW, &up->kpath);
+	if (rc) {
+		memset(&up->kpath, 0, sizeof(up->kpath));
+		return rc;
+	}
+	inode = d_inode(up->kpath.dentry);
+	if (!S_ISREG(inode->i_mode)) {
+		*why = "not a regular file";
+		return -EINVAL;
+	}
+	if (up->filter_path) {
+		*why = "cannot find the program";
+		rc = kern_path(up->filter_path, LOOKUP_FOLLOW, &up->filter_kpath);
+		if (rc) {
+			memset(&up->filter_kpath, 0, sizeof(up->filter_kpath));
+			return rc;
+		}
+	}
+	memset(&up->consumer, 0, sizeof(up->consumer));
+	if (up->is_return && up->entry) {
+		up->consumer.handler = _stp_uretprobe_entry;
+		up->consumer.ret_handler = _stp_uretprobe_saved;
+	} else if (up->is_return) {
+		up->consumer.ret_handler = _stp_uretprobe_handler;
+	} else {
+		up->consumer.handler = _stp_uprobe_handler;
+	}
+	*why = "uprobe registration failed";
+	if (up->semaphore)
+		return uprobe_register_refctr(inode, up->offset, up->semaphore, &up->consumer);
+	return uprobe_register(inode, up->offset, &up->consumer);
+}
+
+static void _stp_uprobes_unregister(void)
+{
+	while (_stp_uprobes_registered > 0) {
+		struct _stp_uprobe *up = &_stp_uprobes[--_stp_uprobes_registered];
+
+		if (up->registered)
+			uprobe_unregister(d_inode(up->kpath.dentry), up->offset, &up->consumer);
+		up->registered = 0;
+		_stp_uprobe_put_paths(up);
+	}
+	_stp_uret_pool_free();
+}
+
+/* All or nothing: on a failure, report it naming the probe, and unregister the others. */
+static int _stp_uprobes_register(void)
+{
+	if (!_stp_uprobes_registered && !_stp_uret_data && _stp_uret_pool_alloc()) {
+		_stp_session_error("cannot allocate the %d slots of .return probe values", STP_URETPROBE_SLOTS);
+		return -ENOMEM;
+	}
+	for (; _stp_uprobes_registered < ARRAY_SIZE(_stp_uprobes); _stp_uprobes_registered++) {
+		struct _stp_uprobe *up = &_stp_uprobes[_stp_uprobes_registered];
+		const char *why;
+		int rc = _stp_uprobe_register_one(up, &why);
+
+		if (rc) {
+			_stp_session_error("probe %s at %s: %s in %s at %s (offset 0x%llx): %d",
+					   up->probe->pp, up->probe->location, why, up->path, up->what,
+					   (unsigned long long)up->offset, rc);
+			_stp_uprobe_put_paths(up);
+			_stp_uprobes_unregister();
+			return rc;
+		}
+		up->registered = 1;
+	}
+	return 0;
+}
+
+#else
+
+static int _stp_uprobes_register(void)
+{
+	return 0;
+}
+
+static void _stp_uprobes_unregister(void)
+{
+}
+
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n)
+{
+	return 0;
+}
+
+static const char *_stp_sdt_name(struct _stp_context *c)
+{
+	return "";
+}
+
+static const char *_stp_sdt_provider(struct _stp_context *c)
+{
+	return "";
+}
+
+static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs)
+{
+	return 0;
+}
+
+#endif
