@@ -177,8 +177,8 @@ static void check_use(struct node *parent, struct node *n)
 		diag_error(parent->loc, "statistics cannot be assigned: add values with '<<<'");
 		return;
 	case NODE_FOREACH:
-		if (n == parent->u.foreach.array && is_hist(n))
-			return; /* foreach (bucket in @hist_log(x)) */
+		if (parent->u.foreach.array->kind == NODE_STAT_OP)
+			return; /* foreach (bucket in @hist_log(x)): the histogram itself; keys are longs */
 		diag_error(n->loc, "a foreach over statistics array '%s' cannot bind its value: read it with "
 			   "@count(%s[...]) and the other extractors", parent->u.foreach.array->u.var.name,
 			   parent->u.foreach.array->u.var.name);
