@@ -37,6 +37,8 @@ const char *codegen_ctype(enum stp_type t);
 const char *codegen_stp_type(enum stp_type t);
 
 /* Building blocks for the files below and targetvar.c (see codegen.c). */
+void codegen_bind_foreach_keys(struct codegen *g, const struct node *n, const char *node);
+void codegen_emit_display_keys(struct emitter *e, const char *name, const struct symbol *sym);
 const char *codegen_expr(struct codegen *g, struct node *n);         /* C expression for n */
 const char *codegen_temp(struct codegen *g, const char *prefix);     /* fresh C identifier */
 const char *codegen_string_slot(struct codegen *g);                  /* a string_t in the locals */

@@ -162,13 +162,7 @@ void codegen_stats_foreach(struct codegen *g, struct node *n)
 		  "_stp_map_next(%s, %s); })) {",
 		  node, agg, node, limit ? ast_printf(" && %s-- > 0", limit) : "", node, map, gen, changed, agg, node);
 	codegen_charge(g, 1, n);
-	for (int i = 0; i < n->u.foreach.keys.n; i++) {
-		struct node *k = n->u.foreach.keys.items[i];
-		if (k->u.var.sym->type == TYPE_STRING)
-			emit_line(g->e, "_stp_strlcpy(%s, _stp_node_key_str(%s, %d));", codegen_symbol(k->u.var.sym), node, i);
-		else
-			emit_line(g->e, "%s = _stp_node_key_long(%s, %d);", codegen_symbol(k->u.var.sym), node, i);
-	}
+	codegen_bind_foreach_keys(g, n, node);
 	codegen_substmt(g, n->u.foreach.body);
 	emit_close(g->e, "}");
 	emit_close(g->e, "}");
@@ -334,15 +328,7 @@ void codegen_stats_display(struct emitter *e, struct global *g)
 	emit_open(e, "if (agg) {");
 	emit_line(e, "_stp_stat_map_sort(agg, STP_STAT_COUNT, -1);");
 	emit_open(e, "for (n = _stp_map_first(agg); n; n = _stp_map_next(agg, n)) {");
-	emit_line(e, "_stp_print(\"%s[\");", g->name);
-	for (int k = 0; k < sym->arity; k++) {
-		if (k)
-			emit_line(e, "_stp_print_char(',');");
-		if (sym->keys[k] == TYPE_STRING)
-			emit_line(e, "_stp_printf(\"\\\"%%s\\\"\", _stp_node_key_str(n, %d));", k);
-		else
-			emit_line(e, "_stp_printf(\"%%lld\", (long long)_stp_node_key_long(n, %d));", k);
-	}
+	codegen_emit_display_keys(e, g->name, sym);
 	emit_line(e, "_stp_print(\"] \");");
 	emit_line(e, "_stp_stat_print_summary(_stp_node_stat(n));");
 	emit_line(e, "_stp_print_char('\\n');");

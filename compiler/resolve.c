@@ -50,17 +50,6 @@ enum builtin resolve_builtin(const char *name)
 	return BUILTIN_NONE;
 }
 
-/* An expression as the script spells it, for messages. */
-static const char *expr_text(const struct node *n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ast_print_expr(f, n);
-	fclose(f);
-	return buf;
-}
-
 static void push_unique(struct vec *v, void *item)
 {
 	for (int i = 0; i < v->n; i++)
@@ -525,14 +514,14 @@ static void resolve_node(struct scope *sc, struct node *n)
 		/* a function has no probe point whose variables it could read */
 		if (sc->func && n->u.target.base != TARGET_BASE_CAST)
 			diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @cast)",
-				   expr_text(n));
+				   ast_expr_text(n));
 		resolve_node(sc, n->u.target.operand);
 		for (int i = 0; i < n->u.target.path.n; i++)
 			resolve_node(sc, ((struct target_step *)n->u.target.path.items[i])->index);
 		break;
 	case NODE_ENTRY:
 		if (sc->func)
-			diag_error(n->loc, "'%s' can only be used in a probe body", expr_text(n));
+			diag_error(n->loc, "'%s' can only be used in a probe body", ast_expr_text(n));
 		else
 			resolve_node(sc, n->u.at_op.operand);
 		break;
