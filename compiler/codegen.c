@@ -562,13 +562,30 @@ static const char *gen_call(struct codegen *g, struct node *n)
 	return gen_function_call(g, n);
 }
 
+/*
+ * A string literal used as a value is cut to MAXSTRINGLEN - 1 bytes like every other string
+ * (print("...") of a long literal prints the cut text). The limit is known here unless
+ * -D MAXSTRINGLEN is not a plain number; then the literal is copied, and so cut, at run time.
+ */
+static const char *gen_string_literal(struct codegen *g, const char *text)
+{
+	long limit = optimize_string_limit(g->s);
+	size_t len = strlen(text);
+	if (limit >= 0)
+		return emit_c_string(len > (size_t)limit ? ast_strndup(text, (size_t)limit) : text);
+	if (len == 0)
+		return emit_c_string(text);
+	const char *slot = string_slot(g);
+	return ast_printf("({ _stp_strlcpy(%s, %s); (const char *)%s; })", slot, emit_c_string(text), slot);
+}
+
 static const char *gen_expr(struct codegen *g, struct node *n)
 {
 	switch (n->kind) {
 	case NODE_NUM:
 		return long_literal(n->u.num);
 	case NODE_STR:
-		return emit_c_string(n->u.str);
+		return gen_string_literal(g, n->u.str);
 	case NODE_VAR:
 		if (n->type == TYPE_STRING)
 			return ast_printf("(const char *)%s", codegen_symbol(n->u.var.sym));
@@ -681,6 +698,10 @@ static const char *gen_side_effect(struct codegen *g, struct node *n)
 
 static void gen_foreach(struct codegen *g, struct node *n)
 {
+	if (n->u.foreach.array->kind == NODE_STAT_OP) {
+		codegen_stats_foreach_hist(g, n);
+		return;
+	}
 	struct symbol *arr = n->u.foreach.array->u.var.sym;
 	if (arr->type == TYPE_STATS) {
 		codegen_stats_foreach(g, n);

@@ -54,6 +54,7 @@ const char *codegen_stats_op(struct codegen *g, struct node *n);         /* @cou
 const char *codegen_stats_print_hist(struct codegen *g, struct node *n); /* print(@hist_log(x)) */
 const char *codegen_stats_in(struct codegen *g, struct node *n);         /* [k] in stats_array */
 void codegen_stats_foreach(struct codegen *g, struct node *n);
+void codegen_stats_foreach_hist(struct codegen *g, struct node *n);
 void codegen_stats_delete(struct codegen *g, struct node *n);
 void codegen_stats_layouts(struct emitter *e, struct session *s);     /* histogram layouts of the globals */
 void codegen_stats_global_member(struct emitter *e, struct global *g);
