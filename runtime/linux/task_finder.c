@@ -387,6 +387,9 @@ static int _stp_tf_ends_process(struct task_struct *p, u64 *tracked)
 
 static void _stp_tf_on_exit(void *data, struct task_struct *p)
 {
+	/* kernel threads have no begin (see _stp_tf_on_fork), nor an end */
+	bool any_end = (_stp_tf_have[STP_TF_END] || _stp_tf_have[STP_TF_THREAD_END]) &&
+		       !(p->flags & PF_KTHREAD);
 	unsigned long irqflags;
 	u64 tracked = 0;
 	int ends = 0;
@@ -394,9 +397,11 @@ static void _stp_tf_on_exit(void *data, struct task_struct *p)
 	raw_spin_lock_irqsave(&_stp_tf_lock, irqflags);
 	_stp_tf_take(_stp_tf_pending, p->pid);
 	atomic_set(&_stp_tf_npending, _stp_tf_pending->count);
-	if (_stp_tf_have[STP_TF_END] || _stp_tf_have[STP_TF_THREAD_END])
+	if (any_end)
 		ends = _stp_tf_ends_process(p, &tracked);
 	raw_spin_unlock_irqrestore(&_stp_tf_lock, irqflags);
+	if (!any_end)
+		return;
 	if (ends < 0)
 		_stp_count_skipped();
 	else
