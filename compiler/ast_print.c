@@ -548,3 +548,16 @@ void ast_print_file(FILE *out, const struct ast_file *f)
 		print_probe(out, f->probes.items[i]);
 	}
 }
+
+const char *ast_expr_text(const struct node *n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return "?";
+	ast_print_expr(f, n);
+	fclose(f);
+	return buf;
+}

@@ -10,6 +10,21 @@
 #include "cache.h"
 #include "passes.h"
 
+/*
+ * One compiler flag as a word of a Kbuild variable: make passes it through
+ * the shell, so it is single-quoted ('\'' for a quote), '$' is doubled and
+ * '#' escaped for make. -D MAXSTRINGLEN=(8*2) must reach the compiler intact.
+ */
+static const char *kbuild_quote(const char *flag)
+{
+	const char *out = "'";
+	for (const char *p = flag; *p; p++) {
+		const char *piece = *p == '\'' ? "'\\''" : *p == '$' ? "$$" : *p == '#' ? "\\#" : ast_strndup(p, 1);
+		out = ast_printf("%s%s", out, piece);
+	}
+	return ast_printf("%s'", out);
+}
+
 static bool write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -127,7 +142,9 @@ bool build_module(struct session *s)
 	char *ccflags = ast_printf("ccflags-y := -I%s -Wno-declaration-after-statement", s->runtime_dir);
 	for (int i = 0; i < s->defines.n; i++) {
 		struct define *d = s->defines.items[i];
-		ccflags = ast_printf("%s -D%s%s%s", ccflags, d->name, d->value ? "=" : "", d->value ? d->value : "");
+		ccflags = ast_printf("%s %s", ccflags,
+				     kbuild_quote(ast_printf("-D%s%s%s", d->name, d->value ? "=" : "",
+							     d->value ? d->value : "")));
 	}
 	const char *kbuild = ast_printf("obj-m := %s.o\n%s\n", s->module_name, ccflags);
 	if (!write_text(ast_printf("%s/Kbuild", s->tmpdir), kbuild))

@@ -562,13 +562,30 @@ static const char *gen_call(struct codegen *g, struct node *n)
 	return gen_function_call(g, n);
 }
 
+/*
+ * A string literal used as a value is cut to MAXSTRINGLEN - 1 bytes like every other string
+ * (print("...") of a long literal prints the cut text). The limit is known here unless
+ * -D MAXSTRINGLEN is not a plain number; then the literal is copied, and so cut, at run time.
+ */
+static const char *gen_string_literal(struct codegen *g, const char *text)
+{
+	long limit = optimize_string_limit(g->s);
+	size_t len = strlen(text);
+	if (limit >= 0)
+		return emit_c_string(len > (size_t)limit ? ast_strndup(text, (size_t)limit) : text);
+	if (len == 0)
+		return emit_c_string(text);
+	const char *slot = string_slot(g);
+	return ast_printf("({ _stp_strlcpy(%s, %s); (const char *)%s; })", slot, emit_c_string(text), slot);
+}
+
 static const char *gen_expr(struct codegen *g, struct node *n)
 {
 	switch (n->kind) {
 	case NODE_NUM:
 		return long_literal(n->u.num);
 	case NODE_STR:
-		return emit_c_string(n->u.str);
+		return gen_string_literal(g, n->u.str);
 	case NODE_VAR:
 		if (n->type == TYPE_STRING)
 			return ast_printf("(const char *)%s", codegen_symbol(n->u.var.sym));
@@ -681,6 +698,10 @@ static const char *gen_side_effect(struct codegen *g, struct node *n)
 
 static void gen_foreach(struct codegen *g, struct node *n)
 {
+	if (n->u.foreach.array->kind == NODE_STAT_OP) {
+		codegen_stats_foreach_hist(g, n);
+		return;
+	}
 	struct symbol *arr = n->u.foreach.array->u.var.sym;
 	if (arr->type == TYPE_STATS) {
 		codegen_stats_foreach(g, n);
@@ -700,13 +721,7 @@ static void gen_foreach(struct codegen *g, struct node *n)
 	emit_open(g->e, "for (%s = _stp_map_first(%s); %s%s; %s = _stp_map_next(%s, %s)) {", node, map, node,
 		  limit ? ast_printf(" && %s-- > 0", limit) : "", node, map, node);
 	charge(g, 1, n);
-	for (int i = 0; i < n->u.foreach.keys.n; i++) {
-		struct node *k = n->u.foreach.keys.items[i];
-		if (k->u.var.sym->type == TYPE_STRING)
-			emit_line(g->e, "_stp_strlcpy(%s, _stp_node_key_str(%s, %d));", codegen_symbol(k->u.var.sym), node, i);
-		else
-			emit_line(g->e, "%s = _stp_node_key_long(%s, %d);", codegen_symbol(k->u.var.sym), node, i);
-	}
+	codegen_bind_foreach_keys(g, n, node);
 	if (n->u.foreach.value) {
 		struct symbol *v = n->u.foreach.value->u.var.sym;
 		if (v->type == TYPE_STRING)
@@ -891,6 +906,32 @@ void codegen_body(struct codegen *g, struct node *body)
 		gen_block(g, body);
 	else
 		gen_stmt(g, body);
+}
+
+/* foreach: copy the keys of map node `node` into the loop's key variables. */
+void codegen_bind_foreach_keys(struct codegen *g, const struct node *n, const char *node)
+{
+	for (int i = 0; i < n->u.foreach.keys.n; i++) {
+		struct node *k = n->u.foreach.keys.items[i];
+		if (k->u.var.sym->type == TYPE_STRING)
+			emit_line(g->e, "_stp_strlcpy(%s, _stp_node_key_str(%s, %d));", codegen_symbol(k->u.var.sym), node, i);
+		else
+			emit_line(g->e, "%s = _stp_node_key_long(%s, %d);", codegen_symbol(k->u.var.sym), node, i);
+	}
+}
+
+/* End-of-script display: print `name[k1,"k2"` for the map node in C variable n. */
+void codegen_emit_display_keys(struct emitter *e, const char *name, const struct symbol *sym)
+{
+	emit_line(e, "_stp_print(\"%s[\");", name);
+	for (int k = 0; k < sym->arity; k++) {
+		if (k)
+			emit_line(e, "_stp_print_char(',');");
+		if (sym->keys[k] == TYPE_STRING)
+			emit_line(e, "_stp_printf(\"\\\"%%s\\\"\", _stp_node_key_str(n, %d));", k);
+		else
+			emit_line(e, "_stp_printf(\"%%lld\", (long long)_stp_node_key_long(n, %d));", k);
+	}
 }
 
 /* Also for codegen_stats.c and the regex matchers: */

@@ -37,6 +37,8 @@ const char *codegen_ctype(enum stp_type t);
 const char *codegen_stp_type(enum stp_type t);
 
 /* Building blocks for the files below and targetvar.c (see codegen.c). */
+void codegen_bind_foreach_keys(struct codegen *g, const struct node *n, const char *node);
+void codegen_emit_display_keys(struct emitter *e, const char *name, const struct symbol *sym);
 const char *codegen_expr(struct codegen *g, struct node *n);         /* C expression for n */
 const char *codegen_temp(struct codegen *g, const char *prefix);     /* fresh C identifier */
 const char *codegen_string_slot(struct codegen *g);                  /* a string_t in the locals */
@@ -52,6 +54,7 @@ const char *codegen_stats_op(struct codegen *g, struct node *n);         /* @cou
 const char *codegen_stats_print_hist(struct codegen *g, struct node *n); /* print(@hist_log(x)) */
 const char *codegen_stats_in(struct codegen *g, struct node *n);         /* [k] in stats_array */
 void codegen_stats_foreach(struct codegen *g, struct node *n);
+void codegen_stats_foreach_hist(struct codegen *g, struct node *n);
 void codegen_stats_delete(struct codegen *g, struct node *n);
 void codegen_stats_layouts(struct emitter *e, struct session *s);     /* histogram layouts of the globals */
 void codegen_stats_global_member(struct emitter *e, struct global *g);

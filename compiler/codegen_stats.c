@@ -162,13 +162,69 @@ void codegen_stats_foreach(struct codegen *g, struct node *n)
 		  "_stp_map_next(%s, %s); })) {",
 		  node, agg, node, limit ? ast_printf(" && %s-- > 0", limit) : "", node, map, gen, changed, agg, node);
 	codegen_charge(g, 1, n);
-	for (int i = 0; i < n->u.foreach.keys.n; i++) {
-		struct node *k = n->u.foreach.keys.items[i];
-		if (k->u.var.sym->type == TYPE_STRING)
-			emit_line(g->e, "_stp_strlcpy(%s, _stp_node_key_str(%s, %d));", codegen_symbol(k->u.var.sym), node, i);
-		else
-			emit_line(g->e, "%s = _stp_node_key_long(%s, %d);", codegen_symbol(k->u.var.sym), node, i);
+	codegen_bind_foreach_keys(g, n, node);
+	codegen_substmt(g, n->u.foreach.body);
+	emit_close(g->e, "}");
+	emit_close(g->e, "}");
+}
+
+/* Does the walk meet a read of statistic sym, or a call that might read it? */
+struct reads_stat_walk {
+	const struct symbol *sym;
+	bool found;
+};
+
+static bool reads_stat_pre(struct ast_walker *w, struct node *n)
+{
+	struct reads_stat_walk *rw = w->data;
+	if (n->kind == NODE_STAT_OP && stat_symbol(n->u.stat_op.operand) == rw->sym)
+		rw->found = true;
+	if (n->kind == NODE_FOREACH && n->u.foreach.array->kind == NODE_VAR && n->u.foreach.array->u.var.sym == rw->sym)
+		rw->found = true;
+	if (n->kind == NODE_CALL && n->u.call.func)
+		rw->found = true;
+	return !rw->found;
+}
+
+/*
+ * foreach over the buckets of a histogram: every bucket index in order,
+ * the key set from a counter of our own (the body may assign the key).
+ * The statistic is merged once before the loop; if the body may read it
+ * again (which reuses the merged storage of an array element), it is
+ * merged afresh at each step.
+ */
+void codegen_stats_foreach_hist(struct codegen *g, struct node *n)
+{
+	struct node *hist = n->u.foreach.array, *t = hist->u.stat_op.operand;
+	struct symbol *sym = stat_symbol(t);
+	const char *stat = codegen_temp(g, "stat"), *i = codegen_temp(g, "b"), *r = codegen_temp(g, "r");
+	const char *e = codegen_temp(g, "e"), *limit = NULL;
+	struct reads_stat_walk rw = {.sym = sym};
+	struct ast_walker w = {.pre = reads_stat_pre, .data = &rw};
+	ast_walk(&w, n->u.foreach.body);
+
+	emit_open(g->e, "{ /* foreach over the buckets of %s at %s:%d:%d */", hist->tok, n->loc.file, n->loc.line,
+		  n->loc.col);
+	if (n->u.foreach.limit) {
+		limit = codegen_temp(g, "limit");
+		emit_line(g->e, "int64_t %s = %s;", limit, codegen_expr(g, n->u.foreach.limit));
 	}
+	emit_line(g->e, "int64_t %s, %s = 0;", i, r);
+	emit_line(g->e, "const char *%s;", e);
+	if (!rw.found)
+		emit_line(g->e, "%s", merged(g, t, stat));
+	emit_open(g->e, "for (%s = 0; %s < %s.nbuckets%s; %s++) {", i, i, layout_of(sym),
+		  limit ? ast_printf(" && %s-- > 0", limit) : "", i);
+	codegen_charge(g, 1, n);
+	if (rw.found)
+		emit_line(g->e, "%s", merged(g, t, stat));
+	emit_line(g->e, "%s = _stp_stat_bucket(%s, &%s, %s, &%s);", e, stat, layout_of(sym), i, r);
+	emit_line(g->e, "if (unlikely(%s)) STP_FAIL_AT(%s, %s, %s);", e, codegen_fail_label(g), e,
+		  emit_c_string(codegen_near(n)));
+	for (int k = 0; k < n->u.foreach.keys.n; k++)
+		emit_line(g->e, "%s = %s;", codegen_symbol(((struct node *)n->u.foreach.keys.items[k])->u.var.sym), i);
+	if (n->u.foreach.value)
+		emit_line(g->e, "%s = %s;", codegen_symbol(n->u.foreach.value->u.var.sym), r);
 	codegen_substmt(g, n->u.foreach.body);
 	emit_close(g->e, "}");
 	emit_close(g->e, "}");
@@ -272,15 +328,7 @@ void codegen_stats_display(struct emitter *e, struct global *g)
 	emit_open(e, "if (agg) {");
 	emit_line(e, "_stp_stat_map_sort(agg, STP_STAT_COUNT, -1);");
 	emit_open(e, "for (n = _stp_map_first(agg); n; n = _stp_map_next(agg, n)) {");
-	emit_line(e, "_stp_print(\"%s[\");", g->name);
-	for (int k = 0; k < sym->arity; k++) {
-		if (k)
-			emit_line(e, "_stp_print_char(',');");
-		if (sym->keys[k] == TYPE_STRING)
-			emit_line(e, "_stp_printf(\"\\\"%%s\\\"\", _stp_node_key_str(n, %d));", k);
-		else
-			emit_line(e, "_stp_printf(\"%%lld\", (long long)_stp_node_key_long(n, %d));", k);
-	}
+	codegen_emit_display_keys(e, g->name, sym);
 	emit_line(e, "_stp_print(\"] \");");
 	emit_line(e, "_stp_stat_print_summary(_stp_node_stat(n));");
 	emit_line(e, "_stp_print_char('\\n');");

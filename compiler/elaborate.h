@@ -60,6 +60,9 @@ bool regex_elaborate(struct session *s);
 /* optimize.c: drop functions no probe reaches (before types); warn and optimize (last). */
 void optimize_prune_functions(struct session *s);
 void optimize_program(struct session *s);
+/* The longest string a value may hold (MAXSTRINGLEN - 1, from -D or the default); -1 when
+ * -D MAXSTRINGLEN is not a plain number. */
+long optimize_string_limit(struct session *s);
 
 /* format.c: a printf-style format parsed at compile time. */
 #define FORMAT_NONE (-1)  /* no width or precision given */

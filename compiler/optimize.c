@@ -622,7 +622,7 @@ static bool prune_globals(struct session *s)
 /* ---- driver ---- */
 
 /* MAXSTRINGLEN - 1 from -D, else the runtime's default; -1 if not a plain number. */
-static long concat_limit(struct session *s)
+long optimize_string_limit(struct session *s)
 {
 	long maxstringlen = 128; /* runtime.h */
 	for (int i = 0; i < s->defines.n; i++) {
@@ -656,7 +656,7 @@ void optimize_program(struct session *s)
 	if (s->unoptimized)
 		return;
 
-	struct opt o = {.s = s, .max_concat = concat_limit(s)};
+	struct opt o = {.s = s, .max_concat = optimize_string_limit(s)};
 	for (int round = 0; round < 20; round++) {
 		o.changed = false;
 		for (int i = 0; i < s->probes.n; i++) {

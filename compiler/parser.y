@@ -129,7 +129,10 @@ static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum p
 static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, struct srcloc array_loc,
 				const char *array, int sort_stat, struct srcloc sort_loc, int sort,
 				struct node *limit, struct node *body);
+static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe, struct node *hist,
+				     struct node *limit, struct node *body);
 static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket);
+static struct node *new_hist_in(struct srcloc loc, struct node *index, struct node *hist);
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name);
 static void set_pragmas(struct function *f, const char *code);
 static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps);
@@ -471,6 +474,7 @@ semicolon:
  *           | "while" "(" expr ")" statement
  *           | "for" "(" expr? ";" expr? ";" expr? ")" statement
  *           | "foreach" "(" foreach-vars "in" ident sort? ("limit" expr)? ")" statement
+ *           | "foreach" "(" foreach-vars "in" hist-op "(" expr-list ")" ("limit" expr)? ")" statement
  *           | ("break" | "continue" | "next") ";"?
  *           | "return" expr? ";"?  | "delete" expr ";"?  | "%{" ... "%}"
  *           | "try" block "catch" ("(" ident ")")? block
@@ -517,6 +521,10 @@ statement:
 			op = STAT_COUNT;
 		}
 		$$ = new_foreach(@1, $3, @5, $5.text, op + 1, @6, $7, $8, $10);
+	}
+|	FOREACH '(' foreach_vars IN STAT_OP '(' expr_list ')' opt_limit ')' statement {
+		/* foreach ([v =] bucket in @hist_log(x)): every bucket index of a histogram, in order */
+		$$ = new_foreach_hist(@1, $3, new_stat_op(@5, $5.text, $7, NULL), $9, $11);
 	}
 |	BREAK semicolon    { $$ = ast_new(NODE_BREAK, @1, "break"); }
 |	CONTINUE semicolon { $$ = ast_new(NODE_CONTINUE, @1, "continue"); }
@@ -695,7 +703,10 @@ bitand_expr:
 |	bitand_expr '&' in_expr { $$ = new_binary(@2, "&", OP_BITAND, $1, $3); }
 ;
 
-/* in-expr = compare-expr ("in" ident)? | "[" key-list "]" "in" ident */
+/*
+ * in-expr = compare-expr ("in" ident)? | "[" key-list "]" "in" ident
+ *         | (compare-expr | "[" expr "]") "in" hist-op "(" expr-list ")"
+ */
 in_expr:
 	compare_expr
 |	compare_expr IN IDENT {
@@ -707,6 +718,14 @@ in_expr:
 		$$ = ast_new(NODE_IN, @4, "in");
 		$$->u.in.keys = $2;
 		$$->u.in.array = new_var(@5, $5.text);
+	}
+|	compare_expr IN STAT_OP '(' expr_list ')' {
+		$$ = new_hist_in(@2, $1, new_stat_op(@3, $3.text, $5, NULL));
+	}
+|	'[' key_list ']' IN STAT_OP '(' expr_list ')' {
+		if ($2.n != 1)
+			diag_error(@1, "a histogram bucket is named by one index");
+		$$ = new_hist_in(@4, $2.items[0], new_stat_op(@5, $5.text, $7, NULL));
 	}
 ;
 
@@ -936,6 +955,48 @@ static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, str
 	n->u.foreach.limit = limit;
 	n->u.foreach.body = body;
 	return n;
+}
+
+/*
+ * foreach over the buckets of a histogram: one key, the bucket index (the one @hist_*(x)[i]
+ * takes), in increasing order; the value is the bucket's count. Written with u.foreach.array
+ * holding the STAT_OP node instead of an array's name.
+ */
+static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe, struct node *hist,
+				     struct node *limit, struct node *body)
+{
+	struct node *n = ast_new(NODE_FOREACH, loc, "foreach");
+	n->u.foreach.value = fe->value;
+	n->u.foreach.keys = fe->keys;
+	n->u.foreach.array = hist;
+	n->u.foreach.limit = limit;
+	n->u.foreach.body = body;
+	if (hist->u.stat_op.op != STAT_HIST_LINEAR && hist->u.stat_op.op != STAT_HIST_LOG)
+		diag_error(hist->loc, "a foreach can iterate the buckets of @hist_linear or @hist_log, not of %s",
+			   hist->tok);
+	else if (fe->keys.n != 1)
+		diag_error(((struct node *)fe->keys.items[1])->loc,
+			   "a foreach over histogram buckets binds one key, the bucket index");
+	/* the buckets come in index order: an ascending sort on the index says just that */
+	else if (fe->sort_dir && (fe->sort_column != 1 || fe->sort_dir != 1))
+		diag_error(loc, "the buckets of a histogram are iterated in index order; they cannot be sorted");
+	return n;
+}
+
+/*
+ * b in @hist_log(x): true when bucket b holds values. That is its definition, so it is
+ * written as @hist_log(x)[b] != 0 (an index outside the histogram is the same error).
+ */
+static struct node *new_hist_in(struct srcloc loc, struct node *index, struct node *hist)
+{
+	if (hist->u.stat_op.op != STAT_HIST_LINEAR && hist->u.stat_op.op != STAT_HIST_LOG) {
+		diag_error(hist->loc, "'in' can test the buckets of @hist_linear or @hist_log, not of %s", hist->tok);
+		return hist;
+	}
+	hist->u.stat_op.bucket = index;
+	struct node *zero = ast_new(NODE_NUM, loc, "0");
+	zero->u.num = 0;
+	return new_binary(loc, "!=", OP_NE, hist, zero);
 }
 
 /* @count(x), @hist_linear(a[k], 0, 100, 10)[3]: the operand is a variable or an element. */

@@ -15,7 +15,7 @@
  *       to the file that defines them, except those of *.stpm files on the
  *       tapset path, which every file sees.
  *   $1..$N  the script's command-line arguments as tokens; @1..@N as
- *       string literals; $# and @# their count.
+ *       string literals; $# their count as a number, @# as a string.
  *
  * Expansion works by pushing token lists (a macro body with its arguments
  * substituted, or an argument's tokens) on a stack of sources that are read
@@ -493,9 +493,9 @@ static int expand_next(struct pp_state *pp, struct pp_token *t)
 				define_macro(pp, t);
 				continue;
 			}
-			if (!strcmp(name, "#")) {
-				make_number(t, arg_count());
-				return NUMBER;
+			if (!strcmp(name, "#")) { /* the count as a string literal, "3" */
+				make_string(t, ast_printf("%d", arg_count()));
+				return STRING;
 			}
 			if (all_digits(name)) {
 				const char *text = script_arg(t, strtol(name, NULL, 10));

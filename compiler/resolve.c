@@ -50,17 +50,6 @@ enum builtin resolve_builtin(const char *name)
 	return BUILTIN_NONE;
 }
 
-/* An expression as the script spells it, for messages. */
-static const char *expr_text(const struct node *n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ast_print_expr(f, n);
-	fclose(f);
-	return buf;
-}
-
 static void push_unique(struct vec *v, void *item)
 {
 	for (int i = 0; i < v->n; i++)
@@ -482,6 +471,32 @@ static void resolve_call(struct scope *sc, struct node *n)
 	use_function(s, fn);
 }
 
+/* The local a foreach binds (a key or the value). */
+static void bind_foreach_var(struct scope *sc, struct node *v, const char *what)
+{
+	struct symbol *sym = lookup(sc, v);
+	if (sym->kind == SYM_GLOBAL)
+		diag_error(v->loc, "foreach %s '%s' must be a local variable, not a global", what, sym->name);
+	note_access(sc, sym, false, true);
+}
+
+/*
+ * foreach over histogram buckets: the histogram is read like any other
+ * (once, before the loop), the bucket index and count are bound to locals.
+ */
+static void resolve_foreach_hist(struct scope *sc, struct node *n)
+{
+	resolve_node(sc, n->u.foreach.array);
+	for (int i = 0; i < n->u.foreach.keys.n; i++)
+		bind_foreach_var(sc, n->u.foreach.keys.items[i], "key");
+	if (n->u.foreach.value)
+		bind_foreach_var(sc, n->u.foreach.value, "value");
+	resolve_node(sc, n->u.foreach.limit);
+	sc->loop_depth++;
+	resolve_node(sc, n->u.foreach.body);
+	sc->loop_depth--;
+}
+
 static void resolve_node(struct scope *sc, struct node *n)
 {
 	if (!n)
@@ -499,14 +514,14 @@ static void resolve_node(struct scope *sc, struct node *n)
 		/* a function has no probe point whose variables it could read */
 		if (sc->func && n->u.target.base != TARGET_BASE_CAST)
 			diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @cast)",
-				   expr_text(n));
+				   ast_expr_text(n));
 		resolve_node(sc, n->u.target.operand);
 		for (int i = 0; i < n->u.target.path.n; i++)
 			resolve_node(sc, ((struct target_step *)n->u.target.path.items[i])->index);
 		break;
 	case NODE_ENTRY:
 		if (sc->func)
-			diag_error(n->loc, "'%s' can only be used in a probe body", expr_text(n));
+			diag_error(n->loc, "'%s' can only be used in a probe body", ast_expr_text(n));
 		else
 			resolve_node(sc, n->u.at_op.operand);
 		break;
@@ -622,6 +637,10 @@ static void resolve_node(struct scope *sc, struct node *n)
 		sc->loop_depth--;
 		break;
 	case NODE_FOREACH: {
+		if (n->u.foreach.array->kind == NODE_STAT_OP) {
+			resolve_foreach_hist(sc, n);
+			break;
+		}
 		struct symbol *arr = array_symbol(sc, n->u.foreach.array);
 		note_access(sc, arr, true, false);
 		/* Sorting reorders the array's list: that needs the write lock. */
@@ -786,7 +805,7 @@ static bool function_modifies(struct function *fn, struct symbol *arr, struct ve
 static bool check_foreach_calls_pre(struct ast_walker *w, struct node *n)
 {
 	struct vec *iterating = w->data;
-	if (n->kind == NODE_FOREACH) {
+	if (n->kind == NODE_FOREACH && n->u.foreach.array->kind == NODE_VAR) {
 		ast_walk(w, n->u.foreach.limit); /* evaluated before the loop starts */
 		vec_push(iterating, n->u.foreach.array->u.var.sym);
 		ast_walk(w, n->u.foreach.body);

@@ -177,6 +177,8 @@ static void check_use(struct node *parent, struct node *n)
 		diag_error(parent->loc, "statistics cannot be assigned: add values with '<<<'");
 		return;
 	case NODE_FOREACH:
+		if (parent->u.foreach.array->kind == NODE_STAT_OP)
+			return; /* foreach (bucket in @hist_log(x)): the histogram itself; keys are longs */
 		diag_error(n->loc, "a foreach over statistics array '%s' cannot bind its value: read it with "
 			   "@count(%s[...]) and the other extractors", parent->u.foreach.array->u.var.name,
 			   parent->u.foreach.array->u.var.name);
@@ -231,7 +233,7 @@ static bool stats_pre(struct ast_walker *w, struct node *n)
 			break;
 		}
 	}
-	if (n->kind == NODE_FOREACH && n->u.foreach.sort_stat) {
+	if (n->kind == NODE_FOREACH && n->u.foreach.sort_stat && n->u.foreach.array->kind == NODE_VAR) {
 		struct symbol *arr = n->u.foreach.array->u.var.sym;
 		if (arr && arr->type != TYPE_STATS)
 			diag_error(n->loc, "foreach sorts by %s, but '%s' is not a statistics array",

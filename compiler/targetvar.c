@@ -227,7 +227,6 @@ void targetvar_provide(struct target_scope *scope, const char *name, enum stp_ty
 	vec_push(&scope->provided, pv);
 }
 
-static const char *node_text(struct node *n);
 
 /* The error for $name, which scope does not have: what it has instead. */
 static const char *missing_var(struct target_scope *scope, const char *name)
@@ -268,7 +267,7 @@ static bool guard_pre(struct ast_walker *w, struct node *n)
 {
 	struct bind_walk *bw = w->data;
 	if (n->kind == NODE_DEFINED)
-		vec_push(&bw->guarded, (void *)node_text(n->u.at_op.operand));
+		vec_push(&bw->guarded, (void *)ast_expr_text(n->u.at_op.operand));
 	return true;
 }
 
@@ -291,7 +290,7 @@ static bool bind_pre(struct ast_walker *w, struct node *n)
 			bool closed = !sc->di && !sc->vars.n && !sc->is_return;
 			bool guarded = false;
 			for (int j = 0; j < bw->guarded.n && !guarded; j++)
-				guarded = !strcmp(bw->guarded.items[j], node_text(n));
+				guarded = !strcmp(bw->guarded.items[j], ast_expr_text(n));
 			if (closed && !guarded) {
 				diag_error(n->loc, "%s", missing_var(sc, n->u.target.name));
 				bw->ok = false;
@@ -584,16 +583,6 @@ struct tv_ctx {
 	struct vec written;            /* of struct node *: the target nodes assignments write */
 };
 
-static const char *node_text(struct node *n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ast_print_expr(f, n);
-	fclose(f);
-	return buf;
-}
-
 static struct dbg_var *scope_var(struct target_scope *scope, const char *name)
 {
 	for (int i = 0; scope && i < scope->vars.n; i++) {
@@ -794,7 +783,7 @@ static struct tv_plan *plan_vars(struct tv_ctx *cx, struct node *n)
 
 static bool is_guarded(struct tv_ctx *cx, struct node *n)
 {
-	const char *text = node_text(n);
+	const char *text = ast_expr_text(n);
 	for (int i = 0; i < cx->defined.n; i++)
 		if (!strcmp(cx->defined.items[i], text))
 			return true;
@@ -815,7 +804,7 @@ static void save_at_entry(struct tv_ctx *cx, struct node *n, struct tv_plan *ent
 		struct target_step *st = n->u.target.path.items[i];
 		if (st->index && st->index->kind != NODE_NUM) {
 			diag_error(st->index->loc, "in a .return probe, '%s' is read at the function's entry, so its "
-				   "index must be a number", node_text(n));
+				   "index must be a number", ast_expr_text(n));
 			return;
 		}
 	}
@@ -833,7 +822,7 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 	if (n->kind == NODE_TARGET || n->kind == NODE_DEFINED || n->kind == NODE_ENTRY)
 		vec_push(&cx->nodes, n);
 	if (n->kind == NODE_DEFINED)
-		vec_push(&cx->defined, (void *)node_text(n->u.at_op.operand));
+		vec_push(&cx->defined, (void *)ast_expr_text(n->u.at_op.operand));
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
 		vec_push(&cx->written, n->u.assign.lhs);
 	return true;
@@ -861,7 +850,7 @@ static bool check_write(struct tv_ctx *cx, struct node *n, struct tv_plan *pl)
 		return false;
 	}
 	if (!pl->provided && !cx->s->guru) {
-		diag_error(n->loc, "writing to target variable '%s' needs guru mode (-g)", node_text(n));
+		diag_error(n->loc, "writing to target variable '%s' needs guru mode (-g)", ast_expr_text(n));
 		return false;
 	}
 	return true;
@@ -942,7 +931,7 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 			/* a probe point's own variable: checked per point in plan_body */
 			if (n->u.assign.op != OP_NONE && !(n->u.assign.op == OP_CONCAT && t->u.target.provided_type == TYPE_STRING)) {
 				diag_error(n->loc, "only '='%s can assign to '%s', not '%s='",
-					   t->u.target.provided_type == TYPE_STRING ? " and '.='" : "", node_text(t),
+					   t->u.target.provided_type == TYPE_STRING ? " and '.='" : "", ast_expr_text(t),
 					   ast_op_spelling(n->u.assign.op));
 				wc->ok = false;
 			}
@@ -960,9 +949,9 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 	if (!t)
 		return true;
 	if (!how && !wc->s->guru)
-		how = ast_printf("writing to target variable '%s' needs guru mode (-g)", node_text(t));
+		how = ast_printf("writing to target variable '%s' needs guru mode (-g)", ast_expr_text(t));
 	if (!how && (t->u.target.pretty || t->u.target.address_of || t->u.target.base >= TARGET_BASE_PARMS))
-		how = ast_printf("'%s' cannot be assigned", node_text(t));
+		how = ast_printf("'%s' cannot be assigned", ast_expr_text(t));
 	if (how) {
 		diag_error(n->loc, "%s", how);
 		wc->ok = false;

@@ -434,15 +434,7 @@ static void emit_display_probe(struct emitter *e, struct session *s)
 				emit_line(e, "_stp_map_sort(stp_global.s_%s, 0, -1);", g->name);
 			emit_open(e, "for (n = _stp_map_first(stp_global.s_%s); n; n = _stp_map_next(stp_global.s_%s, n)) {",
 				  g->name, g->name);
-			emit_line(e, "_stp_print(\"%s[\");", g->name);
-			for (int k = 0; k < sym->arity; k++) {
-				if (k)
-					emit_line(e, "_stp_print_char(',');");
-				if (sym->keys[k] == TYPE_STRING)
-					emit_line(e, "_stp_printf(\"\\\"%%s\\\"\", _stp_node_key_str(n, %d));", k);
-				else
-					emit_line(e, "_stp_printf(\"%%lld\", (long long)_stp_node_key_long(n, %d));", k);
-			}
+			codegen_emit_display_keys(e, g->name, sym);
 			if (sym->type == TYPE_STRING)
 				emit_line(e, "_stp_printf(\"]=\\\"%%s\\\"\\n\", _stp_node_str(n));");
 			else

@@ -361,6 +361,25 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_node(in, n->u.for_stmt.body);
 		break;
 	case NODE_FOREACH: {
+		if (n->u.foreach.array->kind == NODE_STAT_OP) {
+			/* histogram buckets: the index and the count are longs */
+			infer_node(in, n->u.foreach.array);
+			for (int i = 0; i < n->u.foreach.keys.n; i++) {
+				struct node *k = n->u.foreach.keys.items[i];
+				if (k->u.var.sym)
+					set_arity(in, k->u.var.sym, 0, k->loc);
+				infer_expect(in, k, TYPE_LONG, "histogram bucket indexes");
+			}
+			struct node *v = n->u.foreach.value;
+			if (v && v->u.var.sym)
+				set_arity(in, v->u.var.sym, 0, v->loc);
+			if (v)
+				infer_expect(in, v, TYPE_LONG, "histogram bucket counts");
+			if (n->u.foreach.limit)
+				infer_expect(in, n->u.foreach.limit, TYPE_LONG, "a foreach limit");
+			infer_node(in, n->u.foreach.body);
+			break;
+		}
 		struct symbol *arr = n->u.foreach.array->u.var.sym;
 		if (arr) {
 			set_arity(in, arr, n->u.foreach.keys.n, n->loc);

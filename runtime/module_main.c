@@ -76,6 +76,7 @@ static void _stp_count_skipped(void);
 #include "linux/timers.c"
 #include "linux/copy.c"
 #include "linux/kprobes.c"
+#include "linux/modules.c"
 #include "linux/tracepoints.c"
 #include "linux/procfs.c"
 #include "linux/task_finder.c"

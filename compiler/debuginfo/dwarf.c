@@ -23,9 +23,20 @@
  * Types are converted once per DIE (a hash table by DIE offset); members are
  * loaded on first use; a struct only declared in one compilation unit is
  * completed from its definition elsewhere, looked up by name.
+ *
+ * Kernel modules. A module's .ko (and its -dbg copy) is a relocatable object:
+ * each section starts at 0 and the DWARF's addresses are relocations still to
+ * be applied. libdwfl lays the sections out at distinct addresses and
+ * relocates the DWARF (dwfl_report_offline), and the symbols are read through
+ * it so they share that address space. Only differences of addresses leave
+ * the compiler (a probe is a symbol plus an offset), so the layout itself is
+ * never seen. Two things do not carry over: a static variable's address
+ * (known only once the module is loaded: reported as unavailable) and
+ * functions in .init.text (gone by the time a probe can attach: skipped).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -63,6 +74,7 @@ struct dwarf_state {
 	Elf *elf;
 	int fd;
 	Dwarf_CFI *cfi;            /* .debug_frame / .eh_frame, NULL if neither */
+	Dwfl_Module *rel;          /* a relocatable object (kernel module) laid out by libdwfl, else NULL */
 	struct elf_sym *syms;      /* FUNC symbols, by address */
 	size_t nsyms;
 	struct die_table types;     /* DIE offset -> struct dbg_type * */
@@ -360,10 +372,42 @@ static int compare_sym_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static void read_symbols(struct dwarf_state *st)
+static void add_symbol(struct dwarf_state *st, size_t *cap, const char *name, uint64_t addr, uint64_t size)
+{
+	if (st->nsyms == *cap) {
+		*cap = *cap ? *cap * 2 : 4096;
+		st->syms = realloc(st->syms, *cap * sizeof(*st->syms));
+	}
+	st->syms[st->nsyms++] = (struct elf_sym){name, addr, size};
+}
+
+/* A relocatable object's FUNC symbols at their libdwfl addresses, but none in .init.text. */
+static void read_rel_symbols(struct dwarf_state *st, size_t *cap)
+{
+	int n = dwfl_module_getsymtab(st->rel);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		const char *name = dwfl_module_getsym_info(st->rel, i, &sym, &addr, &shndx, &elf, &bias);
+		size_t shstrndx;
+		GElf_Shdr sh;
+		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
+		    elf_getshdrstrndx(elf, &shstrndx) != 0 || !gelf_getshdr(elf_getscn(elf, shndx), &sh))
+			continue;
+		const char *section = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!section || !strncmp(section, ".init", 5))
+			continue;
+		add_symbol(st, cap, name, addr - bias, sym.st_size);
+	}
+}
+
+/* A linked image's FUNC symbols (vmlinux, a program), at their link-time addresses. */
+static void read_elf_symbols(struct dwarf_state *st, size_t *cap)
 {
 	Elf_Scn *scn = NULL;
-	size_t cap = 0;
 	while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
@@ -377,13 +421,18 @@ static void read_symbols(struct dwarf_state *st)
 			const char *name = elf_strptr(st->elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			if (st->nsyms == cap) {
-				cap = cap ? cap * 2 : 4096;
-				st->syms = realloc(st->syms, cap * sizeof(*st->syms));
-			}
-			st->syms[st->nsyms++] = (struct elf_sym){name, sym.st_value, sym.st_size};
+			add_symbol(st, cap, name, sym.st_value, sym.st_size);
 		}
 	}
+}
+
+static void read_symbols(struct dwarf_state *st)
+{
+	size_t cap = 0;
+	if (st->rel)
+		read_rel_symbols(st, &cap);
+	else
+		read_elf_symbols(st, &cap);
 	qsort(st->syms, st->nsyms, sizeof(*st->syms), compare_sym_addr);
 }
 
@@ -653,6 +702,10 @@ static struct dbg_loc reduce(struct dwarf_state *st, Dwarf_Op *ops, size_t n, ui
 		loc.offset = off + (int64_t)ops[0].number;
 		return loc;
 	}
+	if (a == DW_OP_addr && n == 1 && st->rel) {
+		loc.why = "it is a static variable of a module, whose address is known only once the module is loaded";
+		return loc;
+	}
 	if (a == DW_OP_addr && n == 1)
 		return (struct dbg_loc){.kind = DBG_LOC_MEMORY, .reg = -1, .offset = (int64_t)ops[0].number, .absolute = true};
 	if (stack_value && ((a >= DW_OP_lit0 && a <= DW_OP_lit31) || a == DW_OP_constu || a == DW_OP_consts ||
@@ -896,6 +949,34 @@ static const struct dbg_ops dwarf_ops = {
 	.prologue_end = dwarf_prologue_end,
 };
 
+/* libdwfl for a relocatable object: sections laid out, DWARF relocated; no search for separate debuginfo. */
+static char *no_debuginfo_path = "";
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &no_debuginfo_path,
+};
+
+static Dwarf *open_relocatable(struct dwarf_state *st, const char *path)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl_Module *mod = dwfl ? dwfl_report_offline(dwfl, path, path, -1) : NULL;
+	Dwarf_Addr bias;
+	Dwarf *dw = NULL;
+	if (mod && dwfl_report_end(dwfl, NULL, NULL) == 0)
+		dw = dwfl_module_getdwarf(mod, &bias);
+	if (!dw) {
+		if (dwfl)
+			dwfl_end(dwfl);
+		return NULL;
+	}
+	st->rel = mod;  /* the Dwfl lives as long as the compiler (never freed, like the arena) */
+	st->cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (!st->cfi)
+		st->cfi = dwfl_module_eh_cfi(mod, &bias);
+	return dw;
+}
+
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 {
 	elf_version(EV_CURRENT);
@@ -904,8 +985,11 @@ struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 		*err = ast_printf("cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
+	struct dwarf_state *st = ast_alloc(sizeof(*st));
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	Dwarf *dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+	GElf_Ehdr eh;
+	bool rel = elf && gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
+	Dwarf *dw = !elf ? NULL : rel ? open_relocatable(st, path) : dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!dw) {
 		*err = ast_printf("%s has no DWARF debuginfo", path);
 		if (elf)
@@ -913,13 +997,14 @@ struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 		close(fd);
 		return NULL;
 	}
-	struct dwarf_state *st = ast_alloc(sizeof(*st));
 	st->dw = dw;
 	st->elf = elf;
 	st->fd = fd;
-	st->cfi = dwarf_getcfi(dw);
-	if (!st->cfi)
-		st->cfi = dwarf_getcfi_elf(elf);
+	if (!rel) {
+		st->cfi = dwarf_getcfi(dw);
+		if (!st->cfi)
+			st->cfi = dwarf_getcfi_elf(elf);
+	}
 	read_symbols(st);
 	struct debuginfo *di = ast_alloc(sizeof(*di));
 	di->source = DBG_SOURCE_DWARF;

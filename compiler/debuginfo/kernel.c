@@ -18,9 +18,12 @@
  * STAPC_DEBUGINFO gives the default.
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "kernel.h"
 
@@ -127,6 +130,134 @@ static const char *btf_path(struct session *s, const char *module)
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
 	return ko;
+}
+
+/* Module names compare with '-' and '_' alike (kbuild's KBUILD_MODNAME uses '_'). */
+static bool same_module_name(const char *a, size_t alen, const char *b)
+{
+	if (alen != strlen(b))
+		return false;
+	for (size_t i = 0; i < alen; i++)
+		if ((a[i] == '-' ? '_' : a[i]) != (b[i] == '-' ? '_' : b[i]))
+			return false;
+	return true;
+}
+
+const char *kernel_module_name(const char *module)
+{
+	char *name = ast_strdup(module);
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+/* Listed in /lib/modules/R/modules.builtin ("kernel/fs/binfmt_script.ko" lines). */
+static bool is_builtin(struct session *s, const char *module)
+{
+	FILE *f = fopen(ast_printf("/lib/modules/%s/modules.builtin", s->release), "r");
+	if (!f)
+		return false;
+	char line[1024];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		const char *base = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
+		size_t n = strlen(base);
+		found = n > 3 && !strcmp(base + n - 3, ".ko") && same_module_name(base, n - 3, module);
+	}
+	fclose(f);
+	return found;
+}
+
+const char *kernel_module_missing(struct session *s, const char *module)
+{
+	if (btf_path(s, module))
+		return NULL;
+	if (is_builtin(s, module))
+		return ast_printf("module \"%s\" is built into kernel %s: probe its functions as kernel.function(...)",
+				  module, s->release);
+	return ast_printf("module \"%s\" does not exist for kernel %s (no %s.ko under %s)", module, s->release, module,
+			  is_build_tree(s) ? s->kernel_build : ast_printf("/lib/modules/%s/kernel", s->release));
+}
+
+/* The function symbols of one module's .ko: those a probe can attach to, and those in .init.text. */
+struct module_functions {
+	const char *module;
+	const char *path;       /* the .ko, NULL if the target has none */
+	struct vec probeable;   /* of const char *, sorted */
+	struct vec init;        /* of const char *, sorted */
+};
+static struct vec module_functions_cache; /* of struct module_functions * */
+
+static int compare_names(const void *a, const void *b);
+
+static void read_module_functions(struct module_functions *m)
+{
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	while (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			GElf_Shdr text;
+			const char *name, *section;
+			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name ||
+			    !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &text))
+				continue;
+			section = elf_strptr(elf, shstrndx, text.sh_name);
+			vec_push(section && !strncmp(section, ".init", 5) ? &m->init : &m->probeable, ast_strdup(name));
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	qsort(m->probeable.items, (size_t)m->probeable.n, sizeof(void *), compare_names);
+	qsort(m->init.items, (size_t)m->init.n, sizeof(void *), compare_names);
+}
+
+static struct module_functions *module_functions(struct session *s, const char *module)
+{
+	for (int i = 0; i < module_functions_cache.n; i++) {
+		struct module_functions *m = module_functions_cache.items[i];
+		if (!strcmp(m->module, module))
+			return m;
+	}
+	struct module_functions *m = ast_alloc(sizeof(*m));
+	m->module = ast_strdup(module);
+	m->path = btf_path(s, module);
+	if (m->path)
+		read_module_functions(m);
+	vec_push(&module_functions_cache, m);
+	return m;
+}
+
+static bool has_name(const struct vec *sorted, const char *name)
+{
+	return sorted->n && bsearch(&name, sorted->items, (size_t)sorted->n, sizeof(void *), compare_names);
+}
+
+const char *kernel_module_function_missing(struct session *s, const char *module, const char *function)
+{
+	struct module_functions *m = module_functions(s, module);
+	if (!m->path)
+		return kernel_module_missing(s, module);
+	if (has_name(&m->probeable, function))
+		return NULL;
+	if (has_name(&m->init, function))
+		return ast_printf("function %s of module %s is in .init.text, which is freed before a probe can attach",
+				  function, module);
+	return ast_printf("module %s has no function %s (no such symbol in %s)", module, function, m->path);
 }
 
 static int compare_names(const void *a, const void *b)

@@ -22,4 +22,16 @@ struct debuginfo *kernel_debuginfo(struct session *s, const char *module, const 
    features that need DWARF: .inline, .statement, func@file). */
 const char *kernel_dwarf_missing(struct session *s, const char *module);
 
+/* The name the running kernel gives module (kallsyms "name:symbol", struct
+   module): kbuild's, with '_' for '-'. */
+const char *kernel_module_name(const char *module);
+
+/* NULL if module (a name, '-' and '_' alike) has a .ko for the target kernel,
+   else an error message naming it (built in, or no such module). */
+const char *kernel_module_missing(struct session *s, const char *module);
+
+/* NULL if the target's module has a function symbol 'function' that a probe
+   can attach to (not in .init.text), else an error message naming both. */
+const char *kernel_module_function_missing(struct session *s, const char *module, const char *function);
+
 #endif

@@ -162,7 +162,13 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		return false;
 	const char *family = ast_printf("%s%s", !strcmp(module, "kernel") ? "kernel" : ast_printf("module(\"%s\")", module),
 					statement ? ".statement" : ".function");
-	const char *err = NULL;
+	const char *err = strcmp(module, "kernel") ? kernel_module_missing(s, module) : NULL;
+	if (err) {
+		if (pp->optional)
+			return true; /* '?': no such module is no match */
+		diag_error(first->arg->loc, "%s", err);
+		return false;
+	}
 	struct debuginfo *di = kernel_debuginfo(s, module, &err);
 	if (!di) {
 		if (pp->optional)
@@ -177,7 +183,7 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		diag_error(what->loc, "%s DWARF debuginfo: %s", needs, kernel_dwarf_missing(s, module));
 		return false;
 	}
-	const char *prefix = strcmp(module, "kernel") ? ast_printf("%s:", module) : "";
+	const char *prefix = strcmp(module, "kernel") ? ast_printf("%s:", kernel_module_name(module)) : "";
 	if (statement) {
 		if (!pat.line_lo || pat.line_lo != pat.line_hi || !pat.file) {
 			diag_error(what->arg->loc, "a statement probe needs \"func@file:line\" with one line number");
@@ -214,6 +220,10 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		if (pat.line_lo && (f->line < pat.line_lo || f->line > pat.line_hi))
 			continue;
 		if (sf.exported && !f->exported)
+			continue;
+		/* BTF also describes a module's .init.text functions, freed before a probe can attach */
+		if (strcmp(module, "kernel") && di->source != DBG_SOURCE_DWARF &&
+		    kernel_module_function_missing(s, module, f->symbol))
 			continue;
 		struct resolved_probe *r = ast_alloc(sizeof(*r));
 		*r = *tmpl;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
 #include "targetvar.h"
@@ -23,16 +24,21 @@ static bool valid_symbol(const char *sym)
 
 static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
-	(void)s;
 	int next = 1;
 	const char *module = NULL;
 	struct probe_component *fn = probes_component(pp, 1);
 	if (fn && !strcmp(fn->name, "module")) {
-		if (!fn->arg || fn->arg->kind != NODE_STR || !valid_symbol(fn->arg->u.str)) {
+		if (!fn->arg || fn->arg->kind != NODE_STR || !valid_symbol(kernel_module_name(fn->arg->u.str))) {
 			diag_error(fn->loc, "kprobe.module needs a module name in quotes: kprobe.module(\"name\")");
 			return false;
 		}
 		module = fn->arg->u.str;
+		/* a typo would otherwise wait silently for a module that never comes ('?': let it) */
+		const char *missing = pp->optional ? NULL : kernel_module_missing(s, module);
+		if (missing) {
+			diag_error(fn->arg->loc, "%s", missing);
+			return false;
+		}
 		fn = probes_component(pp, ++next);
 	}
 	if (!fn || strcmp(fn->name, "function")) {
@@ -53,7 +59,14 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 		diag_error(ret->loc, "unexpected '.%s' after kprobe.function(...): only .return is valid", ret->name);
 		return false;
 	}
-	out->symbol = module ? ast_printf("%s:%s", module, fn->arg->u.str) : fn->arg->u.str;
+	if (module && !pp->optional) {
+		const char *missing = kernel_module_function_missing(s, module, fn->arg->u.str);
+		if (missing) {
+			diag_error(fn->arg->loc, "%s", missing);
+			return false;
+		}
+	}
+	out->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), fn->arg->u.str) : fn->arg->u.str;
 	out->is_return = ret != NULL;
 	return true;
 }
