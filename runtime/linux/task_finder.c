@@ -378,7 +378,8 @@ static int _stp_tf_ends_process(struct task_struct *p, u64 *tracked)
 	if (!_stp_tf_others_exiting(p))
 		return 1;
 	if (!_stp_tf_put(_stp_tf_ended, sig, *tracked)) {
-		_stp_tf_put(_stp_tf_tracked, p->tgid, *tracked);	/* just freed a slot */
+		if (*tracked)
+			_stp_tf_put(_stp_tf_tracked, p->tgid, *tracked);	/* just freed a slot */
 		return -1;
 	}
 	atomic_set(&_stp_tf_nended, _stp_tf_ended->count);
