@@ -5,11 +5,21 @@
  * -1 while a writer holds it, 0 when free, N > 0 with N readers.
  * Every acquisition is a compare-and-swap retried at most MAXTRYLOCK
  * times, with cpu_relax() and a STP_TRYLOCK_DELAY_NS busy wait in
- * between (so the budget is about 1 ms of real time, not a number of
- * instructions, whatever the CPU or emulator); on failure the caller
- * skips its probe hit instead of waiting. The full barrier of a successful
- * cmpxchg orders the critical section after the acquisition; unlock
- * uses release ordering.
+ * between (so the budget is real time, not a number of instructions,
+ * whatever the CPU or emulator); on failure the caller skips its probe
+ * hit instead of waiting. The full barrier of a successful cmpxchg orders
+ * the critical section after the acquisition; unlock uses release
+ * ordering.
+ *
+ * The budget, about 100 ms, is not a bound on how long a body holds a
+ * lock but on how long its CPU may stop running meanwhile: a holder
+ * cannot deadlock the waiter (locks are taken in one global order, and
+ * the busy flag keeps a CPU from waiting on itself), but on a virtual
+ * machine the host can preempt the vCPU that holds a lock, with its
+ * interrupts off, for several of its own scheduling slices. A budget of
+ * 1 ms skipped hits whenever two CPUs of a loaded 2-CPU QEMU guest
+ * touched the same global at once; the cost of a long one is only a
+ * longer spin when a CPU really stalls, and the wait stays bounded.
  */
 
 static void _stp_rwlock_init(struct _stp_rwlock *l)

@@ -62,9 +62,9 @@ long _stp_target;
 
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state);
 static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);
-static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+static bool _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
 				const unsigned long *args);
-static void _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+static bool _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
 				void *hit_data);
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 static void _stp_count_skipped(void);
@@ -200,7 +200,8 @@ static noinline void _stp_probe_failed(struct context *c)
 }
 
 /*
- * Run one probe body if the session is in state.
+ * Run one probe body if the session is in state; whether it ran (a .return
+ * probe's entry tells its return so: see kprobes.c and uprobes.c).
  *
  * Interrupts stay off from the state check to the end of the body: a
  * timer cannot land in the middle of a kprobe body (a kprobe on an
@@ -231,12 +232,13 @@ static noinline void _stp_probe_failed(struct context *c)
  *    read them (p->regless is 0); with a constant p from the const
  *    _stp_probes[] these tests fold away at compile time.
  */
-static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p, struct pt_regs *regs,
+static __always_inline bool _stp_probe_run_inline(const struct _stp_probe *p, struct pt_regs *regs,
 						  int state, bool with_data, void *entry_data,
 						  const unsigned long *args, void *hit_data)
 {
 	struct context *c;
 	unsigned long flags;
+	bool ran = false;
 
 	local_irq_save(flags);
 	if (unlikely(atomic_read(&_stp_session_state) != state))
@@ -271,8 +273,10 @@ static __always_inline void _stp_probe_run_inline(const struct _stp_probe *p, st
 		_stp_print_flush_if_any();
 	barrier();
 	c->base.busy = 0;
+	ran = true;
 out:
 	local_irq_restore(flags);
+	return ran;
 }
 
 /* For begin, end and error probes, which run in process context. */
@@ -288,17 +292,17 @@ static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt
 }
 
 /* The same, with kretprobe instance data or tracepoint arguments. */
-static void _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+static bool _stp_run_probe_with(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
 				const unsigned long *args)
 {
-	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, true, entry_data, args, NULL);
+	return _stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, true, entry_data, args, NULL);
 }
 
 /* The same, with data for the provider's target variables (c->base.hit_data). */
-static void _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
+static bool _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs, void *entry_data,
 				void *hit_data)
 {
-	_stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, true, entry_data, NULL, hit_data);
+	return _stp_probe_run_inline(p, regs, STP_SESSION_RUNNING, true, entry_data, NULL, hit_data);
 }
 
 /* ---- Session: START and EXIT, in process context ---- */

@@ -39,18 +39,23 @@ static int _stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *reg
 	return 0;
 }
 
-/* At the function's entry: save what the .return body reads (zeros if the entry probe does not run). */
+/*
+ * At the function's entry: save what the .return body reads. When the
+ * entry probe does not run (the session is not RUNNING yet, as for a call
+ * that began while the probes were being armed, or the hit was skipped),
+ * nothing is saved, so the return must not run either: non-zero tells
+ * the kernel to drop this instance.
+ */
 static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct _stp_kprobe_probe *kpp;
 
 	if (!rp)
-		return 0;
+		return 1;
 	kpp = container_of(rp, struct _stp_kprobe_probe, u.rp);
 	memset(ri->data, 0, kpp->data_size);
-	_stp_run_probe_with(kpp->entry, regs, ri->data, NULL);
-	return 0;
+	return _stp_run_probe_with(kpp->entry, regs, ri->data, NULL) ? 0 : 1;
 }
 
 #ifdef STP_KPROBE_BODIES

@@ -12,8 +12,9 @@
  *                on their next syscall exit. process("path").begin also
  *                fires when a process execs path (sched_process_exec).
  *  thread.begin  the same for a new thread of an existing process.
- *  end           the last thread of a process exits (sched_process_exit
- *                once signal->live has dropped to 0).
+ *  end           the last thread of a process exits: sched_process_exit
+ *                once signal->live has dropped to 0, in one thread only
+ *                (see "Which thread ends the process" below).
  *  thread.end    any other thread exits.
  *
  * Which processes: process(PID) that one; process("path") those running
@@ -23,11 +24,46 @@
  * has .end probes are remembered in a "tracked" set from their exec, fork
  * or the start of the session, with a bit per such probe.
  *
- * Both sets are fixed open-addressing tables of STP_TF_SLOTS entries under
- * one raw spinlock: bounded time, no allocation in the tracepoints. When
- * one is full the event is missed and counted as a skipped probe.
- * Unregistration waits for every tracepoint handler (no body runs after),
- * then frees the sets; pending entries never outlive the session.
+ * The sets (those two and the "ended" set below) are fixed open-addressing
+ * tables of STP_TF_SLOTS entries under one raw spinlock: bounded time, no
+ * allocation in the tracepoints. When one is full the event is missed and
+ * counted as a skipped probe. Unregistration waits for every tracepoint
+ * handler (no body runs after), then frees the sets; pending entries never
+ * outlive the session.
+ *
+ * Which thread ends the process
+ *
+ * do_exit() takes signal->live down with atomic_dec_and_test(): the thread
+ * that takes it to 0 is the kernel's "group_dead" one. But sched_process_exit
+ * comes later, after exit_mm() (which already wakes a pthread_join() on the
+ * thread), and is not told group_dead. Between a thread's decrement and its
+ * tracepoint, other threads can decrement too, so when threads of a process
+ * exit together several can read live == 0 at their tracepoints (a worker
+ * still between exit_mm() and the tracepoint when main, having joined it,
+ * returns from main() is enough). live == 0 tells that the process is dead,
+ * not which thread saw it die; firing end on it alone fires it twice.
+ *
+ * So live == 0 only makes a thread a candidate, and the candidates agree
+ * under _stp_tf_lock: the first one to take the lock fires end, and leaves
+ * the process's signal_struct in the "ended" set if another candidate may
+ * follow; a later one finds it there and fires thread.end. This is exact
+ * whatever the interleaving, because:
+ *  - live never rises from 0 (only a live thread can clone another), so
+ *    every thread that reads 0 does so after the last decrement, and the
+ *    one that did the last decrement reads 0 too: there is at least one
+ *    candidate, and the lock orders them all;
+ *  - a later candidate has not passed its tracepoint, so it is still on
+ *    the thread list with exit_state 0 (set by exit_notify(), after the
+ *    tracepoint; it leaves the list only at release_task(), later still).
+ *    The first candidate records the process unless no other thread has
+ *    exit_state 0, so a single-threaded process never uses the set;
+ *  - an entry goes when the group leader is freed (sched_process_free): the
+ *    leader is released only once every other thread was, each after its
+ *    own tracepoint, so no candidate can follow; and the signal_struct,
+ *    freed with the group's last task_struct, cannot belong to another
+ *    process before then.
+ * The end thus fires once per process, in whichever dying thread got there
+ * first; a thread.end of the same process may follow it.
  */
 
 #include <linux/binfmts.h>
@@ -78,51 +114,55 @@ static struct inode *_stp_tf_exe_inode(struct task_struct *t, bool stable)
 #define STP_TF_PENDING_PROCESS 1	/* pending flags: a new process ... */
 #define STP_TF_PENDING_THREAD 2		/* ... or a new thread */
 #define STP_TF_MAX_DEPTH 64		/* ancestors looked at for "descendant of the target" */
+#define STP_TF_DELETED ULONG_MAX	/* the key of a deleted slot */
 
-/* A set of pids with flags; pid 0 is a free slot, -1 a deleted one. */
+/* A set of keys (pids, or signal_struct addresses) with flags; key 0 is a free slot. */
 struct _stp_tf_set {
 	int count;			/* live entries */
 	struct {
-		pid_t pid;
+		unsigned long key;	/* 0: free, STP_TF_DELETED: deleted */
 		u64 flags;
 	} slot[STP_TF_SLOTS];
 };
 
-static DEFINE_RAW_SPINLOCK(_stp_tf_lock);	/* guards both sets */
+static DEFINE_RAW_SPINLOCK(_stp_tf_lock);	/* guards the three sets */
 static struct _stp_tf_set *_stp_tf_pending;	/* tid -> STP_TF_PENDING_* */
 static struct _stp_tf_set *_stp_tf_tracked;	/* tgid -> bit i: runs _stp_tf_probes[i].path */
+static struct _stp_tf_set *_stp_tf_ended;	/* signal_struct -> tracked bits: end fired, threads may still exit */
 static atomic_t _stp_tf_npending = ATOMIC_INIT(0); /* fast check for every syscall exit */
+static atomic_t _stp_tf_nended = ATOMIC_INIT(0);   /* fast check for every task freed */
 static bool _stp_tf_have[4];			/* a probe of each enum _stp_tf_kind exists */
 static u64 _stp_tf_path_end_mask;		/* the path probes of kind end / thread.end */
 
 /* ---- The sets: call with _stp_tf_lock held ---- */
 
-static int _stp_tf_find(struct _stp_tf_set *set, pid_t pid)
+/* key's slot, or -1; key is neither 0 nor STP_TF_DELETED (pids are > 0). */
+static int _stp_tf_find(struct _stp_tf_set *set, unsigned long key)
 {
-	unsigned i, h = hash_32((u32)pid, ilog2(STP_TF_SLOTS));
+	unsigned i, h = hash_long(key, ilog2(STP_TF_SLOTS));
 
 	for (i = 0; i < STP_TF_SLOTS; i++, h = (h + 1) & (STP_TF_SLOTS - 1)) {
-		if (set->slot[h].pid == pid)
+		if (set->slot[h].key == key)
 			return h;
-		if (set->slot[h].pid == 0)
+		if (set->slot[h].key == 0)
 			return -1;
 	}
 	return -1;
 }
 
-/* Add flags to pid's entry, creating it; false if the set is full. */
-static bool _stp_tf_put(struct _stp_tf_set *set, pid_t pid, u64 flags)
+/* Add flags to key's entry, creating it; false if the set is full. */
+static bool _stp_tf_put(struct _stp_tf_set *set, unsigned long key, u64 flags)
 {
-	unsigned i, h = hash_32((u32)pid, ilog2(STP_TF_SLOTS));
-	int at = _stp_tf_find(set, pid);
+	unsigned i, h = hash_long(key, ilog2(STP_TF_SLOTS));
+	int at = _stp_tf_find(set, key);
 
 	if (at >= 0) {
 		set->slot[at].flags |= flags;
 		return true;
 	}
 	for (i = 0; i < STP_TF_SLOTS; i++, h = (h + 1) & (STP_TF_SLOTS - 1)) {
-		if (set->slot[h].pid <= 0) {
-			set->slot[h].pid = pid;
+		if (set->slot[h].key == 0 || set->slot[h].key == STP_TF_DELETED) {
+			set->slot[h].key = key;
 			set->slot[h].flags = flags;
 			set->count++;
 			return true;
@@ -131,23 +171,23 @@ static bool _stp_tf_put(struct _stp_tf_set *set, pid_t pid, u64 flags)
 	return false;
 }
 
-/* Remove pid's entry; its flags, 0 if it had none. */
-static u64 _stp_tf_take(struct _stp_tf_set *set, pid_t pid)
+/* Remove key's entry; its flags, 0 if it had none. */
+static u64 _stp_tf_take(struct _stp_tf_set *set, unsigned long key)
 {
-	int at = _stp_tf_find(set, pid);
+	int at = _stp_tf_find(set, key);
 	u64 flags;
 
 	if (at < 0)
 		return 0;
 	flags = set->slot[at].flags;
-	set->slot[at].pid = -1;
+	set->slot[at].key = STP_TF_DELETED;
 	set->count--;
 	return flags;
 }
 
-static u64 _stp_tf_get(struct _stp_tf_set *set, pid_t pid)
+static u64 _stp_tf_get(struct _stp_tf_set *set, unsigned long key)
 {
-	int at = _stp_tf_find(set, pid);
+	int at = _stp_tf_find(set, key);
 
 	return at < 0 ? 0 : set->slot[at].flags;
 }
@@ -297,19 +337,89 @@ static void _stp_tf_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 	}
 }
 
+/* Another thread of p's process has not reached its exit tracepoint yet, or may not have. */
+static bool _stp_tf_others_exiting(struct task_struct *p)
+{
+	struct task_struct *t;
+	bool found = false;
+
+	rcu_read_lock();
+	for_each_thread(p, t) {
+		if (t != p && !READ_ONCE(t->exit_state)) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * With _stp_tf_lock held, at p's exit tracepoint: 1 if p ends its process
+ * (see "Which thread ends the process"), 0 if it is a thread.end, -1 if
+ * it would end it but could not record that (the ended set is full: a
+ * later candidate tries again). *tracked gets the process's tracked bits.
+ */
+static int _stp_tf_ends_process(struct task_struct *p, u64 *tracked)
+{
+	unsigned long sig = (unsigned long)p->signal;
+	int at;
+
+	if (atomic_read(&p->signal->live)) {
+		*tracked = _stp_tf_get(_stp_tf_tracked, p->tgid);
+		return 0;
+	}
+	at = _stp_tf_find(_stp_tf_ended, sig);
+	if (at >= 0) {
+		*tracked = _stp_tf_ended->slot[at].flags;
+		return 0;
+	}
+	*tracked = _stp_tf_take(_stp_tf_tracked, p->tgid);
+	if (!_stp_tf_others_exiting(p))
+		return 1;
+	if (!_stp_tf_put(_stp_tf_ended, sig, *tracked)) {
+		if (*tracked)
+			_stp_tf_put(_stp_tf_tracked, p->tgid, *tracked);	/* just freed a slot */
+		return -1;
+	}
+	atomic_set(&_stp_tf_nended, _stp_tf_ended->count);
+	return 1;
+}
+
 static void _stp_tf_on_exit(void *data, struct task_struct *p)
 {
-	bool group_dead = atomic_read(&p->signal->live) == 0;
+	/* kernel threads have no begin (see _stp_tf_on_fork), nor an end */
+	bool any_end = (_stp_tf_have[STP_TF_END] || _stp_tf_have[STP_TF_THREAD_END]) &&
+		       !(p->flags & PF_KTHREAD);
 	unsigned long irqflags;
-	u64 tracked;
+	u64 tracked = 0;
+	int ends = 0;
 
 	raw_spin_lock_irqsave(&_stp_tf_lock, irqflags);
 	_stp_tf_take(_stp_tf_pending, p->pid);
 	atomic_set(&_stp_tf_npending, _stp_tf_pending->count);
-	tracked = group_dead ? _stp_tf_take(_stp_tf_tracked, p->tgid)
-			     : _stp_tf_get(_stp_tf_tracked, p->tgid);
+	if (any_end)
+		ends = _stp_tf_ends_process(p, &tracked);
 	raw_spin_unlock_irqrestore(&_stp_tf_lock, irqflags);
-	_stp_tf_fire(group_dead ? STP_TF_END : STP_TF_THREAD_END, tracked);
+	if (!any_end)
+		return;
+	if (ends < 0)
+		_stp_count_skipped();
+	else
+		_stp_tf_fire(ends ? STP_TF_END : STP_TF_THREAD_END, tracked);
+}
+
+/* A task is freed (an RCU callback): once its group leader, no thread of the process exits any more. */
+static void _stp_tf_on_free(void *data, struct task_struct *p)
+{
+	unsigned long irqflags;
+
+	if (likely(!atomic_read(&_stp_tf_nended)) || !thread_group_leader(p))
+		return;
+	raw_spin_lock_irqsave(&_stp_tf_lock, irqflags);
+	_stp_tf_take(_stp_tf_ended, (unsigned long)p->signal);
+	atomic_set(&_stp_tf_nended, _stp_tf_ended->count);
+	raw_spin_unlock_irqrestore(&_stp_tf_lock, irqflags);
 }
 
 /* Every syscall exit: is current a new task waiting for its begin probe? */
@@ -335,17 +445,26 @@ static void _stp_tf_on_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 /* ---- Registration ---- */
 
-/* The tracepoints used, looked up by name (they are not exported). */
+/* Which probes need a tracepoint (beyond those every session needs). */
+enum _stp_tf_need { STP_TF_NEED_ALWAYS, STP_TF_NEED_BEGINS, STP_TF_NEED_ENDS };
+
+/*
+ * The tracepoints used, looked up by name (they are not exported), in
+ * registration order: sched_process_free before sched_process_exit, so no
+ * entry of the ended set can miss the free that removes it.
+ */
 static struct {
 	const char *name;
 	void *handler;
+	enum _stp_tf_need need;
 	struct tracepoint *tp;		/* found */
 	bool registered;
 } _stp_tf_tracepoints[] = {
-	{ "sched_process_fork", _stp_tf_on_fork },
-	{ "sched_process_exec", _stp_tf_on_exec },
-	{ "sched_process_exit", _stp_tf_on_exit },
-	{ "sys_exit", _stp_tf_on_sys_exit },
+	{ "sched_process_fork", _stp_tf_on_fork, STP_TF_NEED_ALWAYS },
+	{ "sched_process_exec", _stp_tf_on_exec, STP_TF_NEED_ALWAYS },
+	{ "sched_process_free", _stp_tf_on_free, STP_TF_NEED_ENDS },
+	{ "sched_process_exit", _stp_tf_on_exit, STP_TF_NEED_ALWAYS },
+	{ "sys_exit", _stp_tf_on_sys_exit, STP_TF_NEED_BEGINS },
 };
 
 static void _stp_tf_find_tracepoint(struct tracepoint *tp, void *priv)
@@ -378,9 +497,11 @@ static void _stp_tf_unregister(void)
 		memset(&_stp_tf_probes[i].kpath, 0, sizeof(struct path));
 	}
 	atomic_set(&_stp_tf_npending, 0);
+	atomic_set(&_stp_tf_nended, 0);
 	kfree(_stp_tf_pending);
 	kfree(_stp_tf_tracked);
-	_stp_tf_pending = _stp_tf_tracked = NULL;
+	kfree(_stp_tf_ended);
+	_stp_tf_pending = _stp_tf_tracked = _stp_tf_ended = NULL;
 }
 
 /* Processes and threads running now: pending begins, tracked paths. */
@@ -412,7 +533,8 @@ static int _stp_tf_register(void)
 		return 0;
 	_stp_tf_pending = kzalloc(sizeof(*_stp_tf_pending), GFP_KERNEL);
 	_stp_tf_tracked = kzalloc(sizeof(*_stp_tf_tracked), GFP_KERNEL);
-	if (!_stp_tf_pending || !_stp_tf_tracked) {
+	_stp_tf_ended = kzalloc(sizeof(*_stp_tf_ended), GFP_KERNEL);
+	if (!_stp_tf_pending || !_stp_tf_tracked || !_stp_tf_ended) {
 		_stp_session_error("process probes: out of memory");
 		_stp_tf_unregister();
 		return -ENOMEM;
@@ -444,8 +566,12 @@ static int _stp_tf_register(void)
 	}
 	for_each_kernel_tracepoint(_stp_tf_find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(_stp_tf_tracepoints); i++) {
-		/* sys_exit is only needed to run begin probes */
-		if (i == 3 && !_stp_tf_have[STP_TF_BEGIN] && !_stp_tf_have[STP_TF_THREAD_BEGIN])
+		enum _stp_tf_need need = _stp_tf_tracepoints[i].need;
+
+		if (need == STP_TF_NEED_BEGINS && !_stp_tf_have[STP_TF_BEGIN] &&
+		    !_stp_tf_have[STP_TF_THREAD_BEGIN])
+			continue;
+		if (need == STP_TF_NEED_ENDS && !_stp_tf_have[STP_TF_END] && !_stp_tf_have[STP_TF_THREAD_END])
 			continue;
 		rc = _stp_tf_tracepoints[i].tp ? tracepoint_probe_register(_stp_tf_tracepoints[i].tp,
 				_stp_tf_tracepoints[i].handler, NULL) : -ENOENT;

@@ -26,6 +26,9 @@
  * that function at the same or an outer level; one still held when its
  * task exits stays until the session ends. With the pool full, the entry
  * and its return are skipped and counted, like a kretprobe past maxactive.
+ * When the entry body does not run (the session is not RUNNING yet, or the
+ * hit was skipped and counted), nothing was saved and the return is
+ * dropped too, quietly: its body would read zeros.
  */
 
 #ifdef STP_HAVE_PROCESS
@@ -43,6 +46,7 @@ struct _stp_uret_slot {
 	struct task_struct *task;	/* owner, NULL when free */
 	const struct _stp_uprobe *up;	/* whose entry probe filled it */
 	unsigned long sp;		/* the stack pointer at the return */
+	bool saved;			/* the entry body ran: data holds its values */
 	char *data;			/* _stp_uret_data_size bytes */
 };
 static struct _stp_uret_slot _stp_uret_slots[STP_URETPROBE_SLOTS];
@@ -71,6 +75,7 @@ static struct _stp_uret_slot *_stp_uret_claim(const struct _stp_uprobe *up, unsi
 	if (free_slot) {
 		free_slot->up = up;
 		free_slot->sp = sp;
+		free_slot->saved = false;
 		memset(free_slot->data, 0, up->data_size);
 	}
 	return free_slot;
@@ -262,7 +267,7 @@ static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
 		_stp_count_skipped();
 		return 0;
 	}
-	_stp_run_probe_data(up->entry, regs, slot->data, up);
+	slot->saved = _stp_run_probe_data(up->entry, regs, slot->data, up);
 	return 0;
 }
 
@@ -279,7 +284,8 @@ static int _stp_uretprobe_saved(struct uprobe_consumer *uc, unsigned long func,
 		_stp_count_skipped();	/* its entry found the pool full */
 		return 0;
 	}
-	_stp_run_probe_data(up->probe, regs, slot->data, up);
+	if (slot->saved)
+		_stp_run_probe_data(up->probe, regs, slot->data, up);
 	smp_store_release(&slot->task, NULL);
 	return 0;
 }

@@ -1,0 +1,38 @@
+/*
+ * A program for uretprobe_in_flight.stp: as soon as the uprobes are in its
+ * code (a breakpoint changes wait_early's first bytes; the session is still
+ * starting), call wait_early(), which waits on a fifo until the session
+ * runs; then call later().
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+static char buf[4096];
+
+int wait_early(int tag)
+{
+	int fd = open("/tmp/uretprobe_in_flight.fifo", O_RDONLY);
+
+	if (fd >= 0) {
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;	/* until the writer closes: it never sees a closed pipe */
+		close(fd);
+	}
+	return tag + 1;
+}
+
+int later(int tag)
+{
+	return tag + 1;
+}
+
+int main(void)
+{
+	unsigned char before[32];
+
+	memcpy(before, (const void *)wait_early, sizeof(before));
+	for (int i = 0; i < 60000 && !memcmp(before, (const void *)wait_early, sizeof(before)); i++)
+		usleep(1000);
+	return wait_early(41) == 42 && later(7) == 8 ? 0 : 1;
+}
