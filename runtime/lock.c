@@ -11,15 +11,15 @@
  * the critical section after the acquisition; unlock uses release
  * ordering.
  *
- * The budget, about 100 ms, is not a bound on how long a body holds a
- * lock but on how long its CPU may stop running meanwhile: a holder
- * cannot deadlock the waiter (locks are taken in one global order, and
- * the busy flag keeps a CPU from waiting on itself), but on a virtual
- * machine the host can preempt the vCPU that holds a lock, with its
- * interrupts off, for several of its own scheduling slices. A budget of
- * 1 ms skipped hits whenever two CPUs of a loaded 2-CPU QEMU guest
- * touched the same global at once; the cost of a long one is only a
- * longer spin when a CPU really stalls, and the wait stays bounded.
+ * The budget, about 10 ms by default, is not a bound on how long a body
+ * holds a lock but on how long its CPU may stop running meanwhile: a
+ * holder cannot deadlock the waiter (locks are taken in one global order,
+ * and the busy flag keeps a CPU from waiting on itself). It is also how
+ * long a waiter may spin with interrupts off, so it stays short on real
+ * hardware. On a virtual machine the host can preempt the vCPU that holds
+ * a lock for several of its own scheduling slices: the test suite, which
+ * runs a 2-CPU TCG guest on a loaded host and counts hits exactly, builds
+ * its modules with -D MAXTRYLOCK=100000 (about 100 ms).
  */
 
 static void _stp_rwlock_init(struct _stp_rwlock *l)

@@ -54,7 +54,7 @@
 #define MAXMAPENTRIES 2048	/* default capacity of an array */
 #endif
 #ifndef MAXTRYLOCK
-#define MAXTRYLOCK 100000	/* attempts to take a global's lock (about 100 ms: see lock.c) */
+#define MAXTRYLOCK 10000	/* attempts to take a global's lock (about 10 ms: see lock.c) */
 #endif
 #ifndef MAXSKIPPED
 #define MAXSKIPPED 100		/* skipped probe hits tolerated before an error */

@@ -29,7 +29,7 @@
 /*   MAXNESTING     depth of script function calls (10)                */
 /*   MAXSTRINGLEN   bytes in a string including the NUL (128)          */
 /*   MAXMAPENTRIES  default capacity of an array (2048)                */
-/*   MAXTRYLOCK     attempts to take a global's lock (100000)          */
+/*   MAXTRYLOCK     attempts to take a global's lock (10000)           */
 /*   MAXSKIPPED     skipped hits tolerated before an error (100)       */
 /* ------------------------------------------------------------------ */
 
