@@ -29,13 +29,13 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <dirent.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "diag.h"
+#include "elaborate.h"
 #include "parse.h"
 #include "preprocess.h"
 
@@ -975,28 +975,14 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 /* Session hooks                                                      */
 /* ---------------------------------------------------------------- */
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
 
 /* Every *.stpm file in dir, in name order. */
 static void load_macro_dir(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct vec names = { 0 };
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		size_t len = strlen(e->d_name);
-		if (len > 5 && !strcmp(e->d_name + len - 5, ".stpm"))
-			vec_push(&names, ast_strdup(e->d_name));
-	}
-	closedir(d);
-	qsort(names.items, (size_t)names.n, sizeof(void *), compare_names);
-	for (int i = 0; i < names.n; i++) {
-		const char *path = ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i]));
+	struct vec paths = { 0 };
+	tapset_list_files(dir, ".stpm", &paths);
+	for (int i = 0; i < paths.n; i++) {
+		const char *path = paths.items[i];
 		char *text = read_text(path);
 		if (!text) {
 			diag_error((struct srcloc){ .file = NULL }, "cannot read macro file %s", path);

@@ -1,9 +1,11 @@
 /*
  * tapset.c - the tapset library: every *.stp file on the search path (-I dirs,
- * then the installed tapset/) is parsed once; a file joins the program only
+ * then the installed tapset/, each searched recursively: tapset/linux/...,
+ * skipping other architectures' folders) is parsed once; a file joins the program only
  * when the script uses a function or global it defines.
  */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,22 +40,63 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static bool load_dir(const char *dir)
+/*
+ * Architecture folders of the tapset tree (tapset/linux/x86_64/...): only the
+ * target's own is searched. stapc builds for x86-64 alone today.
+ */
+static const char *const other_arches[] = {
+	"i386", "arm", "arm64", "powerpc", "s390", "ia64", "mips", "riscv", "loongarch64",
+};
+
+static bool other_arch(const char *name)
+{
+	for (size_t i = 0; i < sizeof(other_arches) / sizeof(other_arches[0]); i++)
+		if (!strcmp(name, other_arches[i]))
+			return true;
+	return false;
+}
+
+void tapset_list_files(const char *dir, const char *suffix, struct vec *out)
 {
 	DIR *d = opendir(dir);
 	struct vec names = {0};
+	struct vec subdirs = {0};
 	struct dirent *e;
+	size_t slen = strlen(suffix);
 	if (!d)
-		return true;
+		return;
 	while ((e = readdir(d)) != NULL) {
 		size_t len = strlen(e->d_name);
-		if (len > 4 && !strcmp(e->d_name + len - 4, ".stp"))
+		if (e->d_name[0] == '.')
+			continue;
+		const char *path = ast_printf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(path, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (!other_arch(e->d_name))
+				vec_push(&subdirs, ast_strdup(e->d_name));
+		} else if (len > slen && !strcmp(e->d_name + len - slen, suffix)) {
 			vec_push(&names, ast_strdup(e->d_name));
+		}
 	}
 	closedir(d);
-	qsort(names.items, (size_t)names.n, sizeof(void *), compare_names);
-	for (int i = 0; i < names.n; i++) {
-		const char *path = ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i]));
+	if (names.n)
+		qsort(names.items, (size_t)names.n, sizeof(void *), compare_names);
+	if (subdirs.n)
+		qsort(subdirs.items, (size_t)subdirs.n, sizeof(void *), compare_names);
+	for (int i = 0; i < names.n; i++)
+		vec_push(out, (void *)ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i])));
+	for (int i = 0; i < subdirs.n; i++)
+		tapset_list_files(ast_printf("%s/%s", dir, (char *)subdirs.items[i]), suffix, out);
+}
+
+static bool load_dir(const char *dir)
+{
+	struct vec paths = {0};
+	tapset_list_files(dir, ".stp", &paths);
+	for (int i = 0; i < paths.n; i++) {
+		const char *path = paths.items[i];
 		char *text = slurp(path);
 		if (!text) {
 			fprintf(stderr, "stap: cannot read tapset file %s\n", path);
