@@ -72,6 +72,7 @@ static void stapio_on_sigchld(int sig)
 static void stapio_signals(void)
 {
 	struct sigaction sa;
+	sigset_t stop;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -83,6 +84,12 @@ static void stapio_signals(void)
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* staprun starts us with the stop signals blocked: one sent early waits for us. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &stop, NULL);
 }
 
 /* Mount debugfs if it is not mounted yet. */
