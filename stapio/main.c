@@ -52,8 +52,10 @@ static void stapio_usage(FILE *f)
 {
 	fputs("usage: stapio [-v] [-o FILE] [-c CMD | -x PID] MODULE\n"
 	      "  -o FILE  write the script's output to FILE instead of stdout\n"
-	      "  -c CMD   run CMD under /bin/sh -c once the module has started;\n"
-	      "           stop when it exits; target() is its pid\n"
+	      "  -c CMD   run CMD once the module has started, split into words like a\n"
+	      "           shell does and exec'd directly (through /bin/sh -c only when it\n"
+	      "           needs a shell: pipes, redirections, ;, &&...); stop when it\n"
+	      "           exits; target() is its pid\n"
 	      "  -x PID   target() is PID\n"
 	      "  -v       more messages on stderr (repeatable)\n", f);
 }

@@ -75,7 +75,8 @@ static void staprun_usage(FILE *f)
 	      "       staprun -d MODULE      unload a module left behind by a crash\n"
 	      "  -o FILE  write the script's output to FILE\n"
 	      "  -s MB    relay buffer size per CPU, in MB\n"
-	      "  -c CMD   run CMD (/bin/sh -c) once the module started; stop when it exits\n"
+	      "  -c CMD   run CMD once the module started (exec'd directly, or through\n"
+	      "           /bin/sh -c if it needs a shell); stop when it exits\n"
 	      "  -x PID   the target() process\n"
 	      "  -v       more messages (repeatable; passed on to stapio)\n", f);
 }
