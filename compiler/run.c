@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,27 +31,71 @@ static void staprun_options(struct session *s, struct vec *argv)
 		vec_push(argv, "-v");
 }
 
-/* Run argv, passing SIGINT/SIGTERM on to it; returns its exit status. */
+static volatile sig_atomic_t run_child_pid; /* staprun or stapvm while it runs, else 0 */
+
+/*
+ * SIGINT, SIGTERM or SIGHUP sent to stap alone (kill, timeout, systemd, a CI
+ * job) is passed on to the child, which ends the session the way Ctrl-C does:
+ * end probes, all output, the script's status. A terminal's signal (si_code
+ * SI_KERNEL) went to the whole foreground process group, child included:
+ * passing it on would count twice (stapvm gives up at the third).
+ */
+static void run_forward_signal(int sig, siginfo_t *info, void *ucontext)
+{
+	(void)ucontext;
+	if (info && info->si_code == SI_KERNEL)
+		return;
+	if (run_child_pid > 0)
+		kill(run_child_pid, sig);
+}
+
+/*
+ * Run argv and return its exit status, passing stop signals on. The signals
+ * stay blocked from before the fork until the child has installed its own
+ * handlers (staprun, stapio and stapvm unblock them after sigaction), so one
+ * that comes early is held, never lost and never fatal. The child gets
+ * SIGTERM if stap dies, even by SIGKILL: it then stops the session itself
+ * (staprun unloads the module, stapvm stops its guest).
+ */
 static int run_child(struct vec *argv)
 {
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_sigaction = run_forward_signal, .sa_flags = SA_SIGINFO };
+	sigset_t stop, old;
+	pid_t parent = getpid();
+
 	vec_push(argv, NULL);
+	sigemptyset(&stop);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&stop, stop_signals[i]);
+	sigemptyset(&sa.sa_mask);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "stap: fork: %s\n", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
 	if (pid == 0) {
+		for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+			signal(stop_signals[i], SIG_DFL);
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(1); /* stap is already gone */
 		execv(argv->items[0], (char **)argv->items);
 		fprintf(stderr, "stap: cannot run %s: %s\n", (char *)argv->items[0], strerror(errno));
 		_exit(127);
 	}
-	/* The child shares our terminal's process group and gets Ctrl-C itself. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
+	run_child_pid = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			run_child_pid = 0;
 			return 1;
+		}
+	run_child_pid = 0;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -110,6 +111,8 @@ struct stapvm_run {
 	char **klog;                   /* offending kernel log lines */
 	size_t klog_count;             /* entries in klog */
 	int signals_forwarded;         /* INT messages sent to the guest */
+	pid_t self_pid;                /* stapvm's pid, for qemu's parent-death check */
+	pid_t parent_pid;              /* who started stapvm (stap): stop the guest if it dies */
 	double t_start, t_ready, t_status; /* monotonic timestamps for -v */
 };
 
@@ -670,6 +673,7 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 			fprintf(stderr, " %s", argv[i]);
 		fputc('\n', stderr);
 	}
+	run->self_pid = getpid();
 	run->qemu_pid = fork();
 	if (run->qemu_pid < 0)
 		die("fork: %s", strerror(errno));
@@ -679,6 +683,9 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 
 		/* Own process group: a terminal's Ctrl-C must reach stapvm only. */
 		setpgid(0, 0);
+		/* No qemu outlives stapvm, even a SIGKILLed one. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != run->self_pid)
+			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
 		dup2(null, 0);
 		dup2(log, 1);
@@ -856,6 +863,12 @@ static int stapvm_event_loop(struct stapvm_run *run)
 			stapvm_kill_qemu(run);
 			return STAPVM_EXIT_INTERRUPTED;
 		}
+		/* stap died (it sets our parent-death signal): nobody reads the output. */
+		if (getppid() != run->parent_pid) {
+			fprintf(stderr, "stapvm: the parent process died; stopping the guest\n");
+			stapvm_kill_qemu(run);
+			return STAPVM_EXIT_INTERRUPTED;
+		}
 		if (waitpid(run->qemu_pid, &run->qemu_status, WNOHANG) == run->qemu_pid) {
 			run->qemu_pid = 0;
 			/* qemu is gone: whatever it wrote is in the sockets; drain to EOF. */
@@ -1016,6 +1029,7 @@ int main(int argc, char **argv)
 {
 	static struct stapvm_run run;
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t stop;
 	char *initrd;
 	int stopped, exit_code;
 
@@ -1032,6 +1046,13 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* stap starts us with the stop signals blocked until the handlers are in place. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &stop, NULL);
+	run.parent_pid = getppid();
 
 	run.t_start = now();
 	initrd = xasprintf("%s/initrd.cpio", run.tmpdir);
