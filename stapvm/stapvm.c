@@ -500,7 +500,8 @@ static const char stapvm_init_script[] =
 	"mount -t devtmpfs devtmpfs /dev\n"
 	"mount -t debugfs debugfs /sys/kernel/debug\n"
 	"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
-	"mount -t tmpfs tmpfs /tmp\n"
+	/* /tmp stays in the initramfs (RAM), with the files copied there; the host userland mounts its own */
+	"chmod 1777 /tmp\n"
 	"mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts\n"
 	"hostname stapvm\n"
 	/* Warnings and worse reach the console (ttyS0, diagnostics only). */
@@ -525,6 +526,7 @@ static const char stapvm_init_script[] =
 	"  mount --rbind /sys /newroot/sys\n"
 	"  mount --rbind /dev /newroot/dev\n"
 	"  mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp\n"
+	"  [ -d /stapvm/tmp ] && cp -a /stapvm/tmp/. /newroot/tmp/\n"
 	"  mount -t tmpfs -o mode=0755 tmpfs /newroot/run\n"
 	"  for d in stapvm work; do mkdir -p /newroot/$d && mount --bind /$d /newroot/$d; done\n"
 	"  exec chroot /newroot /stapvm/bin/busybox sh /stapvm/init2\n"
@@ -693,9 +695,12 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 		cpio_add_tree(&w, "work", run->opt.dir);
 	for (char **m = run->modules; m && *m; m++)
 		userland_add_module(&w, run->release, *m);
-	if (run->userland == STAPVM_USERLAND_COPY)
-		for (size_t i = 0; i < run->opt.n_files; i++)
+	for (size_t i = 0; i < run->opt.n_files; i++) {
+		if (run->userland == STAPVM_USERLAND_COPY)
 			userland_add_host_file(&w, run->opt.files[i]);
+		else if (run->userland == STAPVM_USERLAND_HOST && !strncmp(run->opt.files[i], "/tmp/", 5))
+			userland_add_tmp_file(&w, run->opt.files[i]);
+	}
 	text = stapvm_conf_file(run, &len);
 	cpio_add_data(&w, "stapvm/conf", 0644, text, len);
 	free(text);
@@ -772,7 +777,8 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 	argv[argc++] = "-initrd";
 	argv[argc++] = (char *)initrd;
 	argv[argc++] = "-append";
-	argv[argc++] = "console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init";
+	/* no_timer_check: on a loaded host a TCG guest can fail the IO-APIC timer check and panic */
+	argv[argc++] = "console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init no_timer_check";
 	if (run->userland == STAPVM_USERLAND_HOST) {
 		/* multidevs=remap: the host's mounts (/proc, /sys...) get distinct inode numbers */
 		argv[argc++] = "-virtfs";
@@ -1134,7 +1140,8 @@ static void usage(FILE *f)
 	      "                 copy: busybox plus the --file files and their libraries;\n"
 	      "                 busybox: busybox only; auto (default): host if the kernel\n"
 	      "                 has 9p, else copy ($STAPC_QEMU_USERLAND sets the default)\n"
-	      "  --file PATH    a host file the command needs (copied in copy mode)\n"
+	      "  --file PATH    a host file the command needs (copied in copy mode, and\n"
+	      "                 under /tmp in host mode: the guest's /tmp is its own)\n"
 	      "  -C DIR         run COMMAND in DIR (default /work; created if missing)\n"
 	      "  --outdir DIR   files the command leaves in /stapvm/out come back to DIR\n"
 	      "  -v             show the guest console live and timings\n"

@@ -351,3 +351,20 @@ void userland_add_host_file(struct cpio_writer *w, const char *path)
 		die("%s: a file for the guest must be an absolute path", path);
 	add_closure(w, path, 0, true);
 }
+
+void userland_add_tmp_file(struct cpio_writer *w, const char *path)
+{
+	char *inner = xasprintf("stapvm%s", path);
+
+	for (char *slash = strchr(inner, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (!cpio_has(w, inner))
+			cpio_add_dir(w, inner);
+		*slash = '/';
+	}
+	if (!is_file(path))
+		die("%s: no such file (named for the guest)", path);
+	if (!cpio_has(w, inner))
+		cpio_add_file(w, inner, path);
+	free(inner);
+}
