@@ -6,14 +6,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "passes.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <wordexp.h>
 
-/* staprun's options for this session, appended to argv. */
-static void staprun_options(struct session *s, struct vec *argv)
+#include "passes.h"
+#include "probes.h"
+#include "probes/process.h"
+
+/* staprun's options for this session, appended to argv; output is -o's file as staprun sees it. */
+static void staprun_options(struct session *s, struct vec *argv, const char *output)
 {
-	if (s->output_file) {
+	if (output) {
 		vec_push(argv, "-o");
-		vec_push(argv, (char *)s->output_file);
+		vec_push(argv, (char *)output);
 	}
 	if (s->buffer_mb) {
 		vec_push(argv, "-s");
@@ -101,10 +108,88 @@ static int run_child(struct vec *argv)
 	return WEXITSTATUS(status);
 }
 
+/* Is path a regular file here? */
+static bool regular_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The absolute path of the program -c runs (its first word, searched in $PATH), or NULL. */
+static const char *target_program(const char *cmd, const char *cwd)
+{
+	wordexp_t we;
+	const char *found = NULL;
+	if (wordexp(cmd, &we, WRDE_NOCMD) != 0)
+		return NULL; /* shell syntax: the guest's shell runs it */
+	if (we.we_wordc > 0) {
+		const char *prog = we.we_wordv[0];
+		if (strchr(prog, '/')) {
+			found = prog[0] == '/' ? ast_intern(prog) : ast_printf("%s/%s", cwd, prog);
+		} else {
+			const char *path = getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/usr/bin:/bin";
+			while (*path && !found) {
+				size_t len = strcspn(path, ":");
+				const char *cand = ast_printf("%.*s/%s", (int)len, path, prog);
+				if (len && cand[0] == '/' && access(cand, X_OK) == 0 && regular_file(cand))
+					found = cand;
+				path += len + (path[len] == ':');
+			}
+		}
+	}
+	wordfree(&we);
+	return found && regular_file(found) ? found : NULL;
+}
+
+/*
+ * stapvm's options that give the guest the host's programs: --file for each
+ * program and library the script probes and the -c program (copied into the
+ * guest when its kernel cannot share the host's / over 9p), and -C: the
+ * command runs in the directory stap runs in, so -c ./prog works.
+ */
+static void guest_userland_options(struct session *s, struct vec *argv, const char *cwd)
+{
+	struct vec files = {0};
+	if (!s->sysroot) {
+		for (int i = 0; i < s->resolved.n; i++) {
+			struct resolved_probe *r = s->resolved.items[i];
+			struct process_point *pt = r->data;
+			if (r->provider != &probe_process || !pt)
+				continue;
+			if (pt->path && pt->path[0] == '/')
+				vec_push(&files, (void *)pt->path);
+			if (pt->file && pt->file[0] == '/')
+				vec_push(&files, (void *)pt->file);
+		}
+	}
+	if (s->target_cmd) {
+		const char *prog = target_program(s->target_cmd, cwd);
+		if (prog)
+			vec_push(&files, (void *)prog);
+	}
+	for (int i = 0; i < files.n; i++) {
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(files.items[i], files.items[j]);
+		if (!seen && regular_file(files.items[i])) {
+			vec_push(argv, "--file");
+			vec_push(argv, files.items[i]);
+		}
+	}
+	vec_push(argv, "-C");
+	vec_push(argv, (char *)cwd);
+}
+
 int run_module(struct session *s)
 {
 	struct vec argv = {0};
 	if (s->remote) {
+		char cwd[PATH_MAX];
+		const char *output = NULL;
+		if (!getcwd(cwd, sizeof(cwd))) {
+			fprintf(stderr, "stap: getcwd: %s\n", strerror(errno));
+			return 1;
+		}
 		/* the module and nothing else goes to /work in the guest */
 		vec_push(&argv, ast_printf("%s/stapvm", s->bin_dir));
 		vec_push(&argv, "-r");
@@ -113,14 +198,23 @@ int run_module(struct session *s)
 		vec_push(&argv, (char *)s->tmpdir);
 		if (s->verbose)
 			vec_push(&argv, "-v");
+		guest_userland_options(s, &argv, cwd);
+		if (s->output_file) {
+			/* the guest writes -o's file in /stapvm/out; stapvm brings it back beside FILE */
+			const char *slash = strrchr(s->output_file, '/');
+			const char *dir = slash ? ast_printf("%.*s", (int)(slash - s->output_file + (slash == s->output_file)), s->output_file) : ".";
+			output = ast_printf("/stapvm/out/%s", slash ? slash + 1 : s->output_file);
+			vec_push(&argv, "--outdir");
+			vec_push(&argv, (char *)dir);
+		}
 		vec_push(&argv, "--");
 		vec_push(&argv, "staprun");
-		staprun_options(s, &argv);
+		staprun_options(s, &argv, output);
 		vec_push(&argv, ast_printf("/work/%s.ko", s->module_name));
 		return run_child(&argv);
 	}
 	vec_push(&argv, ast_printf("%s/staprun", s->bin_dir));
-	staprun_options(s, &argv);
+	staprun_options(s, &argv, s->output_file);
 	vec_push(&argv, (char *)s->ko_path);
 	return run_child(&argv);
 }
