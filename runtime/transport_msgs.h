@@ -52,6 +52,16 @@
 /* Module parameter for the relay size: MB per CPU (staprun -s). */
 #define STP_BUFSIZE_PARAM "_stp_bufsize"
 
+/* Module parameters staprun sets: the local time zone at start (tz_ctime() and friends). */
+#define STP_TZ_GMTOFF_PARAM "_stp_tz_gmtoff"	/* seconds west of UTC */
+#define STP_TZ_NAME_PARAM "_stp_tz_name"	/* its abbreviation, e.g. CET */
+#define STP_TZ_NAME_MAX 16			/* bytes of the name, NUL included */
+
+/* Module parameters stap --remote sets: remote_id() and remote_uri(). */
+#define STP_REMOTE_ID_PARAM "_stp_remote_id"
+#define STP_REMOTE_URI_PARAM "_stp_remote_uri"
+#define STP_REMOTE_URI_MAX 128			/* bytes of the URI, NUL included */
+
 /* Largest text payload of a WARNING or ERROR message, in bytes. */
 #define STP_MSG_TEXT_MAX 256
 

@@ -186,6 +186,7 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 	case STP_CMD_START:
 		if (cmd.hdr.len != sizeof(cmd.u.start))
 			return -EINVAL;
+		_stp_stapio_pid = task_tgid_nr(current);	/* stapio writes START itself */
 		rc = _stp_session_cmd_start(&cmd.u.start);
 		break;
 	case STP_CMD_EXIT:
