@@ -364,6 +364,7 @@ static void _stp_tokenize(char *dst, const char *input, const char *delim, struc
 /* Control messages to stapio (never sleep, never wake anybody). */
 static void _stp_warn(const char *fmt, ...);    /* "WARNING: ..." on stapio's stderr */
 static void _stp_request_exit(void);            /* exit(): end probes run, then unload */
+static void _stp_system(const char *cmd);       /* system(): stapio runs cmd after the output so far */
 
 /* Conditional probes: store a condition's new value (0 or 1) in its flag. Any context. */
 static void _stp_cond_set(atomic_t *flag, int value);

@@ -243,6 +243,8 @@ int main(int argc, char **argv)
 			released = true;
 		}
 		stapio_relay_poll(relay, false);
+		stapio_system_run(stapio_relay_written(relay), false);
+		stapio_system_reap(false);
 		if (ctl.exited)
 			break;
 		stapio_control_print(&ctl);	/* after the output that came before */
@@ -277,6 +279,8 @@ int main(int argc, char **argv)
 	/* The module has stopped writing: everything left is in the files. */
 	stapio_relay_poll(relay, true);
 	stapio_control_print(&ctl);
+	stapio_system_run(0, true);
+	stapio_system_reap(true);
 	if (!released)
 		stapio_target_release(false);
 	stapio_target_stop();
