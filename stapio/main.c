@@ -243,11 +243,12 @@ int main(int argc, char **argv)
 			released = true;
 		}
 		stapio_relay_poll(relay, false);
-		stapio_system_run(stapio_relay_written(relay), false);
-		stapio_system_reap(false);
 		if (ctl.exited)
 			break;
 		stapio_control_print(&ctl);	/* after the output that came before */
+		/* system() commands after the output and messages that came before them */
+		stapio_system_run(stapio_relay_written(relay), false);
+		stapio_system_reap(false);
 
 		want_exit = stapio_stop_signal || ctl.exit_wanted ||
 			(ctl.started && ctl.start_status != 0) ||
