@@ -517,7 +517,7 @@ static void emit_tables(struct emitter *e, struct session *s)
 		if (r->probe) {
 			struct probe_point *at = r->user_point ? r->user_point : r->point;
 			emit_line(e, "{ .body = probe_%d, .pp = %s, .pn = %s, .location = \"%s:%d:%d\"%s%s%s },",
-				  r->probe->index, emit_c_string(r->pp), emit_c_string(probes_point_text(at)), at->loc.file, at->loc.line, at->loc.col,
+				  r->probe->index, emit_c_string(r->pp), emit_c_string(r->pn ? r->pn : r->pp), at->loc.file, at->loc.line, at->loc.col,
 				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
 				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
 		}

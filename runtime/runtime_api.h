@@ -90,7 +90,7 @@ struct _stp_context {
 struct _stp_probe {
 	void (*body)(struct context *c); /* generated handler */
 	const char *pp;                  /* probe point as resolved, e.g. kprobe.function("x") */
-	const char *pn;                  /* the probe point as the script wrote it (pn()), wildcards and aliases unexpanded */
+	const char *pn;                  /* pn(): the script-level point, wildcards expanded, aliases not (NULL: pp) */
 	const char *location;            /* "t.stp:3:7" of the probe point */
 	atomic_t *cond;                  /* probe p if (cond): its flag in _stp_cond_state[], else NULL;
 					    the body runs only while it is 1, and providers that
