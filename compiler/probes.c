@@ -176,6 +176,7 @@ struct expansion {
 	struct probe *alias;           /* the alias definition expanded */
 	struct probe_point *name;      /* its name that matched */
 	struct probe_point *via;       /* the point that named it */
+	int suffix;                    /* index of via's first component after the alias name */
 	const struct expansion *outer; /* the level it was reached from; NULL: the user's probe */
 	const struct diag_expansion *level; /* its diag level, made on first use */
 };
@@ -317,6 +318,7 @@ static int expand_alias_hits(struct derive *d, struct probe_point *pp, struct ve
 		e->alias = hit->alias;
 		e->name = hit->name;
 		e->via = pp;
+		e->suffix = hit->suffix;
 		e->outer = exp;
 		/* errors while expanding its points end with "in expansion of alias ..." */
 		diag_push_expansion(expansion_what(e), pp->loc);
@@ -364,6 +366,33 @@ static void report_unknown(struct probe_point *pp)
 	}
 }
 
+/*
+ * pn(): the user's point with its wildcards expanded but its aliases not: the
+ * name of the outermost alias it matched, then the components of the user's
+ * point after that name (syscall.* -> syscall.read, syscall.read.return).
+ */
+static const char *alias_pn_text(const struct expansion *outermost)
+{
+	struct probe_point named = {.loc = outermost->via->loc};
+	for (int i = 0; i < outermost->name->components.n; i++)
+		vec_push(&named.components, outermost->name->components.items[i]);
+	for (int i = outermost->suffix; i < outermost->via->components.n; i++)
+		vec_push(&named.components, outermost->via->components.items[i]);
+	return probes_point_text(&named);
+}
+
+/* Whether a point has a wildcard in a component's name or string argument. */
+static bool point_has_wildcard(const struct probe_point *pp)
+{
+	for (int i = 0; i < pp->components.n; i++) {
+		const struct probe_component *c = pp->components.items[i];
+		if (probes_has_wildcard(c->name) ||
+		    (c->arg && c->arg->kind == NODE_STR && strpbrk(c->arg->u.str, "*?[")))
+			return true;
+	}
+	return false;
+}
+
 /* Hand a point with no alias to its provider. */
 static int expand_provider(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional)
 {
@@ -403,6 +432,9 @@ static int expand_provider(struct derive *d, struct probe_point *pp, const struc
 		struct resolved_probe *m = found.items[i];
 		if (!m->pp)
 			m->pp = probes_point_text(pp);
+		if (!m->pn)	/* without an alias: as written, or as resolved if it had wildcards */
+			m->pn = outermost ? alias_pn_text(outermost)
+				: point_has_wildcard(pp) ? m->pp : probes_point_text(pp);
 		struct match *match = ast_alloc(sizeof(*match));
 		match->r = m;
 		match->exp = exp;

@@ -16,6 +16,7 @@ struct resolved_probe {
 	struct probe_point *user_point;         /* the point in the user's probe it came from */
 	const struct probe_provider *provider;  /* who attaches it */
 	const char *pp;                         /* canonical text, e.g. timer.ms(100) */
+	const char *pn;                         /* pn(): the user's point, wildcards expanded, aliases not */
 	int index;                              /* position in _stp_probes[] */
 	/* provider data */
 	int be_type;                            /* begin_end: 0 begin, 1 end, 2 error */

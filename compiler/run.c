@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <wordexp.h>
 
+#include "../runtime/transport_msgs.h"
+
 #include "passes.h"
 #include "probes.h"
 #include "probes/process.h"
@@ -211,6 +213,9 @@ int run_module(struct session *s)
 		vec_push(&argv, "staprun");
 		staprun_options(s, &argv, output);
 		vec_push(&argv, ast_printf("/work/%s.ko", s->module_name));
+		/* one target: remote_id() 0, remote_uri() the --remote argument */
+		vec_push(&argv, ast_printf("%s=0", STP_REMOTE_ID_PARAM));
+		vec_push(&argv, ast_printf("%s=%s", STP_REMOTE_URI_PARAM, s->remote));
 		return run_child(&argv);
 	}
 	vec_push(&argv, ast_printf("%s/staprun", s->bin_dir));

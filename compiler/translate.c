@@ -516,13 +516,13 @@ static void emit_tables(struct emitter *e, struct session *s)
 		struct resolved_probe *r = s->resolved.items[i];
 		if (r->probe) {
 			struct probe_point *at = r->user_point ? r->user_point : r->point;
-			emit_line(e, "{ .body = probe_%d, .pp = %s, .location = \"%s:%d:%d\"%s%s%s },", r->probe->index,
-				  emit_c_string(r->pp), at->loc.file, at->loc.line, at->loc.col,
+			emit_line(e, "{ .body = probe_%d, .pp = %s, .pn = %s, .location = \"%s:%d:%d\"%s%s%s },",
+				  r->probe->index, emit_c_string(r->pp), emit_c_string(r->pn ? r->pn : r->pp), at->loc.file, at->loc.line, at->loc.col,
 				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
 				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
 		}
 		else
-			emit_line(e, "{ .body = probe_display, .pp = \"end\", .location = \"<global display>\" },");
+			emit_line(e, "{ .body = probe_display, .pp = \"end\", .pn = \"end\", .location = \"<global display>\" },");
 	}
 	emit_close(e, "};");
 	const struct probe_provider *used[16];

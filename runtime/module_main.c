@@ -59,6 +59,21 @@ static bool _stp_begun;				/* begin probes ran: end/error probes will */
 static bool _stp_exit_queued;			/* EXIT was accepted (_stp_cmd_mutex) */
 
 long _stp_target;
+long _stp_stapio_pid;
+
+long _stp_tz_gmtoff;
+module_param(_stp_tz_gmtoff, long, 0400);
+MODULE_PARM_DESC(_stp_tz_gmtoff, "local time zone, seconds west of UTC (set by staprun)");
+char _stp_tz_name[STP_TZ_NAME_MAX] = "UTC";
+module_param_string(_stp_tz_name, _stp_tz_name, STP_TZ_NAME_MAX, 0400);
+MODULE_PARM_DESC(_stp_tz_name, "local time zone name (set by staprun)");
+
+long _stp_remote_id = -1;
+module_param(_stp_remote_id, long, 0400);
+MODULE_PARM_DESC(_stp_remote_id, "index of this run among stap --remote targets, -1 if none");
+char _stp_remote_uri[STP_REMOTE_URI_MAX];
+module_param_string(_stp_remote_uri, _stp_remote_uri, STP_REMOTE_URI_MAX, 0400);
+MODULE_PARM_DESC(_stp_remote_uri, "the stap --remote target of this run, empty if none");
 
 static void _stp_probe_run(const struct _stp_probe *p, struct pt_regs *regs, int state);
 static __always_inline void _stp_run_probe(const struct _stp_probe *p, struct pt_regs *regs);

@@ -90,6 +90,7 @@ struct _stp_context {
 struct _stp_probe {
 	void (*body)(struct context *c); /* generated handler */
 	const char *pp;                  /* probe point as resolved, e.g. kprobe.function("x") */
+	const char *pn;                  /* pn(): the script-level point, wildcards expanded, aliases not (NULL: pp) */
 	const char *location;            /* "t.stp:3:7" of the probe point */
 	atomic_t *cond;                  /* probe p if (cond): its flag in _stp_cond_state[], else NULL;
 					    the body runs only while it is 1, and providers that
@@ -363,10 +364,16 @@ static void _stp_tokenize(char *dst, const char *input, const char *delim, struc
 /* Control messages to stapio (never sleep, never wake anybody). */
 static void _stp_warn(const char *fmt, ...);    /* "WARNING: ..." on stapio's stderr */
 static void _stp_request_exit(void);            /* exit(): end probes run, then unload */
+static void _stp_system(const char *cmd);       /* system(): stapio runs cmd after the output so far */
 
 /* Conditional probes: store a condition's new value (0 or 1) in its flag. Any context. */
 static void _stp_cond_set(atomic_t *flag, int value);
 extern long _stp_target;                        /* target(): -x PID or -c CMD's pid, 0 if none */
+extern long _stp_stapio_pid;                    /* stp_pid(): the stapio that sent START */
+extern long _stp_tz_gmtoff;                     /* tz_gmtoff(): seconds west of UTC, from staprun */
+extern char _stp_tz_name[];                     /* tz_name(): STP_TZ_NAME_MAX bytes, from staprun */
+extern long _stp_remote_id;                     /* remote_id(): -1 unless stap --remote */
+extern char _stp_remote_uri[];                  /* remote_uri(): "" unless stap --remote */
 
 /* Locks for globals: one per global. Bounded: trylock MAXTRYLOCK times, then fail. */
 struct _stp_rwlock { atomic_t v; };             /* -1 writer, 0 free, >0 readers */
@@ -409,7 +416,15 @@ static s64 _stp_gettimeofday_ns(void);
  *	CONTEXT                the struct _stp_context of the running probe
  *
  * Bodies run in probe context: no sleeping, bounded loops, no faulting reads.
+ *
+ *	STAP_KREAD(lv, ptr)    copy *ptr (kernel memory) into the lvalue lv, fault-safe;
+ *	                       a bad address is STAP_ERROR("kernel read fault at 0x...")
  */
+#define STAP_KREAD(lv, ptr)                                                            \
+	do {                                                                           \
+		if (copy_from_kernel_nofault(&(lv), (ptr), sizeof(lv)))                \
+			STAP_ERROR("kernel read fault at 0x%016lx", (unsigned long)(ptr)); \
+	} while (0)
 
 /* ------------------------------------------------------------------ */
 /* Maps (script arrays). Entries are preallocated at init: no allocation */

@@ -19,6 +19,7 @@
  *	  START {version, target} --->    runs begin probes, registers probes
  *	                          <---    STARTED {status}
  *	                          <---    WARNING / ERROR text (any time)
+ *	                          <---    SYSTEM {after_seq} command (system())
  *	                          <---    REQUEST_EXIT (exit() or an error)
  *	  EXIT                    --->    unregisters, runs end or error probes
  *	                          <---    EXITED {counters}   (always last)
@@ -42,7 +43,7 @@
 #endif
 
 /* Bump on any change to the layout or meaning of anything in this file. */
-#define STP_PROTOCOL_VERSION 1
+#define STP_PROTOCOL_VERSION 2
 
 /* Where the module's files live in debugfs (relative to its mount point). */
 #define STP_DEBUGFS_ROOT "systemtap"
@@ -51,6 +52,16 @@
 
 /* Module parameter for the relay size: MB per CPU (staprun -s). */
 #define STP_BUFSIZE_PARAM "_stp_bufsize"
+
+/* Module parameters staprun sets: the local time zone at start (tz_ctime() and friends). */
+#define STP_TZ_GMTOFF_PARAM "_stp_tz_gmtoff"	/* seconds west of UTC */
+#define STP_TZ_NAME_PARAM "_stp_tz_name"	/* its abbreviation, e.g. CET */
+#define STP_TZ_NAME_MAX 16			/* bytes of the name, NUL included */
+
+/* Module parameters stap --remote sets: remote_id() and remote_uri(). */
+#define STP_REMOTE_ID_PARAM "_stp_remote_id"
+#define STP_REMOTE_URI_PARAM "_stp_remote_uri"
+#define STP_REMOTE_URI_MAX 128			/* bytes of the URI, NUL included */
 
 /* Largest text payload of a WARNING or ERROR message, in bytes. */
 #define STP_MSG_TEXT_MAX 256
@@ -77,6 +88,7 @@ enum _stp_msg_type {
 	STP_MSG_ERROR = 103,		/* payload text (no NUL): print "ERROR: text" */
 	STP_MSG_REQUEST_EXIT = 104,	/* no payload: please send EXIT */
 	STP_MSG_EXITED = 105,		/* payload struct _stp_msg_exited; the last message */
+	STP_MSG_SYSTEM = 106,		/* payload struct _stp_msg_system, then the command (no NUL) */
 };
 
 /* Payload of STP_CMD_START. */
@@ -90,6 +102,16 @@ struct _stp_cmd_start {
 struct _stp_msg_started {
 	int32_t status;			/* 0, or -errno: begin/registration failed or bad version */
 	uint32_t version;		/* STP_PROTOCOL_VERSION of the module */
+};
+
+/*
+ * Head of STP_MSG_SYSTEM's payload: stapio runs the command that follows with
+ * /bin/sh -c, in the background, once it has written out every relay record
+ * up to after_seq (the output the script printed before calling system()).
+ */
+struct _stp_msg_system {
+	uint32_t after_seq;		/* last record seq taken before the call, 0 if none */
+	uint32_t reserved;		/* zero */
 };
 
 /* Payload of STP_MSG_EXITED. */

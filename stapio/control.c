@@ -122,6 +122,17 @@ static void stapio_control_handle(struct stapio_control *ctl, const struct _stp_
 		stapio_log(1, "module requests exit");
 		ctl->exit_wanted = true;
 		break;
+	case STP_MSG_SYSTEM: {
+		struct _stp_msg_system head;
+
+		if (hdr->len < sizeof(head)) {
+			stapio_log(1, "ignoring a short SYSTEM message");
+			break;
+		}
+		memcpy(&head, payload, sizeof(head));
+		stapio_system_queue(head.after_seq, payload + sizeof(head), hdr->len - sizeof(head));
+		break;
+	}
 	case STP_MSG_EXITED:
 		memcpy(&ctl->summary, payload,
 		       hdr->len < sizeof(ctl->summary) ? hdr->len : sizeof(ctl->summary));

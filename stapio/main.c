@@ -255,6 +255,9 @@ int main(int argc, char **argv)
 		if (ctl.exited)
 			break;
 		stapio_control_print(&ctl);	/* after the output that came before */
+		/* system() commands after the output and messages that came before them */
+		stapio_system_run(stapio_relay_written(relay), false);
+		stapio_system_reap(false);
 
 		want_exit = stapio_stop_signal || ctl.exit_wanted ||
 			(ctl.started && ctl.start_status != 0) ||
@@ -286,6 +289,8 @@ int main(int argc, char **argv)
 	/* The module has stopped writing: everything left is in the files. */
 	stapio_relay_poll(relay, true);
 	stapio_control_print(&ctl);
+	stapio_system_run(0, true);
+	stapio_system_reap(true);
 	if (!released)
 		stapio_target_release(false);
 	stapio_target_stop();

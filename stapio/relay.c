@@ -316,3 +316,8 @@ void stapio_relay_poll(struct stapio_relay *r, bool final)
 		}
 	}
 }
+
+uint32_t stapio_relay_written(const struct stapio_relay *r)
+{
+	return r->next_seq - 1;
+}

@@ -63,6 +63,17 @@ struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile);
  */
 void stapio_relay_poll(struct stapio_relay *r, bool final);
 void stapio_relay_close(struct stapio_relay *r);
+/* The seq of the last record written out (or given up on). */
+uint32_t stapio_relay_written(const struct stapio_relay *r);
+
+/* ---- system.c: commands from the script's system() ---- */
+
+/* Keep a SYSTEM message's command until the records up to after_seq are written. */
+void stapio_system_queue(uint32_t after_seq, const char *text, uint32_t len);
+/* Start (in the background, /bin/sh -c) the commands whose output before them is out; all: every one. */
+void stapio_system_run(uint32_t written_seq, bool all);
+/* Reap the commands that ended; wait_all: wait for every one (at exit) and free the queue. */
+void stapio_system_reap(bool wait_all);
 
 /* ---- target.c: the -c command ---- */
 

@@ -1,5 +1,6 @@
 /* staprun.c - load a probe module, run stapio on it, and unload it on every path. */
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -194,10 +195,37 @@ static int staprun_read_module(const char *path, unsigned char **image, size_t *
 	return fd;
 }
 
-/* "_stp_bufsize=N p1=v1 p2=v2"; NULL if out of memory. */
+/*
+ * "_stp_tz_gmtoff=S _stp_tz_name=Z": the local time zone now (seconds west of
+ * UTC and its abbreviation), for the tapset's tz_ctime(), tz_gmtoff(), tz_name().
+ */
+static void staprun_tz_params(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char name[STP_TZ_NAME_MAX];
+	size_t i, j = 0;
+
+	if (!localtime_r(&now, &tm)) {
+		snprintf(buf, len, "%s=0 %s=UTC", STP_TZ_GMTOFF_PARAM, STP_TZ_NAME_PARAM);
+		return;
+	}
+	/* module parameters are split at blanks: keep the name's letters, digits and signs */
+	for (i = 0; tm.tm_zone && tm.tm_zone[i] && j < sizeof(name) - 1; i++) {
+		char c = tm.tm_zone[i];
+
+		if (isalnum((unsigned char)c) || c == '+' || c == '-')
+			name[j++] = c;
+	}
+	name[j] = '\0';
+	snprintf(buf, len, "%s=%ld %s=%s", STP_TZ_GMTOFF_PARAM, -(long)tm.tm_gmtoff, STP_TZ_NAME_PARAM,
+		 j ? name : "UTC");
+}
+
+/* "_stp_bufsize=N _stp_tz_gmtoff=S _stp_tz_name=Z p1=v1 p2=v2"; NULL if out of memory. */
 static char *staprun_params(const struct staprun_options *opt)
 {
-	size_t len = 64;
+	size_t len = 64 + 128;
 	char *params;
 	int i;
 
@@ -208,7 +236,8 @@ static char *staprun_params(const struct staprun_options *opt)
 		return NULL;
 	params[0] = '\0';
 	if (opt->bufsize_mb)
-		snprintf(params, len, "%s=%lu", STP_BUFSIZE_PARAM, opt->bufsize_mb);
+		snprintf(params, len, "%s=%lu ", STP_BUFSIZE_PARAM, opt->bufsize_mb);
+	staprun_tz_params(params + strlen(params), len - strlen(params));
 	for (i = 0; i < opt->nparams; i++) {
 		if (params[0])
 			strcat(params, " ");

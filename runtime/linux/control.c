@@ -109,6 +109,34 @@ static void _stp_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+static u32 _stp_relay_last_seq(void);
+
+/*
+ * system(): have stapio run cmd once the output printed so far is out. The
+ * probe's output is flushed first so that it takes its seq before the
+ * message is queued. A command too long for one message is dropped with a
+ * warning.
+ */
+static __maybe_unused void _stp_system(const char *cmd)
+{
+	struct {
+		struct _stp_msg_system head;
+		char text[STP_MSG_MAX - sizeof(struct _stp_msg_hdr) - sizeof(struct _stp_msg_system)];
+	} msg;
+	size_t len = strnlen(cmd, MAXSTRINGLEN);
+
+	if (len > sizeof(msg.text)) {
+		_stp_warn("system: command of %zu bytes dropped (at most %zu)", len, sizeof(msg.text));
+		return;
+	}
+	_stp_print_flush();
+	msg.head.after_seq = _stp_relay_last_seq();
+	msg.head.reserved = 0;
+	memcpy(msg.text, cmd, len);
+	if (_stp_ctl_send(STP_MSG_SYSTEM, &msg, sizeof(msg.head) + len, false))
+		_stp_warn("system: no room to queue the command");
+}
+
 /* Ask stapio for an EXIT; delivered once, after the messages queued before it. */
 static void _stp_ctl_request_exit(void)
 {
@@ -186,6 +214,7 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 	case STP_CMD_START:
 		if (cmd.hdr.len != sizeof(cmd.u.start))
 			return -EINVAL;
+		_stp_stapio_pid = task_tgid_nr(current);	/* stapio writes START itself */
 		rc = _stp_session_cmd_start(&cmd.u.start);
 		break;
 	case STP_CMD_EXIT:

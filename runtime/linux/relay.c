@@ -137,3 +137,9 @@ static u64 _stp_relay_dropped_count(void)
 {
 	return atomic64_read(&_stp_relay_dropped);
 }
+
+/* The seq of the last record handed out (system() waits for the output up to it). */
+static __maybe_unused u32 _stp_relay_last_seq(void)
+{
+	return (u32)atomic_read(&_stp_record_seq);
+}
