@@ -60,6 +60,7 @@ struct _stp_fentry_kprobe {
 	int registered;
 };
 static struct _stp_fentry_kprobe *_stp_fentry_kps;
+static u64 _stp_fentry_kps_missed;	/* misses of the kprobes already unregistered */
 
 /* The one pre-handler of every fallback kprobe. */
 static int notrace _stp_fentry_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -79,6 +80,7 @@ static void _stp_fentry_kprobes_unregister(void)
 		return;
 	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
 	for (i = 0; i < n; i++) {
+		_stp_fentry_kps_missed += _stp_fentry_kps[i].kp.nmissed;
 		if (!_stp_fentry_kps[i].registered)
 			continue;
 		_stp_fentry_kps[i].registered = 0;
@@ -124,7 +126,7 @@ static int _stp_fentry_kprobes_register(void)
 
 static u64 _stp_fentry_kprobes_missed(void)
 {
-	u64 missed = 0;
+	u64 missed = _stp_fentry_kps_missed;
 	size_t i;
 
 	for (i = 0; _stp_fentry_kps && i < ARRAY_SIZE(_stp_fentries); i++)
