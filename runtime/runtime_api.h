@@ -184,7 +184,7 @@ struct _stp_kprobe_probe {
 	} u;                             /* runtime-owned */
 #ifdef STP_FTRACE
 	/* runtime-owned: an entry probe hooked through ftrace instead (kprobes.c) */
-	struct ftrace_ops fops;
+	struct ftrace_ops *fops;         /* allocated when hooked */
 	int ftrace;                      /* 1: fops is registered, u.kp only resolved the address */
 	int resolver;                    /* 1: u.kp (disabled) is still registered */
 	atomic_long_t ftrace_missed;     /* hits dropped by ftrace's recursion guard */

@@ -195,19 +195,24 @@ static bool _stp_ftrace_try(size_t i)
 
 	if (!(kpp->u.kp.flags & KPROBE_FLAG_FTRACE) || _stp_ftrace_hooked >= STP_FTRACE_MAX)
 		return false;
-	memset(&kpp->fops, 0, sizeof(kpp->fops));
-	kpp->fops.func = _stp_ftrace_handlers[i];
-	kpp->fops.flags = kpp->probe->regless ? 0 : FTRACE_OPS_FL_SAVE_REGS;
+	/* allocated here, not in the table: a large table of kretprobes has no use for one per row */
+	kpp->fops = kzalloc(sizeof(*kpp->fops), GFP_KERNEL);
+	if (!kpp->fops)
+		return false;
+	kpp->fops->func = _stp_ftrace_handlers[i];
+	kpp->fops->flags = kpp->probe->regless ? 0 : FTRACE_OPS_FL_SAVE_REGS;
 	atomic_long_set(&kpp->ftrace_missed, 0);
-	if (ftrace_set_filter_ip(&kpp->fops, (unsigned long)kpp->u.kp.addr, 0, 0))
+	if (ftrace_set_filter_ip(kpp->fops, (unsigned long)kpp->u.kp.addr, 0, 0))
 		goto fail;
-	if (register_ftrace_function(&kpp->fops))
+	if (register_ftrace_function(kpp->fops))
 		goto fail;
 	kpp->ftrace = 1;
 	_stp_ftrace_hooked++;
 	return true;
 fail:
-	ftrace_free_filter(&kpp->fops);
+	ftrace_free_filter(kpp->fops);
+	kfree(kpp->fops);
+	kpp->fops = NULL;
 	return false;
 }
 #endif
@@ -323,8 +328,10 @@ static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
 		return;
 #ifdef STP_FTRACE
 	if (kpp->ftrace) {
-		unregister_ftrace_function(&kpp->fops);
-		ftrace_free_filter(&kpp->fops);
+		unregister_ftrace_function(kpp->fops);
+		ftrace_free_filter(kpp->fops);
+		kfree(kpp->fops);
+		kpp->fops = NULL;
 		kpp->ftrace = 0;
 		kpp->registered = 0;
 		return;
