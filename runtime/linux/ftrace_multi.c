@@ -262,9 +262,7 @@ fail:
 }
 #endif
 
-/* Whether the rows go through ftrace (see the file comment); kprobes.c says whether a condition forbids it. */
-static bool _stp_kprobes_any_conditional(void);
-
+/* Through ftrace unless a conditional kprobe forbids it (_stp_kprobes_any_conditional, kprobes.c). */
 static int _stp_fentry_register(void)
 {
 	int rc;
