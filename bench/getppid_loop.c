@@ -7,6 +7,7 @@
  *                          CPU time (ns) of every thread of process PID
  *                          right after the last call
  *   getppid_loop --cpu PID print that CPU time alone
+ *   getppid_loop --now     print the guest clock (ns)
  *
  * Under QEMU's -icount shift=0 the guest clock advances one nanosecond per
  * guest instruction, so ns are instructions. The CPU time comes from
@@ -65,12 +66,16 @@ int main(int argc, char **argv)
 	long long t0, t1, cpu = 0;
 	long n, i;
 
+	if (argc == 2 && !strcmp(argv[1], "--now")) {
+		printf("%lld\n", now_ns());
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "--cpu")) {
 		printf("%lld\n", process_cpu_ns(argv[2]));
 		return 0;
 	}
 	if (argc < 2 || argc > 3 || (n = atol(argv[1])) <= 0) {
-		fprintf(stderr, "usage: getppid_loop N [PID] | getppid_loop --cpu PID\n");
+		fprintf(stderr, "usage: getppid_loop N [PID] | getppid_loop --cpu PID | getppid_loop --now\n");
 		return 2;
 	}
 	t0 = now_ns();

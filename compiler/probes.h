@@ -6,6 +6,7 @@
 #include "session.h"
 
 struct probe_provider;
+struct ktext;
 
 /* One probe point of one probe, resolved to something the runtime can attach. */
 struct resolved_probe {
@@ -28,6 +29,11 @@ struct resolved_probe {
 	bool is_return;                         /* kprobe: .return */
 	int64_t offset;                         /* kprobe: bytes past symbol (statements, inline instances) */
 	int64_t maxactive;                      /* kprobe .return: .maxactive(N), 0 for the default */
+	uint64_t ftrace_site;                   /* kprobe: link-time address of the function's ftrace call
+						   site (kernel functions with DWARF), 0 if unknown */
+	const struct ktext *ktext;              /* kprobe: the kernel image ftrace_site is in (ktext.h) */
+	bool wildcard;                          /* kprobe: matched by a wildcard: skipped with a warning
+						   when it cannot be attached, where a named one is fatal */
 	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
 	const char *tracepoint;                 /* tracepoint: the kernel's name for it */
 	int tp_nargs;                           /* tracepoint: arguments its probe function takes */

@@ -173,6 +173,7 @@ struct _stp_kprobe_probe {
 	unsigned long offset;            /* bytes past symbol */
 	int is_return;
 	int optional;                    /* '?': a registration failure is not an error */
+	int wildcard;                    /* a wildcard's match: a registration failure is a warning */
 	int maxactive;                   /* kretprobe instances, 0 for the kernel's default */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
 	size_t data_size;                /* .return with entry: bytes of instance data */
@@ -184,11 +185,29 @@ struct _stp_kprobe_probe {
 	} u;                             /* runtime-owned */
 #ifdef STP_FTRACE
 	/* runtime-owned: an entry probe hooked through ftrace instead (kprobes.c) */
-	struct ftrace_ops fops;
+	struct ftrace_ops *fops;         /* allocated when hooked */
 	int ftrace;                      /* 1: fops is registered, u.kp only resolved the address */
 	int resolver;                    /* 1: u.kp (disabled) is still registered */
 	atomic_long_t ftrace_missed;     /* hits dropped by ftrace's recursion guard */
 #endif
+};
+
+/*
+ * Entry probes on many kernel functions (a kernel.function wildcard) behind
+ * one ftrace_ops (linux/ftrace_multi.c). The compiler emits, sorted by site:
+ *
+ * static const struct _stp_fentry _stp_fentries[];
+ * static const u32 _stp_fentry_hash[1 << STP_FENTRY_HASH_BITS];  // index + 1 into
+ *         // _stp_fentries, 0 for none: open addressing on _stp_fentry_slot(site)
+ * #define STP_FENTRY_REF_FILTER  // link-time address of ftrace_set_filter_ips
+ * #define STP_FENTRY_REF_REGISTER  // and of register_ftrace_function (KASLR offset)
+ * #define STP_FENTRY_REGS 1        // some body may read the registers
+ */
+struct _stp_fentry {
+	unsigned long site;              /* link-time address of the function's ftrace call site */
+	const struct _stp_probe *probe;
+	const char *symbol;              /* the function, for the kprobe fallback */
+	int wildcard;                    /* a wildcard's match: a failure to attach is a warning */
 };
 
 /*

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "debuginfo/kernel.h"
+#include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
 #include "targetvar.h"
@@ -132,6 +133,19 @@ static int compare_funcs(const void *a, const void *b)
 	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
 }
 
+/* The kernel image's ftrace sites and blacklist, read once per run; NULL without a DWARF vmlinux. */
+static const struct ktext *kernel_text(struct debuginfo *di)
+{
+	static const char *path;
+	static const struct ktext *k;
+	if (!path || strcmp(path, di->path)) {
+		const char *err;
+		path = di->path;
+		k = ktext_open(path, &err);
+	}
+	return k;
+}
+
 static bool kernel_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
 {
 	struct probe_component *first = probes_component(pp, 0);
@@ -215,12 +229,31 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	struct vec funcs = {0};
 	dbg_functions(di, pat.func, pat.file, sf.inl, &funcs);
 	qsort(funcs.items, (size_t)funcs.n, sizeof(void *), compare_funcs);
+	/*
+	 * A wildcard leaves out the matches no probe can attach to: functions
+	 * in .init.text, on the kprobes blacklist, or without an ftrace site
+	 * (notrace); counted, and said with -v. A function named without a
+	 * wildcard is kept and fails at registration as the kernel says.
+	 * Only the vmlinux with DWARF tells (ktext.h); with BTF every match is
+	 * tried, and a wildcard match that fails is skipped at run time.
+	 */
+	bool wildcard = dbg_is_glob(pat.func) || (pat.file && dbg_is_glob(pat.file));
+	const struct ktext *kt = !strcmp(module, "kernel") && di->source == DBG_SOURCE_DWARF && !sf.inl
+				 ? kernel_text(di) : NULL;
+	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		if (pat.line_lo && (f->line < pat.line_lo || f->line > pat.line_hi))
 			continue;
 		if (sf.exported && !f->exported)
 			continue;
+		uint64_t site = 0;
+		enum ktext_verdict verdict = kt ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
+		if (verdict != KTEXT_OK && wildcard) {
+			skipped[verdict]++;
+			nskipped++;
+			continue;
+		}
 		/* BTF also describes a module's .init.text functions, freed before a probe can attach */
 		if (strcmp(module, "kernel") && di->source != DBG_SOURCE_DWARF &&
 		    kernel_module_function_missing(s, module, f->symbol))
@@ -232,18 +265,28 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		r->offset = (int64_t)(f->addr - f->symbol_addr);
 		r->is_return = sf.ret;
 		r->maxactive = sf.maxactive;
+		r->ftrace_site = verdict == KTEXT_OK && f->addr == f->symbol_addr ? site : 0;
+		r->ktext = kt;
+		r->wildcard = wildcard;
 		r->pp = ast_printf("%s%s%s%s", where_text(family, f->name, f->file, f->line), sf.inl ? ".inline" : "",
 				   sf.exported ? ".exported" : "", sf.ret ? ".return" : sf.call ? ".call" : "");
 		r->scope = function_scope(di, f, f->addr, sf.ret, ast_printf("function %s", f->name));
 		vec_push(out, r);
 	}
+	const char *why_skipped = ast_printf("%d in .init.text, %d on the kprobes blacklist, %d without an ftrace site",
+					     skipped[KTEXT_INIT], skipped[KTEXT_BLACKLIST], skipped[KTEXT_NOTRACE]);
+	if (nskipped && s->verbose)
+		fprintf(stderr, "%s:%d:%d: %s(\"%s\"): %d functions match, %d skipped (%s)\n", what->arg->loc.file,
+			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n + nskipped, nskipped,
+			why_skipped);
 	if (!out->n) {
 		if (pp->optional)
 			return true; /* '?': the core skips the point */
-		diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s (%s)", sf.inl ? "inlined " : "",
+		diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s (%s)%s", sf.inl ? "inlined " : "",
 			   sf.exported ? "exported " : "", what->arg->u.str,
 			   strcmp(module, "kernel") ? ast_printf("module %s", module) : "the kernel",
-			   di->source == DBG_SOURCE_DWARF ? ast_printf("DWARF of %s", di->path) : ast_printf("BTF of %s", di->path));
+			   di->source == DBG_SOURCE_DWARF ? ast_printf("DWARF of %s", di->path) : ast_printf("BTF of %s", di->path),
+			   nskipped ? ast_printf(" that a probe can attach to: %d skipped (%s)", nskipped, why_skipped) : "");
 		return false;
 	}
 	return true;

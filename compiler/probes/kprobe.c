@@ -4,9 +4,11 @@
  * kprobe-attached family (kernel.function and kernel.statement resolve to
  * this provider with an offset, a scope, and values saved at entry).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "debuginfo/kernel.h"
+#include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
 #include "targetvar.h"
@@ -74,14 +76,112 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 static void kprobe_defines(struct emitter *e)
 {
 	emit_line(e, "#define STP_HAVE_KPROBES 1");
-	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* the table comes with STP_KPROBE_BODIES */");
+	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */");
+}
+
+/*
+ * Entry probes on more kernel functions than get an ftrace_ops each
+ * (STP_FTRACE_MAX's default) share one (runtime/linux/ftrace_multi.c):
+ * those whose ftrace call site pass 2 found (ktext.h).
+ */
+#define FENTRY_SHARED_MIN 9
+/* A kprobe table up to this size gets a handler (and an ftrace twin) per probe; a larger one shares one. */
+#define KPROBE_BODIES_MAX 64
+
+static bool fentry_eligible(const struct resolved_probe *r)
+{
+	return !r->is_return && r->offset == 0 && r->ftrace_site && r->ktext && !strchr(r->symbol, ':');
+}
+
+static int compare_site(const void *a, const void *b)
+{
+	const struct resolved_probe *x = *(const struct resolved_probe *const *)a;
+	const struct resolved_probe *y = *(const struct resolved_probe *const *)b;
+	return x->ftrace_site < y->ftrace_site ? -1 : x->ftrace_site > y->ftrace_site;
+}
+
+/* The hash slot of a site: the runtime computes the same (_stp_fentry_slot). */
+static uint32_t fentry_slot(uint64_t site, int bits)
+{
+	return (uint32_t)((site * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+/* _stp_fentries[] (rows sorted by site, each site once), its hash index and the KASLR reference addresses. */
+static void fentry_table(struct emitter *e, struct vec *rows)
+{
+	const struct ktext *kt = ((struct resolved_probe *)rows->items[0])->ktext;
+	uint64_t ref_filter = 0, ref_register = 0;
+	bool regs = false;
+	ktext_symbol(kt, "ftrace_set_filter_ips", &ref_filter);
+	ktext_symbol(kt, "register_ftrace_function", &ref_register);
+	emit_line(e, "#define STP_FTRACE_MULTI 1");
+	emit_line(e, "#define STP_FENTRY_REF_FILTER 0x%llxUL /* ftrace_set_filter_ips in the image compiled against */",
+		  (unsigned long long)ref_filter);
+	emit_line(e, "#define STP_FENTRY_REF_REGISTER 0x%llxUL /* register_ftrace_function */",
+		  (unsigned long long)ref_register);
+	emit_open(e, "static const struct _stp_fentry _stp_fentries[] = {");
+	int n = rows->n;
+	for (int i = 0; i < n; i++) {
+		struct resolved_probe *r = rows->items[i];
+		regs |= r->probe->uses_regs;
+		emit_line(e, "{ 0x%llxUL, &_stp_probes[%d], %s, %d },", (unsigned long long)r->ftrace_site, r->index,
+			  emit_c_string(r->symbol), r->wildcard);
+	}
+	emit_close(e, "};");
+	if (regs)
+		emit_line(e, "#define STP_FENTRY_REGS 1 /* some body reads the registers */");
+	int bits = 4;
+	while ((1 << bits) < 2 * n)
+		bits++;
+	uint32_t *slots = calloc((size_t)1 << bits, sizeof(*slots));
+	for (int i = 0; i < n; i++) {
+		uint32_t j = fentry_slot(((struct resolved_probe *)rows->items[i])->ftrace_site, bits);
+		while (slots[j])
+			j = (j + 1) & ((1u << bits) - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	emit_line(e, "#define STP_FENTRY_HASH_BITS %d", bits);
+	emit_open(e, "static const u32 _stp_fentry_hash[1 << STP_FENTRY_HASH_BITS] = {");
+	for (int i = 0; i < (1 << bits); i += 16) {
+		char line[16 * 12] = "";
+		size_t len = 0;
+		for (int j = i; j < i + 16 && j < (1 << bits); j++)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%u,", slots[j]);
+		emit_line(e, "%s", line);
+	}
+	emit_close(e, "};");
+	free(slots);
 }
 
 static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 {
+	/* entry probes that share one ftrace hook; the others are kprobes */
+	struct vec shared = {0}, rows = {0};
+	for (int i = 0; i < mine->n; i++)
+		if (fentry_eligible(mine->items[i]))
+			vec_push(&shared, mine->items[i]);
+	bool share = shared.n >= FENTRY_SHARED_MIN;
+	if (share) {
+		/* a function a second probe also names keeps its own hook for that one (a kprobe row) */
+		qsort(shared.items, (size_t)shared.n, sizeof(void *), compare_site);
+		int n = 0;
+		for (int i = 0; i < shared.n; i++) {
+			struct resolved_probe *r = shared.items[i];
+			if (n && r->ftrace_site == ((struct resolved_probe *)shared.items[n - 1])->ftrace_site)
+				r->ftrace_site = 0; /* not eligible any more */
+			else
+				shared.items[n++] = r;
+		}
+		shared.n = n;
+	}
+	for (int i = 0; i < mine->n; i++)
+		if (!share || !fentry_eligible(mine->items[i]))
+			vec_push(&rows, mine->items[i]);
+	if (share)
+		fentry_table(e, &shared);
 	/* .return probes that read values at the function's entry: their entry handlers */
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
+	for (int i = 0; i < rows.n; i++) {
+		struct resolved_probe *r = rows.items[i];
 		const char *name = ast_printf("probe_%d_entry", r->probe->index);
 		if (!r->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
 			continue;
@@ -90,20 +190,23 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 		emit_blank(e);
 	}
 	emit_open(e, "static struct _stp_kprobe_probe _stp_kprobe_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
+	for (int i = 0; i < rows.n; i++) {
+		struct resolved_probe *r = rows.items[i];
 		bool saves = r->is_return && r->scope && r->scope->saved.n;
 		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld, "
-			  ".optional = %d%s },",
+			  ".optional = %d%s%s },",
 			  r->index, emit_c_string(r->symbol), (long long)r->offset, r->is_return, (long long)r->maxactive,
-			  r->point->optional, saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
-							    targetvar_entry_size(r->scope)) : "");
+			  r->point->optional, r->wildcard ? ", .wildcard = 1" : "",
+			  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
+					     targetvar_entry_size(r->scope)) : "");
 	}
 	emit_close(e, "};");
-	/* One handler per kprobe, each calling its body directly (runtime/linux/kprobes.c). */
+	/* One handler per kprobe, each calling its body directly (runtime/linux/kprobes.c); a large table shares one. */
+	if (rows.n > KPROBE_BODIES_MAX)
+		return;
 	char *list = ast_strdup("#define STP_KPROBE_BODIES(X)");
-	for (int i = 0; i < mine->n; i++)
-		list = ast_printf("%s X(%d, %d)", list, i, ((struct resolved_probe *)mine->items[i])->index);
+	for (int i = 0; i < rows.n; i++)
+		list = ast_printf("%s X(%d, %d)", list, i, ((struct resolved_probe *)rows.items[i])->index);
 	emit_line(e, "%s", list);
 }
 

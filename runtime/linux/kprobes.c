@@ -90,6 +90,7 @@ static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_pro
 #define STP_KRETPROBE_RET(i) _stp_kretprobe_ret_handlers[i]
 
 #ifdef STP_FTRACE
+#define STP_FTRACE_EACH 1	/* entry probes may get an ftrace_ops each (_stp_ftrace_try) */
 /*
  * The ftrace twin of each pre-handler, for an entry probe on an ftrace
  * site (see _stp_ftrace_try): called from the ops' own trampoline, it
@@ -156,9 +157,6 @@ static const char *_stp_kprobe_strerror(int rc)
 	}
 }
 
-#ifdef STP_FTRACE
-static unsigned int _stp_ftrace_hooked;	/* entry probes hooked through ftrace so far */
-
 /*
  * Whether the script has a conditional kprobe. Such a script hooks nothing
  * through ftrace: re-enabling a kprobe on an ftrace site while one of our
@@ -175,6 +173,12 @@ static bool _stp_kprobes_any_conditional(void)
 	return false;
 }
 
+/* Wildcards over many functions: one ftrace_ops for all their entries. */
+#include "ftrace_multi.c"
+
+#ifdef STP_FTRACE
+static unsigned int _stp_ftrace_hooked;	/* entry probes hooked through ftrace so far */
+
 /*
  * Hook the entry probe i through ftrace if its address is an ftrace site:
  * its kprobe, registered disabled, has resolved the address (and passed
@@ -184,27 +188,34 @@ static bool _stp_kprobes_any_conditional(void)
  * for an RCU-tasks grace period. Returns whether it hooked; the disabled
  * kprobe is left for _stp_ftrace_drop_resolvers.
  */
+#ifdef STP_FTRACE_EACH	/* a large table comes without per-probe handlers: no per-probe hooks */
 static bool _stp_ftrace_try(size_t i)
 {
 	struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
 
 	if (!(kpp->u.kp.flags & KPROBE_FLAG_FTRACE) || _stp_ftrace_hooked >= STP_FTRACE_MAX)
 		return false;
-	memset(&kpp->fops, 0, sizeof(kpp->fops));
-	kpp->fops.func = _stp_ftrace_handlers[i];
-	kpp->fops.flags = kpp->probe->regless ? 0 : FTRACE_OPS_FL_SAVE_REGS;
+	/* allocated here, not in the table: a large table of kretprobes has no use for one per row */
+	kpp->fops = kzalloc(sizeof(*kpp->fops), GFP_KERNEL);
+	if (!kpp->fops)
+		return false;
+	kpp->fops->func = _stp_ftrace_handlers[i];
+	kpp->fops->flags = kpp->probe->regless ? 0 : FTRACE_OPS_FL_SAVE_REGS;
 	atomic_long_set(&kpp->ftrace_missed, 0);
-	if (ftrace_set_filter_ip(&kpp->fops, (unsigned long)kpp->u.kp.addr, 0, 0))
+	if (ftrace_set_filter_ip(kpp->fops, (unsigned long)kpp->u.kp.addr, 0, 0))
 		goto fail;
-	if (register_ftrace_function(&kpp->fops))
+	if (register_ftrace_function(kpp->fops))
 		goto fail;
 	kpp->ftrace = 1;
 	_stp_ftrace_hooked++;
 	return true;
 fail:
-	ftrace_free_filter(&kpp->fops);
+	ftrace_free_filter(kpp->fops);
+	kfree(kpp->fops);
+	kpp->fops = NULL;
 	return false;
 }
+#endif
 
 /* Unregister, in one batch (one RCU grace period), the disabled kprobes that resolved ftrace hooks. */
 static void _stp_ftrace_drop_resolvers(void)
@@ -260,7 +271,7 @@ static int _stp_kprobe_register_one(size_t i)
 	kpp->u.kp.offset = kpp->offset;
 	kpp->u.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
 	kpp->u.kp.pre_handler = STP_KPROBE_PRE(i);
-#ifdef STP_FTRACE
+#ifdef STP_FTRACE_EACH
 	/*
 	 * An entry probe: registered disabled, then hooked through ftrace or
 	 * enabled. Not a conditional one: it is armed and disarmed as a kprobe.
@@ -317,8 +328,10 @@ static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
 		return;
 #ifdef STP_FTRACE
 	if (kpp->ftrace) {
-		unregister_ftrace_function(&kpp->fops);
-		ftrace_free_filter(&kpp->fops);
+		unregister_ftrace_function(kpp->fops);
+		ftrace_free_filter(kpp->fops);
+		kfree(kpp->fops);
+		kpp->fops = NULL;
 		kpp->ftrace = 0;
 		kpp->registered = 0;
 		return;
@@ -334,7 +347,7 @@ static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
 /* Hits the kprobes core itself had to drop (nested kprobes, no free kretprobe instance). */
 static u64 _stp_kprobes_missed(void)
 {
-	u64 missed = _stp_modules_missed_before();
+	u64 missed = _stp_modules_missed_before() + _stp_fentry_missed_total();
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(_stp_kprobe_probes); i++) {
@@ -366,6 +379,7 @@ static void _stp_kprobes_unregister(void)
 	struct kretprobe **rps;
 
 	_stp_modules_stop();
+	_stp_fentry_unregister();
 	n = _stp_kprobes_registered;
 	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
 	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
@@ -414,6 +428,13 @@ static int _stp_kprobes_register(void)
 		rc = _stp_kprobe_register_one(_stp_kprobes_registered);
 		if (rc && kpp->optional)
 			continue;	/* '?': a point that cannot be attached is skipped */
+		if (rc && kpp->wildcard) {
+			/* a wildcard's match that cannot be attached: skipped, with a warning */
+			_stp_warn("probe %s: cannot attach it (%s, %d): skipped", kpp->probe->pp,
+				  _stp_kprobe_strerror(rc), rc);
+			memset(&kpp->u, 0, sizeof(kpp->u));
+			continue;
+		}
 		if (rc) {
 			_stp_session_error("probe %s at %s: cannot register: %s (%d)",
 					   kpp->probe->pp, kpp->probe->location,
@@ -425,6 +446,11 @@ static int _stp_kprobes_register(void)
 		kpp->registered = 1;
 	}
 	_stp_ftrace_drop_resolvers();	/* before the module notifier, which drops its own */
+	rc = _stp_fentry_register();	/* reports a failure */
+	if (rc) {
+		_stp_kprobes_unregister();
+		return rc;
+	}
 	rc = _stp_modules_start();	/* reports a failure */
 	if (rc)
 		_stp_kprobes_unregister();

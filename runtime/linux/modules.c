@@ -120,6 +120,12 @@ static int _stp_modules_register_one(size_t i, bool waiting_ok)
 	memset(&kpp->u, 0, sizeof(kpp->u));
 	if ((rc == -ENOENT && waiting_ok) || kpp->optional)
 		return 0;
+	if (kpp->wildcard) {
+		/* a wildcard's match that cannot be attached: skipped, with a warning */
+		_stp_warn("probe %s: cannot attach it (%s, %d): skipped", kpp->probe->pp,
+			  _stp_kprobe_strerror(rc), rc);
+		return 0;
+	}
 	_stp_session_error("probe %s at %s: cannot register: %s (%d)", kpp->probe->pp,
 			   kpp->probe->location, _stp_kprobe_strerror(rc), rc);
 	return rc;

@@ -1,0 +1,321 @@
+/* ftrace_multi.c - entry probes on many kernel functions behind one ftrace_ops: one filter of all their sites, one callback finding the probe by address. */
+
+/*
+ * A kernel.function wildcard matching thousands of functions gets one
+ * ftrace_ops (one trampoline, one filter set by one ftrace_set_filter_ips
+ * call, one RCU-tasks wait to unregister) and one callback that looks the
+ * hit's ip up in a hash table the compiler built (_stp_fentry_hash over
+ * _stp_fentries, both const data): no code per function. The table holds
+ * link-time addresses; the KASLR offset is the distance between where two
+ * exported functions are and where the same image's symbol table put them
+ * (both must agree, or the module was built for another image).
+ *
+ * Without ftrace (-D STP_NO_FTRACE, or a kernel without it), or when the
+ * script has a conditional kprobe (see kprobes.c), every row is a kprobe
+ * by symbol name instead, sharing one pre-handler.
+ *
+ * A row that cannot be attached is skipped with a warning when a wildcard
+ * matched it, and fails the start otherwise.
+ */
+#ifdef STP_FTRACE_MULTI
+
+/* The hash slot of a link-time site: the compiler computes the same (probes/kprobe.c). */
+static __always_inline u32 _stp_fentry_slot(unsigned long site)
+{
+	return (u32)(((u64)site * 0x9E3779B97F4A7C15ULL) >> (64 - STP_FENTRY_HASH_BITS));
+}
+
+/* Warnings about rows skipped at start: one each, then a count. */
+#define STP_FENTRY_WARN_MAX 10
+
+static unsigned long _stp_fentry_skipped;	/* rows a wildcard matched that could not attach */
+
+/* Report a row that could not attach; 0 if it is skipped (a wildcard's match), else rc. */
+static int _stp_fentry_failed(const struct _stp_fentry *e, int rc)
+{
+	if (!e->wildcard) {
+		_stp_session_error("probe %s at %s: cannot register: %s (%d)", e->probe->pp,
+				   e->probe->location, _stp_kprobe_strerror(rc), rc);
+		return rc;
+	}
+	if (++_stp_fentry_skipped <= STP_FENTRY_WARN_MAX)
+		_stp_warn("probe %s: cannot attach it (%s, %d): skipped", e->probe->pp,
+			  _stp_kprobe_strerror(rc), rc);
+	return 0;
+}
+
+static void _stp_fentry_warn_total(void)
+{
+	if (_stp_fentry_skipped > STP_FENTRY_WARN_MAX)
+		_stp_warn("%lu functions matched by wildcards could not be attached and were skipped",
+			  _stp_fentry_skipped);
+}
+
+/* ---- the kprobe fallback ---- */
+
+/* One kprobe per row, allocated at start. */
+struct _stp_fentry_kprobe {
+	struct kprobe kp;
+	const struct _stp_fentry *e;     /* its row */
+	int registered;
+};
+static struct _stp_fentry_kprobe *_stp_fentry_kps;
+static u64 _stp_fentry_kps_missed;	/* misses of the kprobes already unregistered */
+
+/* The one pre-handler of every fallback kprobe. */
+static int notrace _stp_fentry_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct _stp_fentry_kprobe *k = container_of(kp, struct _stp_fentry_kprobe, kp);
+
+	_stp_run_probe(k->e->probe, regs);
+	return 0;
+}
+
+static void _stp_fentry_kprobes_unregister(void)
+{
+	size_t n = ARRAY_SIZE(_stp_fentries), i, nk = 0;
+	struct kprobe **kps;
+
+	if (!_stp_fentry_kps)
+		return;
+	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		_stp_fentry_kps_missed += _stp_fentry_kps[i].kp.nmissed;
+		if (!_stp_fentry_kps[i].registered)
+			continue;
+		_stp_fentry_kps[i].registered = 0;
+		if (kps)
+			kps[nk++] = &_stp_fentry_kps[i].kp;
+		else
+			unregister_kprobe(&_stp_fentry_kps[i].kp);
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	kvfree(kps);
+	kvfree(_stp_fentry_kps);
+	_stp_fentry_kps = NULL;
+}
+
+static int _stp_fentry_kprobes_register(void)
+{
+	size_t n = ARRAY_SIZE(_stp_fentries), i;
+	int rc;
+
+	_stp_fentry_kps = kvcalloc(n, sizeof(*_stp_fentry_kps), GFP_KERNEL);
+	if (!_stp_fentry_kps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct _stp_fentry_kprobe *k = &_stp_fentry_kps[i];
+
+		k->e = &_stp_fentries[i];
+		k->kp.symbol_name = k->e->symbol;
+		k->kp.pre_handler = _stp_fentry_kprobe_pre;
+		rc = register_kprobe(&k->kp);
+		if (!rc) {
+			k->registered = 1;
+			continue;
+		}
+		rc = _stp_fentry_failed(k->e, rc);
+		if (rc) {
+			_stp_fentry_kprobes_unregister();
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static u64 _stp_fentry_kprobes_missed(void)
+{
+	u64 missed = _stp_fentry_kps_missed;
+	size_t i;
+
+	for (i = 0; _stp_fentry_kps && i < ARRAY_SIZE(_stp_fentries); i++)
+		missed += _stp_fentry_kps[i].kp.nmissed;
+	return missed;
+}
+
+#ifdef STP_FTRACE
+/* ---- one ftrace_ops for every row ---- */
+
+static struct ftrace_ops _stp_fentry_ops;
+static bool _stp_fentry_hooked;		/* _stp_fentry_ops is registered */
+static unsigned long _stp_fentry_delta;	/* KASLR: run-time minus link-time address */
+static atomic_long_t _stp_fentry_missed;	/* hits dropped by ftrace's recursion guard */
+
+/* The row of the site at run-time address ip, or NULL. */
+static __always_inline const struct _stp_fentry *_stp_fentry_find(unsigned long ip)
+{
+	unsigned long site = ip - _stp_fentry_delta;
+	u32 mask = (1U << STP_FENTRY_HASH_BITS) - 1;
+	u32 slot = _stp_fentry_slot(site), idx;
+
+	while ((idx = _stp_fentry_hash[slot]) != 0) {
+		if (likely(_stp_fentries[idx - 1].site == site))
+			return &_stp_fentries[idx - 1];
+		slot = (slot + 1) & mask;
+	}
+	return NULL;
+}
+
+/*
+ * The hook, for every function of the filter: ip is the ftrace call
+ * site. The recursion guard drops a hit that recurses in the same context
+ * (counted as missed) and keeps preemption off until the unlock, as for
+ * the per-probe hooks of kprobes.c. Registers are saved only when some
+ * row's body may read them (STP_FENTRY_REGS).
+ */
+static void notrace _stp_fentry_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+				     struct ftrace_regs *fregs)
+{
+	const struct _stp_fentry *e;
+	struct pt_regs *regs = NULL;
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (unlikely(bit < 0)) {
+		atomic_long_inc(&_stp_fentry_missed);
+		return;
+	}
+	e = _stp_fentry_find(ip);
+	if (likely(e)) {
+#ifdef STP_FENTRY_REGS
+		if (!e->probe->regless)
+			regs = ftrace_get_regs(fregs);
+		if (unlikely(!e->probe->regless && !regs))
+			atomic_long_inc(&_stp_fentry_missed);
+		else
+#endif
+			_stp_run_probe(e->probe, regs);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* The KASLR offset, checked against a second symbol; -ENOEXEC if the image is not the one compiled for. */
+static int _stp_fentry_relocate(void)
+{
+	unsigned long a = (unsigned long)&ftrace_set_filter_ips - (unsigned long)STP_FENTRY_REF_FILTER;
+	unsigned long b = (unsigned long)&register_ftrace_function - (unsigned long)STP_FENTRY_REF_REGISTER;
+
+	if (a != b) {
+		_stp_session_error("the running kernel is not the image this module was compiled against "
+				   "(its debuginfo places kernel functions elsewhere)");
+		return -ENOEXEC;
+	}
+	_stp_fentry_delta = a;
+	return 0;
+}
+
+/*
+ * Filter every site in one call; if the kernel refuses the set (one site
+ * is not traceable after all), one site at a time, skipping the refused
+ * ones. Then one registration.
+ */
+static int _stp_fentry_ftrace_register(void)
+{
+	size_t n = ARRAY_SIZE(_stp_fentries), i, nset = 0;
+	unsigned long *ips;
+	int rc;
+
+	rc = _stp_fentry_relocate();
+	if (rc)
+		return rc;
+	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ips[i] = _stp_fentries[i].site + _stp_fentry_delta;
+	memset(&_stp_fentry_ops, 0, sizeof(_stp_fentry_ops));
+	_stp_fentry_ops.func = _stp_fentry_call;
+#ifdef STP_FENTRY_REGS
+	_stp_fentry_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+#endif
+	atomic_long_set(&_stp_fentry_missed, 0);
+	rc = ftrace_set_filter_ips(&_stp_fentry_ops, ips, n, 0, 1);
+	if (!rc) {
+		nset = n;
+	} else {
+		for (i = 0; i < n; i++) {
+			rc = ftrace_set_filter_ips(&_stp_fentry_ops, &ips[i], 1, 0, 0);
+			if (!rc) {
+				nset++;
+				continue;
+			}
+			rc = _stp_fentry_failed(&_stp_fentries[i], rc);
+			if (rc)
+				goto fail;
+		}
+	}
+	rc = 0;
+	if (nset) {
+		rc = register_ftrace_function(&_stp_fentry_ops);
+		if (rc) {
+			_stp_session_error("cannot register the ftrace hook of %zu kernel functions (%d)", nset, rc);
+			goto fail;
+		}
+		_stp_fentry_hooked = true;
+	}
+	kvfree(ips);
+	return 0;
+fail:
+	ftrace_free_filter(&_stp_fentry_ops);
+	kvfree(ips);
+	return rc;
+}
+#endif
+
+/* Through ftrace unless a conditional kprobe forbids it (_stp_kprobes_any_conditional, kprobes.c). */
+static int _stp_fentry_register(void)
+{
+	int rc;
+
+	_stp_fentry_skipped = 0;
+#ifdef STP_FTRACE
+	if (!_stp_kprobes_any_conditional())
+		rc = _stp_fentry_ftrace_register();
+	else
+#endif
+		rc = _stp_fentry_kprobes_register();
+	if (!rc)
+		_stp_fentry_warn_total();
+	return rc;
+}
+
+/* Returns with no callback running: unregister_ftrace_function waits for them. */
+static void _stp_fentry_unregister(void)
+{
+#ifdef STP_FTRACE
+	if (_stp_fentry_hooked) {
+		unregister_ftrace_function(&_stp_fentry_ops);
+		ftrace_free_filter(&_stp_fentry_ops);
+		_stp_fentry_hooked = false;
+	}
+#endif
+	_stp_fentry_kprobes_unregister();
+}
+
+static u64 _stp_fentry_missed_total(void)
+{
+	u64 missed = _stp_fentry_kprobes_missed();
+
+#ifdef STP_FTRACE
+	missed += atomic_long_read(&_stp_fentry_missed);
+#endif
+	return missed;
+}
+
+#else
+
+static int _stp_fentry_register(void)
+{
+	return 0;
+}
+
+static void _stp_fentry_unregister(void)
+{
+}
+
+static u64 _stp_fentry_missed_total(void)
+{
+	return 0;
+}
+
+#endif
