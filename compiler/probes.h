@@ -90,6 +90,13 @@ void probes_list(struct session *s, FILE *out);
  */
 bool probes_derive(struct session *s);
 
+/*
+ * Add the alias definitions of f (the script, or a tapset file when it is
+ * parsed) to the index probes_derive matches points against; f->rank
+ * orders them.
+ */
+void probes_index_aliases(struct ast_file *f);
+
 /* Providers used by the session, each once, in table order. */
 void probes_providers_used(struct session *s, const struct probe_provider **out, int *n);
 
