@@ -338,8 +338,8 @@ struct probe {
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */
 	struct vec globals_written; /* of struct symbol *: globals it (or callees) writes (pass 2) */
-	bool quiet;            /* its code (and what it calls) never prints (pass 3) */
-	bool uses_regs;        /* its code may read the registers or the probe's own entry (pass 3) */
+	bool quiet;            /* its code (and what it calls) never prints (pass 3, from the AST) */
+	bool uses_regs;        /* its code may read the registers or the probe's own entry (pass 3, from the AST) */
 };
 
 /* A function parameter: name and optional declared type. */
@@ -363,6 +363,8 @@ struct function {
 	bool stable;           /* stable pragma: same result within one probe hit */
 	bool unprivileged;     /* unprivileged pragma: safe for unprivileged users */
 	bool guru_only;        /* guru pragma: script code may call it only with -g */
+	bool prints;           /* embedded C: writes to the output (pragma:print; assumed outside the tapset) */
+	bool reads_regs;       /* embedded C: reads the probe's registers or entry (pragma:regs; assumed outside the tapset) */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
 	int index;             /* position in session->functions */
