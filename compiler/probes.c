@@ -715,18 +715,17 @@ bool probes_derive(struct session *s)
 	return diag_error_count() == errors;
 }
 
-void probes_providers_used(struct session *s, const struct probe_provider **out, int *n)
+void probes_providers_used(struct session *s, struct vec *out)
 {
-	*n = 0;
-	for (int i = 0; i < NPROVIDERS; i++) {
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->provider == providers[i]) {
-				out[(*n)++] = providers[i];
-				break;
-			}
-		}
+	bool used[NPROVIDERS] = {0};
+	for (int j = 0; j < s->resolved.n; j++) {
+		const struct probe_provider *prov = ((struct resolved_probe *)s->resolved.items[j])->provider;
+		for (int i = 0; i < NPROVIDERS; i++)
+			used[i] |= prov == providers[i];
 	}
+	for (int i = 0; i < NPROVIDERS; i++)
+		if (used[i])
+			vec_push(out, (void *)providers[i]);
 }
 
 static int compare_lines(const void *a, const void *b)
