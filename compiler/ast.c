@@ -12,13 +12,41 @@
 
 #include "ast.h"
 
-void *ast_alloc(size_t size)
+static void *alloc_or_die(size_t size)
 {
 	void *p = calloc(1, size ? size : 1);
 	if (!p) {
 		fprintf(stderr, "stap: out of memory (%zu bytes)\n", size);
 		abort();
 	}
+	return p;
+}
+
+/*
+ * A bump allocator over zeroed chunks: the compiler makes millions of
+ * small allocations and frees none, so each costs a pointer increment.
+ * Large requests get a block of their own.
+ */
+#define ARENA_CHUNK (1u << 20)
+#define ARENA_ALIGN 16
+
+static char *arena_next;  /* first free byte of the current chunk */
+static size_t arena_left; /* bytes left in it */
+
+void *ast_alloc(size_t size)
+{
+	size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (size == 0)
+		size = ARENA_ALIGN;
+	if (size > ARENA_CHUNK / 8)
+		return alloc_or_die(size);
+	if (size > arena_left) {
+		arena_next = alloc_or_die(ARENA_CHUNK);
+		arena_left = ARENA_CHUNK;
+	}
+	void *p = arena_next;
+	arena_next += size;
+	arena_left -= size;
 	return p;
 }
 
@@ -85,6 +113,78 @@ const char *ast_intern(const char *s)
 	e->next = *bucket;
 	*bucket = e;
 	return e->str;
+}
+
+/* ---- strmap: chained hashing, doubled when the load passes 1 ---- */
+
+struct strmap_entry {
+	const char *key;           /* not copied */
+	void *value;               /* the caller's */
+	unsigned hash;             /* of key, kept for rehashing */
+	struct strmap_entry *next; /* next in the same bucket */
+};
+
+static unsigned strmap_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+void *strmap_get(const struct strmap *m, const char *key)
+{
+	if (!m->nbuckets)
+		return NULL;
+	unsigned h = strmap_hash(key);
+	for (struct strmap_entry *e = m->buckets[h & (unsigned)(m->nbuckets - 1)]; e; e = e->next)
+		if (e->hash == h && !strcmp(e->key, key))
+			return e->value;
+	return NULL;
+}
+
+static void strmap_grow(struct strmap *m)
+{
+	int n = m->nbuckets ? m->nbuckets * 2 : 64;
+	struct strmap_entry **b = ast_alloc(sizeof(*b) * (size_t)n);
+	for (int i = 0; i < m->nbuckets; i++) {
+		struct strmap_entry *e = m->buckets[i];
+		while (e) {
+			struct strmap_entry *next = e->next;
+			e->next = b[e->hash & (unsigned)(n - 1)];
+			b[e->hash & (unsigned)(n - 1)] = e;
+			e = next;
+		}
+	}
+	m->buckets = b;
+	m->nbuckets = n;
+}
+
+void **strmap_slot(struct strmap *m, const char *key)
+{
+	unsigned h = strmap_hash(key);
+	if (m->nbuckets) {
+		for (struct strmap_entry *e = m->buckets[h & (unsigned)(m->nbuckets - 1)]; e; e = e->next)
+			if (e->hash == h && !strcmp(e->key, key))
+				return &e->value;
+	}
+	if (m->n >= m->nbuckets)
+		strmap_grow(m);
+	struct strmap_entry *e = ast_alloc(sizeof(*e));
+	e->key = key;
+	e->hash = h;
+	e->next = m->buckets[h & (unsigned)(m->nbuckets - 1)];
+	m->buckets[h & (unsigned)(m->nbuckets - 1)] = e;
+	m->n++;
+	return &e->value;
+}
+
+struct vec *strmap_vec(struct strmap *m, const char *key)
+{
+	void **slot = strmap_slot(m, key);
+	if (!*slot)
+		*slot = ast_alloc(sizeof(struct vec));
+	return *slot;
 }
 
 struct node *ast_new(enum node_kind kind, struct srcloc loc, const char *tok)

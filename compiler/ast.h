@@ -33,6 +33,17 @@ struct vec {
 };
 
 /*
+ * A string-keyed hash table of pointers, in the arena. Keys are not copied:
+ * they must live as long as the table (names in the AST do).
+ */
+struct strmap_entry;
+struct strmap {
+	struct strmap_entry **buckets; /* chains; NULL until the first insertion */
+	int nbuckets;                  /* a power of two */
+	int n;                         /* entries */
+};
+
+/*
  * Every node kind, once: X(NAME, "description used in diagnostics").
  * Expressions come first, then statements.
  */
@@ -327,8 +338,8 @@ struct probe {
 	struct vec callees;    /* of struct function *: functions its body calls (pass 2) */
 	struct vec globals_read;    /* of struct symbol *: globals it (or callees) reads (pass 2) */
 	struct vec globals_written; /* of struct symbol *: globals it (or callees) writes (pass 2) */
-	bool quiet;            /* its code (and what it calls) never prints (pass 3) */
-	bool uses_regs;        /* its code may read the registers or the probe's own entry (pass 3) */
+	bool quiet;            /* its code (and what it calls) never prints (pass 3, from the AST) */
+	bool uses_regs;        /* its code may read the registers or the probe's own entry (pass 3, from the AST) */
 };
 
 /* A function parameter: name and optional declared type. */
@@ -352,6 +363,8 @@ struct function {
 	bool stable;           /* stable pragma: same result within one probe hit */
 	bool unprivileged;     /* unprivileged pragma: safe for unprivileged users */
 	bool guru_only;        /* guru pragma: script code may call it only with -g */
+	bool prints;           /* embedded C: writes to the output (pragma:print; assumed outside the tapset) */
+	bool reads_regs;       /* embedded C: reads the probe's registers or entry (pragma:regs; assumed outside the tapset) */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
 	int index;             /* position in session->functions */
@@ -390,6 +403,8 @@ struct ast_file {
 	struct vec probes;     /* of struct probe * */
 	struct vec embedded;   /* of struct node * (EMBEDDED): top-level %{ %} blocks */
 	struct vec macros;     /* of struct pp_macro * (preprocess.c): its @define macros */
+	int rank;              /* definition order: 0 the script, then tapset files in path order */
+	struct strmap functions_by_name; /* name -> struct vec of its functions (built on first lookup) */
 };
 
 /* Kinds of symbols. */
@@ -420,6 +435,13 @@ char *ast_strndup(const char *s, size_t n);
 char *ast_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vec_push(struct vec *v, void *item);
 const char *ast_intern(const char *s); /* one copy per distinct string (file names) */
+
+/* The value stored under key, or NULL. */
+void *strmap_get(const struct strmap *m, const char *key);
+/* The slot holding key's value, created (holding NULL) if absent. */
+void **strmap_slot(struct strmap *m, const char *key);
+/* The vec stored under key (a struct vec *), created empty if absent. */
+struct vec *strmap_vec(struct strmap *m, const char *key);
 
 struct node *ast_new(enum node_kind kind, struct srcloc loc, const char *tok);
 const char *ast_kind_name(enum node_kind kind);

@@ -26,7 +26,8 @@ static inline bool builtin_is_delimited(int b)
 }
 
 /*
- * tapset.c: parse the tapset path once; find a function or global a script uses.
+ * tapset.c: the tapset path, each file parsed when a lookup may need it; find a
+ * function or global a script uses.
  * Lookups are made from file `from` (the caller's), which sees its own private
  * declarations and every public one; a match pulls its file into the program.
  * With candidates non-NULL, tapset_find_function instead collects every
@@ -42,8 +43,14 @@ void tapset_list_files(const char *dir, const char *suffix, struct vec *out);
 struct function *tapset_find_function(struct session *s, const char *name, int nargs,
 				      const struct ast_file *from, struct vec *candidates);
 struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from);
-/* Every probe alias defined on the tapset path (of struct probe *), in path order. */
-void tapset_aliases(struct vec *out);
+/*
+ * Parse the tapset files that may define an alias whose name starts with
+ * component first (every file with aliases for NULL: a wildcard); their
+ * aliases join the index probes.c matches points against.
+ */
+void tapset_need_aliases(struct session *s, const char *first);
+/* Whether a tapset file parsed on demand had errors (they are reported). */
+bool tapset_parse_failed(void);
 /* A tapset alias is expanded: the file defining it joins the program. */
 void tapset_use_alias(struct session *s, struct probe *alias);
 

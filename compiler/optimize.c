@@ -605,6 +605,9 @@ static bool prune_globals(struct session *s)
 	}
 	bool changed = kept.n != s->globals.n;
 	s->globals = kept;
+	s->globals_by_name = (struct strmap){0};
+	for (int i = 0; i < kept.n; i++)
+		vec_push(strmap_vec(&s->globals_by_name, ((struct global *)kept.items[i])->name), kept.items[i]);
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
 		filter_vec(&p->globals_read, &kept_syms);

@@ -1143,6 +1143,8 @@ static void set_pragmas(struct function *f, const char *code)
 	f->stable = has_pragma(code, "stable");
 	f->unprivileged = has_pragma(code, "unprivileged");
 	f->guru_only = has_pragma(code, "guru");
+	f->prints = has_pragma(code, "pragma:print");
+	f->reads_regs = has_pragma(code, "pragma:regs");
 }
 
 /* Append a foreach key; at most one sort marker per foreach. */

@@ -196,7 +196,6 @@ struct alias_hit {
 
 struct derive {
 	struct session *s;
-	struct vec aliases;            /* of struct probe *: the script's, then the tapsets' */
 	struct probe *user;            /* the script probe being derived */
 	struct vec matches;            /* of struct match *, in match order */
 	struct vec checked_conds;      /* of struct node *: conditions already checked */
@@ -239,18 +238,126 @@ static bool plain_suffix(const struct probe_point *pp, int from)
 	return true;
 }
 
-static void find_aliases(struct derive *d, struct probe_point *pp, bool allow_suffix, struct vec *out)
+/* ---- The alias index ---- */
+
+/* One name of one alias, with its place in definition order. */
+struct alias_name {
+	struct probe *alias;       /* the definition */
+	struct probe_point *name;  /* one of its names */
+	long seq;                  /* file rank, then position: the order aliases are tried in */
+};
+
+/*
+ * Alias names indexed by their literal components, so a point looks only at
+ * names it could match: a point whose first two components are literal
+ * (syscall.open) at the names starting with both (by_two) and the
+ * one-component names of its first (one: they match with a suffix); one
+ * with a literal first component only (syscall.*) at by_first; one with a
+ * wildcard first component at every name. Alias names hold no wildcards.
+ * The script's aliases are indexed first; tapset files as they are parsed.
+ */
+static struct {
+	struct vec all;            /* of struct alias_name *, in seq order */
+	struct strmap by_first;    /* first component -> struct vec of alias_name */
+	struct strmap by_two;      /* "first.second" -> struct vec of alias_name, names of 2+ components */
+	struct strmap one;         /* first component -> struct vec of alias_name, names of 1 component */
+} aliases;
+
+static const char *component_name(const struct probe_point *pp, int i)
 {
-	for (int i = 0; i < d->aliases.n; i++) {
-		struct probe *a = d->aliases.items[i];
-		for (int j = 0; j < a->names.n; j++) {
-			struct probe_point *name = a->names.items[j];
-			int k = match_from(&pp->components, 0, &name->components, 0, allow_suffix);
+	return ((struct probe_component *)pp->components.items[i])->name;
+}
+
+/* Insert keeping seq order: files may be parsed in any order. */
+static void push_ordered(struct vec *v, struct alias_name *an)
+{
+	vec_push(v, an);
+	int i = v->n - 1;
+	for (; i > 0 && ((struct alias_name *)v->items[i - 1])->seq > an->seq; i--)
+		v->items[i] = v->items[i - 1];
+	v->items[i] = an;
+}
+
+void probes_index_aliases(struct ast_file *f)
+{
+	long pos = 0;
+	for (int i = 0; i < f->probes.n; i++) {
+		struct probe *p = f->probes.items[i];
+		if (p->kind == PROBE_PLAIN)
+			continue;
+		for (int j = 0; j < p->names.n; j++) {
+			struct alias_name *an = ast_alloc(sizeof(*an));
+			an->alias = p;
+			an->name = p->names.items[j];
+			an->seq = ((long)f->rank << 32) + pos++;
+			const char *first = component_name(an->name, 0);
+			push_ordered(&aliases.all, an);
+			push_ordered(strmap_vec(&aliases.by_first, first), an);
+			if (an->name->components.n == 1)
+				push_ordered(strmap_vec(&aliases.one, first), an);
+			else
+				push_ordered(strmap_vec(&aliases.by_two,
+							ast_printf("%s.%s", first, component_name(an->name, 1))), an);
+		}
+	}
+}
+
+/* The names pp could match, in seq order, into out. */
+static void alias_candidates(struct derive *d, const struct probe_point *pp, struct vec *out)
+{
+	const char *first = component_name(pp, 0);
+	if (probes_has_wildcard(first)) {
+		tapset_need_aliases(d->s, NULL);
+		*out = aliases.all;
+		return;
+	}
+	tapset_need_aliases(d->s, first);
+	if (pp->components.n == 1 || probes_has_wildcard(component_name(pp, 1))) {
+		struct vec *v = strmap_get(&aliases.by_first, first);
+		if (v)
+			*out = *v;
+		return;
+	}
+	struct vec *two = strmap_get(&aliases.by_two, ast_printf("%s.%s", first, component_name(pp, 1)));
+	struct vec *one = strmap_get(&aliases.one, first);
+	if (!one || !two) {
+		if (one || two)
+			*out = one ? *one : *two;
+		return;
+	}
+	/* merge, keeping seq order */
+	int i = 0, j = 0;
+	while (i < one->n || j < two->n) {
+		struct alias_name *a = i < one->n ? one->items[i] : NULL;
+		struct alias_name *b = j < two->n ? two->items[j] : NULL;
+		if (!b || (a && a->seq < b->seq)) {
+			vec_push(out, a);
+			i++;
+		} else {
+			vec_push(out, b);
+			j++;
+		}
+	}
+}
+
+/*
+ * The alias names pp matches exactly or, when none does, those it extends
+ * with a plain suffix.
+ */
+static void find_aliases(struct derive *d, struct probe_point *pp, struct vec *out)
+{
+	struct vec cands = {0};
+	alias_candidates(d, pp, &cands);
+	for (int pass = 0; pass < 2 && !out->n; pass++) {
+		bool allow_suffix = pass == 1;
+		for (int i = 0; i < cands.n; i++) {
+			struct alias_name *an = cands.items[i];
+			int k = match_from(&pp->components, 0, &an->name->components, 0, allow_suffix);
 			if (k < 0 || (k < pp->components.n && !plain_suffix(pp, k)))
 				continue;
 			struct alias_hit *hit = ast_alloc(sizeof(*hit));
-			hit->alias = a;
-			hit->name = name;
+			hit->alias = an->alias;
+			hit->name = an->name;
 			hit->suffix = k;
 			vec_push(out, hit);
 		}
@@ -448,9 +555,7 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 {
 	optional |= pp->optional;
 	struct vec hits = {0};
-	find_aliases(d, pp, false, &hits);
-	if (!hits.n)
-		find_aliases(d, pp, true, &hits);
+	find_aliases(d, pp, &hits);
 	if (hits.n)
 		return expand_alias_hits(d, pp, &hits, exp, optional);
 	return expand_provider(d, pp, exp, optional);
@@ -632,12 +737,7 @@ bool probes_derive(struct session *s)
 {
 	struct derive d = {.s = s};
 	struct ast_file *f = s->script;
-	for (int i = 0; i < f->probes.n; i++) {
-		struct probe *p = f->probes.items[i];
-		if (p->kind != PROBE_PLAIN)
-			vec_push(&d.aliases, p);
-	}
-	tapset_aliases(&d.aliases);
+	probes_index_aliases(f);
 	int errors = diag_error_count();
 	for (int i = 0; i < f->probes.n; i++) {
 		struct probe *p = f->probes.items[i];
@@ -647,18 +747,17 @@ bool probes_derive(struct session *s)
 	return diag_error_count() == errors;
 }
 
-void probes_providers_used(struct session *s, const struct probe_provider **out, int *n)
+void probes_providers_used(struct session *s, struct vec *out)
 {
-	*n = 0;
-	for (int i = 0; i < NPROVIDERS; i++) {
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->provider == providers[i]) {
-				out[(*n)++] = providers[i];
-				break;
-			}
-		}
+	bool used[NPROVIDERS] = {0};
+	for (int j = 0; j < s->resolved.n; j++) {
+		const struct probe_provider *prov = ((struct resolved_probe *)s->resolved.items[j])->provider;
+		for (int i = 0; i < NPROVIDERS; i++)
+			used[i] |= prov == providers[i];
 	}
+	for (int i = 0; i < NPROVIDERS; i++)
+		if (used[i])
+			vec_push(out, (void *)providers[i]);
 }
 
 static int compare_lines(const void *a, const void *b)

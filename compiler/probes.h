@@ -41,8 +41,21 @@ struct resolved_probe {
 };
 
 /*
- * A probe-point family. Each lives in its own file under probes/; a new one
- * is added to the table in probes.c and never touches the core.
+ * The runtime half of a family: struct _stp_family _stp_family_NAME in its
+ * runtime/linux/ file (runtime_api.h). Generated code lists the families
+ * the script uses (STP_FAMILIES, STP_FAMILIES_STOP) and the runtime
+ * registers and stops exactly those, in the orders the ranks give.
+ */
+struct runtime_family {
+	const char *name;   /* NAME of _stp_family_NAME; NULL ends a list */
+	int start_rank;     /* registration order at START, lower first (a failure unwinds in reverse) */
+	int stop_rank;      /* unregistration order at stop, lower first */
+};
+
+/*
+ * A probe-point family. Each lives in its own file under probes/ (and its
+ * runtime half under runtime/linux/); a new one is one row in the table in
+ * probes.c and never touches the core.
  */
 struct probe_provider {
 	const char *name;   /* first component it claims: "begin", "timer", "kprobe" */
@@ -72,6 +85,7 @@ struct probe_provider {
 	 */
 	void (*emit_defines)(struct emitter *e);
 	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
+	const struct runtime_family *families; /* its runtime families, {0}-terminated; NULL for none */
 };
 
 extern const struct probe_provider probe_begin_end;
@@ -97,8 +111,15 @@ void probes_list(struct session *s, FILE *out);
  */
 bool probes_derive(struct session *s);
 
-/* Providers used by the session, each once, in table order. */
-void probes_providers_used(struct session *s, const struct probe_provider **out, int *n);
+/*
+ * Add the alias definitions of f (the script, or a tapset file when it is
+ * parsed) to the index probes_derive matches points against; f->rank
+ * orders them.
+ */
+void probes_index_aliases(struct ast_file *f);
+
+/* Providers used by the session (of const struct probe_provider *), each once, in table order. */
+void probes_providers_used(struct session *s, struct vec *out);
 
 /* Canonical text of a point's components (no marks, no condition). */
 const char *probes_point_text(const struct probe_point *pp);

@@ -76,8 +76,9 @@ static bool visible_from(bool is_private, const struct ast_file *owner, const st
 
 void resolve_add_global(struct session *s, struct global *g)
 {
-	for (int i = 0; i < s->globals.n; i++) {
-		struct global *other = s->globals.items[i];
+	struct vec *same = strmap_vec(&s->globals_by_name, g->name);
+	for (int i = 0; i < same->n; i++) {
+		struct global *other = same->items[i];
 		/* A private global clashes only with names of its own file. */
 		bool clash = other->file == g->file || (!other->is_private && !g->is_private);
 		if (!strcmp(other->name, g->name) && clash) {
@@ -99,15 +100,17 @@ void resolve_add_global(struct session *s, struct global *g)
 	}
 	g->sym = sym;
 	vec_push(&s->globals, g);
+	vec_push(same, g);
 }
 
 /* The global `name` as seen from file `from`: its own private one first. */
 static struct global *find_global(struct session *s, const char *name, const struct ast_file *from)
 {
 	struct global *public = NULL;
-	for (int i = 0; i < s->globals.n; i++) {
-		struct global *g = s->globals.items[i];
-		if (strcmp(g->name, name) || !visible_from(g->is_private, g->file, from))
+	struct vec *same = strmap_get(&s->globals_by_name, name);
+	for (int i = 0; same && i < same->n; i++) {
+		struct global *g = same->items[i];
+		if (!visible_from(g->is_private, g->file, from))
 			continue;
 		if (g->file == from)
 			return g;
@@ -379,20 +382,35 @@ static bool function_matches(const struct function *fn, const char *name, int na
  * own file first (private functions included), then the script, then the
  * tapsets. With candidates, collect every visible `name` instead (any arity).
  */
+/* The functions of file f named name (a struct vec, or NULL); f's table is built on first use. */
+static struct vec *file_functions_named(struct ast_file *f, const char *name)
+{
+	if (!f->functions_by_name.n && f->functions.n)
+		for (int i = 0; i < f->functions.n; i++) {
+			struct function *fn = f->functions.items[i];
+			vec_push(strmap_vec(&f->functions_by_name, fn->name), fn);
+		}
+	return strmap_get(&f->functions_by_name, name);
+}
+
+/* The first function of file f matching (see function_matches), or NULL. */
+static struct function *find_in_file(struct ast_file *f, const char *name, int nargs, const struct ast_file *from,
+				     struct vec *candidates)
+{
+	struct vec *same = file_functions_named(f, name);
+	for (int i = 0; same && i < same->n; i++)
+		if (function_matches(same->items[i], name, nargs, from, candidates))
+			return same->items[i];
+	return NULL;
+}
+
 static struct function *find_function(struct session *s, const char *name, int nargs, struct ast_file *from,
 				      struct vec *candidates)
 {
-	if (from) {
-		for (int i = 0; i < from->functions.n; i++)
-			if (function_matches(from->functions.items[i], name, nargs, from, candidates))
-				return from->functions.items[i];
-	}
-	if (from != s->script) {
-		for (int i = 0; i < s->script->functions.n; i++)
-			if (function_matches(s->script->functions.items[i], name, nargs, from, candidates))
-				return s->script->functions.items[i];
-	}
-	return tapset_find_function(s, name, nargs, from, candidates);
+	struct function *fn = from ? find_in_file(from, name, nargs, from, candidates) : NULL;
+	if (!fn && from != s->script)
+		fn = find_in_file(s->script, name, nargs, from, candidates);
+	return fn ? fn : tapset_find_function(s, name, nargs, from, candidates);
 }
 
 /* A function joins the program (s->functions), to be resolved in its turn. */

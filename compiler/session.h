@@ -60,6 +60,7 @@ struct session {
 
 	/* the elaborated program (pass 2) */
 	struct vec globals;       /* of struct global *, script then tapsets used */
+	struct strmap globals_by_name; /* name -> struct vec of struct global *: s->globals by name */
 	struct vec functions;     /* of struct function *, those reachable */
 	struct vec probes;        /* of struct probe *, with resolved points */
 	struct vec resolved;      /* of struct resolved_probe * (probes.h) */

@@ -1,8 +1,18 @@
 /*
  * tapset.c - the tapset library: every *.stp file on the search path (-I dirs,
  * then the installed tapset/, each searched recursively: tapset/linux/...,
- * skipping other architectures' folders) is parsed once; a file joins the program only
- * when the script uses a function or global it defines.
+ * skipping other architectures' folders). A file joins the program only
+ * when the script uses a function, global or probe alias it defines.
+ *
+ * The library is large and a script uses little of it, so a file is parsed
+ * only when a lookup may need it: at load, a cheap scan of each file's text
+ * (tapset_scan) lists the names it may define (a superset: every branch of
+ * a %( %) conditional counts); a lookup parses the files that may define the
+ * name it looks for, then searches what they define through hash tables.
+ * Definitions keep their path order (struct ast_file.rank) however late
+ * their file is parsed, so the result is the one a full parse would give.
+ * A file the scan cannot read with confidence (a macro used at top level
+ * may expand to definitions) is parsed at load.
  */
 #include <dirent.h>
 #include <sys/stat.h>
@@ -13,9 +23,31 @@
 #include "elaborate.h"
 #include "parse.h"
 
-/* What the tapset path offers: parsed files and whether each is in use. */
-static struct vec tapset_files;   /* of struct ast_file * */
-static struct vec tapset_used;    /* parallel: (void *)1 once the file joined */
+#include "probes.h"
+
+/* One file on the tapset path. */
+struct tapset_file {
+	const char *path;          /* interned */
+	const char *text;          /* its contents */
+	int rank;                  /* 1, 2, ... in path order (0 is the script) */
+	struct ast_file *ast;      /* parsed, or NULL until a lookup needs it */
+	bool used;                 /* joined the program */
+};
+
+/* A function or global of a parsed file, for the name tables. */
+struct tapset_def {
+	void *item;                /* struct function * or struct global * */
+	struct tapset_file *tf;    /* its file */
+};
+
+static struct vec files;            /* of struct tapset_file *, in path order */
+static struct strmap may_define;    /* function or global name -> struct vec of tapset_file */
+static struct strmap may_alias;     /* first component of an alias name -> struct vec of tapset_file */
+static struct vec alias_files;      /* of tapset_file: every file that may define an alias */
+static struct strmap functions;     /* name -> struct vec of tapset_def, parsed, in rank order */
+static struct strmap globals;       /* name -> struct vec of tapset_def, parsed, in rank order */
+static struct strmap by_ast;        /* path -> tapset_file */
+static bool parse_failed;           /* a parsed file had errors */
 
 static int compare_names(const void *a, const void *b)
 {
@@ -91,7 +123,249 @@ void tapset_list_files(const char *dir, const char *suffix, struct vec *out)
 		tapset_list_files(ast_printf("%s/%s", dir, (char *)subdirs.items[i]), suffix, out);
 }
 
-static bool load_dir(const char *dir)
+/* ---- The scan: the names a file may define, without parsing it ---- */
+
+struct scan {
+	const char *p;             /* next character */
+	struct tapset_file *tf;    /* the file scanned */
+	bool eager;                /* a top-level macro use: parse the file at load */
+};
+
+static bool ident_start(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool ident_char(char c)
+{
+	return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Skip white space and comments (#, //, slash-star). */
+static void scan_space(struct scan *sc)
+{
+	for (;;) {
+		const char *p = sc->p;
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v')
+			p++;
+		if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
+			while (*p && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			p = end ? end + 2 : p + strlen(p);
+		}
+		if (p == sc->p)
+			return;
+		sc->p = p;
+	}
+}
+
+/* The next identifier, or NULL (leaving sc->p at what is there instead). */
+static const char *scan_ident(struct scan *sc)
+{
+	scan_space(sc);
+	if (!ident_start(*sc->p))
+		return NULL;
+	const char *start = sc->p;
+	while (ident_char(*sc->p))
+		sc->p++;
+	return ast_strndup(start, (size_t)(sc->p - start));
+}
+
+static void note_name(struct strmap *m, const char *name, struct tapset_file *tf)
+{
+	struct vec *v = strmap_vec(m, name);
+	if (!v->n || v->items[v->n - 1] != tf)
+		vec_push(v, tf);
+}
+
+/* After 'probe': the first component of each point before '=', '+=' or '{'. */
+static void scan_probe(struct scan *sc)
+{
+	bool may_be_alias = false;
+	for (;;) {
+		const char *first = scan_ident(sc);
+		if (first) {
+			note_name(&may_alias, first, sc->tf);
+			may_be_alias = true;
+		}
+		/* skip the rest of the point: components, arguments, marks */
+		int depth = 0;
+		while (*sc->p) {
+			char c = *sc->p;
+			if (c == '"') {
+				for (sc->p++; *sc->p && *sc->p != '"'; sc->p++)
+					if (*sc->p == '\\' && sc->p[1])
+						sc->p++;
+				if (*sc->p)
+					sc->p++;
+				continue;
+			}
+			if (c == '(')
+				depth++;
+			else if (c == ')')
+				depth--;
+			else if (depth <= 0 && (c == ',' || c == '=' || c == '{' || c == '+'))
+				break;
+			sc->p++;
+		}
+		if (*sc->p != ',')
+			break;
+		sc->p++;
+	}
+	if (may_be_alias && (!alias_files.n || alias_files.items[alias_files.n - 1] != sc->tf))
+		vec_push(&alias_files, sc->tf);
+}
+
+/* After 'global': each name of the comma-separated list. */
+static void scan_global(struct scan *sc)
+{
+	for (;;) {
+		const char *name = scan_ident(sc);
+		if (!name)
+			return;
+		if (!strcmp(name, "private"))
+			continue;
+		note_name(&may_define, name, sc->tf);
+		scan_space(sc);
+		if (*sc->p == '%')
+			sc->p++;
+		if (*sc->p == '[') {
+			while (*sc->p && *sc->p != ']')
+				sc->p++;
+			if (*sc->p)
+				sc->p++;
+			scan_space(sc);
+			if (*sc->p == '%')
+				sc->p++;
+		}
+		scan_space(sc);
+		if (*sc->p == '=') {
+			/* a literal initial value: a number (maybe negative) or a string */
+			sc->p++;
+			scan_space(sc);
+			if (*sc->p == '-')
+				sc->p++;
+			scan_space(sc);
+			if (*sc->p == '"') {
+				for (sc->p++; *sc->p && *sc->p != '"'; sc->p++)
+					if (*sc->p == '\\' && sc->p[1])
+						sc->p++;
+				if (*sc->p)
+					sc->p++;
+			} else {
+				while (ident_char(*sc->p))
+					sc->p++;
+			}
+			scan_space(sc);
+		}
+		if (*sc->p != ',')
+			return;
+		sc->p++;
+	}
+}
+
+/*
+ * Note every name the file may define: 'function NAME', 'global A, B',
+ * 'probe FIRST...' at brace depth 0, outside strings, comments and %{ %}.
+ */
+static void tapset_scan(struct scan *sc)
+{
+	int depth = 0;
+	while (*sc->p) {
+		scan_space(sc);
+		char c = *sc->p;
+		if (!c)
+			break;
+		if (c == '%' && sc->p[1] == '{') {
+			const char *end = strstr(sc->p + 2, "%}");
+			sc->p = end ? end + 2 : sc->p + strlen(sc->p);
+		} else if (c == '"') {
+			for (sc->p++; *sc->p && *sc->p != '"' && *sc->p != '\n'; sc->p++)
+				if (*sc->p == '\\' && sc->p[1])
+					sc->p++;
+			if (*sc->p)
+				sc->p++;
+		} else if (c == '{') {
+			depth++;
+			sc->p++;
+		} else if (c == '}') {
+			depth--;
+			sc->p++;
+		} else if (c == '@' && depth <= 0) {
+			sc->eager = true;	/* a macro at top level may expand to anything */
+			sc->p++;
+		} else if (ident_start(c)) {
+			const char *word = scan_ident(sc);
+			if (depth > 0)
+				continue;
+			if (!strcmp(word, "function")) {
+				const char *name = scan_ident(sc);
+				if (name)
+					note_name(&may_define, name, sc->tf);
+			} else if (!strcmp(word, "global")) {
+				scan_global(sc);
+			} else if (!strcmp(word, "probe")) {
+				scan_probe(sc);
+			}
+		} else {
+			sc->p++;
+		}
+	}
+}
+
+/* ---- Loading and parsing ---- */
+
+/* Parse a file once: its definitions join the name tables and the alias index. */
+static void parse_tapset(struct tapset_file *tf)
+{
+	if (tf->ast)
+		return;
+	int errors = diag_error_count();
+	struct ast_file *f = parse_file(tf->path, tf->text, true);
+	if (diag_error_count() != errors)
+		parse_failed = true;
+	tf->ast = f;
+	f->rank = tf->rank;
+	*strmap_slot(&by_ast, tf->path) = tf;
+	for (int j = 0; j < f->functions.n; j++) {
+		struct function *fn = f->functions.items[j];
+		fn->file = f;
+		struct tapset_def *def = ast_alloc(sizeof(*def));
+		def->item = fn;
+		def->tf = tf;
+		struct vec *v = strmap_vec(&functions, fn->name);
+		vec_push(v, def);
+		/* keep rank order: files may be parsed in any order */
+		for (int k = v->n - 1; k > 0 && ((struct tapset_def *)v->items[k - 1])->tf->rank > tf->rank; k--) {
+			v->items[k] = v->items[k - 1];
+			v->items[k - 1] = def;
+		}
+	}
+	for (int j = 0; j < f->globals.n; j++) {
+		struct global *g = f->globals.items[j];
+		struct tapset_def *def = ast_alloc(sizeof(*def));
+		def->item = g;
+		def->tf = tf;
+		struct vec *v = strmap_vec(&globals, g->name);
+		vec_push(v, def);
+		for (int k = v->n - 1; k > 0 && ((struct tapset_def *)v->items[k - 1])->tf->rank > tf->rank; k--) {
+			v->items[k] = v->items[k - 1];
+			v->items[k - 1] = def;
+		}
+	}
+	probes_index_aliases(f);
+}
+
+/* Parse every file in v (a struct vec of tapset_file, or NULL). */
+static void parse_all(struct vec *v)
+{
+	for (int i = 0; v && i < v->n; i++)
+		parse_tapset(v->items[i]);
+}
+
+static bool load_dir(const char *dir, struct vec *eager)
 {
 	struct vec paths = {0};
 	tapset_list_files(dir, ".stp", &paths);
@@ -103,32 +377,38 @@ static bool load_dir(const char *dir)
 			return false;
 		}
 		diag_mark_library(path);
-		struct ast_file *f = parse_file(path, text, true);
-		for (int j = 0; j < f->functions.n; j++)
-			((struct function *)f->functions.items[j])->file = f;
-		vec_push(&tapset_files, f);
-		vec_push(&tapset_used, NULL);
+		struct tapset_file *tf = ast_alloc(sizeof(*tf));
+		tf->path = path;
+		tf->text = text;
+		tf->rank = files.n + 1;
+		vec_push(&files, tf);
+		struct scan sc = {.p = text, .tf = tf};
+		tapset_scan(&sc);
+		if (sc.eager)
+			vec_push(eager, tf);
 	}
 	return true;
 }
 
 bool tapset_load(struct session *s)
 {
+	struct vec eager = {0};
 	for (int i = 0; i < s->include_dirs.n; i++)
-		if (!load_dir(s->include_dirs.items[i]))
+		if (!load_dir(s->include_dirs.items[i], &eager))
 			return false;
-	if (!load_dir(s->tapset_dir))
+	if (!load_dir(s->tapset_dir, &eager))
 		return false;
+	parse_all(&eager);
 	return diag_error_count() == 0;
 }
 
 /* A file joins the program: its globals and top-level embedded C become part of it. */
-static void use_file(struct session *s, int i)
+static void use_file(struct session *s, struct tapset_file *tf)
 {
-	if (tapset_used.items[i])
+	if (tf->used)
 		return;
-	tapset_used.items[i] = (void *)1;
-	struct ast_file *f = tapset_files.items[i];
+	tf->used = true;
+	struct ast_file *f = tf->ast;
 	vec_push(&s->tapset_files, f);
 	for (int j = 0; j < f->globals.n; j++)
 		resolve_add_global(s, f->globals.items[j]);
@@ -145,22 +425,23 @@ static bool visible(bool is_private, const struct ast_file *owner, const struct 
 struct function *tapset_find_function(struct session *s, const char *name, int nargs,
 				      const struct ast_file *from, struct vec *candidates)
 {
+	parse_all(strmap_get(&may_define, name));
+	struct vec *defs = strmap_get(&functions, name);
+	if (!defs)
+		return NULL;
 	/* The caller's own file first, so its private functions win. */
 	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < tapset_files.n; i++) {
-			struct ast_file *f = tapset_files.items[i];
-			if ((pass == 0) != (f == from))
+		for (int i = 0; i < defs->n; i++) {
+			struct tapset_def *def = defs->items[i];
+			struct function *fn = def->item;
+			struct ast_file *f = def->tf->ast;
+			if ((pass == 0) != (f == from) || !visible(fn->is_private, f, from))
 				continue;
-			for (int j = 0; j < f->functions.n; j++) {
-				struct function *fn = f->functions.items[j];
-				if (strcmp(fn->name, name) || !visible(fn->is_private, f, from))
-					continue;
-				if (candidates) {
-					vec_push(candidates, fn);
-				} else if (fn->params.n == nargs) {
-					use_file(s, i);
-					return fn;
-				}
+			if (candidates) {
+				vec_push(candidates, fn);
+			} else if (fn->params.n == nargs) {
+				use_file(s, def->tf);
+				return fn;
 			}
 		}
 	}
@@ -169,38 +450,38 @@ struct function *tapset_find_function(struct session *s, const char *name, int n
 
 struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from)
 {
+	parse_all(strmap_get(&may_define, name));
+	struct vec *defs = strmap_get(&globals, name);
+	if (!defs)
+		return NULL;
 	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < tapset_files.n; i++) {
-			struct ast_file *f = tapset_files.items[i];
-			if ((pass == 0) != (f == from))
+		for (int i = 0; i < defs->n; i++) {
+			struct tapset_def *def = defs->items[i];
+			struct global *g = def->item;
+			struct ast_file *f = def->tf->ast;
+			if ((pass == 0) != (f == from) || !visible(g->is_private, f, from))
 				continue;
-			for (int j = 0; j < f->globals.n; j++) {
-				struct global *g = f->globals.items[j];
-				if (!strcmp(g->name, name) && visible(g->is_private, f, from)) {
-					use_file(s, i);
-					return g;
-				}
-			}
+			use_file(s, def->tf);
+			return g;
 		}
 	}
 	return NULL;
 }
 
-void tapset_aliases(struct vec *out)
+void tapset_need_aliases(struct session *s, const char *first)
 {
-	for (int i = 0; i < tapset_files.n; i++) {
-		struct ast_file *f = tapset_files.items[i];
-		for (int j = 0; j < f->probes.n; j++) {
-			struct probe *p = f->probes.items[j];
-			if (p->kind != PROBE_PLAIN)
-				vec_push(out, p);
-		}
-	}
+	(void)s;
+	parse_all(first ? strmap_get(&may_alias, first) : &alias_files);
+}
+
+bool tapset_parse_failed(void)
+{
+	return parse_failed;
 }
 
 void tapset_use_alias(struct session *s, struct probe *alias)
 {
-	for (int i = 0; i < tapset_files.n; i++)
-		if (tapset_files.items[i] == alias->file)
-			use_file(s, i);
+	struct tapset_file *tf = strmap_get(&by_ast, alias->file->path);
+	if (tf)
+		use_file(s, tf);
 }

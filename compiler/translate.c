@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include <strings.h>
 
 #include "codegen.h"
 #include "diag.h"
@@ -525,66 +524,142 @@ static void emit_tables(struct emitter *e, struct session *s)
 			emit_line(e, "{ .body = probe_display, .pp = \"end\", .pn = \"end\", .location = \"<global display>\" },");
 	}
 	emit_close(e, "};");
-	const struct probe_provider *used[16];
-	int nused = 0;
-	probes_providers_used(s, used, &nused);
-	for (int i = 0; i < nused; i++) {
+	struct vec used = {0};
+	probes_providers_used(s, &used);
+	for (int i = 0; i < used.n; i++) {
+		const struct probe_provider *prov = used.items[i];
 		struct vec mine = {0};
 		for (int j = 0; j < s->resolved.n; j++) {
 			struct resolved_probe *r = s->resolved.items[j];
-			if (r->provider == used[i])
+			if (r->provider == prov)
 				vec_push(&mine, r);
 		}
-		used[i]->emit_table(e, s, &mine);
+		prov->emit_table(e, s, &mine);
 	}
 	emit_blank(e);
 }
 
-/* Whether needle occurs, ignoring case, in text. */
-static bool text_has(const char *text, const char *needle)
+/* The runtime families of the providers used, sorted by start (stop: false) or stop rank. */
+static void emit_family_list(struct emitter *e, struct vec *used, const char *macro, bool stop)
 {
-	size_t n = strlen(needle);
-	for (; text && *text; text++)
-		if (!strncasecmp(text, needle, n))
-			return true;
-	return false;
+	struct vec fams = {0};
+	for (int i = 0; i < used->n; i++) {
+		const struct probe_provider *prov = used->items[i];
+		for (const struct runtime_family *f = prov->families; f && f->name; f++) {
+			int rank = stop ? f->stop_rank : f->start_rank;
+			int at = fams.n;
+			vec_push(&fams, (void *)f);
+			for (; at > 0; at--) {
+				const struct runtime_family *prev = fams.items[at - 1];
+				if ((stop ? prev->stop_rank : prev->start_rank) <= rank)
+					break;
+				fams.items[at] = fams.items[at - 1];
+			}
+			fams.items[at] = (void *)f;
+		}
+	}
+	char *list = "";
+	for (int i = 0; i < fams.n; i++)
+		list = ast_printf("%s X(%s)", list, ((const struct runtime_family *)fams.items[i])->name);
+	emit_line(e, "#define %s(X)%s", macro, list);
 }
 
-/* Whether needle occurs in fn's C code or in any function it reaches; seen guards recursion. */
-static bool function_code_has(struct function *fn, struct body_text *funcs, const char *needle, struct vec *seen)
+/* The families module_main.c registers at START and stops at the end (runtime_api.h). */
+static void emit_families(struct emitter *e, struct session *s)
 {
-	for (int i = 0; i < seen->n; i++)
-		if (seen->items[i] == fn)
-			return false;
-	vec_push(seen, fn);
-	if (fn->body->kind == NODE_EMBEDDED ? text_has(fn->body->u.embedded.code, needle)
-	    : fn->index < 0 || !funcs[fn->index].text || text_has(funcs[fn->index].text, needle))
-		return true;
-	for (int i = 0; i < fn->callees.n; i++)
-		if (function_code_has(fn->callees.items[i], funcs, needle, seen))
-			return true;
-	return false;
+	struct vec used = {0};
+	probes_providers_used(s, &used);
+	emit_line(e, "/* the probe families this module registers, in order, and the order they stop in */");
+	emit_family_list(e, &used, "STP_FAMILIES", false);
+	emit_family_list(e, &used, "STP_FAMILIES_STOP", true);
+	emit_blank(e);
 }
 
 /*
- * Whether needle occurs in the C code of probe p or of a function it
- * reaches, or in the script's top-level embedded C. The compiler uses it
- * to prove what a body never does (print, read registers): a false
- * "yes" only costs a few instructions per hit.
+ * What a body may do, decided from the AST: whether it prints (a print
+ * builtin, or an embedded-C function marked pragma:print) and whether it
+ * reads the registers or the probe's entry (a target variable, @entry, or
+ * embedded C marked pragma:regs). Embedded C outside the tapset carries
+ * no such contract, so it is assumed to do both. A false "may" only costs
+ * a few instructions per hit; a false "never" would lose output or read
+ * stale registers.
  */
-static bool probe_code_has(struct session *s, struct probe *p, struct body_text *probes, struct body_text *funcs,
-			   const char *needle)
+struct effects {
+	bool prints;      /* may write to the output */
+	bool regs;        /* may read c->base.regs or c->base.probe */
+	struct vec seen;  /* of struct function *: already walked */
+};
+
+static void function_effects(struct function *fn, struct effects *fx);
+
+static bool effects_node(struct ast_walker *w, struct node *n)
 {
-	struct vec seen = {0};
-	if (text_has(probes[p->index].text, needle))
+	struct effects *fx = w->data;
+	switch (n->kind) {
+	case NODE_CALL:
+		switch ((enum builtin)n->u.call.builtin) {
+		case BUILTIN_PRINTF:
+		case BUILTIN_PRINT:
+		case BUILTIN_PRINTLN:
+		case BUILTIN_PRINTD:
+		case BUILTIN_PRINTDLN:
+			fx->prints = true;
+			break;
+		case BUILTIN_SPRINTF:
+		case BUILTIN_SPRINT:
+		case BUILTIN_SPRINTLN:
+		case BUILTIN_SPRINTD:
+		case BUILTIN_SPRINTDLN:
+			break;
+		case BUILTIN_NONE:
+			if (n->u.call.func)
+				function_effects(n->u.call.func, fx);
+			break;
+		}
 		return true;
-	for (int i = 0; i < s->embedded.n; i++)
-		if (text_has(s->embedded.items[i], needle))
-			return true;
-	for (int i = 0; i < p->callees.n; i++)
-		if (function_code_has(p->callees.items[i], funcs, needle, &seen))
-			return true;
-	return false;
+	case NODE_TARGET:
+	case NODE_ENTRY:
+		fx->regs = true;
+		return true;
+	case NODE_EMBEDDED:
+		/* embedded C in a script body (guru mode): no contract */
+		fx->prints = fx->regs = true;
+		return true;
+	default:
+		return true;
+	}
+}
+
+static void function_effects(struct function *fn, struct effects *fx)
+{
+	for (int i = 0; i < fx->seen.n; i++)
+		if (fx->seen.items[i] == fn)
+			return;
+	vec_push(&fx->seen, fn);
+	if (fn->body->kind == NODE_EMBEDDED) {
+		const char *code = fn->body->u.embedded.code;
+		/* a safety net for the contract: a direct read of the registers must say so */
+		if (fn->from_tapset && !fn->reads_regs &&
+		    (strstr(code, "CONTEXT->regs") || strstr(code, "c->regs") ||
+		     strstr(code, "CONTEXT->probe") || strstr(code, "c->probe")))
+			diag_error(fn->loc, "embedded C of '%s' reads the registers or the probe: mark it /* pragma:regs */",
+				   fn->name);
+		fx->prints |= fn->from_tapset ? fn->prints : true;
+		fx->regs |= fn->from_tapset ? fn->reads_regs : true;
+		return;
+	}
+	struct ast_walker w = {.pre = effects_node, .data = fx};
+	ast_walk(&w, fn->body);
+}
+
+/* Set p->quiet and p->uses_regs from its body and every function it reaches. */
+static void probe_effects(struct probe *p)
+{
+	struct effects fx = {0};
+	struct ast_walker w = {.pre = effects_node, .data = &fx};
+	ast_walk(&w, p->body);
+	p->quiet = !fx.prints;
+	p->uses_regs = fx.regs;
 }
 
 static void write_module(struct emitter *e, struct session *s)
@@ -624,20 +699,16 @@ static void write_module(struct emitter *e, struct session *s)
 			funcs[i] = generate(s, fn, NULL, fn->body, 1);
 	}
 
-	for (int i = 0; i < s->probes.n; i++) {
-		struct probe *p = s->probes.items[i];
-		p->quiet = !probe_code_has(s, p, probes, funcs, "print") && !probe_code_has(s, p, probes, funcs, "_stp_format");
-		p->uses_regs = probe_code_has(s, p, probes, funcs, "regs") || probe_code_has(s, p, probes, funcs, "->probe");
-	}
+	for (int i = 0; i < s->probes.n; i++)
+		probe_effects(s->probes.items[i]);
 
 	emit_line(e, "/* Generated by stapc %s from %s: module %s. Do not edit. */", STAPC_VERSION, s->script_path,
 		  module_name(s));
 	emit_line(e, "#define STP_MODULE_NAME \"%s\"", module_name(s));
-	const struct probe_provider *used[16];
-	int nused = 0;
-	probes_providers_used(s, used, &nused);
-	for (int i = 0; i < nused; i++)
-		used[i]->emit_defines(e);
+	struct vec used = {0};
+	probes_providers_used(s, &used);
+	for (int i = 0; i < used.n; i++)
+		((const struct probe_provider *)used.items[i])->emit_defines(e);
 	if (conds.n)
 		emit_line(e, "#define STP_HAVE_CONDS 1");
 	if (codegen_regex_work_words()) {
@@ -677,6 +748,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_display_probe(e, s);
 	emit_tables(e, s);
 	emit_globals_init(e, s);
+	emit_families(e, s);
 	emit_line(e, "#include \"module_main.c\"");
 }
 

@@ -37,6 +37,13 @@ struct infer {
 	struct function *func; /* body being walked, NULL in probes */
 };
 
+/*
+ * What a diagnostic calls the thing being typed. Only the final round
+ * reports, so the text is formatted only then (NULL in the other rounds):
+ * the earlier rounds run over every body of a large tapset.
+ */
+#define WHAT(in, ...) ((in)->report ? ast_printf(__VA_ARGS__) : NULL)
+
 static const char *type_name(enum stp_type t)
 {
 	return ast_type_name(t);
@@ -86,12 +93,12 @@ static void infer_expect(struct infer *in, struct node *n, enum stp_type t, cons
 	}
 	/* A node whose type is still open adopts the expectation (e.g. an unused local). */
 	if (n->kind == NODE_VAR && n->u.var.sym)
-		unify(in, &n->u.var.sym->type, t, n->loc, ast_printf("'%s'", n->u.var.sym->name));
+		unify(in, &n->u.var.sym->type, t, n->loc, WHAT(in, "'%s'", n->u.var.sym->name));
 	else if (n->kind == NODE_INDEX && n->u.index.array->u.var.sym)
 		unify(in, &n->u.index.array->u.var.sym->type, t, n->loc,
-		      ast_printf("elements of '%s'", n->u.index.array->u.var.sym->name));
+		      WHAT(in, "elements of '%s'", n->u.index.array->u.var.sym->name));
 	else if (n->kind == NODE_CALL && n->u.call.func)
-		unify(in, &n->u.call.func->type, t, n->loc, ast_printf("the value of '%s'", n->u.call.name));
+		unify(in, &n->u.call.func->type, t, n->loc, WHAT(in, "the value of '%s'", n->u.call.name));
 	unify(in, &n->type, t, n->loc, what);
 }
 
@@ -110,9 +117,9 @@ static void infer_keys(struct infer *in, struct symbol *arr, struct vec *keys, s
 			enum stp_type kt = arr->keys[i];
 			if (k->type != TYPE_UNKNOWN)
 				unify(in, &arr->keys[i], k->type, k->loc,
-				      ast_printf("key %d of '%s'", i + 1, arr->name));
+				      WHAT(in, "key %d of '%s'", i + 1, arr->name));
 			else if (kt != TYPE_UNKNOWN)
-				infer_expect(in, k, kt, ast_printf("key %d of '%s'", i + 1, arr->name));
+				infer_expect(in, k, kt, WHAT(in, "key %d of '%s'", i + 1, arr->name));
 		}
 	}
 }
@@ -134,9 +141,18 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 	struct node *fmt = n->u.call.args.items[0];
 	if (fmt->kind != NODE_STR)
 		return;
-	struct vec specs = {0};
-	if (!format_parse(fmt->u.str, fmt->loc, &specs, in->report))
-		return;
+	/* every round checks every printf: parse each format once (a failure is parsed again, to report it) */
+	static struct strmap parsed_formats; /* format text -> struct vec * of its specs */
+	struct vec *cached = strmap_get(&parsed_formats, fmt->u.str);
+	if (!cached) {
+		struct vec parsed = {0};
+		if (!format_parse(fmt->u.str, fmt->loc, &parsed, in->report))
+			return;
+		cached = ast_alloc(sizeof(*cached));
+		*cached = parsed;
+		*strmap_slot(&parsed_formats, fmt->u.str) = cached;
+	}
+	struct vec specs = *cached;
 	int argi = first_arg;
 	for (int i = 0; i < specs.n; i++) {
 		struct format_spec *sp = specs.items[i];
@@ -151,12 +167,12 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 		}
 		if (sp->width == FORMAT_STAR)
 			infer_format_arg(in, n->u.call.args.items[argi++], TYPE_LONG,
-					 ast_printf("the '*' width of format '%s'", sp->text));
+					 WHAT(in, "the '*' width of format '%s'", sp->text));
 		if (sp->precision == FORMAT_STAR)
 			infer_format_arg(in, n->u.call.args.items[argi++], TYPE_LONG,
-					 ast_printf("the '*' precision of format '%s'", sp->text));
+					 WHAT(in, "the '*' precision of format '%s'", sp->text));
 		infer_format_arg(in, n->u.call.args.items[argi++], sp->conv == 's' ? TYPE_STRING : TYPE_LONG,
-				 ast_printf("format '%s'", sp->text));
+				 WHAT(in, "format '%s'", sp->text));
 	}
 	if (argi < n->u.call.args.n && in->report)
 		diag_error(((struct node *)n->u.call.args.items[argi])->loc,
@@ -207,12 +223,12 @@ static void infer_call(struct infer *in, struct node *n)
 		infer_node(in, a);
 		if (a->type != TYPE_UNKNOWN)
 			unify(in, &p->sym->type, a->type, a->loc,
-			      ast_printf("parameter '%s' of '%s'", p->name, fn->name));
+			      WHAT(in, "parameter '%s' of '%s'", p->name, fn->name));
 		else if (p->sym->type != TYPE_UNKNOWN)
-			infer_expect(in, a, p->sym->type, ast_printf("parameter '%s' of '%s'", p->name, fn->name));
+			infer_expect(in, a, p->sym->type, WHAT(in, "parameter '%s' of '%s'", p->name, fn->name));
 	}
 	if (fn->type != TYPE_UNKNOWN)
-		unify(in, &n->type, fn->type, n->loc, ast_printf("the value of '%s'", fn->name));
+		unify(in, &n->type, fn->type, n->loc, WHAT(in, "the value of '%s'", fn->name));
 }
 
 /* Both sides of a comparison or a ternary's branches agree. */
@@ -233,10 +249,10 @@ static void infer_lvalue_type(struct infer *in, struct node *lhs, enum stp_type 
 	if (lhs->kind == NODE_VAR && lhs->u.var.sym) {
 		struct symbol *sym = lhs->u.var.sym;
 		set_arity(in, sym, 0, lhs->loc);
-		unify(in, &sym->type, t, loc, ast_printf("'%s'", sym->name));
+		unify(in, &sym->type, t, loc, WHAT(in, "'%s'", sym->name));
 	} else if (lhs->kind == NODE_INDEX && lhs->u.index.array->u.var.sym) {
 		struct symbol *arr = lhs->u.index.array->u.var.sym;
-		unify(in, &arr->type, t, loc, ast_printf("elements of '%s'", arr->name));
+		unify(in, &arr->type, t, loc, WHAT(in, "elements of '%s'", arr->name));
 	}
 }
 
@@ -257,7 +273,7 @@ static void infer_node(struct infer *in, struct node *n)
 			break;
 		set_arity(in, sym, 0, n->loc);
 		if (sym->type != TYPE_UNKNOWN)
-			unify(in, &n->type, sym->type, n->loc, ast_printf("'%s'", sym->name));
+			unify(in, &n->type, sym->type, n->loc, WHAT(in, "'%s'", sym->name));
 		break;
 	}
 	case NODE_INDEX: {
@@ -266,19 +282,19 @@ static void infer_node(struct infer *in, struct node *n)
 			break;
 		infer_keys(in, arr, &n->u.index.keys, n->loc);
 		if (arr->type != TYPE_UNKNOWN)
-			unify(in, &n->type, arr->type, n->loc, ast_printf("elements of '%s'", arr->name));
+			unify(in, &n->type, arr->type, n->loc, WHAT(in, "elements of '%s'", arr->name));
 		break;
 	}
 	case NODE_CALL:
 		infer_call(in, n);
 		break;
 	case NODE_UNARY:
-		infer_expect(in, n->u.unary.operand, TYPE_LONG, ast_printf("operand of '%s'", ast_op_spelling(n->u.unary.op)));
+		infer_expect(in, n->u.unary.operand, TYPE_LONG, WHAT(in, "operand of '%s'", ast_op_spelling(n->u.unary.op)));
 		n->type = TYPE_LONG;
 		break;
 	case NODE_BINARY: {
 		enum ast_op op = n->u.binary.op;
-		const char *what = ast_printf("operands of '%s'", ast_op_spelling(op));
+		const char *what = WHAT(in, "operands of '%s'", ast_op_spelling(op));
 		if (op == OP_CONCAT) {
 			infer_expect(in, n->u.binary.lhs, TYPE_STRING, what);
 			infer_expect(in, n->u.binary.rhs, TYPE_STRING, what);
@@ -327,7 +343,7 @@ static void infer_node(struct infer *in, struct node *n)
 	case NODE_INCDEC:
 		infer_node(in, n->u.incdec.operand);
 		infer_lvalue_type(in, n->u.incdec.operand, TYPE_LONG, n->loc);
-		infer_expect(in, n->u.incdec.operand, TYPE_LONG, ast_printf("operand of '%s'", ast_op_spelling(n->u.incdec.op)));
+		infer_expect(in, n->u.incdec.operand, TYPE_LONG, WHAT(in, "operand of '%s'", ast_op_spelling(n->u.incdec.op)));
 		n->type = TYPE_LONG;
 		break;
 	case NODE_IN: {
@@ -389,20 +405,20 @@ static void infer_node(struct infer *in, struct node *n)
 					continue;
 				set_arity(in, k->u.var.sym, 0, k->loc);
 				if (arr->keys[i] != TYPE_UNKNOWN)
-					unify(in, &k->u.var.sym->type, arr->keys[i], k->loc, ast_printf("'%s'", k->u.var.name));
+					unify(in, &k->u.var.sym->type, arr->keys[i], k->loc, WHAT(in, "'%s'", k->u.var.name));
 				else if (k->u.var.sym->type != TYPE_UNKNOWN && arr->arity == n->u.foreach.keys.n)
 					unify(in, &arr->keys[i], k->u.var.sym->type, k->loc,
-					      ast_printf("key %d of '%s'", i + 1, arr->name));
+					      WHAT(in, "key %d of '%s'", i + 1, arr->name));
 				k->type = k->u.var.sym->type;
 			}
 			struct node *v = n->u.foreach.value;
 			if (v && v->u.var.sym) {
 				set_arity(in, v->u.var.sym, 0, v->loc);
 				if (arr->type != TYPE_UNKNOWN)
-					unify(in, &v->u.var.sym->type, arr->type, v->loc, ast_printf("'%s'", v->u.var.name));
+					unify(in, &v->u.var.sym->type, arr->type, v->loc, WHAT(in, "'%s'", v->u.var.name));
 				else if (v->u.var.sym->type != TYPE_UNKNOWN)
 					unify(in, &arr->type, v->u.var.sym->type, v->loc,
-					      ast_printf("elements of '%s'", arr->name));
+					      WHAT(in, "elements of '%s'", arr->name));
 				v->type = v->u.var.sym->type;
 			}
 		}
@@ -416,10 +432,10 @@ static void infer_node(struct infer *in, struct node *n)
 			infer_node(in, n->u.ret.value);
 			if (n->u.ret.value->type != TYPE_UNKNOWN)
 				unify(in, &in->func->type, n->u.ret.value->type, n->u.ret.value->loc,
-				      ast_printf("the value of '%s'", in->func->name));
+				      WHAT(in, "the value of '%s'", in->func->name));
 			else if (in->func->type != TYPE_UNKNOWN)
 				infer_expect(in, n->u.ret.value, in->func->type,
-					     ast_printf("the value of '%s'", in->func->name));
+					     WHAT(in, "the value of '%s'", in->func->name));
 		}
 		break;
 	case NODE_DELETE:
@@ -432,7 +448,7 @@ static void infer_node(struct infer *in, struct node *n)
 		if (var && var->u.var.sym) {
 			set_arity(in, var->u.var.sym, 0, var->loc);
 			unify(in, &var->u.var.sym->type, TYPE_STRING, var->loc,
-			      ast_printf("'%s' (the message of a caught error)", var->u.var.name));
+			      WHAT(in, "'%s' (the message of a caught error)", var->u.var.name));
 			var->type = TYPE_STRING;
 		}
 		infer_node(in, n->u.try_stmt.handler);
@@ -451,7 +467,7 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_node(in, t);
 		for (int i = 0; i < n->u.stat_op.args.n; i++)
 			infer_expect(in, n->u.stat_op.args.items[i], TYPE_LONG,
-				     ast_printf("parameters of %s", ast_stat_op_name(n->u.stat_op.op)));
+				     WHAT(in, "parameters of %s", ast_stat_op_name(n->u.stat_op.op)));
 		if (n->u.stat_op.bucket)
 			infer_expect(in, n->u.stat_op.bucket, TYPE_LONG, "histogram bucket indexes");
 		bool hist = n->u.stat_op.op == STAT_HIST_LINEAR || n->u.stat_op.op == STAT_HIST_LOG;
@@ -460,7 +476,7 @@ static void infer_node(struct infer *in, struct node *n)
 	}
 	case NODE_REGEX:
 		infer_expect(in, n->u.regex.subject, TYPE_STRING,
-			     ast_printf("operands of '%s'", n->u.regex.negate ? "!~" : "=~"));
+			     WHAT(in, "operands of '%s'", n->u.regex.negate ? "!~" : "=~"));
 		n->type = TYPE_LONG;
 		break;
 	case NODE_TARGET:

@@ -5,7 +5,8 @@
  *
  *  insmod       init: contexts, print buffers, globals, debugfs files,
  *               relay. Nothing is registered, no probe runs.   LOADED
- *  START        (workqueue) timers and kprobes are registered (their
+ *  START        (workqueue) the script's families (_stp_families[]:
+ *               timers, kprobes, ...) are registered in order (their
  *               bodies wait for RUNNING); if one fails, all are rolled
  *               back, the error names the probe point, and nothing runs,
  *               not even end or error probes. Then the begin probes in
@@ -97,6 +98,13 @@ static void _stp_count_skipped(void);
 #include "linux/task_finder.c"
 #include "linux/uprobes.c"
 #include "linux/perf.c"
+
+/* The families the script uses (STP_FAMILIES from the generated code), NULL-terminated. */
+#define STP_FAMILY_REF(name) &_stp_family_##name,
+static const struct _stp_family *const _stp_families[] = { STP_FAMILIES(STP_FAMILY_REF) NULL };
+static const struct _stp_family *const _stp_families_stop[] = { STP_FAMILIES_STOP(STP_FAMILY_REF) NULL };
+#undef STP_FAMILY_REF
+
 #include "linux/conds.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
@@ -335,6 +343,7 @@ static void _stp_send_started(int status)
 static void _stp_session_start(struct work_struct *work)
 {
 	int rc = 0;
+	int i;
 
 	mutex_lock(&_stp_session_mutex);
 	if (_stp_start_cmd.version != STP_PROTOCOL_VERSION) {
@@ -349,27 +358,15 @@ static void _stp_session_start(struct work_struct *work)
 	_stp_target = _stp_start_cmd.target_pid;
 
 	_stp_conds_init();	/* kprobes register armed or not by these */
-	rc = _stp_timers_register();
-	if (!rc)
-		rc = _stp_kprobes_register();	/* reports and rolls back a failure */
-	if (!rc)
-		rc = _stp_tracepoints_register();	/* the same */
-	if (!rc)
-		rc = _stp_procfs_register();	/* the same */
-	if (!rc)
-		rc = _stp_tf_register();	/* the same */
-	if (!rc)
-		rc = _stp_uprobes_register();	/* the same */
-	if (!rc)
-		rc = _stp_perf_register();	/* the same */
+	for (i = 0; _stp_families[i]; i++) {
+		rc = _stp_families[i]->register_all();	/* reports and rolls back its own failure */
+		if (rc)
+			break;
+	}
 	if (rc) {
-		/* each family rolled its own failure back; undo the ones before it */
-		_stp_uprobes_unregister();
-		_stp_tf_unregister();
-		_stp_procfs_unregister();
-		_stp_tracepoints_unregister();
-		_stp_kprobes_unregister();
-		_stp_timers_unregister();
+		/* undo the families before the one that failed */
+		while (i-- > 0)
+			_stp_families[i]->unregister_all();
 		_stp_send_started(rc);
 		goto out;
 	}
@@ -390,6 +387,8 @@ out:
 static void _stp_session_stop(bool report)
 {
 	struct _stp_msg_exited msg = { 0 };
+	u64 missed = 0;
+	int i;
 
 	mutex_lock(&_stp_session_mutex);
 	if (atomic_xchg(&_stp_session_state, STP_SESSION_STOPPING) == STP_SESSION_STOPPED) {
@@ -397,13 +396,8 @@ static void _stp_session_stop(bool report)
 		mutex_unlock(&_stp_session_mutex);
 		return;
 	}
-	_stp_perf_unregister();
-	_stp_uprobes_unregister();
-	_stp_tf_unregister();
-	_stp_procfs_unregister();
-	_stp_timers_unregister();
-	_stp_kprobes_unregister();
-	_stp_tracepoints_unregister();	/* waits for callbacks in flight */
+	for (i = 0; _stp_families_stop[i]; i++)
+		_stp_families_stop[i]->unregister_all();	/* tracepoints wait for callbacks in flight */
 	synchronize_rcu();	/* every body that saw RUNNING has finished */
 
 	if (_stp_begun) {
@@ -416,7 +410,10 @@ static void _stp_session_stop(bool report)
 	if (report) {
 		msg.errored = atomic_read(&_stp_errored);
 		msg.errors = atomic_read(&_stp_error_count);
-		msg.skipped = atomic64_read(&_stp_skipped) + _stp_kprobes_missed();
+		for (i = 0; _stp_families[i]; i++)
+			if (_stp_families[i]->missed)
+				missed += _stp_families[i]->missed();
+		msg.skipped = atomic64_read(&_stp_skipped) + missed;
 		msg.dropped = _stp_relay_dropped_count();
 		msg.lost_msgs = atomic64_read(&_stp_ctl_lost);
 		_stp_ctl_send(STP_MSG_EXITED, &msg, sizeof(msg), true);

@@ -143,6 +143,26 @@ struct _stp_probe {
  * static void _stp_globals_free(void);  // release what init allocated (safe after partial init)
  */
 
+/*
+ * A probe family's runtime half: runtime/linux/FILE.c defines one as
+ * _stp_family_NAME inside its #ifdef STP_HAVE_* block. The generated module
+ * names the families its script uses, before including module_main.c:
+ *
+ *	#define STP_FAMILIES(X) X(timers) X(kprobes)       // in registration order
+ *	#define STP_FAMILIES_STOP(X) X(timers) X(kprobes)  // in the order they stop
+ *
+ * module_main.c registers them in order at START; when one fails (it has
+ * rolled its own partial work back and reported the probe point), those
+ * before it are unregistered in reverse order and nothing runs.
+ */
+struct _stp_family {
+	const char *name;                /* for messages */
+	int (*register_all)(void);       /* START, process context: register every probe; -errno on failure */
+	void (*unregister_all)(void);    /* idempotent; safe when nothing or only part was registered */
+	u64 (*missed)(void);             /* hits the kernel dropped (counted as skipped), or NULL */
+	void (*arm)(void);               /* a probe condition changed: arm or disarm (process context, session mutex held), or NULL */
+};
+
 /* begin / end / error probe. */
 enum _stp_be_type { STP_BE_BEGIN = 0, STP_BE_END = 1, STP_BE_ERROR = 2 };
 struct _stp_be_probe {

@@ -215,4 +215,5 @@ const struct probe_provider probe_kprobe = {
 	.resolve = kprobe_resolve,
 	.emit_defines = kprobe_defines,
 	.emit_table = kprobe_table,
+	.families = (const struct runtime_family[]){{"kprobes", 2, 6}, {0}},
 };

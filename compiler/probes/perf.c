@@ -125,4 +125,5 @@ const struct probe_provider probe_perf = {
 	.resolve = perf_resolve,
 	.emit_defines = perf_defines,
 	.emit_table = perf_table,
+	.families = (const struct runtime_family[]){{"perf", 7, 1}, {0}},
 };

@@ -136,4 +136,5 @@ const struct probe_provider probe_process = {
 	.expand = process_expand,
 	.emit_defines = process_defines,
 	.emit_table = process_table,
+	.families = (const struct runtime_family[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {0}},
 };

@@ -131,4 +131,5 @@ const struct probe_provider probe_procfs = {
 	.resolve = procfs_resolve,
 	.emit_defines = procfs_defines,
 	.emit_table = procfs_table,
+	.families = (const struct runtime_family[]){{"procfs", 4, 4}, {0}},
 };

@@ -145,4 +145,5 @@ const struct probe_provider probe_timer = {
 	.resolve = timer_resolve,
 	.emit_defines = timer_defines,
 	.emit_table = timer_table,
+	.families = (const struct runtime_family[]){{"timers", 1, 5}, {0}},
 };

@@ -285,4 +285,5 @@ const struct probe_provider probe_tracepoint = {
 	.expand = tracepoint_expand,
 	.emit_defines = tracepoint_defines,
 	.emit_table = tracepoint_table,
+	.families = (const struct runtime_family[]){{"tracepoints", 3, 7}, {0}},
 };

@@ -11,8 +11,12 @@
  */
 static void _stp_conds_refresh(struct work_struct *work)
 {
+	int i;
+
 	mutex_lock(&_stp_session_mutex);
-	_stp_kprobes_arm();	/* touches only kprobes still registered */
+	for (i = 0; _stp_families[i]; i++)
+		if (_stp_families[i]->arm)
+			_stp_families[i]->arm();	/* touches only probes still registered */
 	mutex_unlock(&_stp_session_mutex);
 }
 

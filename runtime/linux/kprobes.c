@@ -478,3 +478,14 @@ static u64 _stp_kprobes_missed(void)
 }
 
 #endif
+
+#ifdef STP_HAVE_KPROBES
+/* The family's entry in _stp_families[] (runtime_api.h). */
+static const struct _stp_family _stp_family_kprobes = {
+	.name = "kprobes",
+	.register_all = _stp_kprobes_register,
+	.unregister_all = _stp_kprobes_unregister,
+	.missed = _stp_kprobes_missed,
+	.arm = _stp_kprobes_arm,
+};
+#endif

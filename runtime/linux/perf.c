@@ -103,15 +103,11 @@ static int _stp_perf_register(void)
 	return 0;
 }
 
-#else
-
-static int _stp_perf_register(void)
-{
-	return 0;
-}
-
-static void _stp_perf_unregister(void)
-{
-}
+/* The family's entry in _stp_families[] (runtime_api.h). */
+static const struct _stp_family _stp_family_perf = {
+	.name = "perf",
+	.register_all = _stp_perf_register,
+	.unregister_all = _stp_perf_unregister,
+};
 
 #endif

@@ -150,15 +150,11 @@ static int _stp_procfs_register(void)
 	return 0;
 }
 
-#else
-
-static int _stp_procfs_register(void)
-{
-	return 0;
-}
-
-static void _stp_procfs_unregister(void)
-{
-}
+/* The family's entry in _stp_families[] (runtime_api.h). */
+static const struct _stp_family _stp_family_procfs = {
+	.name = "procfs",
+	.register_all = _stp_procfs_register,
+	.unregister_all = _stp_procfs_unregister,
+};
 
 #endif

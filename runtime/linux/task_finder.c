@@ -587,15 +587,11 @@ static int _stp_tf_register(void)
 	return 0;
 }
 
-#else
-
-static int _stp_tf_register(void)
-{
-	return 0;
-}
-
-static void _stp_tf_unregister(void)
-{
-}
+/* The family's entry in _stp_families[] (runtime_api.h). */
+static const struct _stp_family _stp_family_task_finder = {
+	.name = "task_finder",
+	.register_all = _stp_tf_register,
+	.unregister_all = _stp_tf_unregister,
+};
 
 #endif

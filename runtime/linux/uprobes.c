@@ -381,16 +381,14 @@ static int _stp_uprobes_register(void)
 	return 0;
 }
 
+/* The family's entry in _stp_families[] (runtime_api.h). */
+static const struct _stp_family _stp_family_uprobes = {
+	.name = "uprobes",
+	.register_all = _stp_uprobes_register,
+	.unregister_all = _stp_uprobes_unregister,
+};
+
 #else
-
-static int _stp_uprobes_register(void)
-{
-	return 0;
-}
-
-static void _stp_uprobes_unregister(void)
-{
-}
 
 static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n)
 {
