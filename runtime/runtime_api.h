@@ -31,6 +31,7 @@
 /*   MAXMAPENTRIES  default capacity of an array (2048)                */
 /*   MAXTRYLOCK     attempts to take a global's lock (10000)           */
 /*   MAXSKIPPED     skipped hits tolerated before an error (100)       */
+/*   MAXBACKTRACE   frames in a kernel or user backtrace (20)          */
 /* ------------------------------------------------------------------ */
 
 /* A script string. Always NUL-terminated, truncated to MAXSTRINGLEN-1. */
@@ -84,6 +85,8 @@ struct _stp_context {
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
+	unsigned long stack_pcs[MAXBACKTRACE]; /* the addresses of one backtrace (linux/stack.c) */
+	char sym_buf[KSYM_SYMBOL_LEN];   /* one symbol being formatted (linux/stack.c) */
 };
 
 /* One probe body bound to one probe point. Generated: static const struct _stp_probe _stp_probes[]. */
