@@ -132,16 +132,19 @@ static void _stp_kmodname(struct _stp_context *c, char *dst, unsigned long addr)
 
 /*
  * One line of a printed backtrace, to the output (dst NULL) or appended
- * to a string_t: " 0xaddr : symdata\n" (verbose) or "symdata\n". A
+ * to a string_t: " 0xaddr : symdata\n" (verbose; " 0xaddr\n" for an
+ * address kallsyms does not know) or "symdata\n". A
  * string gets whole lines only: false when the line did not fit.
  */
 static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr, bool verbose)
 {
 	size_t used, need;
+	bool known = _stp_ksym(c, addr);
 
-	_stp_ksym(c, addr);
 	if (!dst) {
-		if (verbose)
+		if (verbose && !known)
+			_stp_printf(" 0x%016lx\n", addr);
+		else if (verbose)
 			_stp_printf(" 0x%016lx : %s\n", addr, c->sym_buf);
 		else
 			_stp_printf("%s\n", c->sym_buf);
@@ -151,7 +154,9 @@ static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr
 	need = strlen(c->sym_buf) + 1 + (verbose ? 23 : 0);
 	if (used + need > MAXSTRINGLEN - 1)
 		return false;
-	if (verbose)
+	if (verbose && !known)
+		_stp_format_cat(dst, " 0x%016lx\n", addr);
+	else if (verbose)
 		_stp_format_cat(dst, " 0x%016lx : %s\n", addr, c->sym_buf);
 	else
 		_stp_format_cat(dst, "%s\n", c->sym_buf);
