@@ -396,6 +396,33 @@ static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_re
 static const char *_stp_sdt_name(struct _stp_context *c);
 static const char *_stp_sdt_provider(struct _stp_context *c);
 
+/*
+ * User-space symbols: with STP_HAVE_USYMS, the generated code defines
+ * (compiler/usyms.c) static const struct _stp_umodule _stp_umodules[] and
+ * STP_NR_UMODULES, one per program or library it knows (-d, --ldd, the
+ * probed programs); linux/ustack.c finds a mapping's entry by the name and
+ * size of the file mapped.
+ */
+struct _stp_usym {
+	u64 vaddr;                       /* link-time address */
+	u64 size;                        /* bytes, 0 if unknown */
+	const char *name;
+};
+struct _stp_useg {
+	u64 offset;                      /* PT_LOAD p_offset */
+	u64 vaddr;                       /* p_vaddr */
+	u64 filesz;                      /* p_filesz */
+};
+struct _stp_umodule {
+	const char *path;                /* on the target */
+	const char *name;                /* its last component: what a mapping's dentry is called */
+	long long size;                  /* the file's size, told apart from another of that name */
+	const struct _stp_useg *segs;
+	int nsegs;
+	const struct _stp_usym *syms;    /* sorted by vaddr */
+	int nsyms;
+};
+
 /* Time. NMI-safe clocks. */
 static s64 _stp_gettimeofday_ns(void);
 

@@ -178,6 +178,54 @@ void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *ou
 		qsort(out->items, (size_t)out->n, sizeof(void *), by_name);
 }
 
+static void add_symbol(GElf_Sym *sym, const char *name, void *arg)
+{
+	struct vec *out = arg;
+	int type = GELF_ST_TYPE(sym->st_info);
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) || !sym->st_value)
+		return;
+	struct elfsym_func *fn = ast_alloc(sizeof(*fn));
+	fn->name = ast_strdup(name);
+	fn->vaddr = sym->st_value;
+	fn->size = sym->st_size;
+	vec_push(out, fn);
+}
+
+/* By address; at one address, a sized symbol first, then by name (a stable order). */
+static int by_address(const void *a, const void *b)
+{
+	const struct elfsym_func *x = *(struct elfsym_func *const *)a, *y = *(struct elfsym_func *const *)b;
+	if (x->vaddr != y->vaddr)
+		return x->vaddr < y->vaddr ? -1 : 1;
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void elfsym_symbols(struct elfsym_file *f, struct vec *out)
+{
+	each_symbol(f, add_symbol, out);
+	if (out->n > 1)
+		qsort(out->items, (size_t)out->n, sizeof(void *), by_address);
+}
+
+void elfsym_segments(struct elfsym_file *f, struct vec *out)
+{
+	size_t n;
+	if (elf_getphdrnum(f->elf, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		struct elfsym_segment *seg = ast_alloc(sizeof(*seg));
+		seg->offset = ph.p_offset;
+		seg->vaddr = ph.p_vaddr;
+		seg->filesz = ph.p_filesz;
+		vec_push(out, seg);
+	}
+}
+
 struct data_search {
 	const char *name;
 	uint64_t vaddr;

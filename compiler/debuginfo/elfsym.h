@@ -60,6 +60,19 @@ bool elfsym_line_address(struct elfsym_file *f, const struct elfsym_func *fn, co
 /* SDT markers matching provider and name patterns (fnmatch): of struct elfsym_sdt *. */
 void elfsym_sdt_markers(struct elfsym_file *f, const char *provider, const char *name, struct vec *out);
 
+/* A loaded segment (PT_LOAD): what maps file offsets to link-time addresses. */
+struct elfsym_segment {
+	uint64_t offset;  /* p_offset */
+	uint64_t vaddr;   /* p_vaddr */
+	uint64_t filesz;  /* p_filesz */
+};
+
+/* Every function and data object symbol with an address, sorted by address: of struct elfsym_func *. */
+void elfsym_symbols(struct elfsym_file *f, struct vec *out);
+
+/* The PT_LOAD segments, in file order: of struct elfsym_segment *. */
+void elfsym_segments(struct elfsym_file *f, struct vec *out);
+
 /* DT_NEEDED names and DT_RUNPATH/DT_RPATH ("" if none): of const char *. */
 void elfsym_needed(struct elfsym_file *f, struct vec *out, const char **runpath);
 

@@ -1,0 +1,292 @@
+/* ustack.c - user-space backtraces (frame pointers) and symbols from the ELF tables built at pass 3, for tapset/linux/ucontext-*.stp. */
+
+/*
+ * Where a user backtrace starts: the registers of a user-mode hit
+ * (uprobes, samples of user space), else the user registers the task
+ * entered the kernel with (kernel probes in a system call or an
+ * interrupt of a user task); kernel threads have none.
+ *
+ * Unwinding follows the frame-pointer chain: [bp] is the caller's bp and
+ * [bp + 8] the return address. At a function's first instruction (a
+ * uprobe on an optimized function: nothing pushed yet) the return address
+ * is at [sp] and bp is still the caller's. The chain ends at MAXBACKTRACE
+ * frames, at a frame pointer that does not grow towards the stack's base
+ * or is misaligned, at a zero or kernel return address, or at the first
+ * unreadable word: every read is copy_from_user_nofault, so a missing
+ * page ends the trace, never the script. Code built without frame
+ * pointers gives a short or wrong chain (there is no CFI unwinder yet).
+ *
+ * Symbols: the address's mapping (find_vma under mmap_read_trylock; no
+ * symbol while the lock is contended, or in NMI context) gives the file
+ * and the offset in it; the file is matched against _stp_umodules[] by
+ * its name and size, the offset turned into a link-time address through
+ * the module's PT_LOAD segments, and the symbol found by binary search.
+ * So PIE programs and libraries resolve at any load address.
+ */
+
+#ifndef STP_USTACK_C
+#define STP_USTACK_C
+
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/dcache.h>
+#include "linux/stack.c"
+
+#ifndef STP_HAVE_USYMS
+#define STP_NR_UMODULES 0
+static const struct _stp_umodule _stp_umodules[] = { {"", "", -1LL, NULL, 0, NULL, 0} };
+#endif
+
+/* Where a user address is: a module of _stp_umodules[] and a link-time address in it. */
+struct _stp_uwhere {
+	const struct _stp_umodule *mod;  /* NULL: no module known */
+	u64 vaddr;                       /* link-time address */
+	u64 file_offset;                 /* offset in the file */
+};
+
+/* The module mapped at addr in the current task; false if none is known or the lock is busy. */
+static bool _stp_uaddr_where(unsigned long addr, struct _stp_uwhere *w)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	const char *name = NULL;
+	long long size = -1;
+	int i, j;
+
+	w->mod = NULL;
+	if (!mm || in_nmi() || (current->flags & PF_KTHREAD) || !mmap_read_trylock(mm))
+		return false;
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_start <= addr && vma->vm_file) {
+		name = (const char *)vma->vm_file->f_path.dentry->d_name.name;
+		size = i_size_read(file_inode(vma->vm_file));
+		w->file_offset = addr - vma->vm_start + ((u64)vma->vm_pgoff << PAGE_SHIFT);
+		for (i = 0; i < STP_NR_UMODULES && !w->mod; i++)
+			if (_stp_umodules[i].size == size && strcmp(_stp_umodules[i].name, name) == 0)
+				w->mod = &_stp_umodules[i];
+	}
+	mmap_read_unlock(mm);
+	if (!w->mod)
+		return false;
+	for (j = 0; j < w->mod->nsegs; j++) {
+		const struct _stp_useg *seg = &w->mod->segs[j];
+
+		if (w->file_offset >= seg->offset && w->file_offset < seg->offset + seg->filesz) {
+			w->vaddr = w->file_offset - seg->offset + seg->vaddr;
+			return true;
+		}
+	}
+	w->vaddr = 0;
+	return true;	/* the module, but outside its loaded segments (no symbol) */
+}
+
+/* The symbol holding a link-time address of mod, or NULL. */
+static const struct _stp_usym *_stp_usym_at(const struct _stp_umodule *mod, u64 vaddr)
+{
+	int lo = 0, hi = mod->nsyms - 1, found = -1, k;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (mod->syms[mid].vaddr <= vaddr) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (found < 0 || !vaddr)
+		return NULL;
+	/* A sized symbol that holds it wins over an unsized label after its start. */
+	for (k = found; k >= 0 && k > found - 8; k--)
+		if (mod->syms[k].size && vaddr < mod->syms[k].vaddr + mod->syms[k].size)
+			return &mod->syms[k];
+	return mod->syms[found].size ? NULL : &mod->syms[found];
+}
+
+/*
+ * The symbol of a user address into c->sym_buf: "name+0xoff/0xsize
+ * [path]", "0xaddr [path+0xoffset]" in a known module without a symbol
+ * there, or "0xaddr". Returns the symbol, or NULL.
+ */
+static const struct _stp_usym *_stp_usym(struct _stp_context *c, unsigned long addr)
+{
+	struct _stp_uwhere w;
+	const struct _stp_usym *sym = NULL;
+
+	if (_stp_uaddr_where(addr, &w))
+		sym = _stp_usym_at(w.mod, w.vaddr);
+	if (sym)
+		snprintf(c->sym_buf, sizeof(c->sym_buf), "%s+0x%llx/0x%llx [%s]", sym->name,
+			 (unsigned long long)(w.vaddr - sym->vaddr), (unsigned long long)sym->size, w.mod->path);
+	else if (w.mod)
+		snprintf(c->sym_buf, sizeof(c->sym_buf), "0x%lx [%s+0x%llx]", addr, w.mod->path,
+			 (unsigned long long)w.file_offset);
+	else
+		snprintf(c->sym_buf, sizeof(c->sym_buf), "0x%lx", addr);
+	return sym;
+}
+
+/* usymname(): the name alone, or "0xaddr"; true if known. */
+static bool _stp_usymname(struct _stp_context *c, char *dst, unsigned long addr)
+{
+	const struct _stp_usym *sym = _stp_usym(c, addr);
+
+	if (sym)
+		_stp_strlcpy(dst, sym->name);
+	else
+		_stp_snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
+	return sym != NULL;
+}
+
+/* umodname(): the path of the module mapped at addr; false if none is known. */
+static bool _stp_umodname(char *dst, unsigned long addr)
+{
+	struct _stp_uwhere w;
+
+	if (!_stp_uaddr_where(addr, &w))
+		return false;
+	_stp_strlcpy(dst, w.mod->path);
+	return true;
+}
+
+/* As _stp_ksym_line, for a user address: " 0xaddr : usymdata\n" or "usymdata\n". */
+static bool _stp_usym_line(struct _stp_context *c, char *dst, unsigned long addr, bool verbose)
+{
+	size_t used, need;
+
+	_stp_usym(c, addr);
+	if (!dst) {
+		if (verbose)
+			_stp_printf(" 0x%016lx : %s\n", addr, c->sym_buf);
+		else
+			_stp_printf("%s\n", c->sym_buf);
+		return true;
+	}
+	used = strlen(dst);
+	need = strlen(c->sym_buf) + 1 + (verbose ? 23 : 0);
+	if (used + need > MAXSTRINGLEN - 1)
+		return false;
+	if (verbose)
+		_stp_format_cat(dst, " 0x%016lx : %s\n", addr, c->sym_buf);
+	else
+		_stp_format_cat(dst, "%s\n", c->sym_buf);
+	return true;
+}
+
+/* A word of user memory; false if it cannot be read without faulting. */
+static bool _stp_uread(unsigned long addr, unsigned long *out)
+{
+	return copy_from_user_nofault(out, (const void __user *)addr, sizeof(*out)) == 0;
+}
+
+/* Whether addr may be a return address in user code. */
+static bool _stp_uaddr_plausible(unsigned long addr)
+{
+	return addr >= PAGE_SIZE && addr < TASK_SIZE_MAX;
+}
+
+/*
+ * Fill c->stack_pcs with the user return addresses of the current task,
+ * innermost first (the address of the hit first); returns how many, at
+ * most MAXBACKTRACE. regs is c->regs (see _stp_kstack).
+ */
+static int _stp_ustack(struct _stp_context *c, struct pt_regs *regs)
+{
+	unsigned long ip, sp, fp, next_fp, ret;
+	struct _stp_uwhere w;
+	const struct _stp_usym *sym;
+	int n = 0;
+
+	if (!regs || !user_mode(regs)) {
+		if (!current->mm || (current->flags & PF_KTHREAD))
+			return 0;
+		regs = task_pt_regs(current);
+	}
+	ip = instruction_pointer(regs);
+	sp = user_stack_pointer(regs);
+	fp = regs->bp;
+	c->stack_pcs[n++] = ip;
+	/* At a function's first instruction its frame is not made yet. */
+	if (_stp_uaddr_where(ip, &w) && (sym = _stp_usym_at(w.mod, w.vaddr)) && sym->vaddr == w.vaddr &&
+	    n < MAXBACKTRACE && _stp_uread(sp, &ret) && _stp_uaddr_plausible(ret))
+		c->stack_pcs[n++] = ret;
+	while (n < MAXBACKTRACE) {
+		if ((fp & (sizeof(long) - 1)) || fp < sp || !_stp_uread(fp, &next_fp) ||
+		    !_stp_uread(fp + sizeof(long), &ret) || !_stp_uaddr_plausible(ret))
+			break;
+		c->stack_pcs[n++] = ret;
+		if (next_fp <= fp)
+			break;
+		sp = fp;
+		fp = next_fp;
+	}
+	return n;
+}
+
+/*
+ * The text of a quoted component of the probe point, e.g. NAME of
+ * function("NAME@file.c:12") (up to '@' or the closing quote);
+ * false if the point has no such component.
+ */
+static bool _stp_pp_component(const struct _stp_probe *probe, const char *what, char *dst)
+{
+	const char *pp = probe ? probe->pp : NULL;
+	const char *at = pp ? strstr(pp, what) : NULL;
+	size_t len;
+
+	if (!at)
+		return false;
+	at += strlen(what);
+	len = strcspn(at, "@\"");
+	if (len > MAXSTRINGLEN - 1)
+		len = MAXSTRINGLEN - 1;
+	memcpy(dst, at, len);
+	dst[len] = '\0';
+	return true;
+}
+
+/* Whether the running probe is a .return probe (its registers are those at the return). */
+static bool _stp_pp_is_return(const struct _stp_probe *probe)
+{
+	const char *pp = probe ? probe->pp : NULL;
+	size_t len = pp ? strlen(pp) : 0;
+
+	return len > 7 && strcmp(pp + len - 7, ".return") == 0;
+}
+
+/*
+ * probefunc(): the symbol of the probed address; a .return probe's from
+ * its probe point. regs and probe are c->regs and c->probe (see _stp_kstack).
+ */
+static void _stp_probefunc(struct _stp_context *c, struct pt_regs *regs, const struct _stp_probe *probe,
+			   char *dst)
+{
+	dst[0] = '\0';
+	if (regs && !user_mode(regs) && !_stp_pp_is_return(probe)) {
+		_stp_ksymname(c, dst, instruction_pointer(regs));
+		return;
+	}
+	if (regs && user_mode(regs) && !_stp_pp_is_return(probe) &&
+	    _stp_usymname(c, dst, instruction_pointer(regs)))
+		return;
+	_stp_pp_component(probe, "function(\"", dst);
+}
+
+/* probemod() (as probefunc): the module of the probed kernel address, "kernel" for the kernel itself. */
+static void _stp_probemod(struct _stp_context *c, struct pt_regs *regs, const struct _stp_probe *probe,
+			  char *dst)
+{
+	dst[0] = '\0';
+	if (regs && !user_mode(regs) && !_stp_pp_is_return(probe)) {
+		_stp_kmodname(c, dst, instruction_pointer(regs));
+		return;
+	}
+	if (_stp_pp_component(probe, "module(\"", dst))
+		return;
+	if (probe && (strncmp(probe->pp, "kernel.", 7) == 0 ||
+		      strncmp(probe->pp, "kprobe.function", 15) == 0))
+		_stp_strlcpy(dst, "kernel");
+}
+
+#endif /* STP_USTACK_C */
