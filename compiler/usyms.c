@@ -1,8 +1,9 @@
 /*
  * usyms.c - pass 3: the user-space symbol tables of the ucontext tapset
  * (ubacktrace, usymname, umodname...): for each program or library the
- * module knows, its ELF symbols (functions and objects, by address) and
- * its loaded segments (file offset -> link-time address).
+ * module knows, its ELF symbols (functions and objects, by address), its
+ * loaded segments (file offset -> link-time address) and its unwind rules (compiler/debuginfo/elfsym.c reads the CFI: one
+ * row per change of rule, 16 bytes each).
  *
  * Which files: every -d PATH, every program or library a process probe
  * attaches to and, with --ldd, the shared libraries all of those need
@@ -190,10 +191,26 @@ static bool emit_file(struct emitter *e, struct session *s, const char *target, 
 	if (!segs.n)
 		emit_line(e, "\t{0, 0, 0},");
 	emit_line(e, "};");
+	struct vec rows = {0};
+	elfsym_cfi_rows(f, &rows);
+	emit_line(e, "static const struct _stp_ucfi _stp_ucfi_%d[] = {", index);
+	static const char *const regs[] = {"STP_UCFA_NONE", "STP_UCFA_SP", "STP_UCFA_BP"};
+	for (int i = 0; i < rows.n; i++) {
+		struct elfsym_cfi_row *row = rows.items[i];
+		bool fits = row->cfa_offset == (int32_t)row->cfa_offset && row->bp_offset == (int16_t)row->bp_offset;
+		if (row->reg == ELFSYM_CFA_NONE || !fits)
+			emit_line(e, "\t{0x%llxULL, 0, STP_UCFA_NONE, 0, 0},", (unsigned long long)row->vaddr);
+		else
+			emit_line(e, "\t{0x%llxULL, %lld, %s, %d, %lld},", (unsigned long long)row->vaddr,
+				  (long long)row->cfa_offset, regs[row->reg], row->outermost, (long long)row->bp_offset);
+	}
+	if (!rows.n)
+		emit_line(e, "\t{0, 0, STP_UCFA_NONE, 0, 0},");
+	emit_line(e, "};");
 	const char *base = strrchr(target, '/');
-	emit_line(e, "#define STP_UMODULE_%d {%s, %s, %lldLL, _stp_usegs_%d, %d, _stp_usyms_%d, %d}", index,
-		  c_literal(target), c_literal(base ? base + 1 : target), (long long)st.st_size, index, segs.n, index,
-		  syms.n);
+	emit_line(e, "#define STP_UMODULE_%d {%s, %s, %lldLL, _stp_usegs_%d, %d, _stp_usyms_%d, %d, _stp_ucfi_%d, %d}",
+		  index, c_literal(target), c_literal(base ? base + 1 : target), (long long)st.st_size, index, segs.n,
+		  index, syms.n, index, rows.n);
 	return true;
 }
 
@@ -213,7 +230,7 @@ void usyms_emit(struct emitter *e, struct session *s)
 	for (int i = 0; i < n; i++)
 		emit_line(e, "\tSTP_UMODULE_%d,", i);
 	if (!n)
-		emit_line(e, "\t{\"\", \"\", -1LL, NULL, 0, NULL, 0},");
+		emit_line(e, "\t{\"\", \"\", -1LL, NULL, 0, NULL, 0, NULL, 0},");
 	emit_line(e, "};");
 	emit_line(e, "#define STP_NR_UMODULES %d", n);
 	emit_blank(e);

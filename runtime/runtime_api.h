@@ -413,6 +413,15 @@ struct _stp_useg {
 	u64 vaddr;                       /* p_vaddr */
 	u64 filesz;                      /* p_filesz */
 };
+/* One row of a file's unwind table (from its CFI): the rule from vaddr up to the next row. */
+enum { STP_UCFA_NONE, STP_UCFA_SP, STP_UCFA_BP };
+struct _stp_ucfi {
+	u64 vaddr;                       /* link-time address where the rule starts */
+	int32_t cfa_offset;              /* CFA = rsp or rbp (cfa_reg) + this */
+	uint8_t cfa_reg;                 /* STP_UCFA_SP, _BP, or _NONE: no CFI here (frame pointers) */
+	uint8_t outermost;               /* no return address: the stack ends here */
+	int16_t bp_offset;               /* the caller's rbp is at CFA + this; 0: rbp unchanged */
+};
 struct _stp_umodule {
 	const char *path;                /* on the target */
 	const char *name;                /* its last component: what a mapping's dentry is called */
@@ -421,6 +430,8 @@ struct _stp_umodule {
 	int nsegs;
 	const struct _stp_usym *syms;    /* sorted by vaddr */
 	int nsyms;
+	const struct _stp_ucfi *cfi;     /* unwind rules by vaddr (the return address is at CFA - 8) */
+	int ncfi;                        /* 0: no CFI, frame pointers only */
 };
 
 /* Time. NMI-safe clocks. */

@@ -6,15 +6,17 @@
  * entered the kernel with (kernel probes in a system call or an
  * interrupt of a user task); kernel threads have none.
  *
- * Unwinding follows the frame-pointer chain: [bp] is the caller's bp and
- * [bp + 8] the return address. At a function's first instruction (a
- * uprobe on an optimized function: nothing pushed yet) the return address
- * is at [sp] and bp is still the caller's. The chain ends at MAXBACKTRACE
- * frames, at a frame pointer that does not grow towards the stack's base
- * or is misaligned, at a zero or kernel return address, or at the first
- * unreadable word: every read is copy_from_user_nofault, so a missing
- * page ends the trace, never the script. Code built without frame
- * pointers gives a short or wrong chain (there is no CFI unwinder yet).
+ * Unwinding uses the unwind table built at pass 3 from the file's CFI
+ * (.eh_frame or .debug_frame) where the code has one: the CFA is rsp or
+ * rbp plus an offset, the return address is at CFA - 8, rbp is restored
+ * from where the frame saved it. Elsewhere it follows the frame-pointer
+ * chain: [bp] is the caller's bp and [bp + 8] the return address; at a
+ * function's first instruction (nothing pushed yet) the return address is
+ * at [sp]. The chain ends at MAXBACKTRACE frames, at the outermost frame
+ * (_start: no return address), when the stack pointer does not grow, at
+ * a misaligned frame pointer, at a zero or kernel return address, or at
+ * the first unreadable word: every read is copy_from_user_nofault, so a
+ * missing page ends the trace, never the script.
  *
  * Symbols: the address's mapping (find_vma under mmap_read_trylock; no
  * symbol while the lock is contended, or in NMI context) gives the file
@@ -34,7 +36,7 @@
 
 #ifndef STP_HAVE_USYMS
 #define STP_NR_UMODULES 0
-static const struct _stp_umodule _stp_umodules[] = { {"", "", -1LL, NULL, 0, NULL, 0} };
+static const struct _stp_umodule _stp_umodules[] = { {"", "", -1LL, NULL, 0, NULL, 0, NULL, 0} };
 #endif
 
 /* Where a user address is: a module of _stp_umodules[] and a link-time address in it. */
@@ -180,10 +182,85 @@ static bool _stp_uread(unsigned long addr, unsigned long *out)
 	return copy_from_user_nofault(out, (const void __user *)addr, sizeof(*out)) == 0;
 }
 
+/* Whether a user address is the first instruction of a known function. */
+static bool _stp_uat_entry(unsigned long addr)
+{
+	struct _stp_uwhere w;
+	const struct _stp_usym *sym;
+
+	return _stp_uaddr_where(addr, &w) && (sym = _stp_usym_at(w.mod, w.vaddr)) && sym->vaddr == w.vaddr;
+}
+
 /* Whether addr may be a return address in user code. */
 static bool _stp_uaddr_plausible(unsigned long addr)
 {
 	return addr >= PAGE_SIZE && addr < TASK_SIZE_MAX;
+}
+
+/* The unwind row for a user address, or NULL if its file has none (or none is known). */
+static const struct _stp_ucfi *_stp_ucfi_at(unsigned long addr)
+{
+	struct _stp_uwhere w;
+	int lo, hi, found = -1;
+
+	if (!_stp_uaddr_where(addr, &w) || !w.mod->ncfi || !w.vaddr)
+		return NULL;
+	lo = 0;
+	hi = w.mod->ncfi - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (w.mod->cfi[mid].vaddr <= w.vaddr) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return found < 0 ? NULL : &w.mod->cfi[found];
+}
+
+/* A user frame while unwinding: where it executes, its stack and frame pointers. */
+struct _stp_uframe {
+	unsigned long ip, sp, bp;
+};
+
+/*
+ * One step from a frame to its caller's. With CFI for the frame's code:
+ * CFA from rsp or rbp, the return address at CFA - 8, rbp restored if
+ * saved. Without: at a function's first instruction (first frame only) the
+ * return address is at [sp]; elsewhere the frame pointers [bp], [bp + 8].
+ * The first frame is looked up at its ip (it is about to run), callers at
+ * ip - 1 (inside the call). False at the end of the stack or on a fault.
+ */
+static bool _stp_ustep(struct _stp_uframe *f, bool first)
+{
+	const struct _stp_ucfi *row = _stp_ucfi_at(first ? f->ip : f->ip - 1);
+	unsigned long cfa, ret, bp = f->bp;
+
+	if (row && row->cfa_reg != STP_UCFA_NONE) {
+		if (row->outermost)
+			return false;
+		cfa = (row->cfa_reg == STP_UCFA_SP ? f->sp : f->bp) + (long)row->cfa_offset;
+		if (!_stp_uread(cfa - sizeof(long), &ret) ||
+		    (row->bp_offset && !_stp_uread(cfa + (long)row->bp_offset, &bp)))
+			return false;
+	} else if (first && _stp_uat_entry(f->ip)) {
+		if (!_stp_uread(f->sp, &ret))
+			return false;
+		cfa = f->sp + sizeof(long);
+	} else {
+		if ((f->bp & (sizeof(long) - 1)) || f->bp < f->sp || !_stp_uread(f->bp, &bp) ||
+		    !_stp_uread(f->bp + sizeof(long), &ret))
+			return false;
+		cfa = f->bp + 2 * sizeof(long);
+	}
+	if (!_stp_uaddr_plausible(ret) || cfa <= f->sp)
+		return false;
+	f->ip = ret;
+	f->sp = cfa;
+	f->bp = bp;
+	return true;
 }
 
 /*
@@ -193,9 +270,7 @@ static bool _stp_uaddr_plausible(unsigned long addr)
  */
 static int _stp_ustack(struct _stp_context *c, struct pt_regs *regs)
 {
-	unsigned long ip, sp, fp, next_fp, ret;
-	struct _stp_uwhere w;
-	const struct _stp_usym *sym;
+	struct _stp_uframe f;
 	int n = 0;
 
 	if (!regs || !user_mode(regs)) {
@@ -203,24 +278,12 @@ static int _stp_ustack(struct _stp_context *c, struct pt_regs *regs)
 			return 0;
 		regs = task_pt_regs(current);
 	}
-	ip = instruction_pointer(regs);
-	sp = user_stack_pointer(regs);
-	fp = regs->bp;
-	c->stack_pcs[n++] = ip;
-	/* At a function's first instruction its frame is not made yet. */
-	if (_stp_uaddr_where(ip, &w) && (sym = _stp_usym_at(w.mod, w.vaddr)) && sym->vaddr == w.vaddr &&
-	    n < MAXBACKTRACE && _stp_uread(sp, &ret) && _stp_uaddr_plausible(ret))
-		c->stack_pcs[n++] = ret;
-	while (n < MAXBACKTRACE) {
-		if ((fp & (sizeof(long) - 1)) || fp < sp || !_stp_uread(fp, &next_fp) ||
-		    !_stp_uread(fp + sizeof(long), &ret) || !_stp_uaddr_plausible(ret))
-			break;
-		c->stack_pcs[n++] = ret;
-		if (next_fp <= fp)
-			break;
-		sp = fp;
-		fp = next_fp;
-	}
+	f.ip = instruction_pointer(regs);
+	f.sp = user_stack_pointer(regs);
+	f.bp = regs->bp;
+	c->stack_pcs[n++] = f.ip;
+	while (n < MAXBACKTRACE && _stp_ustep(&f, n == 1))
+		c->stack_pcs[n++] = f.ip;
 	return n;
 }
 
