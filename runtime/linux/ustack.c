@@ -19,7 +19,8 @@
  * missing page ends the trace, never the script.
  *
  * Symbols: the address's mapping (find_vma under mmap_read_trylock; no
- * symbol while the lock is contended, or in NMI context) gives the file
+ * symbol while the lock is contended, in NMI context, or on PREEMPT_RT
+ * kernels, whose rtmutex unlock may enable interrupts) gives the file
  * and the offset in it; the file is matched against _stp_umodules[] by
  * its name and size, the offset turned into a link-time address through
  * the module's PT_LOAD segments, and the symbol found by binary search.
@@ -56,7 +57,12 @@ static bool _stp_uaddr_where(unsigned long addr, struct _stp_uwhere *w)
 	int i, j;
 
 	w->mod = NULL;
-	if (!mm || in_nmi() || (current->flags & PF_KTHREAD) || !mmap_read_trylock(mm))
+	/*
+	 * On PREEMPT_RT the mmap lock is an rtmutex whose unlock may turn
+	 * interrupts back on (a waiting writer): no lookups there.
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !mm || in_nmi() || (current->flags & PF_KTHREAD) ||
+	    !mmap_read_trylock(mm))
 		return false;
 	vma = find_vma(mm, addr);
 	if (vma && vma->vm_start <= addr && vma->vm_file) {
