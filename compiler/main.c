@@ -50,6 +50,10 @@ static void usage(FILE *out)
 		"                when linux-image-RELEASE-dbg is installed, else BTF; $STAPC_DEBUGINFO)\n"
 		"  --sysroot=DIR the target's file system is at DIR on this machine: process(\"/bin/x\")\n"
 		"                reads DIR/bin/x here and probes /bin/x on the target\n"
+		"  -d PATH       take symbols of the program or library PATH (a target path) for the\n"
+		"                user-space backtrace and symbol functions (ubacktrace, usymname...)\n"
+		"  --ldd         the same for the shared libraries that those and the probed programs need\n"
+		"  --all-modules accepted for compatibility: kernel module symbols come from kallsyms\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version\n"
@@ -142,7 +146,8 @@ static void set_kernel(struct session *s, const char *arg)
 	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
 }
 
-enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT };
+enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
+		OPT_ALL_MODULES };
 
 int main(int argc, char **argv)
 {
@@ -158,13 +163,15 @@ int main(int argc, char **argv)
 		{"disable-cache", no_argument, NULL, OPT_DISABLE_CACHE},
 		{"debuginfo", required_argument, NULL, OPT_DEBUGINFO},
 		{"sysroot", required_argument, NULL, OPT_SYSROOT},
+		{"ldd", no_argument, NULL, OPT_LDD},
+		{"all-modules", no_argument, NULL, OPT_ALL_MODULES},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
 	/* '+': stop at the first non-option, which is the script; the rest are its arguments. */
-	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:guwWhVl:L:", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:d:guwWhVl:L:", long_options, NULL)) != -1) {
 		char *end;
 		switch (opt) {
 		case 'p':
@@ -229,6 +236,14 @@ int main(int argc, char **argv)
 		}
 		case 'I':
 			vec_push(&s->include_dirs, optarg);
+			break;
+		case 'd':
+			vec_push(&s->user_modules, optarg);
+			break;
+		case OPT_LDD:
+			s->ldd = true;
+			break;
+		case OPT_ALL_MODULES:
 			break;
 		case 'g':
 			s->guru = true;

@@ -46,6 +46,8 @@ struct session {
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */
+	struct vec user_modules;  /* of const char *: -d PATH, target paths of programs and libraries */
+	bool ldd;                 /* --ldd: also the libraries those and the probed programs need */
 
 	/* locations of the installed or build-tree data */
 	const char *tapset_dir;   /* tapset/ */

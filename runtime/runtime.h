@@ -21,6 +21,7 @@
 #include <linux/delay.h>
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
+#include <linux/kallsyms.h>
 
 /*
  * Entry probes on ftrace sites hook ftrace directly (linux/kprobes.c),
@@ -58,6 +59,9 @@
 #endif
 #ifndef MAXSKIPPED
 #define MAXSKIPPED 100		/* skipped probe hits tolerated before an error */
+#endif
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20		/* frames in a kernel or user backtrace */
 #endif
 #ifndef STP_TRYLOCK_DELAY_NS
 #define STP_TRYLOCK_DELAY_NS 1000	/* busy wait between two attempts at a lock */

@@ -31,6 +31,7 @@
 /*   MAXMAPENTRIES  default capacity of an array (2048)                */
 /*   MAXTRYLOCK     attempts to take a global's lock (10000)           */
 /*   MAXSKIPPED     skipped hits tolerated before an error (100)       */
+/*   MAXBACKTRACE   frames in a kernel or user backtrace (20)          */
 /* ------------------------------------------------------------------ */
 
 /* A script string. Always NUL-terminated, truncated to MAXSTRINGLEN-1. */
@@ -84,6 +85,8 @@ struct _stp_context {
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
+	unsigned long stack_pcs[MAXBACKTRACE]; /* the addresses of one backtrace (linux/stack.c) */
+	char sym_buf[KSYM_SYMBOL_LEN];   /* one symbol being formatted (linux/stack.c) */
 };
 
 /* One probe body bound to one probe point. Generated: static const struct _stp_probe _stp_probes[]. */
@@ -438,6 +441,44 @@ static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, 
 static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs);
 static const char *_stp_sdt_name(struct _stp_context *c);
 static const char *_stp_sdt_provider(struct _stp_context *c);
+
+/*
+ * User-space symbols: with STP_HAVE_USYMS, the generated code defines
+ * (compiler/usyms.c) static const struct _stp_umodule _stp_umodules[] and
+ * STP_NR_UMODULES, one per program or library it knows (-d, --ldd, the
+ * probed programs); linux/ustack.c finds a mapping's entry by the name and
+ * size of the file mapped.
+ */
+struct _stp_usym {
+	u64 vaddr;                       /* link-time address */
+	u64 size;                        /* bytes, 0 if unknown */
+	const char *name;
+};
+struct _stp_useg {
+	u64 offset;                      /* PT_LOAD p_offset */
+	u64 vaddr;                       /* p_vaddr */
+	u64 filesz;                      /* p_filesz */
+};
+/* One row of a file's unwind table (from its CFI): the rule from vaddr up to the next row. */
+enum { STP_UCFA_NONE, STP_UCFA_SP, STP_UCFA_BP };
+struct _stp_ucfi {
+	u64 vaddr;                       /* link-time address where the rule starts */
+	int32_t cfa_offset;              /* CFA = rsp or rbp (cfa_reg) + this */
+	uint8_t cfa_reg;                 /* STP_UCFA_SP, _BP, or _NONE: no CFI here (frame pointers) */
+	uint8_t outermost;               /* no return address: the stack ends here */
+	int16_t bp_offset;               /* the caller's rbp is at CFA + this; 0: rbp unchanged */
+};
+struct _stp_umodule {
+	const char *path;                /* on the target */
+	const char *name;                /* its last component: what a mapping's dentry is called */
+	long long size;                  /* the file's size, told apart from another of that name */
+	const struct _stp_useg *segs;
+	int nsegs;
+	const struct _stp_usym *syms;    /* sorted by vaddr */
+	int nsyms;
+	const struct _stp_ucfi *cfi;     /* unwind rules by vaddr (the return address is at CFA - 8) */
+	int ncfi;                        /* 0: no CFI, frame pointers only */
+};
 
 /* Time. NMI-safe clocks. */
 static s64 _stp_gettimeofday_ns(void);

@@ -12,6 +12,7 @@
  * the file was prelinked, .stapsdt.base now sits elsewhere and pc and
  * semaphore move by the same amount.
  */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +177,152 @@ void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *ou
 	each_symbol(f, match_function, &fs);
 	if (out->n > 1)
 		qsort(out->items, (size_t)out->n, sizeof(void *), by_name);
+}
+
+static void add_symbol(GElf_Sym *sym, const char *name, void *arg)
+{
+	struct vec *out = arg;
+	int type = GELF_ST_TYPE(sym->st_info);
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) || !sym->st_value)
+		return;
+	struct elfsym_func *fn = ast_alloc(sizeof(*fn));
+	fn->name = ast_strdup(name);
+	fn->vaddr = sym->st_value;
+	fn->size = sym->st_size;
+	vec_push(out, fn);
+}
+
+/* By address; at one address, a sized symbol first, then by name (a stable order). */
+static int by_address(const void *a, const void *b)
+{
+	const struct elfsym_func *x = *(struct elfsym_func *const *)a, *y = *(struct elfsym_func *const *)b;
+	if (x->vaddr != y->vaddr)
+		return x->vaddr < y->vaddr ? -1 : 1;
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void elfsym_symbols(struct elfsym_file *f, struct vec *out)
+{
+	each_symbol(f, add_symbol, out);
+	if (out->n > 1)
+		qsort(out->items, (size_t)out->n, sizeof(void *), by_address);
+}
+
+void elfsym_segments(struct elfsym_file *f, struct vec *out)
+{
+	size_t n;
+	if (elf_getphdrnum(f->elf, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		struct elfsym_segment *seg = ast_alloc(sizeof(*seg));
+		seg->offset = ph.p_offset;
+		seg->vaddr = ph.p_vaddr;
+		seg->filesz = ph.p_filesz;
+		vec_push(out, seg);
+	}
+}
+
+/* The rule of one CFI frame as a row at vaddr (reg NONE if it is not one the runtime follows). */
+static void cfi_row(Dwarf_Frame *frame, uint64_t vaddr, struct elfsym_cfi_row *row)
+{
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	*row = (struct elfsym_cfi_row){.vaddr = vaddr, .reg = ELFSYM_CFA_NONE};
+	/* libdw gives a register-plus-offset CFA as DW_OP_bregx REG, OFFSET. */
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx ||
+	    (ops[0].number != 7 && ops[0].number != 6))
+		return;
+	enum elfsym_cfa_reg reg = ops[0].number == 7 ? ELFSYM_CFA_SP : ELFSYM_CFA_BP;
+	int64_t cfa_offset = (int64_t)ops[0].number2;
+	/* The return address (column 16): at CFA - 8, or undefined at the outermost frame. */
+	if (dwarf_frame_register(frame, 16, mem, &ops, &nops) != 0)
+		return;
+	bool outermost = nops == 0 && ops == mem;
+	if (!outermost && !(nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst &&
+			    (int64_t)ops[1].number == -8))
+		return;
+	/* rbp (column 6): saved at CFA + N, or left as it was. */
+	int64_t bp_offset = 0;
+	if (dwarf_frame_register(frame, 6, mem, &ops, &nops) != 0)
+		return;
+	if (nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst)
+		bp_offset = (int64_t)ops[1].number;
+	else if (nops != 0)
+		return;
+	row->reg = reg;
+	row->cfa_offset = cfa_offset;
+	row->outermost = outermost;
+	row->bp_offset = bp_offset;
+}
+
+static bool same_rule(const struct elfsym_cfi_row *a, const struct elfsym_cfi_row *b)
+{
+	return a->reg == b->reg && a->cfa_offset == b->cfa_offset && a->outermost == b->outermost &&
+	       a->bp_offset == b->bp_offset;
+}
+
+/* Append a row unless it only repeats the rule of the last one. */
+static void push_row(struct vec *out, const struct elfsym_cfi_row *row)
+{
+	if (out->n && same_rule(out->items[out->n - 1], row))
+		return;
+	struct elfsym_cfi_row *copy = ast_alloc(sizeof(*copy));
+	*copy = *row;
+	vec_push(out, copy);
+}
+
+bool elfsym_cfi_rows(struct elfsym_file *f, struct vec *out)
+{
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(f->elf);
+	if (!cfi) {
+		if (!f->dwarf_tried) {
+			f->dwarf_tried = true;
+			f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		}
+		cfi = f->dwarf ? dwarf_getcfi(f->dwarf) : NULL;
+	}
+	if (!cfi)
+		return false;
+	/* Function starts, to step over code without CFI quickly. */
+	struct vec syms = {0};
+	elfsym_symbols(f, &syms);
+	size_t n;
+	if (elf_getphdrnum(f->elf, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		uint64_t addr = ph.p_vaddr, end = ph.p_vaddr + ph.p_memsz;
+		int next_sym = 0;
+		while (addr < end) {
+			Dwarf_Frame *frame;
+			struct elfsym_cfi_row row;
+			Dwarf_Addr start, stop;
+			bool signal;
+			if (dwarf_cfi_addrframe(cfi, addr, &frame) == 0) {
+				cfi_row(frame, addr, &row);
+				dwarf_frame_info(frame, &start, &stop, &signal);
+				free(frame);
+				push_row(out, &row);
+				addr = stop > addr ? stop : addr + 1;
+				continue;
+			}
+			row = (struct elfsym_cfi_row){.vaddr = addr, .reg = ELFSYM_CFA_NONE};
+			push_row(out, &row);
+			while (next_sym < syms.n && ((struct elfsym_func *)syms.items[next_sym])->vaddr <= addr)
+				next_sym++;
+			addr = next_sym < syms.n ? ((struct elfsym_func *)syms.items[next_sym])->vaddr : end;
+		}
+		struct elfsym_cfi_row row = {.vaddr = end, .reg = ELFSYM_CFA_NONE};
+		push_row(out, &row);
+	}
+	return true;
 }
 
 struct data_search {

@@ -60,6 +60,42 @@ bool elfsym_line_address(struct elfsym_file *f, const struct elfsym_func *fn, co
 /* SDT markers matching provider and name patterns (fnmatch): of struct elfsym_sdt *. */
 void elfsym_sdt_markers(struct elfsym_file *f, const char *provider, const char *name, struct vec *out);
 
+/* A loaded segment (PT_LOAD): what maps file offsets to link-time addresses. */
+struct elfsym_segment {
+	uint64_t offset;  /* p_offset */
+	uint64_t vaddr;   /* p_vaddr */
+	uint64_t filesz;  /* p_filesz */
+};
+
+/* Every function and data object symbol with an address, sorted by address: of struct elfsym_func *. */
+void elfsym_symbols(struct elfsym_file *f, struct vec *out);
+
+/* The PT_LOAD segments, in file order: of struct elfsym_segment *. */
+void elfsym_segments(struct elfsym_file *f, struct vec *out);
+
+/* How to find a frame's caller in a range of code (x86-64), from the file's CFI. */
+enum elfsym_cfa_reg {
+	ELFSYM_CFA_NONE,  /* no usable CFI here (none, or an expression): use frame pointers */
+	ELFSYM_CFA_SP,    /* CFA = rsp + cfa_offset */
+	ELFSYM_CFA_BP,    /* CFA = rbp + cfa_offset */
+};
+struct elfsym_cfi_row {
+	uint64_t vaddr;             /* first address of the range (up to the next row) */
+	enum elfsym_cfa_reg reg;
+	int64_t cfa_offset;
+	bool outermost;             /* the return address is undefined: the stack ends here (_start) */
+	int64_t bp_offset;          /* the caller's rbp is saved at CFA + bp_offset; 0: rbp unchanged */
+};
+
+/*
+ * The unwind table of the file's executable segments from .eh_frame (or
+ * .debug_frame without it), one row per change of rule, in address order:
+ * of struct elfsym_cfi_row *. The return address is always at CFA - 8
+ * (x86-64); ranges whose rules say otherwise get ELFSYM_CFA_NONE. False
+ * if the file has no CFI at all.
+ */
+bool elfsym_cfi_rows(struct elfsym_file *f, struct vec *out);
+
 /* DT_NEEDED names and DT_RUNPATH/DT_RPATH ("" if none): of const char *. */
 void elfsym_needed(struct elfsym_file *f, struct vec *out, const char **runpath);
 

@@ -19,11 +19,29 @@ static u64 _stp_modules_missed_before(void);
  * with no indirect call and no lookup. The generic pair, which finds the
  * probe through the kprobe, serves tables that come without the list.
  */
+/*
+ * While an entry body runs, the ip is the probed address, as SystemTap's
+ * handlers show it (the kernel leaves it one byte past, after the int3):
+ * backtraces and symbols start at the probe point. Restored before the
+ * kernel single-steps or emulates the probed instruction.
+ */
+static __always_inline void _stp_kprobe_run_at(const struct _stp_probe *p, struct kprobe *kp,
+					       struct pt_regs *regs)
+{
+	unsigned long ip = instruction_pointer(regs);
+
+	if (!p->regless)
+		instruction_pointer_set(regs, (unsigned long)kp->addr);
+	_stp_run_probe(p, regs);
+	if (!p->regless)
+		instruction_pointer_set(regs, ip);
+}
+
 static int _stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct _stp_kprobe_probe *kpp = container_of(kp, struct _stp_kprobe_probe, u.kp);
 
-	_stp_run_probe(kpp->probe, regs);
+	_stp_kprobe_run_at(kpp->probe, kp, regs);
 	return 0;
 }
 
@@ -63,7 +81,7 @@ static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *r
 #define STP_KPROBE_HANDLER_PAIR(K, I)						\
 	static int notrace _stp_kprobe_pre_##K(struct kprobe *kp, struct pt_regs *regs) \
 	{									\
-		_stp_run_probe(&_stp_probes[I], regs);				\
+		_stp_kprobe_run_at(&_stp_probes[I], kp, regs);			\
 		return 0;							\
 	}									\
 	static int notrace _stp_kretprobe_ret_##K(struct kretprobe_instance *ri, \
@@ -102,6 +120,23 @@ static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_pro
  * when the body may read them (p->regless is 0); otherwise none are saved
  * and none are passed.
  */
+/*
+ * ftrace saves the ip past the call to its trampoline: while the body
+ * runs it is the function's address, as under a kprobe (_stp_kprobe_run_at),
+ * then restored (a changed ip would be where the function resumes).
+ */
+static __always_inline void _stp_ftrace_run_at(const struct _stp_probe *p, unsigned long ip,
+					       struct pt_regs *regs)
+{
+	unsigned long saved = regs ? instruction_pointer(regs) : 0;
+
+	if (regs)
+		instruction_pointer_set(regs, ip);
+	_stp_run_probe(p, regs);
+	if (regs)
+		instruction_pointer_set(regs, saved);
+}
+
 #define STP_FTRACE_HANDLER(K, I)							\
 	static void notrace _stp_ftrace_##K(unsigned long ip, unsigned long parent_ip,	\
 					    struct ftrace_ops *op, struct ftrace_regs *fregs) \
@@ -116,7 +151,7 @@ static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_pro
 				ftrace_test_recursion_unlock(bit);			\
 			return;								\
 		}									\
-		_stp_run_probe(p, regs);						\
+		_stp_ftrace_run_at(p, ip, regs);					\
 		ftrace_test_recursion_unlock(bit);					\
 	}
 STP_KPROBE_BODIES(STP_FTRACE_HANDLER)

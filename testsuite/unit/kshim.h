@@ -154,5 +154,9 @@ extern int shim_cpu;
 #ifndef MAXTRYLOCK
 #define MAXTRYLOCK 1000
 #endif
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20
+#endif
+#define KSYM_SYMBOL_LEN 128	/* <linux/kallsyms.h>: only sizes the context here */
 
 #endif

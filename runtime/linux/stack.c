@@ -1,0 +1,211 @@
+/* stack.c - kernel backtraces through the kernel's own unwinder (ORC on x86-64) and symbols from kallsyms, for tapset/linux/backtrace.stp. */
+
+/*
+ * Where a backtrace starts:
+ *  - registers of a kernel-mode hit (kprobes, ftrace-hooked entries,
+ *    kretprobes, timer.profile and perf samples): the unwinder starts
+ *    right there, so no frame of the tracer (int3 or ftrace trampolines,
+ *    the runner, this module) is ever seen. A kprobe handler sets the ip
+ *    to the probed address while the body runs (linux/kprobes.c); in a
+ *    kretprobe's handler the kernel has already put the real return
+ *    address there, and its unwinder turns every rethook trampoline
+ *    deeper in the stack back into the address it stands for;
+ *  - registers of a user-mode hit: the kernel stack is empty;
+ *  - no registers (tracepoints, timer.ms, begin/end): the unwinder starts
+ *    here, and everything up to the last frame of this module is dropped,
+ *    then a tracepoint iterator (__traceiter_NAME, present when a
+ *    tracepoint has several callbacks) if one comes next.
+ * The unwinder takes at most MAXBACKTRACE + STP_STACK_SKIP_MAX steps and
+ * stops at the first address that is not kernel text; it never sleeps and
+ * takes no lock, so it serves any context, NMI included.
+ *
+ * Symbols come from kallsyms at run time (sprint_symbol), which covers the
+ * kernel, loaded modules, BPF programs and ftrace trampolines without any
+ * debuginfo; names are formatted as SystemTap does:
+ * "do_sys_openat2+0x0/0x190 [kernel]", "ext4_file_open+0x0/0x2b0 [ext4]".
+ */
+
+#ifndef STP_STACK_C
+#define STP_STACK_C
+
+#include <linux/kallsyms.h>
+#include <asm/unwind.h>
+
+#ifndef STP_STACK_SKIP_MAX
+#define STP_STACK_SKIP_MAX 32	/* frames of this module and the kernel's below the probe */
+#endif
+
+/* Whether a symbol (sprint_symbol's text) names a tracepoint iterator. */
+static bool _stp_is_traceiter(const char *sym)
+{
+	return strncmp(sym, "__traceiter_", 12) == 0;
+}
+
+/*
+ * Fill c->stack_pcs with the kernel return addresses at the probe,
+ * innermost first (the probed address itself first when there are
+ * registers); returns how many, at most MAXBACKTRACE. regs is
+ * c->regs, passed so that the translator sees the caller reads them.
+ */
+static int _stp_kstack(struct _stp_context *c, struct pt_regs *regs)
+{
+	struct unwind_state state;
+	int steps = 0, n = 0;
+	bool skipping = !regs, seen_module = false, check_iter = false;
+
+	if (regs && user_mode(regs))
+		return 0;
+	/* Started from registers, the unwinder reports their caller first. */
+	if (regs)
+		c->stack_pcs[n++] = instruction_pointer(regs);
+	for (unwind_start(&state, current, regs, NULL);
+	     !unwind_done(&state) && n < MAXBACKTRACE && steps < MAXBACKTRACE + STP_STACK_SKIP_MAX;
+	     unwind_next_frame(&state), steps++) {
+		unsigned long addr = unwind_get_return_address(&state);
+
+		if (!addr)
+			break;
+		if (skipping) {
+			bool here = within_module(addr, THIS_MODULE);
+
+			seen_module |= here;
+			if (here || !seen_module)
+				continue;
+			skipping = false;
+			check_iter = c->probe_args != NULL;
+		}
+		if (check_iter) {
+			check_iter = false;
+			sprint_symbol_no_offset(c->sym_buf, addr);
+			if (_stp_is_traceiter(c->sym_buf))
+				continue;
+		}
+		c->stack_pcs[n++] = addr;
+	}
+	return n;
+}
+
+/*
+ * The symbol of a kernel address into c->sym_buf, SystemTap's way:
+ * "name+0xoff/0xsize [module]" ("[kernel]" for the kernel itself), or
+ * "0xaddr" when kallsyms does not know it. Returns false for the latter.
+ */
+static bool _stp_ksym(struct _stp_context *c, unsigned long addr)
+{
+	int len = sprint_symbol(c->sym_buf, addr);
+
+	if (len <= 0 || strncmp(c->sym_buf, "0x", 2) == 0) {
+		snprintf(c->sym_buf, sizeof(c->sym_buf), "0x%lx", addr);
+		return false;
+	}
+	if (c->sym_buf[len - 1] != ']')
+		strlcpy(c->sym_buf + len, " [kernel]", sizeof(c->sym_buf) - len);
+	return true;
+}
+
+/* symname(): the name alone, or "0xaddr". */
+static void _stp_ksymname(struct _stp_context *c, char *dst, unsigned long addr)
+{
+	if (_stp_ksym(c, addr))
+		c->sym_buf[strcspn(c->sym_buf, "+ ")] = '\0';
+	_stp_strlcpy(dst, c->sym_buf);
+}
+
+/* The module of a kernel address: "ext4", "kernel", or "" when unknown. */
+static void _stp_kmodname(struct _stp_context *c, char *dst, unsigned long addr)
+{
+	char *open, *close;
+
+	if (!_stp_ksym(c, addr)) {
+		dst[0] = '\0';
+		return;
+	}
+	open = strrchr(c->sym_buf, '[');
+	close = strrchr(c->sym_buf, ']');
+	if (!open || !close || close < open) {
+		dst[0] = '\0';
+		return;
+	}
+	*close = '\0';
+	_stp_strlcpy(dst, open + 1);
+}
+
+/*
+ * One line of a printed backtrace, to the output (dst NULL) or appended
+ * to a string_t: " 0xaddr : symdata\n" (verbose; " 0xaddr\n" for an
+ * address kallsyms does not know) or "symdata\n". A
+ * string gets whole lines only: false when the line did not fit.
+ */
+static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr, bool verbose)
+{
+	size_t used, need;
+	bool known = _stp_ksym(c, addr);
+
+	if (!dst) {
+		if (verbose && !known)
+			_stp_printf(" 0x%016lx\n", addr);
+		else if (verbose)
+			_stp_printf(" 0x%016lx : %s\n", addr, c->sym_buf);
+		else
+			_stp_printf("%s\n", c->sym_buf);
+		return true;
+	}
+	used = strlen(dst);
+	need = strlen(c->sym_buf) + 1 + (verbose ? 23 : 0);
+	if (used + need > MAXSTRINGLEN - 1)
+		return false;
+	if (verbose && !known)
+		_stp_format_cat(dst, " 0x%016lx\n", addr);
+	else if (verbose)
+		_stp_format_cat(dst, " 0x%016lx : %s\n", addr, c->sym_buf);
+	else
+		_stp_format_cat(dst, "%s\n", c->sym_buf);
+	return true;
+}
+
+/*
+ * Hex addresses "0x1 0x2 ..." of pcs[from..n) into a string_t, whole
+ * addresses only (what does not fit is left out).
+ */
+static void _stp_stack_hex(char *dst, const unsigned long *pcs, int from, int n)
+{
+	char word[24];
+	size_t used = 0;
+	int i;
+
+	dst[0] = '\0';
+	for (i = from; i < n; i++) {
+		int len = snprintf(word, sizeof(word), used ? " 0x%lx" : "0x%lx", pcs[i]);
+
+		if (used + len > MAXSTRINGLEN - 1)
+			break;
+		memcpy(dst + used, word, len + 1);
+		used += len;
+	}
+}
+
+/*
+ * The next address of a string of hex addresses (backtrace(), callers()),
+ * from *pos on; false at the end or at the first word that is not one
+ * (the rest is ignored, as a truncated stack ends).
+ */
+static bool _stp_stack_next(const char *s, size_t *pos, unsigned long *addr)
+{
+	char word[24];
+	size_t len;
+
+	s += *pos;
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++, (*pos)++;
+	len = strcspn(s, " \t\n");
+	if (len == 0 || len >= sizeof(word))
+		return false;
+	memcpy(word, s, len);
+	word[len] = '\0';
+	if (kstrtoul(word, 16, addr))
+		return false;
+	*pos += len;
+	return true;
+}
+
+#endif /* STP_STACK_C */
