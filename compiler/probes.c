@@ -31,6 +31,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "probes.h"
+#include "syscalls.h"
 #include "targetvar.h"
 
 /* Every probe-point family, in the order their tables are emitted. */
@@ -416,6 +417,23 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 {
 	optional |= pp->optional;
 	struct vec hits = {0};
+	/* syscall.*, nd_syscall.*, syscall_any: aliases written for this point (syscalls.c) */
+	struct vec generated = {0};
+	switch (syscalls_aliases(d->s, pp, optional, &generated)) {
+	case SYSCALLS_NOT_MINE:
+		break;
+	case SYSCALLS_NONE:
+		return optional ? 0 : -1;
+	case SYSCALLS_ALIASES:
+		for (int i = 0; i < generated.n; i++) {
+			struct alias_hit *hit = ast_alloc(sizeof(*hit));
+			hit->alias = generated.items[i];
+			hit->name = hit->alias->names.items[0];
+			hit->suffix = pp->components.n;
+			vec_push(&hits, hit);
+		}
+		return expand_alias_hits(d, pp, &hits, exp, optional);
+	}
 	find_aliases(d, pp, false, &hits);
 	if (!hits.n)
 		find_aliases(d, pp, true, &hits);

@@ -4,6 +4,8 @@
  * code that renders a value with them. Generic C (no kernel headers): the numbers are written
  * out here and testsuite/unit/unit_syscall_decode.c checks each one against the UAPI headers.
  */
+#ifndef STP_SYSCALL_DECODE_C
+#define STP_SYSCALL_DECODE_C
 
 /* One named value of a table. */
 struct _stp_sym {
@@ -192,6 +194,16 @@ static const struct _stp_sym _stp_prctl_options[] = {
 	{59, "PR_SET_SYSCALL_USER_DISPATCH"}, {62, "PR_SCHED_CORE"},
 };
 
+/* arch_prctl(2) codes (x86). */
+static const struct _stp_sym _stp_arch_prctl_codes[] = {
+	{0x1001, "ARCH_SET_GS"}, {0x1002, "ARCH_SET_FS"}, {0x1003, "ARCH_GET_FS"},
+	{0x1004, "ARCH_GET_GS"}, {0x1011, "ARCH_GET_CPUID"}, {0x1012, "ARCH_SET_CPUID"},
+	{0x1021, "ARCH_GET_XCOMP_SUPP"}, {0x1022, "ARCH_GET_XCOMP_PERM"},
+	{0x1023, "ARCH_REQ_XCOMP_PERM"}, {0x1024, "ARCH_GET_XCOMP_GUEST_PERM"},
+	{0x1025, "ARCH_REQ_XCOMP_GUEST_PERM"}, {0x2001, "ARCH_MAP_VDSO_X32"},
+	{0x2002, "ARCH_MAP_VDSO_32"}, {0x2003, "ARCH_MAP_VDSO_64"},
+};
+
 /* lseek(2) whence. */
 static const struct _stp_sym _stp_seek_whence[] = {
 	{0, "SEEK_SET"}, {1, "SEEK_CUR"}, {2, "SEEK_END"}, {3, "SEEK_DATA"}, {4, "SEEK_HOLE"},
@@ -218,7 +230,7 @@ static const struct _stp_sym _stp_wait_options[] = {
 /* ---- Rendering ---- */
 
 /* Append text to the NUL-terminated buf of size bytes, truncating. */
-static void _stp_decode_cat(char *buf, int size, const char *text)
+static inline void _stp_decode_cat(char *buf, int size, const char *text)
 {
 	int len = (int)strlen(buf);
 
@@ -228,7 +240,7 @@ static void _stp_decode_cat(char *buf, int size, const char *text)
 }
 
 /* Append a number, in hex (0x...) or signed decimal. */
-static void _stp_decode_num(char *buf, int size, long value, int hex)
+static inline void _stp_decode_num(char *buf, int size, long value, int hex)
 {
 	char num[24];
 
@@ -240,7 +252,7 @@ static void _stp_decode_num(char *buf, int size, long value, int hex)
 }
 
 /* The name of value in a table, or NULL. */
-static const char *_stp_decode_lookup(const struct _stp_sym *t, int n, long value)
+static inline const char *_stp_decode_lookup(const struct _stp_sym *t, int n, long value)
 {
 	int i;
 
@@ -251,7 +263,7 @@ static const char *_stp_decode_lookup(const struct _stp_sym *t, int n, long valu
 }
 
 /* Append value's name from the table, or the number in decimal. */
-static void _stp_decode_enum(char *buf, int size, const struct _stp_sym *t, int n, long value)
+static inline void _stp_decode_enum(char *buf, int size, const struct _stp_sym *t, int n, long value)
 {
 	const char *name = _stp_decode_lookup(t, n, value);
 
@@ -267,7 +279,7 @@ static void _stp_decode_enum(char *buf, int size, const struct _stp_sym *t, int 
  * all), then any bits left in hex. Nothing is appended for 0 unless none is
  * given (then "0"). Returns the number of parts appended.
  */
-static int _stp_decode_flags(char *buf, int size, const struct _stp_sym *t, int n,
+static inline int _stp_decode_flags(char *buf, int size, const struct _stp_sym *t, int n,
 			     unsigned long value, int parts)
 {
 	int i;
@@ -290,7 +302,7 @@ static int _stp_decode_flags(char *buf, int size, const struct _stp_sym *t, int 
 }
 
 /* open(2) flags: O_RDONLY|O_CLOEXEC. */
-static void _stp_decode_open_flags(char *buf, int size, long flags)
+static inline void _stp_decode_open_flags(char *buf, int size, long flags)
 {
 	buf[0] = '\0';
 	_stp_decode_enum(buf, size, STP_SYMS(_stp_open_accmode), flags & 3);
@@ -298,8 +310,18 @@ static void _stp_decode_open_flags(char *buf, int size, long flags)
 		_stp_decode_flags(buf, size, STP_SYMS(_stp_open_flags), (unsigned long)flags & ~3UL, 1);
 }
 
+/* Flags of pipe2, dup3, accept4...: open flag bits without an access mode; 0 is "0". */
+static inline void _stp_decode_pipe_flags(char *buf, int size, long flags)
+{
+	buf[0] = '\0';
+	if (!flags)
+		_stp_decode_cat(buf, size, "0");
+	else
+		_stp_decode_flags(buf, size, STP_SYMS(_stp_open_flags), (unsigned long)flags, 0);
+}
+
 /* A directory descriptor of the *at calls: AT_FDCWD or the number. */
-static void _stp_decode_dirfd(char *buf, int size, long fd)
+static inline void _stp_decode_dirfd(char *buf, int size, long fd)
 {
 	buf[0] = '\0';
 	if ((int)fd == STP_AT_FDCWD)
@@ -309,7 +331,7 @@ static void _stp_decode_dirfd(char *buf, int size, long fd)
 }
 
 /* mmap(2) flags: MAP_PRIVATE|MAP_ANONYMOUS. */
-static void _stp_decode_mmap_flags(char *buf, int size, long flags)
+static inline void _stp_decode_mmap_flags(char *buf, int size, long flags)
 {
 	const char *type = _stp_decode_lookup(STP_SYMS(_stp_mmap_type), flags & 0xf);
 	int parts = 0;
@@ -325,7 +347,7 @@ static void _stp_decode_mmap_flags(char *buf, int size, long flags)
 }
 
 /* A signal number: SIGKILL, SIGRTMIN+3, or the number. */
-static void _stp_decode_signal(char *buf, int size, long sig)
+static inline void _stp_decode_signal(char *buf, int size, long sig)
 {
 	buf[0] = '\0';
 	if (sig >= STP_SIGRTMIN && sig <= STP_NSIG) {
@@ -340,7 +362,7 @@ static void _stp_decode_signal(char *buf, int size, long sig)
 }
 
 /* clone(2) flags: CLONE_VM|CLONE_FS|...|SIGCHLD (the low byte names the exit signal). */
-static void _stp_decode_clone_flags(char *buf, int size, unsigned long flags)
+static inline void _stp_decode_clone_flags(char *buf, int size, unsigned long flags)
 {
 	char sig[24];
 	int parts;
@@ -356,7 +378,7 @@ static void _stp_decode_clone_flags(char *buf, int size, unsigned long flags)
 }
 
 /* socket(2) type: SOCK_STREAM|SOCK_CLOEXEC. */
-static void _stp_decode_socket_type(char *buf, int size, long type)
+static inline void _stp_decode_socket_type(char *buf, int size, long type)
 {
 	buf[0] = '\0';
 	_stp_decode_enum(buf, size, STP_SYMS(_stp_socket_types), type & 0xf);
@@ -365,7 +387,7 @@ static void _stp_decode_socket_type(char *buf, int size, long type)
 }
 
 /* futex(2) op: FUTEX_WAIT_PRIVATE, FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME. */
-static void _stp_decode_futex_op(char *buf, int size, long op)
+static inline void _stp_decode_futex_op(char *buf, int size, long op)
 {
 	buf[0] = '\0';
 	_stp_decode_enum(buf, size, STP_SYMS(_stp_futex_ops), op & ~(long)(STP_FUTEX_PRIVATE_FLAG | STP_FUTEX_CLOCK_REALTIME));
@@ -376,13 +398,13 @@ static void _stp_decode_futex_op(char *buf, int size, long op)
 }
 
 /* A file mode in octal, as strace prints it (0644). */
-static void _stp_decode_mode(char *buf, int size, long mode)
+static inline void _stp_decode_mode(char *buf, int size, long mode)
 {
 	snprintf(buf, size, "%#lo", (unsigned long)mode & 07777777);
 }
 
 /* access(2) mode: F_OK or R_OK|W_OK. */
-static void _stp_decode_access_mode(char *buf, int size, long mode)
+static inline void _stp_decode_access_mode(char *buf, int size, long mode)
 {
 	buf[0] = '\0';
 	if (mode == 0)
@@ -392,7 +414,7 @@ static void _stp_decode_access_mode(char *buf, int size, long mode)
 }
 
 /* errno name of a positive error number, or "E#N" past the table (SystemTap's form). */
-static void _stp_decode_errno(char *buf, int size, long err)
+static inline void _stp_decode_errno(char *buf, int size, long err)
 {
 	const char *name = _stp_decode_lookup(STP_SYMS(_stp_errnos), err);
 
@@ -409,7 +431,7 @@ static void _stp_decode_errno(char *buf, int size, long err)
  * A system call's return value: decimal (format 1), hex (2) or octal (3),
  * and for -4095..-1 the error's name: "-2 (ENOENT)".
  */
-static void _stp_decode_return(char *buf, int size, int format, long ret)
+static inline void _stp_decode_return(char *buf, int size, int format, long ret)
 {
 	char err[40];
 
@@ -428,3 +450,5 @@ static void _stp_decode_return(char *buf, int size, int format, long ret)
 		}
 	}
 }
+
+#endif /* STP_SYSCALL_DECODE_C */

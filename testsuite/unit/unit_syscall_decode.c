@@ -22,6 +22,7 @@
 #include <linux/wait.h>
 #include <linux/time.h>
 #include <linux/fs.h>
+#include <asm/prctl.h>
 
 static const struct _stp_sym uapi_open_flags[] = {
 	E(O_CREAT), E(O_EXCL), E(O_NOCTTY), E(O_TRUNC), E(O_APPEND), E(O_NONBLOCK), E(O_SYNC),
@@ -124,6 +125,13 @@ static const struct _stp_sym uapi_wait_options[] = {
 	E(__WALL), E(__WCLONE),
 };
 
+static const struct _stp_sym uapi_arch_prctl_codes[] = {
+	E(ARCH_SET_GS), E(ARCH_SET_FS), E(ARCH_GET_FS), E(ARCH_GET_GS), E(ARCH_GET_CPUID),
+	E(ARCH_SET_CPUID), E(ARCH_GET_XCOMP_SUPP), E(ARCH_GET_XCOMP_PERM), E(ARCH_REQ_XCOMP_PERM),
+	E(ARCH_GET_XCOMP_GUEST_PERM), E(ARCH_REQ_XCOMP_GUEST_PERM), E(ARCH_MAP_VDSO_X32),
+	E(ARCH_MAP_VDSO_32), E(ARCH_MAP_VDSO_64),
+};
+
 /* The kernel-internal errnos (include/linux/errno.h, not UAPI) start at 512. */
 static const struct _stp_sym *errnos_uapi_only(int *n)
 {
@@ -161,6 +169,7 @@ static void test_tables(void)
 	CHECK(same_table("seek_whence", STP_SYMS(_stp_seek_whence), STP_SYMS(uapi_seek_whence)));
 	CHECK(same_table("clock_ids", STP_SYMS(_stp_clock_ids), STP_SYMS(uapi_clock_ids)));
 	CHECK(same_table("wait_options", STP_SYMS(_stp_wait_options), STP_SYMS(uapi_wait_options)));
+	CHECK(same_table("arch_prctl_codes", STP_SYMS(_stp_arch_prctl_codes), STP_SYMS(uapi_arch_prctl_codes)));
 	CHECK(AT_FDCWD == STP_AT_FDCWD);
 }
 
@@ -177,6 +186,10 @@ static void test_rendering(void)
 	CHECK_STR(b, "O_RDWR|O_SYNC|O_TMPFILE");
 	_stp_decode_open_flags(b, sizeof(b), O_RDONLY | O_DIRECTORY | 0x40000000);
 	CHECK_STR(b, "O_RDONLY|O_DIRECTORY|0x40000000");
+	_stp_decode_pipe_flags(b, sizeof(b), O_CLOEXEC | O_NONBLOCK);
+	CHECK_STR(b, "O_NONBLOCK|O_CLOEXEC");
+	_stp_decode_pipe_flags(b, sizeof(b), 0);
+	CHECK_STR(b, "0");
 	_stp_decode_dirfd(b, sizeof(b), AT_FDCWD);
 	CHECK_STR(b, "AT_FDCWD");
 	_stp_decode_dirfd(b, sizeof(b), 0xffffff9c);	/* an int argument read as a register */
