@@ -44,6 +44,8 @@ struct function *tapset_find_function(struct session *s, const char *name, int n
 struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from);
 /* Every probe alias defined on the tapset path (of struct probe *), in path order. */
 void tapset_aliases(struct vec *out);
+/* A tapset file written by the compiler (syscalls.c): its functions join on use like any other's. */
+void tapset_add_generated(struct ast_file *f);
 /* A tapset alias is expanded: the file defining it joins the program. */
 void tapset_use_alias(struct session *s, struct probe *alias);
 

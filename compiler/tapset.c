@@ -112,6 +112,14 @@ static bool load_dir(const char *dir)
 	return true;
 }
 
+void tapset_add_generated(struct ast_file *f)
+{
+	for (int j = 0; j < f->functions.n; j++)
+		((struct function *)f->functions.items[j])->file = f;
+	vec_push(&tapset_files, f);
+	vec_push(&tapset_used, NULL);
+}
+
 bool tapset_load(struct session *s)
 {
 	for (int i = 0; i < s->include_dirs.n; i++)

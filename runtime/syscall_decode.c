@@ -451,4 +451,200 @@ static inline void _stp_decode_return(char *buf, int size, int format, long ret)
 	}
 }
 
+/* The decoders that are one table, with the signature all decoders share. */
+#define STP_ENUM_DECODER(name, table)                                                   \
+	static inline void _stp_decode_##name(char *buf, int size, long v)            \
+	{                                                                               \
+		buf[0] = '\0';                                                         \
+		_stp_decode_enum(buf, size, STP_SYMS(table), v);                        \
+	}
+#define STP_FLAGS_DECODER(name, table)                                                  \
+	static inline void _stp_decode_##name(char *buf, int size, long v)            \
+	{                                                                               \
+		buf[0] = '\0';                                                         \
+		_stp_decode_flags(buf, size, STP_SYMS(table), (unsigned long)v, 0);     \
+	}
+STP_ENUM_DECODER(sigprocmask_how, _stp_sigprocmask_how)
+STP_ENUM_DECODER(family, _stp_socket_families)
+STP_ENUM_DECODER(fcntl_cmd, _stp_fcntl_cmds)
+STP_ENUM_DECODER(ioctl_request, _stp_ioctl_requests)
+STP_ENUM_DECODER(prctl_option, _stp_prctl_options)
+STP_ENUM_DECODER(arch_prctl_code, _stp_arch_prctl_codes)
+STP_ENUM_DECODER(whence, _stp_seek_whence)
+STP_ENUM_DECODER(clockid, _stp_clock_ids)
+STP_FLAGS_DECODER(at_flags, _stp_at_flags)
+STP_FLAGS_DECODER(wait_options, _stp_wait_options)
+
+/* mmap(2) protections: PROT_NONE for 0. */
+static inline void _stp_decode_mmap_prot(char *buf, int size, long v)
+{
+	buf[0] = '\0';
+	if (!v)
+		_stp_decode_cat(buf, size, "PROT_NONE");
+	else
+		_stp_decode_flags(buf, size, STP_SYMS(_stp_mmap_prot), (unsigned long)v, 0);
+}
+
+static inline void _stp_decode_clone(char *buf, int size, long v)
+{
+	_stp_decode_clone_flags(buf, size, (unsigned long)v);
+}
+
+/* Every decoder by the name syscalls.tbl gives it. */
+struct _stp_decoder {
+	const char *name;
+	void (*render)(char *buf, int size, long value);  /* writes from buf[0] */
+};
+static const struct _stp_decoder _stp_decoders[] = {
+	{"open_flags", _stp_decode_open_flags}, {"pipe_flags", _stp_decode_pipe_flags},
+	{"dirfd", _stp_decode_dirfd}, {"at_flags", _stp_decode_at_flags},
+	{"access_mode", _stp_decode_access_mode}, {"mmap_prot", _stp_decode_mmap_prot},
+	{"mmap_flags", _stp_decode_mmap_flags}, {"clone_flags", _stp_decode_clone},
+	{"signal", _stp_decode_signal}, {"sigprocmask_how", _stp_decode_sigprocmask_how},
+	{"family", _stp_decode_family}, {"socktype", _stp_decode_socket_type},
+	{"fcntl_cmd", _stp_decode_fcntl_cmd}, {"ioctl_request", _stp_decode_ioctl_request},
+	{"futex_op", _stp_decode_futex_op}, {"prctl_option", _stp_decode_prctl_option},
+	{"arch_prctl_code", _stp_decode_arch_prctl_code}, {"whence", _stp_decode_whence},
+	{"clockid", _stp_decode_clockid}, {"wait_options", _stp_decode_wait_options},
+};
+
+/*
+ * What argstr needs of user memory, given by the caller (the kernel's
+ * fault-safe copies; stubs in the unit test).
+ */
+struct _stp_argstr_reader {
+	/* append the string at addr quoted and escaped, or 0x... if unreadable */
+	void (*string)(char *buf, int size, unsigned long addr);
+	/* the word at addr into *out; nonzero if unreadable */
+	int (*word)(unsigned long addr, unsigned long *out);
+};
+
+/* Length of the spec word at p (up to ',', ':', '@' or the end). */
+static inline int _stp_spec_word(const char *p)
+{
+	int n = 0;
+
+	while (p[n] && p[n] != ',' && p[n] != ':' && p[n] != '@')
+		n++;
+	return n;
+}
+
+static inline int _stp_spec_is(const char *p, int n, const char *word)
+{
+	return (int)strlen(word) == n && !strncmp(p, word, n);
+}
+
+/* A NULL-terminated array of user strings: ["ls", "-l"], or [/ * N vars * /] when count_only. */
+static inline void _stp_argstr_vector(char *buf, int size, unsigned long addr, int count_only,
+				      const struct _stp_argstr_reader *rd)
+{
+	unsigned long p;
+	int i;
+
+	if (!addr) {
+		_stp_decode_cat(buf, size, "NULL");
+		return;
+	}
+	if (!count_only)
+		_stp_decode_cat(buf, size, "[");
+	for (i = 0; i < 4096; i++) {
+		if (rd->word(addr + 8 * i, &p)) {
+			_stp_decode_num(buf, size, (long)addr, 1);
+			return;
+		}
+		if (!p)
+			break;
+		if (count_only)
+			continue;
+		if (i)
+			_stp_decode_cat(buf, size, ", ");
+		if ((int)strlen(buf) >= size - 1)
+			break;
+		rd->string(buf, size, p);
+	}
+	if (count_only) {
+		char n[48];
+		snprintf(n, sizeof(n), "[/* %d vars */]", i);
+		_stp_decode_cat(buf, size, n);
+	} else {
+		_stp_decode_cat(buf, size, "]");
+	}
+}
+
+/*
+ * argstr from the six raw argument registers and the call's spec, written by
+ * compiler/syscalls.c from syscalls.tbl: TYPE[:DECODER][@creat] per argument,
+ * joined by ','. TYPE is int uint long ulong ptr ustr octal argv env; an
+ * @creat argument is shown only when the open_flags argument creates a file
+ * (O_CREAT or __O_TMPFILE).
+ */
+static __attribute__((__noinline__)) void _stp_syscall_argstr(char *buf, int size, const unsigned long *args,
+							      const char *spec,
+							      const struct _stp_argstr_reader *rd)
+{
+	const char *p;
+	int i, creat = 0;
+
+	/* the open flags, for @creat */
+	for (p = spec, i = 0; *p && i < 6; i++) {
+		const char *colon = strchr(p, ':'), *comma = strchr(p, ',');
+		if (colon && (!comma || colon < comma) && !strncmp(colon + 1, "open_flags", 10))
+			creat = (args[i] & 0x400040) != 0;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	buf[0] = '\0';
+	for (p = spec, i = 0; *p && i < 6; i++) {
+		int n = _stp_spec_word(p), len;
+		const char *type = p, *dec = NULL;
+		int dec_len = 0, if_creat = 0;
+		unsigned long v = args[i];
+		long value;
+
+		p += n;
+		if (*p == ':') {
+			dec = ++p;
+			dec_len = _stp_spec_word(p);
+			p += dec_len;
+		}
+		if (*p == '@') {
+			if_creat = 1;
+			p += 1 + _stp_spec_word(p + 1);
+		}
+		if (*p == ',')
+			p++;
+		if (if_creat && !creat)
+			continue;
+		if (buf[0])
+			_stp_decode_cat(buf, size, ", ");
+		len = (int)strlen(buf);
+		value = _stp_spec_is(type, n, "int") ? (long)(int)v
+			: _stp_spec_is(type, n, "uint") || _stp_spec_is(type, n, "octal") ? (long)(unsigned int)v
+			: (long)v;
+		if (dec) {
+			size_t k;
+			for (k = 0; k < sizeof(_stp_decoders) / sizeof(_stp_decoders[0]); k++)
+				if (_stp_spec_is(dec, dec_len, _stp_decoders[k].name))
+					break;
+			if (k < sizeof(_stp_decoders) / sizeof(_stp_decoders[0])) {
+				_stp_decoders[k].render(buf + len, size - len, value);
+				continue;
+			}
+		}
+		if (_stp_spec_is(type, n, "ustr"))
+			rd->string(buf, size, v);
+		else if (_stp_spec_is(type, n, "argv") || _stp_spec_is(type, n, "env"))
+			_stp_argstr_vector(buf, size, v, type[0] == 'e', rd);
+		else if (_stp_spec_is(type, n, "ptr"))
+			_stp_decode_num(buf, size, value, 1);
+		else if (_stp_spec_is(type, n, "octal"))
+			_stp_decode_mode(buf + len, size - len, value);
+		else if (_stp_spec_is(type, n, "uint") || _stp_spec_is(type, n, "ulong"))
+			snprintf(buf + len, size - len, "%lu", (unsigned long)value);
+		else
+			_stp_decode_num(buf, size, value, 0);
+	}
+}
+
 #endif /* STP_SYSCALL_DECODE_C */
