@@ -418,8 +418,11 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 	optional |= pp->optional;
 	struct vec hits = {0};
 	/* syscall.*, nd_syscall.*, syscall_any: aliases written for this point (syscalls.c) */
-	struct vec generated = {0};
-	switch (syscalls_aliases(d->s, pp, optional, &generated)) {
+	struct vec generated = {0}, bodies = {0};
+	vec_push(&bodies, d->user->body);
+	for (const struct expansion *e = exp; e; e = e->outer)
+		vec_push(&bodies, e->alias->body);
+	switch (syscalls_aliases(d->s, pp, optional, &bodies, &generated)) {
 	case SYSCALLS_NOT_MINE:
 		break;
 	case SYSCALLS_NONE:

@@ -503,22 +503,20 @@ static bool collect_var(struct ast_walker *w, struct node *n)
 	return true;
 }
 
-/* Every identifier in the script's probes and aliases and in the tapsets' aliases. */
-static void collect_read_names(struct session *s)
+/*
+ * The identifiers the bodies around the point read: the user's probe and
+ * the aliases it reached this point through. The script's globals are not
+ * the aliases' to assign.
+ */
+static void collect_read_names(struct session *s, const struct vec *bodies)
 {
-	static bool done;
-	if (done)
-		return;
-	done = true;
-	for (int i = 0; i < s->script->globals.n; i++)
-		vec_push(&script_globals, (void *)((struct global *)s->script->globals.items[i])->name);
+	read_names.n = 0;
+	if (!script_globals.n)
+		for (int i = 0; i < s->script->globals.n; i++)
+			vec_push(&script_globals, (void *)((struct global *)s->script->globals.items[i])->name);
 	struct ast_walker w = {.pre = collect_var};
-	struct vec probes = {0};
-	for (int i = 0; i < s->script->probes.n; i++)
-		vec_push(&probes, s->script->probes.items[i]);
-	tapset_aliases(&probes);
-	for (int i = 0; i < probes.n; i++)
-		ast_walk(&w, ((struct probe *)probes.items[i])->body);
+	for (int i = 0; i < bodies->n; i++)
+		ast_walk(&w, bodies->items[i]);
 }
 
 static bool in_names(const struct vec *v, const char *name)
@@ -618,8 +616,16 @@ enum sc_family { FAM_SYSCALL, FAM_ND, FAM_ANY };
 static void write_single(FILE *f, enum sc_family fam, const struct sc_call *c, bool ret, const char *maxactive)
 {
 	const char *prov = fam == FAM_ND ? "kprobe" : "kernel";
-	fprintf(f, "probe %s.%s%s = %s.function(\"%s\")%s%s {\n", fam == FAM_ND ? "nd_syscall" : "syscall",
-		c->name, ret ? ".return" : "", prov, c->func, ret ? ".return" : "", maxactive);
+	const char *suffix = ast_printf("%s%s", ret ? ".return" : "", maxactive);
+	fprintf(f, "probe %s.%s%s = %s.function(\"%s\")%s", fam == FAM_ND ? "nd_syscall" : "syscall",
+		c->name, ret ? ".return" : "", prov, c->func, suffix);
+	/*
+	 * A call without arguments has no wrapper of its own: __x64_sys_F is an
+	 * alias of __do_sys_F, the only name BTF gives the function.
+	 */
+	if (fam != FAM_ND && c->nargs == 0 && !strncmp(c->func, "__x64_sys_", 10))
+		fprintf(f, " !, kernel.function(\"__do_sys_%s\")%s", c->func + 10, suffix);
+	fprintf(f, " {\n");
 	if (is_read("name"))
 		fprintf(f, "\tname = \"%s\"\n", c->name);
 	if (ret) {
@@ -778,7 +784,8 @@ static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const
 	return i == n;
 }
 
-enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional, struct vec *out)
+enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
+				      const struct vec *bodies, struct vec *out)
 {
 	enum sc_family fam;
 	const char *pattern, *maxactive;
@@ -786,10 +793,14 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	if (!point_shape(pp, &fam, &pattern, &ret, &maxactive))
 		return SYSCALLS_NOT_MINE;
 	load(s);
-	collect_read_names(s);
+	collect_read_names(s, bodies);
+	/* the text depends on the point and on the names read */
 	const char *key = probes_point_text(pp);
+	const char *cache_key = key;
+	for (int i = 0; i < read_names.n; i++)
+		cache_key = ast_printf("%s %s", cache_key, (const char *)read_names.items[i]);
 	for (int i = 0; i < cache_keys.n; i++) {
-		if (!strcmp(cache_keys.items[i], key)) {
+		if (!strcmp(cache_keys.items[i], cache_key)) {
 			struct vec *v = cache_aliases.items[i];
 			for (int j = 0; j < v->n; j++)
 				vec_push(out, v->items[j]);
@@ -838,7 +849,7 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 		vec_push(aliases, p);
 		vec_push(out, p);
 	}
-	vec_push(&cache_keys, (void *)key);
+	vec_push(&cache_keys, (void *)cache_key);
 	vec_push(&cache_aliases, aliases);
 	return aliases->n ? SYSCALLS_ALIASES : SYSCALLS_NONE;
 }

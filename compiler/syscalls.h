@@ -16,11 +16,13 @@ enum syscalls_result {
 /*
  * The aliases a syscall.NAME / nd_syscall.NAME / syscall_any point (with
  * .return, wildcards and .maxactive(N)) names, written for the calls of the
- * target kernel it matches and the variables the script's bodies read, as
- * struct probe * alias definitions pushed onto out. Each alias's names cover
- * the whole point (no suffix is left over).
+ * target kernel it matches and the variables that bodies (of struct node *:
+ * the user's probe and the aliases on the way) read, as struct probe * alias
+ * definitions pushed onto out. Each alias's names cover the whole point (no
+ * suffix is left over).
  */
-enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional, struct vec *out);
+enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
+				      const struct vec *bodies, struct vec *out);
 
 /* Every call of the target: number, name, kernel function, arguments (for -v and tests). */
 void syscalls_list(struct session *s, FILE *out);
