@@ -250,8 +250,61 @@ static void test_rendering(void)
 	CHECK_STR(small, "O_RDONL");
 }
 
+/* Fake user memory for argstr: strings at 0x1000 + k, words at 0x2000 + 8k. */
+static const char *fake_strings[] = {"/etc/passwd", "ls", "-l", "a\"b\n"};
+static const unsigned long fake_words[] = {0x1001, 0x1002, 0, 0x1003, 0};
+
+static void fake_string(char *buf, int size, unsigned long addr)
+{
+	if (addr < 0x1000 || addr >= 0x1000 + sizeof(fake_strings) / sizeof(fake_strings[0])) {
+		_stp_decode_num(buf, size, (long)addr, 1);
+		return;
+	}
+	_stp_decode_cat(buf, size, "\"");
+	_stp_decode_cat(buf, size, fake_strings[addr - 0x1000]);
+	_stp_decode_cat(buf, size, "\"");
+}
+
+static int fake_word(unsigned long addr, unsigned long *out)
+{
+	unsigned long k = (addr - 0x2000) / 8;
+
+	if (addr < 0x2000 || k >= sizeof(fake_words) / sizeof(fake_words[0]))
+		return -1;
+	*out = fake_words[k];
+	return 0;
+}
+
+/* argstr from a spec, as compiler/syscalls.c writes them from syscalls.tbl. */
+static void test_argstr(void)
+{
+	static const struct _stp_argstr_reader rd = {fake_string, fake_word};
+	char b[MAXSTRINGLEN];
+	unsigned long open_args[6] = {(unsigned long)(long)AT_FDCWD, 0x1000, O_RDONLY | O_CLOEXEC, 3};
+	unsigned long creat_args[6] = {(unsigned long)(long)AT_FDCWD, 0x1000, O_WRONLY | O_CREAT, 0644};
+	unsigned long exec_args[6] = {0x1000, 0x2000, 0x2018};
+	unsigned long misc_args[6] = {(unsigned long)-1, 0xffffffffUL, 0x7fff0000, 0x9999, 5, 6};
+
+	_stp_syscall_argstr(b, sizeof(b), open_args, "int:dirfd,ustr,int:open_flags,octal@creat", &rd);
+	CHECK_STR(b, "AT_FDCWD, \"/etc/passwd\", O_RDONLY|O_CLOEXEC");
+	_stp_syscall_argstr(b, sizeof(b), creat_args, "int:dirfd,ustr,int:open_flags,octal@creat", &rd);
+	CHECK_STR(b, "AT_FDCWD, \"/etc/passwd\", O_WRONLY|O_CREAT, 0644");
+	_stp_syscall_argstr(b, sizeof(b), exec_args, "ustr,argv,env", &rd);
+	CHECK_STR(b, "\"/etc/passwd\", [\"ls\", \"-l\"], [/* 1 vars */]");
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "int,uint,ptr,ustr,long,ulong", &rd);
+	CHECK_STR(b, "-1, 4294967295, 0x7fff0000, 0x9999, 5, 6");
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "int:no_such_decoder", &rd);
+	CHECK_STR(b, "-1");
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "", &rd);
+	CHECK_STR(b, "");
+	misc_args[0] = SIGKILL | CLONE_VM;
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "ulong:clone_flags", &rd);
+	CHECK_STR(b, "CLONE_VM|SIGKILL");
+}
+
 int main(void)
 {
+	test_argstr();
 	test_tables();
 	test_rendering();
 	unit_checks++;
