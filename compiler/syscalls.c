@@ -613,7 +613,8 @@ static bool needs_regs(const struct sc_call *c)
 enum sc_family { FAM_SYSCALL, FAM_ND, FAM_ANY };
 
 /* One call's entry or return alias on its own function. */
-static void write_single(FILE *f, enum sc_family fam, const struct sc_call *c, bool ret, const char *maxactive)
+static void write_single(FILE *f, enum sc_family fam, const struct sc_call *c, bool ret, const char *maxactive,
+			 bool optional)
 {
 	const char *prov = fam == FAM_ND ? "kprobe" : "kernel";
 	const char *suffix = ast_printf("%s%s", ret ? ".return" : "", maxactive);
@@ -625,7 +626,8 @@ static void write_single(FILE *f, enum sc_family fam, const struct sc_call *c, b
 	 */
 	if (fam != FAM_ND && c->nargs == 0 && !strncmp(c->func, "__x64_sys_", 10))
 		fprintf(f, " !, kernel.function(\"__do_sys_%s\")%s", c->func + 10, suffix);
-	fprintf(f, " {\n");
+	/* one of a wildcard's calls whose function cannot be probed is skipped, as SystemTap does */
+	fprintf(f, "%s {\n", optional ? " ?" : "");
 	if (is_read("name"))
 		fprintf(f, "\tname = \"%s\"\n", c->name);
 	if (ret) {
@@ -835,7 +837,7 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 			       fam, &matched, ret);
 	else
 		for (int i = 0; i < matched.n; i++)
-			write_single(f, fam, matched.items[i], ret, maxactive);
+			write_single(f, fam, matched.items[i], ret, maxactive, probes_has_wildcard(pattern));
 	fclose(f);
 	const char *path = ast_printf("<generated %s>", key);
 	diag_mark_library(ast_intern(path));
