@@ -417,6 +417,9 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 {
 	optional |= pp->optional;
 	struct vec hits = {0};
+	find_aliases(d, pp, false, &hits);
+	if (hits.n)
+		return expand_alias_hits(d, pp, &hits, exp, optional);
 	/* syscall.*, nd_syscall.*, syscall_any: aliases written for this point (syscalls.c) */
 	struct vec generated = {0}, bodies = {0};
 	vec_push(&bodies, d->user->body);
@@ -437,9 +440,7 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 		}
 		return expand_alias_hits(d, pp, &hits, exp, optional);
 	}
-	find_aliases(d, pp, false, &hits);
-	if (!hits.n)
-		find_aliases(d, pp, true, &hits);
+	find_aliases(d, pp, true, &hits);
 	if (hits.n)
 		return expand_alias_hits(d, pp, &hits, exp, optional);
 	return expand_provider(d, pp, exp, optional);
