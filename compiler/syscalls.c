@@ -638,7 +638,12 @@ static void write_single(FILE *f, enum sc_family fam, const struct sc_call *c, b
 			fprintf(f, "\tretstr = return_str(%d, retval)\n", c->ret_hex ? 2 : 1);
 	} else {
 		if (needs_regs(c))
-			fprintf(f, "\t__sc_regs = %s\n", fam == FAM_ND ? "pointer_arg(1)" : "$regs");
+			/*
+			 * the wrapper's one argument, from its register: under BTF the
+			 * parameter's name is whichever deduplicated prototype won
+			 * (regs, __unused)
+			 */
+			fprintf(f, "\t__sc_regs = pointer_arg(1)\n");
 		emit_args(f, c, "\t", true);
 	}
 	fprintf(f, "}\n");
