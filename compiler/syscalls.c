@@ -21,7 +21,9 @@
  *    user's registers from the struct pt_regs it receives (kernel.function, or kprobe.function
  *    for nd_syscall), and a return probe on it for .return;
  *  - more (syscall.*, syscall_any): one raw_syscalls:sys_enter / sys_exit tracepoint whose
- *    body dispatches on the call number through a binary tree of comparisons.
+ *    body dispatches on the call number: name and argstr's spec from two arrays indexed by it
+ *    (a generated tapset file), per-call variables in a binary tree of comparisons holding only
+ *    the calls that have one.
  * Only the variables some probe body or alias can read are computed: the bodies are scanned
  * for the names they read before the text is written, so `syscall.* { n++ }` is n++ alone.
  */
@@ -64,7 +66,6 @@ struct sc_row {
 	int nargs;
 	struct sc_arg args[MAX_ARGS];
 	bool ret_hex;
-	bool used;            /* the kernel has the call */
 };
 
 static struct vec calls;          /* of struct sc_call *, by number */
@@ -859,17 +860,4 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	vec_push(&cache_keys, (void *)cache_key);
 	vec_push(&cache_aliases, aliases);
 	return aliases->n ? SYSCALLS_ALIASES : SYSCALLS_NONE;
-}
-
-void syscalls_list(struct session *s, FILE *out)
-{
-	load(s);
-	for (int i = 0; i < calls.n; i++) {
-		const struct sc_call *c = calls.items[i];
-		fprintf(out, "%d %s %s", c->nr, c->name, c->func);
-		for (int j = 0; j < c->nargs; j++)
-			fprintf(out, " %s:%s%s%s", c->args[j].var, c->args[j].type, c->args[j].decoder ? ":" : "",
-				c->args[j].decoder ? c->args[j].decoder : "");
-		fprintf(out, "\n");
-	}
 }

@@ -2,8 +2,6 @@
 #ifndef STAPC_SYSCALLS_H
 #define STAPC_SYSCALLS_H
 
-#include <stdio.h>
-
 #include "probes.h"
 #include "session.h"
 
@@ -23,8 +21,5 @@ enum syscalls_result {
  */
 enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
 				      const struct vec *bodies, struct vec *out);
-
-/* Every call of the target: number, name, kernel function, arguments (for -v and tests). */
-void syscalls_list(struct session *s, FILE *out);
 
 #endif
