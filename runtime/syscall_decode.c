@@ -539,7 +539,7 @@ static inline void _stp_argstr_vector(char *buf, int size, unsigned long addr, i
 				      const struct _stp_argstr_reader *rd)
 {
 	unsigned long p;
-	int i;
+	int i, start = (int)strlen(buf);
 
 	if (!addr) {
 		_stp_decode_cat(buf, size, "NULL");
@@ -549,6 +549,7 @@ static inline void _stp_argstr_vector(char *buf, int size, unsigned long addr, i
 		_stp_decode_cat(buf, size, "[");
 	for (i = 0; i < 4096; i++) {
 		if (rd->word(addr + 8 * i, &p)) {
+			buf[start] = '\0';	/* unreadable: its address alone */
 			_stp_decode_num(buf, size, (long)addr, 1);
 			return;
 		}

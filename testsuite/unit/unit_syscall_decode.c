@@ -291,6 +291,10 @@ static void test_argstr(void)
 	CHECK_STR(b, "AT_FDCWD, \"/etc/passwd\", O_WRONLY|O_CREAT, 0644");
 	_stp_syscall_argstr(b, sizeof(b), exec_args, "ustr,argv,env", &rd);
 	CHECK_STR(b, "\"/etc/passwd\", [\"ls\", \"-l\"], [/* 1 vars */]");
+	exec_args[1] = 0x8;
+	exec_args[2] = 0;
+	_stp_syscall_argstr(b, sizeof(b), exec_args, "ustr,argv,env", &rd);
+	CHECK_STR(b, "\"/etc/passwd\", 0x8, NULL");
 	_stp_syscall_argstr(b, sizeof(b), misc_args, "int,uint,ptr,ustr,long,ulong", &rd);
 	CHECK_STR(b, "-1, 4294967295, 0x7fff0000, 0x9999, 5, 6");
 	_stp_syscall_argstr(b, sizeof(b), misc_args, "int:no_such_decoder", &rd);
