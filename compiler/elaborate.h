@@ -51,6 +51,8 @@ struct global *tapset_find_global(struct session *s, const char *name, const str
 void tapset_need_aliases(struct session *s, const char *first);
 /* Whether a tapset file parsed on demand had errors (they are reported). */
 bool tapset_parse_failed(void);
+/* A tapset file written by the compiler (syscalls.c): its functions join on use like any other's. */
+void tapset_add_generated(struct ast_file *f);
 /* A tapset alias is expanded: the file defining it joins the program. */
 void tapset_use_alias(struct session *s, struct probe *alias);
 

@@ -31,6 +31,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "probes.h"
+#include "syscalls.h"
 #include "targetvar.h"
 
 /* Every probe-point family, in the order their tables are emitted. */
@@ -556,6 +557,28 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 	optional |= pp->optional;
 	struct vec hits = {0};
 	find_aliases(d, pp, &hits);
+	if (hits.n)
+		return expand_alias_hits(d, pp, &hits, exp, optional);
+	/* syscall.*, nd_syscall.*, syscall_any: aliases written for this point (syscalls.c) */
+	struct vec generated = {0}, bodies = {0};
+	vec_push(&bodies, d->user->body);
+	for (const struct expansion *e = exp; e; e = e->outer)
+		vec_push(&bodies, e->alias->body);
+	switch (syscalls_aliases(d->s, pp, optional, &bodies, &generated)) {
+	case SYSCALLS_NOT_MINE:
+		break;
+	case SYSCALLS_NONE:
+		return optional ? 0 : -1;
+	case SYSCALLS_ALIASES:
+		for (int i = 0; i < generated.n; i++) {
+			struct alias_hit *hit = ast_alloc(sizeof(*hit));
+			hit->alias = generated.items[i];
+			hit->name = hit->alias->names.items[0];
+			hit->suffix = pp->components.n;
+			vec_push(&hits, hit);
+		}
+		return expand_alias_hits(d, pp, &hits, exp, optional);
+	}
 	if (hits.n)
 		return expand_alias_hits(d, pp, &hits, exp, optional);
 	return expand_provider(d, pp, exp, optional);

@@ -317,15 +317,9 @@ static void tapset_scan(struct scan *sc)
 
 /* ---- Loading and parsing ---- */
 
-/* Parse a file once: its definitions join the name tables and the alias index. */
-static void parse_tapset(struct tapset_file *tf)
+/* A parsed file's functions and globals join the name tables, in rank order. */
+static void index_definitions(struct tapset_file *tf, struct ast_file *f)
 {
-	if (tf->ast)
-		return;
-	int errors = diag_error_count();
-	struct ast_file *f = parse_file(tf->path, tf->text, true);
-	if (diag_error_count() != errors)
-		parse_failed = true;
 	tf->ast = f;
 	f->rank = tf->rank;
 	*strmap_slot(&by_ast, tf->path) = tf;
@@ -355,6 +349,18 @@ static void parse_tapset(struct tapset_file *tf)
 			v->items[k - 1] = def;
 		}
 	}
+}
+
+/* Parse a file once: its definitions join the name tables and the alias index. */
+static void parse_tapset(struct tapset_file *tf)
+{
+	if (tf->ast)
+		return;
+	int errors = diag_error_count();
+	struct ast_file *f = parse_file(tf->path, tf->text, true);
+	if (diag_error_count() != errors)
+		parse_failed = true;
+	index_definitions(tf, f);
 	probes_index_aliases(f);
 }
 
@@ -388,6 +394,16 @@ static bool load_dir(const char *dir, struct vec *eager)
 			vec_push(eager, tf);
 	}
 	return true;
+}
+
+void tapset_add_generated(struct ast_file *f)
+{
+	struct tapset_file *tf = ast_alloc(sizeof(*tf));
+	tf->path = f->path;
+	tf->text = "";
+	tf->rank = files.n + 1;   /* after every file on the path: theirs win */
+	vec_push(&files, tf);
+	index_definitions(tf, f);
 }
 
 bool tapset_load(struct session *s)

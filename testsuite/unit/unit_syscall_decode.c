@@ -1,0 +1,317 @@
+/*
+ * unit_syscall_decode.c - every {value, "NAME"} of runtime/syscall_decode.c against the
+ * kernel's UAPI headers (this file) and glibc's (unit_syscall_decode_libc.c, for the values
+ * the UAPI does not export: AF_*, SOCK_*, R_OK...), and the renderings argstr uses.
+ */
+/* Only stdio and string: stdlib would bring glibc's sigset_t and timeval, which clash with the UAPI headers. */
+#include <stdio.h>
+#include <string.h>
+#define MAXSTRINGLEN 128
+#include "syscall_decode.c"
+#include "unit.h"
+#include "unit_syscall_decode.h"
+
+#include <linux/fcntl.h>
+#include <linux/mman.h>
+#include <linux/sched.h>
+#include <asm/signal.h>
+#include <asm/errno.h>
+#include <asm/ioctls.h>
+#include <linux/futex.h>
+#include <linux/prctl.h>
+#include <linux/wait.h>
+#include <linux/time.h>
+#include <linux/fs.h>
+#include <asm/prctl.h>
+
+static const struct _stp_sym uapi_open_flags[] = {
+	E(O_CREAT), E(O_EXCL), E(O_NOCTTY), E(O_TRUNC), E(O_APPEND), E(O_NONBLOCK), E(O_SYNC),
+	E(O_DSYNC), E(FASYNC), E(O_DIRECT), E(O_LARGEFILE), E(O_TMPFILE), E(O_DIRECTORY),
+	E(O_NOFOLLOW), E(O_NOATIME), E(O_CLOEXEC), E(O_PATH),
+};
+static const struct _stp_sym uapi_open_accmode[] = { E(O_RDONLY), E(O_WRONLY), E(O_RDWR) };
+static const struct _stp_sym uapi_at_flags[] = {
+	E(AT_SYMLINK_NOFOLLOW), E(AT_REMOVEDIR), E(AT_SYMLINK_FOLLOW), E(AT_NO_AUTOMOUNT), E(AT_EMPTY_PATH),
+};
+static const struct _stp_sym uapi_mmap_prot[] = {
+	E(PROT_READ), E(PROT_WRITE), E(PROT_EXEC), E(PROT_SEM), E(PROT_GROWSDOWN), E(PROT_GROWSUP),
+};
+static const struct _stp_sym uapi_mmap_type[] = { E(MAP_SHARED), E(MAP_PRIVATE), E(MAP_SHARED_VALIDATE) };
+static const struct _stp_sym uapi_mmap_flags[] = {
+	E(MAP_FIXED), E(MAP_ANONYMOUS), E(MAP_32BIT), E(MAP_GROWSDOWN), E(MAP_DENYWRITE),
+	E(MAP_EXECUTABLE), E(MAP_LOCKED), E(MAP_NORESERVE), E(MAP_POPULATE), E(MAP_NONBLOCK),
+	E(MAP_STACK), E(MAP_HUGETLB), E(MAP_SYNC), E(MAP_FIXED_NOREPLACE), E(MAP_UNINITIALIZED),
+};
+static const struct _stp_sym uapi_clone_flags[] = {
+	E(CLONE_VM), E(CLONE_FS), E(CLONE_FILES), E(CLONE_SIGHAND), E(CLONE_PIDFD), E(CLONE_PTRACE),
+	E(CLONE_VFORK), E(CLONE_PARENT), E(CLONE_THREAD), E(CLONE_NEWNS), E(CLONE_SYSVSEM),
+	E(CLONE_SETTLS), E(CLONE_PARENT_SETTID), E(CLONE_CHILD_CLEARTID), E(CLONE_DETACHED),
+	E(CLONE_UNTRACED), E(CLONE_CHILD_SETTID), E(CLONE_NEWCGROUP), E(CLONE_NEWUTS),
+	E(CLONE_NEWIPC), E(CLONE_NEWUSER), E(CLONE_NEWPID), E(CLONE_NEWNET), E(CLONE_IO),
+};
+static const struct _stp_sym uapi_signals[] = {
+	E(SIGHUP), E(SIGINT), E(SIGQUIT), E(SIGILL), E(SIGTRAP), E(SIGABRT), E(SIGBUS), E(SIGFPE),
+	E(SIGKILL), E(SIGUSR1), E(SIGSEGV), E(SIGUSR2), E(SIGPIPE), E(SIGALRM), E(SIGTERM),
+	E(SIGSTKFLT), E(SIGCHLD), E(SIGCONT), E(SIGSTOP), E(SIGTSTP), E(SIGTTIN), E(SIGTTOU),
+	E(SIGURG), E(SIGXCPU), E(SIGXFSZ), E(SIGVTALRM), E(SIGPROF), E(SIGWINCH), E(SIGIO),
+	E(SIGPWR), E(SIGSYS),
+};
+static const struct _stp_sym uapi_sigprocmask_how[] = { E(SIG_BLOCK), E(SIG_UNBLOCK), E(SIG_SETMASK) };
+static const struct _stp_sym uapi_errnos[] = {
+	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG), E(ENOEXEC), E(EBADF),
+	E(ECHILD), E(EAGAIN), E(ENOMEM), E(EACCES), E(EFAULT), E(ENOTBLK), E(EBUSY), E(EEXIST),
+	E(EXDEV), E(ENODEV), E(ENOTDIR), E(EISDIR), E(EINVAL), E(ENFILE), E(EMFILE), E(ENOTTY),
+	E(ETXTBSY), E(EFBIG), E(ENOSPC), E(ESPIPE), E(EROFS), E(EMLINK), E(EPIPE), E(EDOM),
+	E(ERANGE), E(EDEADLK), E(ENAMETOOLONG), E(ENOLCK), E(ENOSYS), E(ENOTEMPTY), E(ELOOP),
+	E(ENOMSG), E(EIDRM), E(ECHRNG), E(EL2NSYNC), E(EL3HLT), E(EL3RST), E(ELNRNG), E(EUNATCH),
+	E(ENOCSI), E(EL2HLT), E(EBADE), E(EBADR), E(EXFULL), E(ENOANO), E(EBADRQC), E(EBADSLT),
+	E(EBFONT), E(ENOSTR), E(ENODATA), E(ETIME), E(ENOSR), E(ENONET), E(ENOPKG), E(EREMOTE),
+	E(ENOLINK), E(EADV), E(ESRMNT), E(ECOMM), E(EPROTO), E(EMULTIHOP), E(EDOTDOT), E(EBADMSG),
+	E(EOVERFLOW), E(ENOTUNIQ), E(EBADFD), E(EREMCHG), E(ELIBACC), E(ELIBBAD), E(ELIBSCN),
+	E(ELIBMAX), E(ELIBEXEC), E(EILSEQ), E(ERESTART), E(ESTRPIPE), E(EUSERS), E(ENOTSOCK),
+	E(EDESTADDRREQ), E(EMSGSIZE), E(EPROTOTYPE), E(ENOPROTOOPT), E(EPROTONOSUPPORT),
+	E(ESOCKTNOSUPPORT), E(EOPNOTSUPP), E(EPFNOSUPPORT), E(EAFNOSUPPORT), E(EADDRINUSE),
+	E(EADDRNOTAVAIL), E(ENETDOWN), E(ENETUNREACH), E(ENETRESET), E(ECONNABORTED),
+	E(ECONNRESET), E(ENOBUFS), E(EISCONN), E(ENOTCONN), E(ESHUTDOWN), E(ETOOMANYREFS),
+	E(ETIMEDOUT), E(ECONNREFUSED), E(EHOSTDOWN), E(EHOSTUNREACH), E(EALREADY), E(EINPROGRESS),
+	E(ESTALE), E(EUCLEAN), E(ENOTNAM), E(ENAVAIL), E(EISNAM), E(EREMOTEIO), E(EDQUOT),
+	E(ENOMEDIUM), E(EMEDIUMTYPE), E(ECANCELED), E(ENOKEY), E(EKEYEXPIRED), E(EKEYREVOKED),
+	E(EKEYREJECTED), E(EOWNERDEAD), E(ENOTRECOVERABLE), E(ERFKILL), E(EHWPOISON),
+};
+static const struct _stp_sym uapi_fcntl_cmds[] = {
+	E(F_DUPFD), E(F_GETFD), E(F_SETFD), E(F_GETFL), E(F_SETFL), E(F_GETLK), E(F_SETLK),
+	E(F_SETLKW), E(F_SETOWN), E(F_GETOWN), E(F_SETSIG), E(F_GETSIG), E(F_SETOWN_EX),
+	E(F_GETOWN_EX), E(F_GETOWNER_UIDS), E(F_OFD_GETLK), E(F_OFD_SETLK), E(F_OFD_SETLKW),
+	E(F_SETLEASE), E(F_GETLEASE), E(F_NOTIFY), E(F_DUPFD_CLOEXEC), E(F_SETPIPE_SZ),
+	E(F_GETPIPE_SZ), E(F_ADD_SEALS), E(F_GET_SEALS),
+};
+static const struct _stp_sym uapi_ioctl_requests[] = {
+	E(TCGETS), E(TCSETS), E(TCSETSW), E(TCSETSF), E(TCFLSH), E(TIOCSCTTY), E(TIOCGPGRP),
+	E(TIOCSPGRP), E(TIOCGWINSZ), E(TIOCSWINSZ), E(FIONREAD), E(FIONBIO), E(FIONCLEX),
+	E(FIOCLEX), E(FIOASYNC),
+};
+static const struct _stp_sym uapi_futex_ops[] = {
+	E(FUTEX_WAIT), E(FUTEX_WAKE), E(FUTEX_FD), E(FUTEX_REQUEUE), E(FUTEX_CMP_REQUEUE),
+	E(FUTEX_WAKE_OP), E(FUTEX_LOCK_PI), E(FUTEX_UNLOCK_PI), E(FUTEX_TRYLOCK_PI),
+	E(FUTEX_WAIT_BITSET), E(FUTEX_WAKE_BITSET), E(FUTEX_WAIT_REQUEUE_PI),
+	E(FUTEX_CMP_REQUEUE_PI), E(FUTEX_LOCK_PI2),
+};
+static const struct _stp_sym uapi_prctl_options[] = {
+	E(PR_SET_PDEATHSIG), E(PR_GET_PDEATHSIG), E(PR_GET_DUMPABLE), E(PR_SET_DUMPABLE),
+	E(PR_GET_UNALIGN), E(PR_SET_UNALIGN), E(PR_GET_KEEPCAPS), E(PR_SET_KEEPCAPS),
+	E(PR_GET_FPEMU), E(PR_SET_FPEMU), E(PR_GET_FPEXC), E(PR_SET_FPEXC), E(PR_GET_TIMING),
+	E(PR_SET_TIMING), E(PR_SET_NAME), E(PR_GET_NAME), E(PR_GET_ENDIAN), E(PR_SET_ENDIAN),
+	E(PR_GET_SECCOMP), E(PR_SET_SECCOMP), E(PR_CAPBSET_READ), E(PR_CAPBSET_DROP),
+	E(PR_GET_TSC), E(PR_SET_TSC), E(PR_GET_SECUREBITS), E(PR_SET_SECUREBITS),
+	E(PR_SET_TIMERSLACK), E(PR_GET_TIMERSLACK), E(PR_TASK_PERF_EVENTS_DISABLE),
+	E(PR_TASK_PERF_EVENTS_ENABLE), E(PR_MCE_KILL), E(PR_MCE_KILL_GET), E(PR_SET_MM),
+	E(PR_SET_CHILD_SUBREAPER), E(PR_GET_CHILD_SUBREAPER), E(PR_SET_NO_NEW_PRIVS),
+	E(PR_GET_NO_NEW_PRIVS), E(PR_GET_TID_ADDRESS), E(PR_SET_THP_DISABLE),
+	E(PR_GET_THP_DISABLE), E(PR_SET_FP_MODE), E(PR_GET_FP_MODE), E(PR_CAP_AMBIENT),
+	E(PR_GET_SPECULATION_CTRL), E(PR_SET_SPECULATION_CTRL), E(PR_SET_IO_FLUSHER),
+	E(PR_GET_IO_FLUSHER), E(PR_SET_SYSCALL_USER_DISPATCH), E(PR_SCHED_CORE),
+};
+static const struct _stp_sym uapi_seek_whence[] = {
+	E(SEEK_SET), E(SEEK_CUR), E(SEEK_END), E(SEEK_DATA), E(SEEK_HOLE),
+};
+static const struct _stp_sym uapi_clock_ids[] = {
+	E(CLOCK_REALTIME), E(CLOCK_MONOTONIC), E(CLOCK_PROCESS_CPUTIME_ID),
+	E(CLOCK_THREAD_CPUTIME_ID), E(CLOCK_MONOTONIC_RAW), E(CLOCK_REALTIME_COARSE),
+	E(CLOCK_MONOTONIC_COARSE), E(CLOCK_BOOTTIME), E(CLOCK_REALTIME_ALARM),
+	E(CLOCK_BOOTTIME_ALARM), E(CLOCK_TAI),
+};
+static const struct _stp_sym uapi_wait_options[] = {
+	E(WNOHANG), E(WUNTRACED), E(WEXITED), E(WCONTINUED), E(WNOWAIT), E(__WNOTHREAD),
+	E(__WALL), E(__WCLONE),
+};
+
+static const struct _stp_sym uapi_arch_prctl_codes[] = {
+	E(ARCH_SET_GS), E(ARCH_SET_FS), E(ARCH_GET_FS), E(ARCH_GET_GS), E(ARCH_GET_CPUID),
+	E(ARCH_SET_CPUID), E(ARCH_GET_XCOMP_SUPP), E(ARCH_GET_XCOMP_PERM), E(ARCH_REQ_XCOMP_PERM),
+	E(ARCH_GET_XCOMP_GUEST_PERM), E(ARCH_REQ_XCOMP_GUEST_PERM), E(ARCH_MAP_VDSO_X32),
+	E(ARCH_MAP_VDSO_32), E(ARCH_MAP_VDSO_64),
+};
+
+/* The kernel-internal errnos (include/linux/errno.h, not UAPI) start at 512. */
+static const struct _stp_sym *errnos_uapi_only(int *n)
+{
+	static struct _stp_sym uapi[sizeof(_stp_errnos) / sizeof(_stp_errnos[0])];
+	int i;
+
+	*n = 0;
+	for (i = 0; i < (int)(sizeof(_stp_errnos) / sizeof(_stp_errnos[0])); i++)
+		if (_stp_errnos[i].value < 512)
+			uapi[(*n)++] = _stp_errnos[i];
+	return uapi;
+}
+
+static void test_tables(void)
+{
+	int n;
+	const struct _stp_sym *errs = errnos_uapi_only(&n);
+
+	CHECK(same_table("open_flags", STP_SYMS(_stp_open_flags), STP_SYMS(uapi_open_flags)));
+	CHECK(same_table("open_accmode", STP_SYMS(_stp_open_accmode), STP_SYMS(uapi_open_accmode)));
+	CHECK(same_table("at_flags", STP_SYMS(_stp_at_flags), STP_SYMS(uapi_at_flags)));
+	CHECK(same_table("mmap_prot", STP_SYMS(_stp_mmap_prot), STP_SYMS(uapi_mmap_prot)));
+	CHECK(same_table("mmap_type", STP_SYMS(_stp_mmap_type), STP_SYMS(uapi_mmap_type)));
+	CHECK(same_table("mmap_flags", STP_SYMS(_stp_mmap_flags), STP_SYMS(uapi_mmap_flags)));
+	CHECK(same_table("clone_flags", STP_SYMS(_stp_clone_flags), STP_SYMS(uapi_clone_flags)));
+	CHECK(same_table("signals", STP_SYMS(_stp_signals), STP_SYMS(uapi_signals)));
+	CHECK(SIGRTMIN == STP_SIGRTMIN);
+	CHECK(same_table("sigprocmask_how", STP_SYMS(_stp_sigprocmask_how), STP_SYMS(uapi_sigprocmask_how)));
+	CHECK(same_table("errnos", errs, n, STP_SYMS(uapi_errnos)));
+	CHECK(same_table("fcntl_cmds", STP_SYMS(_stp_fcntl_cmds), STP_SYMS(uapi_fcntl_cmds)));
+	CHECK(same_table("ioctl_requests", STP_SYMS(_stp_ioctl_requests), STP_SYMS(uapi_ioctl_requests)));
+	CHECK(same_table("futex_ops", STP_SYMS(_stp_futex_ops), STP_SYMS(uapi_futex_ops)));
+	CHECK(FUTEX_PRIVATE_FLAG == STP_FUTEX_PRIVATE_FLAG && FUTEX_CLOCK_REALTIME == STP_FUTEX_CLOCK_REALTIME);
+	CHECK(same_table("prctl_options", STP_SYMS(_stp_prctl_options), STP_SYMS(uapi_prctl_options)));
+	CHECK(same_table("seek_whence", STP_SYMS(_stp_seek_whence), STP_SYMS(uapi_seek_whence)));
+	CHECK(same_table("clock_ids", STP_SYMS(_stp_clock_ids), STP_SYMS(uapi_clock_ids)));
+	CHECK(same_table("wait_options", STP_SYMS(_stp_wait_options), STP_SYMS(uapi_wait_options)));
+	CHECK(same_table("arch_prctl_codes", STP_SYMS(_stp_arch_prctl_codes), STP_SYMS(uapi_arch_prctl_codes)));
+	CHECK(AT_FDCWD == STP_AT_FDCWD);
+}
+
+/* The renderings, with values built from the UAPI names. */
+static void test_rendering(void)
+{
+	char b[MAXSTRINGLEN];
+
+	_stp_decode_open_flags(b, sizeof(b), O_RDONLY | O_CLOEXEC);
+	CHECK_STR(b, "O_RDONLY|O_CLOEXEC");
+	_stp_decode_open_flags(b, sizeof(b), O_WRONLY | O_CREAT | O_TRUNC);
+	CHECK_STR(b, "O_WRONLY|O_CREAT|O_TRUNC");
+	_stp_decode_open_flags(b, sizeof(b), O_RDWR | O_SYNC | O_TMPFILE);
+	CHECK_STR(b, "O_RDWR|O_SYNC|O_TMPFILE");
+	_stp_decode_open_flags(b, sizeof(b), O_RDONLY | O_DIRECTORY | 0x40000000);
+	CHECK_STR(b, "O_RDONLY|O_DIRECTORY|0x40000000");
+	_stp_decode_pipe_flags(b, sizeof(b), O_CLOEXEC | O_NONBLOCK);
+	CHECK_STR(b, "O_NONBLOCK|O_CLOEXEC");
+	_stp_decode_pipe_flags(b, sizeof(b), 0);
+	CHECK_STR(b, "0");
+	_stp_decode_dirfd(b, sizeof(b), AT_FDCWD);
+	CHECK_STR(b, "AT_FDCWD");
+	_stp_decode_dirfd(b, sizeof(b), 0xffffff9c);	/* an int argument read as a register */
+	CHECK_STR(b, "AT_FDCWD");
+	_stp_decode_dirfd(b, sizeof(b), 3);
+	CHECK_STR(b, "3");
+	_stp_decode_mmap_flags(b, sizeof(b), MAP_PRIVATE | MAP_ANONYMOUS);
+	CHECK_STR(b, "MAP_PRIVATE|MAP_ANONYMOUS");
+	_stp_decode_mmap_flags(b, sizeof(b), MAP_SHARED | MAP_FIXED | MAP_DENYWRITE);
+	CHECK_STR(b, "MAP_SHARED|MAP_FIXED|MAP_DENYWRITE");
+	b[0] = '\0';
+	_stp_decode_flags(b, sizeof(b), STP_SYMS(_stp_mmap_prot), PROT_READ | PROT_EXEC, 0);
+	CHECK_STR(b, "PROT_READ|PROT_EXEC");
+	b[0] = '\0';
+	_stp_decode_flags(b, sizeof(b), STP_SYMS(_stp_mmap_prot), 0, 0);
+	CHECK_STR(b, "0x0");
+	_stp_decode_clone_flags(b, sizeof(b), CLONE_VM | CLONE_VFORK | SIGCHLD);
+	CHECK_STR(b, "CLONE_VM|CLONE_VFORK|SIGCHLD");
+	_stp_decode_clone_flags(b, sizeof(b), CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD);
+	CHECK_STR(b, "CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD");
+	_stp_decode_signal(b, sizeof(b), SIGKILL);
+	CHECK_STR(b, "SIGKILL");
+	_stp_decode_signal(b, sizeof(b), SIGRTMIN + 3);
+	CHECK_STR(b, "SIGRTMIN+3");
+	_stp_decode_signal(b, sizeof(b), 0);
+	CHECK_STR(b, "0");
+	_stp_decode_futex_op(b, sizeof(b), FUTEX_WAIT | FUTEX_PRIVATE_FLAG);
+	CHECK_STR(b, "FUTEX_WAIT_PRIVATE");
+	_stp_decode_futex_op(b, sizeof(b), FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME);
+	CHECK_STR(b, "FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME");
+	_stp_decode_mode(b, sizeof(b), 0644);
+	CHECK_STR(b, "0644");
+	_stp_decode_mode(b, sizeof(b), 0);
+	CHECK_STR(b, "0");
+	_stp_decode_errno(b, sizeof(b), ENOENT);
+	CHECK_STR(b, "ENOENT");
+	_stp_decode_errno(b, sizeof(b), 3333);
+	CHECK_STR(b, "E#3333");
+	_stp_decode_return(b, sizeof(b), 1, -ENOENT);
+	CHECK_STR(b, "-2 (ENOENT)");
+	_stp_decode_return(b, sizeof(b), 1, 3);
+	CHECK_STR(b, "3");
+	_stp_decode_return(b, sizeof(b), 2, 4096);
+	CHECK_STR(b, "0x1000");
+	_stp_decode_return(b, sizeof(b), 3, 8);
+	CHECK_STR(b, "010");
+	_stp_decode_return(b, sizeof(b), 1, -5000);
+	CHECK_STR(b, "-5000");
+	b[0] = '\0';
+	_stp_decode_enum(b, sizeof(b), STP_SYMS(_stp_fcntl_cmds), F_DUPFD_CLOEXEC);
+	CHECK_STR(b, "F_DUPFD_CLOEXEC");
+	b[0] = '\0';
+	_stp_decode_enum(b, sizeof(b), STP_SYMS(_stp_prctl_options), 9999);
+	CHECK_STR(b, "9999");
+	/* truncation keeps the NUL within the buffer */
+	char small[8];
+	_stp_decode_open_flags(small, sizeof(small), O_RDONLY | O_CLOEXEC);
+	CHECK_STR(small, "O_RDONL");
+}
+
+/* Fake user memory for argstr: strings at 0x1000 + k, words at 0x2000 + 8k. */
+static const char *fake_strings[] = {"/etc/passwd", "ls", "-l", "a\"b\n"};
+static const unsigned long fake_words[] = {0x1001, 0x1002, 0, 0x1003, 0};
+
+static void fake_string(char *buf, int size, unsigned long addr)
+{
+	if (addr < 0x1000 || addr >= 0x1000 + sizeof(fake_strings) / sizeof(fake_strings[0])) {
+		_stp_decode_num(buf, size, (long)addr, 1);
+		return;
+	}
+	_stp_decode_cat(buf, size, "\"");
+	_stp_decode_cat(buf, size, fake_strings[addr - 0x1000]);
+	_stp_decode_cat(buf, size, "\"");
+}
+
+static int fake_word(unsigned long addr, unsigned long *out)
+{
+	unsigned long k = (addr - 0x2000) / 8;
+
+	if (addr < 0x2000 || k >= sizeof(fake_words) / sizeof(fake_words[0]))
+		return -1;
+	*out = fake_words[k];
+	return 0;
+}
+
+/* argstr from a spec, as compiler/syscalls.c writes them from syscalls.tbl. */
+static void test_argstr(void)
+{
+	static const struct _stp_argstr_reader rd = {fake_string, fake_word};
+	char b[MAXSTRINGLEN];
+	unsigned long open_args[6] = {(unsigned long)(long)AT_FDCWD, 0x1000, O_RDONLY | O_CLOEXEC, 3};
+	unsigned long creat_args[6] = {(unsigned long)(long)AT_FDCWD, 0x1000, O_WRONLY | O_CREAT, 0644};
+	unsigned long exec_args[6] = {0x1000, 0x2000, 0x2018};
+	unsigned long misc_args[6] = {(unsigned long)-1, 0xffffffffUL, 0x7fff0000, 0x9999, 5, 6};
+
+	_stp_syscall_argstr(b, sizeof(b), open_args, "int:dirfd,ustr,int:open_flags,octal@creat", &rd);
+	CHECK_STR(b, "AT_FDCWD, \"/etc/passwd\", O_RDONLY|O_CLOEXEC");
+	_stp_syscall_argstr(b, sizeof(b), creat_args, "int:dirfd,ustr,int:open_flags,octal@creat", &rd);
+	CHECK_STR(b, "AT_FDCWD, \"/etc/passwd\", O_WRONLY|O_CREAT, 0644");
+	_stp_syscall_argstr(b, sizeof(b), exec_args, "ustr,argv,env", &rd);
+	CHECK_STR(b, "\"/etc/passwd\", [\"ls\", \"-l\"], [/* 1 vars */]");
+	exec_args[1] = 0x8;
+	exec_args[2] = 0;
+	_stp_syscall_argstr(b, sizeof(b), exec_args, "ustr,argv,env", &rd);
+	CHECK_STR(b, "\"/etc/passwd\", 0x8, NULL");
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "int,uint,ptr,ustr,long,ulong", &rd);
+	CHECK_STR(b, "-1, 4294967295, 0x7fff0000, 0x9999, 5, 6");
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "int:no_such_decoder", &rd);
+	CHECK_STR(b, "-1");
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "", &rd);
+	CHECK_STR(b, "");
+	misc_args[0] = SIGKILL | CLONE_VM;
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "ulong:clone_flags", &rd);
+	CHECK_STR(b, "CLONE_VM|SIGKILL");
+}
+
+int main(void)
+{
+	test_argstr();
+	test_tables();
+	test_rendering();
+	unit_checks++;
+	unit_failures += test_libc_tables();
+	return unit_report("unit_syscall_decode");
+}
