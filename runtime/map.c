@@ -462,7 +462,9 @@ static int _stp_map_keys_match(const struct _stp_map *m, const struct _stp_map_n
 		if (wild & (1u << i))
 			continue;
 		if (m->key_types[i] == STP_TYPE_STRING) {
-			if (strncmp(slot, _stp_map_key_string(&keys[i]), MAXSTRINGLEN - 1) != 0)
+			const char *s = _stp_map_key_string(&keys[i]);
+
+			if (!_stp_map_str_equal(slot, s, strnlen(s, MAXSTRINGLEN - 1)))
 				return 0;
 		} else if (*(const int64_t *)slot != keys[i].n) {
 			return 0;

@@ -52,8 +52,10 @@ static void stapio_usage(FILE *f)
 {
 	fputs("usage: stapio [-v] [-o FILE] [-c CMD | -x PID] MODULE\n"
 	      "  -o FILE  write the script's output to FILE instead of stdout\n"
-	      "  -c CMD   run CMD under /bin/sh -c once the module has started;\n"
-	      "           stop when it exits; target() is its pid\n"
+	      "  -c CMD   run CMD once the module has started, split into words like a\n"
+	      "           shell does and exec'd directly (through /bin/sh -c only when it\n"
+	      "           needs a shell: pipes, redirections, ;, &&...); stop when it\n"
+	      "           exits; target() is its pid\n"
 	      "  -x PID   target() is PID\n"
 	      "  -v       more messages on stderr (repeatable)\n", f);
 }
@@ -72,6 +74,7 @@ static void stapio_on_sigchld(int sig)
 static void stapio_signals(void)
 {
 	struct sigaction sa;
+	sigset_t stop;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -83,6 +86,12 @@ static void stapio_signals(void)
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* staprun starts us with the stop signals blocked: one sent early waits for us. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &stop, NULL);
 }
 
 /* Mount debugfs if it is not mounted yet. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -40,6 +41,7 @@ struct staprun_options {
 static int staprun_verbose;			/* -v count */
 static volatile sig_atomic_t staprun_child;	/* stapio's pid while it runs */
 static volatile sig_atomic_t staprun_signalled;	/* a stop signal came before stapio ran */
+static sigset_t staprun_stop_signals;		/* SIGINT, SIGTERM, SIGHUP */
 
 static void staprun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void staprun_err(const char *fmt, ...)
@@ -73,7 +75,8 @@ static void staprun_usage(FILE *f)
 	      "       staprun -d MODULE      unload a module left behind by a crash\n"
 	      "  -o FILE  write the script's output to FILE\n"
 	      "  -s MB    relay buffer size per CPU, in MB\n"
-	      "  -c CMD   run CMD (/bin/sh -c) once the module started; stop when it exits\n"
+	      "  -c CMD   run CMD once the module started (exec'd directly, or through\n"
+	      "           /bin/sh -c if it needs a shell); stop when it exits\n"
 	      "  -x PID   the target() process\n"
 	      "  -v       more messages (repeatable; passed on to stapio)\n", f);
 }
@@ -300,6 +303,7 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 {
 	char *argv[16];
 	int argc = 0, status, i;
+	sigset_t old;
 	pid_t pid;
 
 	argv[argc++] = "stapio";
@@ -320,15 +324,24 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 	argv[argc++] = (char *)name;
 	argv[argc] = NULL;
 
+	/*
+	 * The stop signals stay blocked across fork and exec: stapio unblocks
+	 * them once its handlers are in place, so one sent right now (or
+	 * passed on from before stapio ran) is held instead of killing it.
+	 */
+	sigprocmask(SIG_BLOCK, &staprun_stop_signals, &old);
 	pid = fork();
 	if (pid < 0) {
 		staprun_err("fork: %s", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		/* If staprun dies, stapio stops the session rather than run on. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		execv(stapio, argv);
 		fprintf(stderr, "staprun: cannot run %s: %s\n", stapio, strerror(errno));
 		_exit(127);
@@ -336,6 +349,7 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 	staprun_child = pid;
 	if (staprun_signalled)
 		kill(pid, SIGTERM);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			staprun_err("waitpid: %s", strerror(errno));
@@ -387,12 +401,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	/* stap starts us with these blocked until the handlers are in place. */
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = staprun_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&staprun_stop_signals);
+	sigaddset(&staprun_stop_signals, SIGINT);
+	sigaddset(&staprun_stop_signals, SIGTERM);
+	sigaddset(&staprun_stop_signals, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &staprun_stop_signals, NULL);
 
 	if (staprun_load(fd, name, params) < 0) {
 		close(fd);

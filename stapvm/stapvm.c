@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -57,6 +58,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "stapvm.h"
 
 enum {
 	STAPVM_EXIT_KERNEL_PROBLEM = 3,
@@ -79,8 +82,23 @@ struct stapvm_options {
 	int timeout_sec;       /* --timeout: whole-run limit */
 	bool icount;           /* --icount: exact instruction counting */
 	bool verbose;          /* -v: show the console live and timings */
+	int userland;          /* --userland: enum stapvm_userland */
+	char **files;          /* --file: host files the command needs (copied in "copy" mode) */
+	size_t n_files;        /* entries in files */
+	const char *cwd;       /* -C: the command's directory in the guest, NULL for /work */
+	const char *outdir;    /* --outdir: host directory receiving the guest's /stapvm/out */
 	char **command;        /* argv of the guest command, NULL-terminated */
 };
+
+/* What the guest sees of the host's programs (--userland). */
+enum stapvm_userland {
+	STAPVM_USERLAND_AUTO,    /* host if the kernel has 9p and overlay modules, else copy */
+	STAPVM_USERLAND_HOST,    /* the host's / over 9p, read-only, under a tmpfs overlay */
+	STAPVM_USERLAND_COPY,    /* busybox plus copies of the --file files and their libraries */
+	STAPVM_USERLAND_BUSYBOX, /* busybox, staprun and stapio only */
+};
+
+static const char *const stapvm_userland_names[] = { "auto", "host", "copy", "busybox" };
 
 /* One channel: a listening socket qemu connects to, then the accepted connection. */
 struct stapvm_channel {
@@ -97,6 +115,11 @@ struct stapvm_run {
 	char tmpdir[64];               /* private scratch directory */
 	char kernel[PATH_MAX];         /* /boot/vmlinuz-RELEASE */
 	char release[256];             /* kernel release booted */
+	int userland;                  /* enum stapvm_userland, never AUTO once decided */
+	char **modules;                /* host userland: modules the guest loads, in order */
+	int out_fd;                    /* FILE transfer: the host file being written, or -1 */
+	unsigned long long out_left;   /* FILE transfer: bytes still to come */
+	char *setup_error;             /* SETUP message: the guest could not set up its userland */
 	struct stapvm_channel chan[CHAN_COUNT]; /* the four serial ports */
 	pid_t qemu_pid;                /* running qemu, or 0 */
 	int qemu_status;               /* wait status once qemu exited */
@@ -110,6 +133,8 @@ struct stapvm_run {
 	char **klog;                   /* offending kernel log lines */
 	size_t klog_count;             /* entries in klog */
 	int signals_forwarded;         /* INT messages sent to the guest */
+	pid_t self_pid;                /* stapvm's pid, for qemu's parent-death check */
+	pid_t parent_pid;              /* who started stapvm (stap): stop the guest if it dies */
 	double t_start, t_ready, t_status; /* monotonic timestamps for -v */
 };
 
@@ -118,7 +143,7 @@ static struct stapvm_run *stapvm_cleanup_run; /* for cleanup from die() */
 
 static void stapvm_cleanup(struct stapvm_run *run);
 
-static void die(const char *fmt, ...)
+void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -132,7 +157,7 @@ static void die(const char *fmt, ...)
 	exit(STAPVM_EXIT_FAILURE);
 }
 
-static void *xmalloc(size_t n)
+void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
@@ -141,7 +166,7 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
-static char *xasprintf(const char *fmt, ...)
+char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -184,14 +209,14 @@ static bool write_all(int fd, const void *buf, size_t len)
  * Host checks: kernel, qemu, busybox, staprun/stapio.
  */
 
-static bool is_file(const char *path)
+bool is_file(const char *path)
 {
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool is_dir(const char *path)
+bool is_dir(const char *path)
 {
 	struct stat st;
 
@@ -315,12 +340,6 @@ static char *self_dir(void)
  * and data are each padded to a multiple of 4 bytes.  "TRAILER!!!" ends it.
  */
 
-struct cpio_writer {
-	FILE *f;               /* archive being written */
-	const char *path;      /* its file name, for errors */
-	unsigned long ino;     /* next inode number */
-};
-
 static void cpio_pad(struct cpio_writer *w)
 {
 	static const char zeros[4];
@@ -335,6 +354,15 @@ static void cpio_header(struct cpio_writer *w, const char *name, unsigned mode,
 {
 	size_t namesize = strlen(name) + 1;
 
+	if (strcmp(name, "TRAILER!!!") != 0) {
+		if (w->n_names == w->cap_names) {
+			w->cap_names = w->cap_names ? 2 * w->cap_names : 64;
+			w->names = realloc(w->names, w->cap_names * sizeof(*w->names));
+			if (!w->names)
+				die("out of memory");
+		}
+		w->names[w->n_names++] = xasprintf("%s", name);
+	}
 	fprintf(w->f, "070701%08lX%08X%08X%08X%08X%08lX%08lX%08X%08X%08X%08X%08zX%08X",
 		w->ino++, mode, 0u, 0u, S_ISDIR(mode) ? 2u : 1u, 0ul, size,
 		0u, 0u, rmajor, rminor, namesize, 0u);
@@ -342,12 +370,20 @@ static void cpio_header(struct cpio_writer *w, const char *name, unsigned mode,
 	cpio_pad(w);
 }
 
-static void cpio_add_dir(struct cpio_writer *w, const char *name)
+bool cpio_has(struct cpio_writer *w, const char *name)
+{
+	for (size_t i = 0; i < w->n_names; i++)
+		if (!strcmp(w->names[i], name))
+			return true;
+	return false;
+}
+
+void cpio_add_dir(struct cpio_writer *w, const char *name)
 {
 	cpio_header(w, name, S_IFDIR | 0755, 0, 0, 0);
 }
 
-static void cpio_add_data(struct cpio_writer *w, const char *name, unsigned perm,
+void cpio_add_data(struct cpio_writer *w, const char *name, unsigned perm,
 			  const void *data, size_t len)
 {
 	cpio_header(w, name, S_IFREG | perm, len, 0, 0);
@@ -355,7 +391,7 @@ static void cpio_add_data(struct cpio_writer *w, const char *name, unsigned perm
 	cpio_pad(w);
 }
 
-static void cpio_add_symlink(struct cpio_writer *w, const char *name, const char *target)
+void cpio_add_symlink(struct cpio_writer *w, const char *name, const char *target)
 {
 	cpio_header(w, name, S_IFLNK | 0777, strlen(target), 0, 0);
 	fwrite(target, 1, strlen(target), w->f);
@@ -369,7 +405,7 @@ static void cpio_add_chardev(struct cpio_writer *w, const char *name, unsigned m
 }
 
 /* Copy the host file at host_path into the archive as name. */
-static void cpio_add_file(struct cpio_writer *w, const char *name, const char *host_path)
+void cpio_add_file(struct cpio_writer *w, const char *name, const char *host_path)
 {
 	struct stat st;
 	char buf[65536];
@@ -435,6 +471,11 @@ static void cpio_finish(struct cpio_writer *w)
 	cpio_header(w, "TRAILER!!!", 0, 0, 0, 0);
 	if (fflush(w->f) != 0 || ferror(w->f) || fclose(w->f) != 0)
 		die("cannot write %s: %s", w->path, strerror(errno));
+	for (size_t i = 0; i < w->n_names; i++)
+		free(w->names[i]);
+	free(w->names);
+	w->names = NULL;
+	w->n_names = w->cap_names = 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -442,28 +483,75 @@ static void cpio_finish(struct cpio_writer *w)
  */
 
 /*
- * /init runs as pid 1.  Contract with the host (see the file comment):
- * ttyS1/ttyS2 carry only the command's stdout/stderr; ttyS3 carries
- * "READY", then "KLOG <line>" for each suspicious kernel log line, then
- * "STATUS <n>"; a line "INT" or "TERM" from the host signals the command's
- * process group.  Each tty is closed before poweroff, which waits for the
- * UART to drain, so nothing is lost.
+ * /init runs as pid 1 and sets up the guest's root.  /stapvm/conf sets
+ * STAPVM_USERLAND (host, copy or busybox), STAPVM_MODULES (host: the
+ * modules to load, in order) and STAPVM_CWD (the command's directory).
+ * With "host", the host's / (9p, read-only) under a tmpfs overlay becomes
+ * the root, with the guest's own /proc, /sys, /dev, /tmp and /run, and
+ * /stapvm and /work bound in; pid 1 itself chroots there, and since every
+ * kernel thread shares pid 1's root (CLONE_FS), paths the module resolves
+ * (uprobes' kern_path) mean the same files as the command's.  Then pid 1
+ * runs /stapvm/init2 with busybox's applets (/stapvm/bb) first on PATH.
  */
 static const char stapvm_init_script[] =
-	"#!/bin/busybox sh\n"
-	"/bin/busybox --install -s\n"
-	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb\n"
+	"#!/stapvm/bin/busybox sh\n"
+	"/stapvm/bin/busybox --install -s\n"
+	"/stapvm/bin/busybox --install -s /stapvm/bb\n"
+	"export PATH=/stapvm/bb\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev\n"
 	"mount -t debugfs debugfs /sys/kernel/debug\n"
 	"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
-	"mount -t tmpfs tmpfs /tmp\n"
+	/* /tmp stays in the initramfs (RAM), with the files copied there; the host userland mounts its own */
+	"chmod 1777 /tmp\n"
 	"mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts\n"
 	"hostname stapvm\n"
 	/* Warnings and worse reach the console (ttyS0, diagnostics only). */
 	"dmesg -n 5\n"
 	"for t in ttyS1 ttyS2 ttyS3; do stty -F /dev/$t raw -echo -echoe -echok -echoctl -echoke clocal; done\n"
+	". /stapvm/conf\n"
+	"setup_failed() {\n"
+	"  echo \"stapvm: $*\"; dmesg | tail -n 20\n"
+	"  echo \"SETUP $*\" >/dev/ttyS3; echo o >/proc/sysrq-trigger; sleep 10\n"
+	"}\n"
+	"if [ \"$STAPVM_USERLAND\" = host ]; then\n"
+	"  for m in $STAPVM_MODULES; do\n"
+	"    insmod /stapvm/modules/$m.ko || setup_failed \"cannot load module $m\"\n"
+	"  done\n"
+	"  mkdir -p /host /overlay /newroot\n"
+	"  mount -t 9p -o ro,trans=virtio,version=9p2000.L,cache=loose,msize=512000 stapvm-root /host ||\n"
+	"    setup_failed \"cannot mount the host's / (9p)\"\n"
+	"  mount -t tmpfs -o mode=0755 tmpfs /overlay && mkdir /overlay/upper /overlay/work\n"
+	"  mount -t overlay -o lowerdir=/host,upperdir=/overlay/upper,workdir=/overlay/work overlay /newroot ||\n"
+	"    setup_failed \"cannot mount the overlay on the host's /\"\n"
+	"  mount -t proc proc /newroot/proc\n"
+	"  mount --rbind /sys /newroot/sys\n"
+	"  mount --rbind /dev /newroot/dev\n"
+	"  mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp\n"
+	"  [ -d /stapvm/tmp ] && cp -a /stapvm/tmp/. /newroot/tmp/\n"
+	"  mount -t tmpfs -o mode=0755 tmpfs /newroot/run\n"
+	"  for d in stapvm work; do mkdir -p /newroot/$d && mount --bind /$d /newroot/$d; done\n"
+	"  exec chroot /newroot /stapvm/bin/busybox sh /stapvm/init2\n"
+	"fi\n"
+	"exec /stapvm/bin/busybox sh /stapvm/init2\n";
+
+/*
+ * /stapvm/init2 runs as pid 1 in the final root and runs the command.
+ * Contract with the host (see the file comment): ttyS1/ttyS2 carry only the
+ * command's stdout/stderr; ttyS3 carries "READY", then "FILE <size> <name>"
+ * and <size> raw bytes for each file the command left in /stapvm/out, then
+ * "KLOG <line>" for each suspicious kernel log line, then "STATUS <n>" (or,
+ * from /init, "SETUP <why>" if the userland could not be set up); a line
+ * "INT" or "TERM" from the host signals the command's process group.  Each
+ * tty is closed before poweroff, which waits for the UART to drain, so
+ * nothing is lost.
+ */
+static const char stapvm_init2_script[] =
+	"export PATH=/stapvm/bb HOME=/root TERM=dumb\n"
+	"cmdpath=/stapvm/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+	". /stapvm/conf\n"
+	"mkdir -p \"$STAPVM_CWD\"\n"
 	"exec 3<>/dev/ttyS3\n"
 	"(\n"
 	"  while read -r sig; do\n"
@@ -477,11 +565,15 @@ static const char stapvm_init_script[] =
 	". /stapvm/cmd\n"
 	"echo READY >&3\n"
 	/* setsid does not fork here (we are not a group leader), so it is waited for. */
-	"setsid sh -c 'echo $$ >/stapvm/pid; cd /work && exec \"$@\"' stapvm-command \"$@\" \\\n"
-	"  </dev/null >/dev/ttyS1 2>/dev/ttyS2 3>&-\n"
+	"PATH=$cmdpath /stapvm/bb/setsid /bin/sh -c 'echo $$ >/stapvm/pid; cd \"$1\" && shift && exec \"$@\"' \\\n"
+	"  stapvm-command \"$STAPVM_CWD\" \"$@\" </dev/null >/dev/ttyS1 2>/dev/ttyS2 3>&-\n"
 	"status=$?\n"
 	"rm -f /stapvm/pid\n"
 	"kill $watcher 2>/dev/null; wait $watcher 2>/dev/null\n"
+	"for f in /stapvm/out/*; do\n"
+	"  [ -f \"$f\" ] || continue\n"
+	"  echo \"FILE $(wc -c <\"$f\") ${f##*/}\" >&3; cat \"$f\" >&3\n"
+	"done\n"
 	"exec 3>&-\n"
 	"{\n"
 	"  stapvm-kcheck | sed 's/^/KLOG /'\n"
@@ -491,13 +583,14 @@ static const char stapvm_init_script[] =
 	"sleep 10\n";
 
 /*
- * /bin/stapvm-kcheck [-c]: print the kernel log lines that show a problem,
+ * /stapvm/bin/stapvm-kcheck [-c]: print the kernel log lines that show a problem,
  * each with the rest of its splat (up to "---[ end trace" or 40 lines); exit
  * 1 if there were any.  -c clears the log afterwards, so a caller running
  * several things in one guest (the test runner) can attribute each problem.
  */
 static const char stapvm_kcheck_script[] =
-	"#!/bin/sh\n"
+	"#!/stapvm/bin/busybox sh\n"
+	"PATH=/stapvm/bb:$PATH\n"
 	"if [ \"$1\" = -c ]; then log=$(dmesg -c); else log=$(dmesg); fi\n"
 	"printf '%s\\n' \"$log\" | awk '\n"
 	"  { hit = /BUG|WARNING|Oops|possible circular locking|inconsistent lock state|"
@@ -511,7 +604,7 @@ static const char stapvm_kcheck_script[] =
 	"  END { exit found ? 1 : 0 }'\n";
 
 /* Write s to f as a single-quoted shell word. */
-static void shell_quote(FILE *f, const char *s)
+void shell_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -541,31 +634,56 @@ static char *stapvm_command_file(char **argv, size_t *len)
 	return text;
 }
 
+/* Text of /stapvm/conf: the userland mode, the modules to load, the command's directory. */
+static char *stapvm_conf_file(struct stapvm_run *run, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	if (!f)
+		die("out of memory");
+	fprintf(f, "STAPVM_USERLAND=%s\nSTAPVM_MODULES='", stapvm_userland_names[run->userland]);
+	for (char **m = run->modules; m && *m; m++)
+		fprintf(f, "%s%s", m == run->modules ? "" : " ", *m);
+	fputs("'\nSTAPVM_CWD=", f);
+	shell_quote(f, run->opt.cwd ? run->opt.cwd : "/work");
+	fputc('\n', f);
+	fclose(f);
+	return text;
+}
+
 static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 {
-	static const char *dirs[] = { "/bin", "/sbin", "/usr", "/usr/bin", "/usr/sbin", "/dev",
-				      "/proc", "/sys", "/tmp", "/root", "/work", "/stapvm", "/etc",
-				      "/lib", "/var", "/run" };
+	/* merged /usr, as Debian's: bin, sbin, lib and lib64 are symlinks into usr */
+	static const char *dirs[] = { "usr", "usr/bin", "usr/sbin", "usr/lib", "usr/lib64", "dev",
+				      "proc", "sys", "tmp", "root", "work", "stapvm", "stapvm/bin",
+				      "stapvm/out", "stapvm/modules", "etc", "var", "run" };
+	static const char *links[][2] = { { "bin", "usr/bin" }, { "sbin", "usr/sbin" },
+					   { "lib", "usr/lib" }, { "lib64", "usr/lib64" } };
 	struct cpio_writer w = { .path = path, .ino = 1 };
 	char *here = self_dir();
-	size_t cmdlen;
-	char *cmd;
+	size_t len;
+	char *text;
 
 	w.f = fopen(path, "w");
 	if (!w.f)
 		die("cannot create %s: %s", path, strerror(errno));
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		cpio_add_dir(&w, dirs[i] + 1);
+		cpio_add_dir(&w, dirs[i]);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		cpio_add_symlink(&w, links[i][0], links[i][1]);
 	cpio_add_chardev(&w, "dev/console", 5, 1);
 	cpio_add_chardev(&w, "dev/null", 1, 3);
-	cpio_add_file(&w, "bin/busybox", STAPVM_BUSYBOX);
-	cpio_add_symlink(&w, "bin/sh", "busybox");
+	cpio_add_dir(&w, "stapvm/bb");
+	cpio_add_file(&w, "stapvm/bin/busybox", STAPVM_BUSYBOX);
+	cpio_add_symlink(&w, "usr/bin/busybox", "/stapvm/bin/busybox");
+	cpio_add_symlink(&w, "usr/bin/sh", "busybox");
 	cpio_add_data(&w, "etc/passwd", 0644, "root:x:0:0:root:/root:/bin/sh\n", 30);
 	cpio_add_data(&w, "etc/group", 0644, "root:x:0:\n", 10);
 	for (int i = 0; i < 2; i++) {
 		const char *tool = i ? "stapio" : "staprun";
 		char *host = xasprintf("%s/%s", here, tool);
-		char *inner = xasprintf("bin/%s", tool);
+		char *inner = xasprintf("stapvm/bin/%s", tool);
 
 		if (is_file(host))
 			cpio_add_file(&w, inner, host);
@@ -574,15 +692,27 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 		free(host);
 		free(inner);
 	}
+	cpio_add_data(&w, "stapvm/bin/stapvm-kcheck", 0755, stapvm_kcheck_script,
+		      sizeof(stapvm_kcheck_script) - 1);
 	if (run->opt.dir)
 		cpio_add_tree(&w, "work", run->opt.dir);
-	cmd = stapvm_command_file(run->opt.command, &cmdlen);
-	cpio_add_data(&w, "stapvm/cmd", 0644, cmd, cmdlen);
+	for (char **m = run->modules; m && *m; m++)
+		userland_add_module(&w, run->release, *m);
+	for (size_t i = 0; i < run->opt.n_files; i++) {
+		if (run->userland == STAPVM_USERLAND_COPY)
+			userland_add_host_file(&w, run->opt.files[i]);
+		else if (run->userland == STAPVM_USERLAND_HOST && !strncmp(run->opt.files[i], "/tmp/", 5))
+			userland_add_tmp_file(&w, run->opt.files[i]);
+	}
+	text = stapvm_conf_file(run, &len);
+	cpio_add_data(&w, "stapvm/conf", 0644, text, len);
+	free(text);
+	text = stapvm_command_file(run->opt.command, &len);
+	cpio_add_data(&w, "stapvm/cmd", 0644, text, len);
+	free(text);
 	cpio_add_data(&w, "init", 0755, stapvm_init_script, sizeof(stapvm_init_script) - 1);
-	cpio_add_data(&w, "bin/stapvm-kcheck", 0755, stapvm_kcheck_script,
-		      sizeof(stapvm_kcheck_script) - 1);
+	cpio_add_data(&w, "stapvm/init2", 0644, stapvm_init2_script, sizeof(stapvm_init2_script) - 1);
 	cpio_finish(&w);
-	free(cmd);
 	free(here);
 }
 
@@ -650,7 +780,14 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 	argv[argc++] = "-initrd";
 	argv[argc++] = (char *)initrd;
 	argv[argc++] = "-append";
-	argv[argc++] = "console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init";
+	/* no_timer_check: on a loaded host a TCG guest can fail the IO-APIC timer check and panic */
+	argv[argc++] = "console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init no_timer_check";
+	if (run->userland == STAPVM_USERLAND_HOST) {
+		/* multidevs=remap: the host's mounts (/proc, /sys...) get distinct inode numbers */
+		argv[argc++] = "-virtfs";
+		argv[argc++] = "local,path=/,mount_tag=stapvm-root,security_model=none,readonly=on,"
+			       "multidevs=remap";
+	}
 	for (int i = 0; i < CHAN_COUNT; i++) {
 		char *path = chan_path(run, i);
 
@@ -670,6 +807,7 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 			fprintf(stderr, " %s", argv[i]);
 		fputc('\n', stderr);
 	}
+	run->self_pid = getpid();
 	run->qemu_pid = fork();
 	if (run->qemu_pid < 0)
 		die("fork: %s", strerror(errno));
@@ -679,6 +817,9 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 
 		/* Own process group: a terminal's Ctrl-C must reach stapvm only. */
 		setpgid(0, 0);
+		/* No qemu outlives stapvm, even a SIGKILLed one. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != run->self_pid)
+			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
 		dup2(null, 0);
 		dup2(log, 1);
@@ -714,6 +855,32 @@ static void console_keep(struct stapvm_run *run, const char *buf, size_t n)
 	run->console_len += n;
 }
 
+/* "FILE <size> <name>": the next size bytes on the control channel are /stapvm/out/NAME. */
+static void stapvm_file_start(struct stapvm_run *run, const char *args)
+{
+	char *end;
+	unsigned long long size = strtoull(args, &end, 10);
+	const char *name = end + (*end == ' ');
+	char *path;
+
+	run->out_left = size;
+	run->out_fd = -1;
+	if (end == args || !*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		fprintf(stderr, "stapvm: bad file transfer from the guest: %s\n", args);
+		return; /* its bytes are skipped */
+	}
+	if (!run->opt.outdir) {
+		fprintf(stderr, "stapvm: warning: the guest left %s in /stapvm/out and no --outdir takes it\n",
+			name);
+		return;
+	}
+	path = xasprintf("%s/%s", run->opt.outdir, name);
+	run->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (run->out_fd < 0)
+		fprintf(stderr, "stapvm: cannot write %s: %s\n", path, strerror(errno));
+	free(path);
+}
+
 static void control_message(struct stapvm_run *run, char *line)
 {
 	size_t len = strlen(line);
@@ -730,6 +897,11 @@ static void control_message(struct stapvm_run *run, char *line)
 		if (!run->klog)
 			die("out of memory");
 		run->klog[run->klog_count++] = strdup(line + 5);
+	} else if (!strncmp(line, "FILE ", 5)) {
+		stapvm_file_start(run, line + 5);
+	} else if (!strncmp(line, "SETUP ", 6)) {
+		free(run->setup_error);
+		run->setup_error = strdup(line + 6);
 	} else if (!strncmp(line, "STATUS ", 7)) {
 		run->have_status = true;
 		run->status = atoi(line + 7);
@@ -742,6 +914,22 @@ static void control_message(struct stapvm_run *run, char *line)
 static void control_input(struct stapvm_run *run, const char *buf, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (run->out_left) {
+			size_t take = n - i < run->out_left ? n - i : (size_t)run->out_left;
+
+			if (run->out_fd >= 0 && !write_all(run->out_fd, buf + i, take)) {
+				fprintf(stderr, "stapvm: writing a file from the guest: %s\n", strerror(errno));
+				close(run->out_fd);
+				run->out_fd = -1;
+			}
+			run->out_left -= take;
+			i += take - 1;
+			if (!run->out_left && run->out_fd >= 0) {
+				close(run->out_fd);
+				run->out_fd = -1;
+			}
+			continue;
+		}
 		if (buf[i] == '\n' || run->control_len == sizeof(run->control_line) - 1) {
 			run->control_line[run->control_len] = '\0';
 			control_message(run, run->control_line);
@@ -856,6 +1044,12 @@ static int stapvm_event_loop(struct stapvm_run *run)
 			stapvm_kill_qemu(run);
 			return STAPVM_EXIT_INTERRUPTED;
 		}
+		/* stap died (it sets our parent-death signal): nobody reads the output. */
+		if (getppid() != run->parent_pid) {
+			fprintf(stderr, "stapvm: the parent process died; stopping the guest\n");
+			stapvm_kill_qemu(run);
+			return STAPVM_EXIT_INTERRUPTED;
+		}
 		if (waitpid(run->qemu_pid, &run->qemu_status, WNOHANG) == run->qemu_pid) {
 			run->qemu_pid = 0;
 			/* qemu is gone: whatever it wrote is in the sockets; drain to EOF. */
@@ -945,7 +1139,7 @@ static void stapvm_cleanup(struct stapvm_run *run)
 static void usage(FILE *f)
 {
 	fputs("usage: stapvm [-r RELEASE] [-d DIR] [--smp N] [-m MB] [--timeout SEC] [--icount] [-v]\n"
-	      "              -- COMMAND [ARGS...]\n"
+	      "              [--userland=MODE] [--file PATH]... [-C DIR] [--outdir DIR] -- COMMAND [ARGS...]\n"
 	      "Boot /boot/vmlinuz-RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
 	      "in /work (a copy of DIR), with staprun and stapio on PATH.  The command's stdout\n"
 	      "and stderr stream back byte-exact; SIGINT/SIGTERM are forwarded to it.\n"
@@ -955,6 +1149,14 @@ static void usage(FILE *f)
 	      "  -m MB          guest memory (default 512)\n"
 	      "  --timeout SEC  kill the guest after SEC seconds (default 300)\n"
 	      "  --icount       exact instruction counting: guest ns == instructions\n"
+	      "  --userland=M   host: the host's / read-only over 9p with a tmpfs overlay;\n"
+	      "                 copy: busybox plus the --file files and their libraries;\n"
+	      "                 busybox: busybox only; auto (default): host if the kernel\n"
+	      "                 has 9p, else copy ($STAPC_QEMU_USERLAND sets the default)\n"
+	      "  --file PATH    a host file the command needs (copied in copy mode, and\n"
+	      "                 under /tmp in host mode: the guest's /tmp is its own)\n"
+	      "  -C DIR         run COMMAND in DIR (default /work; created if missing)\n"
+	      "  --outdir DIR   files the command leaves in /stapvm/out come back to DIR\n"
 	      "  -v             show the guest console live and timings\n"
 	      "Exit: the command's status; 3 if the guest kernel log reports a problem;\n"
 	      "124 on timeout; 125 if stapvm or the guest failed.\n",
@@ -971,9 +1173,35 @@ static int parse_int(const char *s, const char *what)
 	return (int)v;
 }
 
+static int parse_userland(const char *s, const char *what)
+{
+	for (int i = 0; i < (int)(sizeof(stapvm_userland_names) / sizeof(stapvm_userland_names[0])); i++)
+		if (!strcmp(s, stapvm_userland_names[i]))
+			return i;
+	die("bad %s '%s' (expected auto, host, copy or busybox)", what, s);
+}
+
+/* Settle --userland auto: the host's / when the kernel can mount it, else copies. */
+static void stapvm_pick_userland(struct stapvm_run *run)
+{
+	const char *why = NULL;
+
+	run->userland = run->opt.userland;
+	if (run->userland == STAPVM_USERLAND_AUTO || run->userland == STAPVM_USERLAND_HOST)
+		run->modules = userland_9p_modules(run->release, &why);
+	if (run->userland == STAPVM_USERLAND_AUTO)
+		run->userland = run->modules ? STAPVM_USERLAND_HOST : STAPVM_USERLAND_COPY;
+	if (run->userland == STAPVM_USERLAND_HOST && !run->modules)
+		die("--userland=host: kernel %s cannot mount the host's / (no module %s); "
+		    "use --userland=copy or a kernel with 9p (apt-get install linux-image-amd64 "
+		    "linux-headers-amd64)", run->release, why);
+	if (run->opt.verbose)
+		fprintf(stderr, "stapvm: userland: %s\n", stapvm_userland_names[run->userland]);
+}
+
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT };
+	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_USERLAND, OPT_FILE, OPT_OUTDIR };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -981,6 +1209,10 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "memory", required_argument, NULL, 'm' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "icount", no_argument, NULL, OPT_ICOUNT },
+		{ "userland", required_argument, NULL, OPT_USERLAND },
+		{ "file", required_argument, NULL, OPT_FILE },
+		{ "cwd", required_argument, NULL, 'C' },
+		{ "outdir", required_argument, NULL, OPT_OUTDIR },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -988,7 +1220,9 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 	int c;
 
 	*opt = (struct stapvm_options){ .memory_mb = 512, .timeout_sec = 300 };
-	while ((c = getopt_long(argc, argv, "+r:d:m:vh", longopts, NULL)) != -1) {
+	if (getenv("STAPC_QEMU_USERLAND") && *getenv("STAPC_QEMU_USERLAND"))
+		opt->userland = parse_userland(getenv("STAPC_QEMU_USERLAND"), "STAPC_QEMU_USERLAND");
+	while ((c = getopt_long(argc, argv, "+r:d:m:C:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': opt->release = optarg; break;
 		case 'd': opt->dir = optarg; break;
@@ -997,6 +1231,15 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		case OPT_SMP: opt->smp = parse_int(optarg, "CPU count"); break;
 		case OPT_TIMEOUT: opt->timeout_sec = parse_int(optarg, "timeout"); break;
 		case OPT_ICOUNT: opt->icount = true; break;
+		case OPT_USERLAND: opt->userland = parse_userland(optarg, "--userland"); break;
+		case OPT_FILE:
+			opt->files = realloc(opt->files, (opt->n_files + 1) * sizeof(*opt->files));
+			if (!opt->files)
+				die("out of memory");
+			opt->files[opt->n_files++] = optarg;
+			break;
+		case 'C': opt->cwd = optarg; break;
+		case OPT_OUTDIR: opt->outdir = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}
@@ -1009,6 +1252,13 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		opt->smp = opt->icount ? 1 : 2;
 	if (opt->dir && !is_dir(opt->dir))
 		die("-d %s: not a directory", opt->dir);
+	if (opt->outdir && !is_dir(opt->outdir))
+		die("--outdir %s: not a directory", opt->outdir);
+	if (opt->cwd && opt->cwd[0] != '/')
+		die("-C %s: not an absolute path", opt->cwd);
+	for (size_t i = 0; i < opt->n_files; i++)
+		if (opt->files[i][0] != '/')
+			die("--file %s: not an absolute path", opt->files[i]);
 	opt->command = argv + optind;
 }
 
@@ -1016,12 +1266,15 @@ int main(int argc, char **argv)
 {
 	static struct stapvm_run run;
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t stop;
 	char *initrd;
 	int stopped, exit_code;
 
 	parse_options(&run.opt, argc, argv);
 	stapvm_check_tools();
 	stapvm_pick_kernel(&run);
+	stapvm_pick_userland(&run);
+	run.out_fd = -1;
 	run.console = xmalloc(STAPVM_CONSOLE_KEEP);
 
 	snprintf(run.tmpdir, sizeof(run.tmpdir), "%s", "/tmp/stapvm.XXXXXX");
@@ -1032,6 +1285,13 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* stap starts us with the stop signals blocked until the handlers are in place. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &stop, NULL);
+	run.parent_pid = getppid();
 
 	run.t_start = now();
 	initrd = xasprintf("%s/initrd.cpio", run.tmpdir);
@@ -1053,6 +1313,12 @@ int main(int argc, char **argv)
 		exit_code = STAPVM_EXIT_TIMEOUT;
 	} else if (stopped) {
 		exit_code = stopped;
+	} else if (run.setup_error) {
+		char *why = xasprintf("the guest could not set up its userland: %s", run.setup_error);
+
+		stapvm_show_console(&run, why);
+		free(why);
+		exit_code = STAPVM_EXIT_FAILURE;
 	} else if (!run.have_status) {
 		int st = run.qemu_status;
 		char *why = xasprintf("the guest %s (qemu %s %d%s)",

@@ -292,6 +292,28 @@ static const void *elf_btf_section(const unsigned char *data, size_t len, size_t
 	return found;
 }
 
+/* The file's len bytes in an anonymous mapping (freed with munmap like a file's), or MAP_FAILED. */
+static unsigned char *read_whole(int fd, size_t len)
+{
+	unsigned char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return buf;
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != len) {
+		munmap(buf, len);
+		return MAP_FAILED;
+	}
+	return buf;
+}
+
 struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -304,6 +326,8 @@ struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const c
 	}
 	size_t len = (size_t)sb.st_size;
 	unsigned char *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	if (map == MAP_FAILED && len)
+		map = read_whole(fd, len); /* sysfs (/sys/kernel/btf/vmlinux) cannot be mapped */
 	close(fd);
 	if (map == MAP_FAILED) {
 		*err = ast_printf("cannot read %s", path);

@@ -8,8 +8,10 @@
  *                    /usr/lib/debug/lib/modules/R/vmlinux
  *          modules:  /usr/lib/debug/lib/modules/R/kernel/.../NAME.ko, DIR/.../NAME.ko
  *          (Debian: package linux-image-R-dbg)
- *   BTF    vmlinux:  DIR/vmlinux, /boot/vmlinuz-R (compressed, see vmlinuz.c),
- *                    the DWARF vmlinux's .BTF section
+ *   BTF    vmlinux:  DIR/vmlinux, /sys/kernel/btf/vmlinux (when R is the
+ *                    running kernel), /boot/vmlinuz-R (compressed: gzip,
+ *                    bzip2, lzma, xz, lzo, lz4 or zstd, see vmlinuz.c), the
+ *                    DWARF vmlinux's .BTF section
  *          modules:  /lib/modules/R/kernel/.../NAME.ko (split BTF over vmlinux's)
  *   exported symbols: BUILD/Module.symvers
  *
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kernel.h"
@@ -113,11 +116,21 @@ static const char *dwarf_path(struct session *s, const char *module)
 	return ko;
 }
 
+/* The running kernel's own BTF, when -r names the running kernel (raw BTF, no decompression). */
+static const char *running_btf(struct session *s)
+{
+	struct utsname u;
+	if (is_build_tree(s) || uname(&u) != 0 || strcmp(u.release, s->release))
+		return NULL;
+	return "/sys/kernel/btf/vmlinux";
+}
+
 static const char *btf_path(struct session *s, const char *module)
 {
 	if (!strcmp(module, "kernel")) {
 		const char *candidates[] = {
 			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
+			running_btf(s),
 			ast_printf("/boot/vmlinuz-%s", s->release),
 			dwarf_path(s, "kernel"),
 		};
@@ -327,6 +340,9 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	if (c->di) {
 		c->di->module = c->module;
 		load_exports(s, c->di, module);
+		if (s->verbose >= 2)
+			fprintf(stderr, "debuginfo: %s of %s from %s\n",
+				source == DBG_SOURCE_DWARF ? "DWARF" : "BTF", module, path);
 	}
 	*err = c->err;
 	return c->di;

@@ -311,7 +311,11 @@ static int _stp_uprobe_register_one(struct _stp_uprobe *up, const char **why)
 		memset(&up->kpath, 0, sizeof(up->kpath));
 		return rc;
 	}
-	inode = d_inode(up->kpath.dentry);
+	/*
+	 * The inode the file's mappings use: on an overlayfs (a container, or the
+	 * QEMU guest's view of the host) the lower layer's, not the overlay's.
+	 */
+	inode = d_real_inode(up->kpath.dentry);
 	if (!S_ISREG(inode->i_mode)) {
 		*why = "not a regular file";
 		return -EINVAL;
@@ -345,7 +349,7 @@ static void _stp_uprobes_unregister(void)
 		struct _stp_uprobe *up = &_stp_uprobes[--_stp_uprobes_registered];
 
 		if (up->registered)
-			uprobe_unregister(d_inode(up->kpath.dentry), up->offset, &up->consumer);
+			uprobe_unregister(d_real_inode(up->kpath.dentry), up->offset, &up->consumer);
 		up->registered = 0;
 		_stp_uprobe_put_paths(up);
 	}

@@ -1,0 +1,57 @@
+# BTF on every installed Debian kernel flavour: cloud (lz4 bzImage), generic
+# and PREEMPT_RT (xz with the x86 BCJ filter). For each, --debuginfo=btf reads
+# the kernel's types from /boot/vmlinuz-R and a script with target variables
+# (a parameter, a user string through a pointer, a struct member) builds and
+# runs in a guest booting that kernel; without the -dbg package,
+# --debuginfo=auto falls back to the same BTF. A missing flavour fails the
+# test: .ci/setup installs all three.
+fail() { echo "FAIL: $*"; exit 1; }
+
+releases=
+for flavour in cloud-amd64 rt-amd64 amd64; do
+  found=
+  for k in /boot/vmlinuz-*-$flavour; do
+    r=${k#/boot/vmlinuz-}
+    case $flavour:$r in amd64:*-cloud-amd64|amd64:*-rt-amd64) continue ;; esac
+    [ -f "$k" ] && [ -d "/lib/modules/$r/build" ] && found=$r
+  done
+  [ -n "$found" ] || fail "no $flavour kernel with headers installed (apt-get install linux-image-$flavour linux-headers-$flavour)"
+  releases="$releases $found"
+done
+
+cat > btf.stp <<'STP'
+probe kernel.function("do_sys_openat2") {
+  if (pid() == target() && user_string($filename) == "/proc/version") {
+    printf("dfd=%d file=%s mode=%d\n", $dfd, user_string($filename), $how->mode)
+    exit()
+  }
+}
+STP
+for r in $releases; do
+  "$STAP" -vv --debuginfo=btf --remote=qemu:"$r" -c "cat /proc/version" btf.stp > "$r.out" 2> "$r.err" ||
+    { cat "$r.err"; fail "$r: stap --debuginfo=btf --remote=qemu exited $?"; }
+  grep -qx "debuginfo: BTF of kernel from /boot/vmlinuz-$r" "$r.err" ||
+    { cat "$r.err"; fail "$r: the BTF did not come from /boot/vmlinuz-$r"; }
+  # stdout: the script's line, and cat's own (the kernel banner)
+  [ "$(grep -c . "$r.out")" = 2 ] && grep -qx "dfd=-100 file=/proc/version mode=0" "$r.out" &&
+    grep -q "^Linux version $r " "$r.out" ||
+    { cat "$r.out" "$r.err"; fail "$r: unexpected output"; }
+  echo "$r: $(grep dfd "$r.out")"
+  if [ ! -e "/usr/lib/debug/boot/vmlinux-$r" ]; then
+    "$STAP" -vv -p3 --debuginfo=auto -r "$r" btf.stp > /dev/null 2> "$r.auto.err" ||
+      { cat "$r.auto.err"; fail "$r: --debuginfo=auto without DWARF failed"; }
+    grep -qx "debuginfo: BTF of kernel from /boot/vmlinuz-$r" "$r.auto.err" ||
+      { cat "$r.auto.err"; fail "$r: --debuginfo=auto did not fall back to BTF"; }
+    echo "$r: --debuginfo=auto without the -dbg package uses BTF"
+  fi
+done
+
+# The running kernel's own BTF, when -r names it: /sys/kernel/btf/vmlinux
+# (this host has no headers for it, so pass 3, which needs only types).
+if [ -r /sys/kernel/btf/vmlinux ]; then
+  "$STAP" -vv -p3 --debuginfo=btf -r "$(uname -r)" btf.stp > running.c 2> running.err ||
+    { cat running.err; fail "pass 3 against the running kernel's BTF failed"; }
+  grep -qx "debuginfo: BTF of kernel from /sys/kernel/btf/vmlinux" running.err ||
+    { cat running.err; fail "the running kernel's BTF did not come from /sys/kernel/btf/vmlinux"; }
+  echo "$(uname -r): BTF from /sys/kernel/btf/vmlinux"
+fi
