@@ -79,7 +79,18 @@ probe vfs.add_to_page_cache { println(page, dev, ino, index, nrpages) }
 probe vfs.remove_from_page_cache { println(page, dev, ino, index) }
 STP
 
-families="scheduler kprocess vm irq vfs"
+cat > net.stp <<'STP'
+probe tcp.*, tcp.*.return, udp.*, udp.*.return { printf("%s\n", name) }
+probe tcp.recvmsg, tcp.recvmsg.return, tcp.disconnect, udp.sendmsg, udp.recvmsg, udp.disconnect { printf("%d %s %s %d %d\n", family, saddr, daddr, sport, dport) }
+probe tcp.receive { printf("%d %d %s %s %d %d %d%d%d%d%d%d\n", iphdr, protocol, saddr, daddr, sport, dport, urg, ack, psh, rst, syn, fin) }
+probe tcp.sendmsg, udp.sendmsg, udp.recvmsg { println(sock, size, family) }
+probe tcp.sendmsg.return, tcp.recvmsg.return, udp.sendmsg.return, udp.recvmsg.return { println(size) }
+probe tcp.disconnect, udp.disconnect { println(sock, flags) }
+probe tcp.disconnect.return, udp.disconnect.return { println(ret) }
+probe begin { println(inet_get_local_port(0), inet_get_ip_source(0)) }
+STP
+
+families="scheduler kprocess vm irq vfs net"
 for r in $releases; do
   modes=btf
   [ -e "/usr/lib/debug/boot/vmlinux-$r" ] && modes="btf dwarf"
