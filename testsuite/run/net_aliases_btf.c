@@ -1,0 +1,1 @@
+net_aliases.c

@@ -1,0 +1,1 @@
+vfs_aliases.c

@@ -1,0 +1,104 @@
+# Every subsystem family of the tapset elaborates on every installed Debian
+# kernel flavour (cloud, generic, PREEMPT_RT) with BTF only, and on the
+# cloud kernel with DWARF too: a kernel whose functions, tracepoints or
+# struct members moved breaks the family by name here, not in a user's
+# script. Each family's probes print every variable they document, so a
+# variable the kernel cannot give is caught as well.
+fail() { echo "FAIL: $*"; exit 1; }
+
+releases=
+for flavour in cloud-amd64 rt-amd64 amd64; do
+  found=
+  for k in /boot/vmlinuz-*-$flavour; do
+    r=${k#/boot/vmlinuz-}
+    case $flavour:$r in amd64:*-cloud-amd64|amd64:*-rt-amd64) continue ;; esac
+    [ -f "$k" ] && [ -d "/lib/modules/$r/build" ] && found=$r
+  done
+  [ -n "$found" ] || fail "no $flavour kernel with headers installed (apt-get install linux-image-$flavour linux-headers-$flavour)"
+  releases="$releases $found"
+done
+
+# family name -> a script reading the family's variables
+cat > scheduler.stp <<'STP'
+probe scheduler.* { printf("%s\n", name) }
+probe scheduler.cpu_off { println(task_prev, task_next, idle) }
+probe scheduler.cpu_on { println(task_prev, idle) }
+probe scheduler.tick { println(idle) }
+probe scheduler.ctxswitch { printf("%d %d %d %s %d %d %d %d %s %d\n", prev_pid, prev_tid, prev_priority, prev_task_name, prevtsk_state, next_pid, next_tid, next_priority, next_task_name, nexttsk_state) }
+probe scheduler.wakeup, scheduler.wakeup_new { println(task_pid, task_tid, task_priority, task_cpu, task_state) }
+probe scheduler.migrate { println(task, pid, priority, cpu_from, cpu_to) }
+probe scheduler.process_exit, scheduler.process_free { println(pid, priority) }
+probe scheduler.process_fork { println(parent_pid, child_pid) }
+probe scheduler.process_wait { println(pid) }
+probe scheduler.wait_task { println(task_pid, task_priority) }
+probe scheduler.signal_send { println(pid, signal_number) }
+probe scheduler.kthread_stop { println(thread_pid, thread_priority) }
+probe scheduler.kthread_stop.return { println(return_value) }
+STP
+cat > kprocess.stp <<'STP'
+probe kprocess.create { println(task, new_pid, new_tid) }
+probe kprocess.start { println(1) }
+probe kprocess.exit { println(code) }
+probe kprocess.release { println(task, released_pid, released_tid, pid) }
+STP
+cat > vm.stp <<'STP'
+probe vm.*, vm.pagefault.return { printf("%s\n", name) }
+probe vm.pagefault { println(address, write_access) }
+probe vm.pagefault.return { println(fault_type, vm_fault_contains(fault_type, 2)) }
+probe vm.write_shared { println(address) }
+probe vm.write_shared_copy { println(address, zero) }
+probe vm.mmap, vm.munmap, vm.brk { println(address, length) }
+probe vm.oom_kill { println(task) }
+probe vm.kmalloc, vm.kmalloc_node, vm.kmem_cache_alloc, vm.kmem_cache_alloc_node { printf("%d %s %d %d %d %s %d\n", call_site, caller_function, bytes_req, bytes_alloc, gfp_flags, gfp_flag_name, ptr) }
+probe vm.kfree, vm.kmem_cache_free { printf("%d %s %d\n", call_site, caller_function, ptr) }
+STP
+cat > irq.stp <<'STP'
+probe irq_handler.entry, irq_handler.exit { printf("%d %d %d %d %d %d %d %s %s %d %d %d\n", irq, action, handler, thread_fn, thread, thread_flags, flags, flags_str, dev_name, dev_id, next_irqaction, dir) }
+probe irq_handler.exit { println(ret) }
+probe softirq.entry, softirq.exit { println(vec_nr) }
+probe workqueue.insert, workqueue.execute { println(wq_thread, work, work_func) }
+probe workqueue.create { println(wq_thread, cpu) }
+probe workqueue.destroy { println(wq_thread) }
+STP
+cat > vfs.stp <<'STP'
+probe vfs.*, vfs.*.return, generic.fop.* { printf("%s\n", name) }
+probe vfs.read, vfs.write, vfs.readv, vfs.writev, vfs.close, vfs.fsync, vfs.splice_read, generic.fop.* { printf("%d %d %d %s\n", file, dev, ino, devname) }
+probe vfs.read { println(pos, buf, bytes_to_read, filename) }
+probe vfs.write { println(pos, buf, bytes_to_write, filename) }
+probe vfs.read.return { println(file, buf, bytes_to_read, retval, bytes_read, error, dev, ino, devname, filename) }
+probe vfs.write.return { println(file, buf, bytes_to_write, retval, bytes_written, error, dev, ino, devname, filename) }
+probe vfs.readv, vfs.writev { println(pos, vec, vlen, filename) }
+probe vfs.readv.return { println(retval, bytes_read, error) }
+probe vfs.writev.return { println(retval, bytes_written, error) }
+probe vfs.open { println(file, path, filename, dev, ino, devname) }
+probe vfs.open.return, vfs.close.return, vfs.fsync.return, vfs.splice_read.return, vfs.sendfile.return { println(retval, error) }
+probe vfs.fsync { println(start, end, datasync) }
+probe vfs.splice_read { println(pos, len, flags) }
+probe vfs.sendfile { println(out_fd, in_fd, pos, count) }
+probe vfs.add_to_page_cache { println(page, dev, ino, index, nrpages) }
+probe vfs.remove_from_page_cache { println(page, dev, ino, index) }
+STP
+
+cat > net.stp <<'STP'
+probe tcp.*, tcp.*.return, udp.*, udp.*.return { printf("%s\n", name) }
+probe tcp.recvmsg, tcp.recvmsg.return, tcp.disconnect, udp.sendmsg, udp.recvmsg, udp.disconnect { printf("%d %s %s %d %d\n", family, saddr, daddr, sport, dport) }
+probe tcp.receive { printf("%d %d %s %s %d %d %d%d%d%d%d%d\n", iphdr, protocol, saddr, daddr, sport, dport, urg, ack, psh, rst, syn, fin) }
+probe tcp.sendmsg, udp.sendmsg, udp.recvmsg { println(sock, size, family) }
+probe tcp.sendmsg.return, tcp.recvmsg.return, udp.sendmsg.return, udp.recvmsg.return { println(size) }
+probe tcp.disconnect, udp.disconnect { println(sock, flags) }
+probe tcp.disconnect.return, udp.disconnect.return { println(ret) }
+probe begin { println(inet_get_local_port(0), inet_get_ip_source(0)) }
+STP
+
+families="scheduler kprocess vm irq vfs net"
+for r in $releases; do
+  modes=btf
+  [ -e "/usr/lib/debug/boot/vmlinux-$r" ] && modes="btf dwarf"
+  for m in $modes; do
+    for f in $families; do
+      "$STAP" -p2 -r "$r" --debuginfo=$m $f.stp > /dev/null 2> "$f.$r.$m.err" ||
+        { cat "$f.$r.$m.err"; fail "family $f does not elaborate on $r with $m"; }
+    done
+    echo "$r ($m): $families"
+  done
+done
