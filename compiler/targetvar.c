@@ -316,9 +316,9 @@ bool targetvar_bind_provided(struct session *s)
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
 		struct bind_walk bw = {.ok = true};
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->probe == p && r->scope && r->scope->provided.n)
+		for (int j = 0; j < p->resolved.n; j++) {
+			struct resolved_probe *r = p->resolved.items[j];
+			if (r->scope && r->scope->provided.n)
 				vec_push(&bw.points, r);
 		}
 		if (!bw.points.n)
@@ -984,12 +984,8 @@ bool targetvar_resolve(struct session *s)
 		if (!proto.nodes.n)
 			continue;
 		/* one probe per point: each gets its own plans */
-		struct vec points = {0};
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->probe == p)
-				vec_push(&points, r);
-		}
+		struct vec points = p->resolved;
+		p->resolved = (struct vec){0};
 		for (int j = 0; j < points.n; j++) {
 			struct resolved_probe *r = points.items[j];
 			struct probe *copy = p;
@@ -997,9 +993,11 @@ bool targetvar_resolve(struct session *s)
 				copy = ast_alloc(sizeof(*copy));
 				*copy = *p;
 				copy->index = s->probes.n;
+				copy->resolved = (struct vec){0};
 				vec_push(&s->probes, copy);
 				r->probe = copy;
 			}
+			vec_push(&copy->resolved, r);
 			struct tv_ctx cx = proto;
 			cx.probe = copy;
 			cx.point = r;
@@ -1193,11 +1191,8 @@ static const char *gen_pretty(struct codegen *g, struct node *n, struct tv_plan 
 
 static struct target_scope *scope_of(struct codegen *g)
 {
-	for (int i = 0; g->probe && i < g->s->resolved.n; i++) {
-		struct resolved_probe *r = g->s->resolved.items[i];
-		if (r->probe == g->probe)
-			return r->scope;
-	}
+	if (g->probe && g->probe->resolved.n)
+		return ((struct resolved_probe *)g->probe->resolved.items[0])->scope;
 	return NULL;
 }
 

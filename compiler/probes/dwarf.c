@@ -214,7 +214,7 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	}
 	struct vec funcs = {0};
 	dbg_functions(di, pat.func, pat.file, sf.inl, &funcs);
-	qsort(funcs.items, (size_t)funcs.n, sizeof(void *), compare_funcs);
+	vec_sort(&funcs, compare_funcs);
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		if (pat.line_lo && (f->line < pat.line_lo || f->line > pat.line_hi))
