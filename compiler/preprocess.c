@@ -272,11 +272,19 @@ static bool may_expand(struct pp_state *pp, const struct pp_token *call, const c
 		return false;
 	}
 	if (pp->expanded_tokens + ntoks > PP_MAX_TOKENS) {
+		/* Reported at the outermost use, where the growth started. */
 		struct srcloc here = call->loc;
+		for (const struct diag_expansion *e = call->loc.expansion; e; e = e->site.expansion)
+			here = e->site;
 		here.expansion = NULL;
-		diag_error(here, "the expansions in this file produce more than %d tokens: %s (do nested macros use each other "
-				 "several times?)", PP_MAX_TOKENS, expansion_chain(pp, what, false));
+		diag_error(here, "the expansions in this file produce more than %d tokens: %s (do nested macros use each "
+				 "other several times?)", PP_MAX_TOKENS, expansion_chain(pp, what, false));
 		pp->budget_reported = true;
+		/* Drop what is left of the expansions under way: parsing it would only add errors. */
+		while (pp->sources && pp->sources->what) {
+			pp->sources = pp->sources->next;
+			pp->depth--;
+		}
 		return false;
 	}
 	pp->expanded_tokens += ntoks;
