@@ -24,6 +24,8 @@
  * position where it was written and gets a diag_expansion (diag.h) naming
  * the macro and the call site; diagnostics print that chain as notes.
  *
+ * Adjacent string literals are joined into one ("a" "b" is "ab").
+ *
  * Errors are reported and scanning goes on with a harmless replacement
  * (an empty expansion, a 0 or "" for a missing argument).
  */
@@ -1014,6 +1016,18 @@ static void conditional(struct pp_state *pp, const struct pp_token *open)
 		push_cond(pp, open->loc, true);
 }
 
+/* Adjacent string literals are one: "a" "b" is "ab" (also after macro and argument expansion). */
+static void join_strings(struct pp_state *pp, struct pp_token *t)
+{
+	struct pp_token next;
+	while (expand_next(pp, &next) == STRING) {
+		t->val.str = ast_printf("%s%s", t->val.str, next.val.str);
+		t->val.text = ast_printf("%s %s", t->val.text, next.val.text);
+	}
+	if (next.kind)
+		push_back(pp, &next);
+}
+
 /* The parser's token source. */
 int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 {
@@ -1056,6 +1070,9 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 			}
 			pp->conds.n = 0;
 			break;
+		case STRING:
+			join_strings(pp, &t);
+			/* fall through */
 		default:
 			if (ps->macro_file) {
 				if (!pp->junk_reported)
