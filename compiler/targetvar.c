@@ -140,6 +140,20 @@ struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct v
 			n->u.target.name = "?";
 		return n;
 	}
+	if (!strcmp(name, "@choose_defined")) {
+		/* @choose_defined(a, b) is @defined(a) ? a : b */
+		if (args->n != 2) {
+			diag_error(loc, "@choose_defined takes two arguments: @choose_defined(expr, fallback)");
+			return ast_new(NODE_NUM, loc, "0");
+		}
+		struct node *test = ast_new(NODE_DEFINED, loc, "@defined");
+		test->u.at_op.operand = ast_clone(args->items[0]);
+		struct node *n = ast_new(NODE_TERNARY, loc, name);
+		n->u.ternary.cond = test;
+		n->u.ternary.then = args->items[0];
+		n->u.ternary.otherwise = args->items[1];
+		return n;
+	}
 	if (!strcmp(name, "@defined") || !strcmp(name, "@entry")) {
 		struct node *n = ast_new(name[1] == 'd' ? NODE_DEFINED : NODE_ENTRY, loc, name);
 		if (args->n != 1) {
@@ -257,6 +271,31 @@ static struct target_provided *scope_provided(struct target_scope *scope, const 
 }
 
 /* One probe body being typed: its points, and whether they agreed. */
+/* Collects the target expressions inside an expression (a @defined operand). */
+static bool inner_target_pre(struct ast_walker *w, struct node *n)
+{
+	if (n->kind == NODE_TARGET)
+		vec_push(w->data, n);
+	return true;
+}
+
+/* The target expressions inside n (n itself if it is one), outermost first. */
+static struct vec inner_targets(struct node *n)
+{
+	struct vec out = {0};
+	struct ast_walker w = {.pre = inner_target_pre, .data = &out};
+	ast_walk(&w, n);
+	return out;
+}
+
+/* Record as guarded (by @defined) the text of every target expression in operand. */
+static void note_guarded(struct vec *guarded, struct node *operand)
+{
+	struct vec targets = inner_targets(operand);
+	for (int i = 0; i < targets.n; i++)
+		vec_push(guarded, (void *)ast_expr_text(targets.items[i]));
+}
+
 struct bind_walk {
 	struct vec points;         /* of struct resolved_probe *: those with variables of their own */
 	struct vec guarded;        /* of const char *: operands of @defined in the body */
@@ -267,7 +306,7 @@ static bool guard_pre(struct ast_walker *w, struct node *n)
 {
 	struct bind_walk *bw = w->data;
 	if (n->kind == NODE_DEFINED)
-		vec_push(&bw->guarded, (void *)ast_expr_text(n->u.at_op.operand));
+		note_guarded(&bw->guarded, n->u.at_op.operand);
 	return true;
 }
 
@@ -822,7 +861,7 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 	if (n->kind == NODE_TARGET || n->kind == NODE_DEFINED || n->kind == NODE_ENTRY)
 		vec_push(&cx->nodes, n);
 	if (n->kind == NODE_DEFINED)
-		vec_push(&cx->defined, (void *)ast_expr_text(n->u.at_op.operand));
+		note_guarded(&cx->defined, n->u.at_op.operand);
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
 		vec_push(&cx->written, n->u.assign.lhs);
 	return true;
@@ -870,10 +909,16 @@ static bool plan_body(struct tv_ctx *cx)
 				diag_error(n->loc, "@entry is only valid in a .return probe");
 				ok = false;
 			}
-			if (n->kind == NODE_DEFINED && n->u.at_op.operand->kind == NODE_TARGET) {
-				struct node *t = n->u.at_op.operand;
-				struct tv_plan *probe_plan = t->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, t) : plan_target(cx, t);
-				pl->defined = !probe_plan->error;
+			if (n->kind == NODE_DEFINED) {
+				/* defined when every target expression in the operand is */
+				struct vec targets = inner_targets(n->u.at_op.operand);
+				pl->defined = true;
+				for (int j = 0; j < targets.n; j++) {
+					struct node *t = targets.items[j];
+					struct tv_plan *probe_plan = t->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, t)
+													 : plan_target(cx, t);
+					pl->defined &= !probe_plan->error;
+				}
 			}
 			add_plan(n, pl);
 			continue;
