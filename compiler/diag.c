@@ -11,6 +11,11 @@
  * the line a location points into. Errors are counted; the driver checks the
  * count between passes. Warnings obey -w (drop), -W (promote to errors) and
  * stay quiet in tapset files unless -v. See diag.h for expansion notes.
+ *
+ * Bounded output, whatever the input: each diagnostic is composed in memory
+ * and written once (stderr is unbuffered), lines past DIAG_QUOTE_WIDTH are
+ * quoted as a window around the caret, and warnings past DIAG_WARNING_LIMIT
+ * are only counted.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>

@@ -26,6 +26,12 @@
  *
  * Adjacent string literals are joined into one ("a" "b" is "ab").
  *
+ * Expansion is bounded, whatever the input: macros and $N arguments nest at
+ * most PP_MAX_DEPTH deep (an argument that expands to itself, a recursive
+ * macro) and one file's expansions produce at most PP_MAX_TOKENS tokens
+ * (macros that each use the previous one several times); the error names the
+ * chain of expansions.
+ *
  * Errors are reported and scanning goes on with a harmless replacement
  * (an empty expansion, a 0 or "" for a missing argument).
  */
