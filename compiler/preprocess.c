@@ -507,7 +507,7 @@ static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const
 /* The @-operators the parser knows (statistics operators are STAT_OP tokens). */
 static bool is_at_operator(const char *name)
 {
-	static const char *const ops[] = { "cast", "var", "defined", "entry", "choose_defined" };
+	static const char *const ops[] = { "cast", "var", "defined", "entry", "choose_defined", "task" };
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(name, ops[i]))
 			return true;

@@ -113,6 +113,18 @@ static const char *string_arg(struct vec *args, int i, struct srcloc loc, const 
 
 struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct vec *args)
 {
+	if (!strcmp(name, "@task")) {
+		/* @task(p) is @cast(p, "task_struct"): a task pointer seen as the kernel's struct */
+		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
+		n->u.target.name = "task_struct";
+		if (args->n != 1) {
+			diag_error(loc, "@task takes one argument, a task_struct address: @task(p)");
+			n->u.target.operand = ast_new(NODE_NUM, loc, "0");
+			return n;
+		}
+		n->u.target.operand = args->items[0];
+		return n;
+	}
 	if (!strcmp(name, "@cast")) {
 		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
 		if (args->n < 2 || args->n > 3) {
