@@ -99,6 +99,12 @@ struct intern_entry {
 
 static struct intern_entry *intern_table[INTERN_BUCKETS];
 
+void vec_sort(struct vec *v, int (*compare)(const void *a, const void *b))
+{
+	if (v->n > 1)
+		qsort(v->items, (size_t)v->n, sizeof(v->items[0]), compare);
+}
+
 const char *ast_intern(const char *s)
 {
 	unsigned h = 5381;

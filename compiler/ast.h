@@ -325,6 +325,7 @@ struct probe {
 	enum probe_kind kind;  /* plain probe or alias definition */
 	struct vec names;      /* aliases: of struct probe_point *, the names defined */
 	struct vec points;     /* of struct probe_point * */
+	struct vec resolved;   /* derived: of struct resolved_probe *, its points as resolved (pass 2) */
 	struct node *body;     /* BLOCK */
 	struct srcloc loc;     /* of the 'probe' keyword */
 	bool from_tapset;      /* defined in a tapset file */
@@ -434,6 +435,8 @@ char *ast_strdup(const char *s);
 char *ast_strndup(const char *s, size_t n);
 char *ast_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vec_push(struct vec *v, void *item);
+/* Sort a vector of pointers; an empty one (items NULL) is left alone, unlike qsort's contract. */
+void vec_sort(struct vec *v, int (*compare)(const void *a, const void *b));
 const char *ast_intern(const char *s); /* one copy per distinct string (file names) */
 
 /* The value stored under key, or NULL. */

@@ -119,7 +119,7 @@ static bool hash_tree(struct sha256 *h, const char *root, const char *rel)
 			vec_push(&names, ast_strdup(e->d_name));
 	closedir(d);
 	if (names.n)
-		qsort(names.items, (size_t)names.n, sizeof(names.items[0]), compare_names);
+		vec_sort(&names, compare_names);
 	for (int i = 0; i < names.n && ok; i++) {
 		const char *sub = *rel ? ast_printf("%s/%s", rel, (char *)names.items[i])
 				       : (const char *)names.items[i];
@@ -320,7 +320,7 @@ static void cache_trim(struct session *s, const char *dir, const char *keep)
 	if (total <= limit)
 		return;
 	if (entries.n)
-		qsort(entries.items, (size_t)entries.n, sizeof(entries.items[0]), compare_age);
+		vec_sort(&entries, compare_age);
 	for (int i = 0; i < entries.n && total > limit; i++) {
 		struct cache_entry *ce = entries.items[i];
 

@@ -166,7 +166,7 @@ static const char *gen_arith(struct codegen *g, enum ast_op op, const char *a_co
 		return ast_printf("(%s)", arith(op, ast_printf("(%s)", a_code), ast_printf("(%s)", b_code)));
 	const char *a = temp(g, "a"), *b = temp(g, "b");
 	const char *check = op == OP_DIV || op == OP_MOD
-		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail(g, "division by zero", n)) : "";
+		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail(g, "division by 0", n)) : "";
 	return ast_printf("({ int64_t %s = %s; int64_t %s = %s; %s%s; })", a, a_code, b, b_code, check,
 			  arith(op, a, b));
 }
@@ -288,7 +288,7 @@ static const char *gen_assign(struct codegen *g, struct node *n)
 		return ast_printf("({ int64_t %s = %s; %s%s = %s; })", v, value, prefix, old, v);
 	const char *b = temp(g, "b");
 	const char *check = op == OP_DIV || op == OP_MOD
-		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail(g, "division by zero", n)) : "";
+		? ast_printf("if (unlikely(%s == 0)) %s; ", b, fail(g, "division by 0", n)) : "";
 	return ast_printf("({ int64_t %s = %s; %s%s%s = %s; })", b, value, check, prefix, old, arith(op, old, b));
 }
 

@@ -11,6 +11,11 @@
  * the line a location points into. Errors are counted; the driver checks the
  * count between passes. Warnings obey -w (drop), -W (promote to errors) and
  * stay quiet in tapset files unless -v. See diag.h for expansion notes.
+ *
+ * Bounded output, whatever the input: each diagnostic is composed in memory
+ * and written once (stderr is unbuffered), lines past DIAG_QUOTE_WIDTH are
+ * quoted as a window around the caret, and warnings past DIAG_WARNING_LIMIT
+ * are only counted.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -33,7 +38,16 @@ static struct diag_options options;   /* from the command line */
 static int error_count;               /* errors reported so far */
 static int promoted_count;            /* warnings reported as errors (-W) */
 static int warning_count;             /* warnings printed so far */
+static int warnings_seen;             /* warnings reported, printed or not (DIAG_WARNING_LIMIT) */
 static bool last_was_suppressed;      /* drop notes attached to a dropped warning */
+static FILE *out;                     /* the diagnostic being composed (an open_memstream) */
+static char *out_buf;                 /* its text */
+static size_t out_len;                /* its length */
+
+/* Warnings printed before the rest are only counted (a line can hold thousands). */
+#define DIAG_WARNING_LIMIT 100
+/* Source lines longer than this are quoted as a window around the caret. */
+#define DIAG_QUOTE_WIDTH 160
 
 void diag_configure(const struct diag_options *o)
 {
@@ -81,22 +95,38 @@ static void print_source_line(struct srcloc loc)
 	size_t len = strcspn(p, "\n");
 	if (len > 0 && p[len - 1] == '\r')
 		len--;
-	fprintf(stderr, "%.*s\n", (int)len, p);
+	size_t caret = loc.col > 1 ? (size_t)loc.col - 1 : 0;
+	if (caret > len)
+		caret = len;
+	const char *lead = "";
+	if (len > DIAG_QUOTE_WIDTH) {
+		/* A window of the line around the caret, marked "..." where cut. */
+		size_t from = caret > DIAG_QUOTE_WIDTH / 2 ? caret - DIAG_QUOTE_WIDTH / 2 : 0;
+		size_t to = from + DIAG_QUOTE_WIDTH < len ? from + DIAG_QUOTE_WIDTH : len;
+		if (from > 0)
+			lead = "...";
+		fprintf(out, "%s%.*s%s\n", lead, (int)(to - from), p + from, to < len ? "..." : "");
+		p += from;
+		caret -= from;
+	} else {
+		fprintf(out, "%.*s\n", (int)len, p);
+	}
 
 	/* Keep tabs so the caret lines up however the terminal expands them. */
-	for (int i = 0; i < loc.col - 1 && (size_t)i < len; i++)
-		fputc(p[i] == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
+	fputs(*lead ? "   " : "", out);
+	for (size_t i = 0; i < caret; i++)
+		fputc(p[i] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
 }
 
 /* "file:line:col: level: message", then the quoted line. */
 static void print_one(const char *level, struct srcloc loc, const char *msg)
 {
 	if (loc.file && loc.line > 0)
-		fprintf(stderr, "%s:%d:%d: ", loc.file, loc.line, loc.col);
+		fprintf(out, "%s:%d:%d: ", loc.file, loc.line, loc.col);
 	else if (loc.file)
-		fprintf(stderr, "%s: ", loc.file); /* a whole file, no position */
-	fprintf(stderr, "%s: %s\n", level, msg);
+		fprintf(out, "%s: ", loc.file); /* a whole file, no position */
+	fprintf(out, "%s: %s\n", level, msg);
 	if (loc.file && loc.line > 0)
 		print_source_line(loc);
 }
@@ -145,6 +175,13 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	}
 
 	bool promoted = level == DIAG_WARNING && options.warnings_as_errors;
+	if (level == DIAG_WARNING && !promoted && ++warnings_seen > DIAG_WARNING_LIMIT) {
+		if (warnings_seen == DIAG_WARNING_LIMIT + 1)
+			fprintf(stderr, "stap: more than %d warnings: the rest are not shown\n", DIAG_WARNING_LIMIT);
+		last_was_suppressed = true;
+		free(msg);
+		return;
+	}
 	if (level == DIAG_ERROR || promoted) {
 		int limit = options.error_limit > 0 ? options.error_limit : DIAG_DEFAULT_ERROR_LIMIT;
 		if (error_count + promoted_count >= limit) {
@@ -164,11 +201,21 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 		[DIAG_WARNING] = "warning",
 		[DIAG_NOTE] = "note",
 	};
+	/* Composed in memory and written at once: one write, not one per character. */
+	out = open_memstream(&out_buf, &out_len);
+	if (!out) {
+		fputs("stap: out of memory\n", stderr);
+		exit(1);
+	}
 	print_one(promoted ? "error" : level_names[level], loc,
 		  promoted ? ast_printf("%s [-W]", msg) : msg);
 	free(msg);
 	if (level != DIAG_NOTE)
 		print_expansions(loc);
+	fclose(out);
+	fwrite(out_buf, 1, out_len, stderr);
+	free(out_buf);
+	out = NULL;
 }
 
 int diag_error_count(void)

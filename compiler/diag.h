@@ -80,8 +80,10 @@ void diag_mark_library(const char *path);
 /*
  * Report a diagnostic at loc (loc.file may be NULL: then no position and no
  * source line are printed; loc.line 0 names the file alone). Printed at once to stderr, then the expansion
- * notes (loc's chain, then the pushed levels). Past the error limit the run
- * ends: "too many errors" and exit status 1.
+ * notes (loc's chain, then the pushed levels), all in one write; a long
+ * source line is quoted as a window around the caret. Past the error limit
+ * the run ends: "too many errors" and exit status 1. Past 100 warnings the
+ * rest are counted and not printed.
  */
 void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -112,10 +112,8 @@ void elaborate_print(struct session *s, FILE *out)
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
 		bool first = true;
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->probe != p)
-				continue;
+		for (int j = 0; j < p->resolved.n; j++) {
+			struct resolved_probe *r = p->resolved.items[j];
 			/* '?': the runtime may skip the point if it cannot be attached */
 			fprintf(out, "%s%s%s", first ? "" : ", ", r->pp, r->point->optional ? "?" : "");
 			first = false;

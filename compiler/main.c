@@ -112,8 +112,15 @@ static char *read_file(const char *path)
 			buf = realloc(buf, cap);
 		}
 	}
+	/* A directory opens but cannot be read (EISDIR): an error, not an empty script. */
+	int read_error = ferror(f) ? errno : 0;
 	if (f != stdin)
 		fclose(f);
+	if (read_error) {
+		free(buf);
+		errno = read_error;
+		return NULL;
+	}
 	if (!buf) {
 		fprintf(stderr, "stap: out of memory reading %s\n", path);
 		exit(STAP_EXIT_FAILURE);

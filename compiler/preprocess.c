@@ -24,6 +24,14 @@
  * position where it was written and gets a diag_expansion (diag.h) naming
  * the macro and the call site; diagnostics print that chain as notes.
  *
+ * Adjacent string literals are joined into one ("a" "b" is "ab").
+ *
+ * Expansion is bounded, whatever the input: macros and $N arguments nest at
+ * most PP_MAX_DEPTH deep (an argument that expands to itself, a recursive
+ * macro) and one file's expansions produce at most PP_MAX_TOKENS tokens
+ * (macros that each use the previous one several times); the error names the
+ * chain of expansions.
+ *
  * Errors are reported and scanning goes on with a harmless replacement
  * (an empty expansion, a 0 or "" for a missing argument).
  */
@@ -39,8 +47,14 @@
 #include "parse.h"
 #include "preprocess.h"
 
-/* Macro calls may nest this deep; deeper is almost surely a recursive macro. */
+/* Macro calls and $N arguments may nest this deep; deeper is almost surely recursion. */
 #define PP_MAX_DEPTH 64
+/*
+ * The expansions in one file together may produce this many tokens: nested
+ * macros that each use the previous one several times grow exponentially.
+ * A token costs about 100 bytes, so this bounds the memory expansion takes.
+ */
+#define PP_MAX_TOKENS 200000
 
 /* A macro made by @define. */
 struct pp_macro {
@@ -54,7 +68,7 @@ struct pp_macro {
 struct pp_source {
 	struct vec toks;          /* of struct pp_token * */
 	int pos;                  /* next token to hand out */
-	bool is_macro;            /* a macro expansion (counts toward PP_MAX_DEPTH) */
+	const char *what;         /* an expansion: "macro '@m'", "$1"; NULL for tokens put back */
 	struct pp_source *next;   /* the source below this one */
 };
 
@@ -74,6 +88,8 @@ struct pp_state {
 	struct srcloc eof_loc;     /* where the input ended */
 	struct vec conds;          /* of struct pp_cond *: open conditionals, innermost last */
 	bool junk_reported;        /* macro file: already said it holds something else */
+	long expanded_tokens;      /* tokens the file's expansions produced so far */
+	bool budget_reported;      /* PP_MAX_TOKENS was reported: later expansions are dropped quietly */
 };
 
 static struct session *session;  /* options, or NULL before preprocess_begin */
@@ -111,7 +127,7 @@ static int pull(struct pp_state *pp, struct pp_token *t)
 			return t->kind;
 		}
 		pp->sources = src->next;
-		if (src->is_macro)
+		if (src->what)
 			pp->depth--;
 	}
 	memset(t, 0, sizeof(*t));
@@ -130,16 +146,20 @@ static int pull(struct pp_state *pp, struct pp_token *t)
 	return t->kind;
 }
 
-static void push_source(struct pp_state *pp, struct vec toks, bool is_macro)
+/* Read toks next; what names an expansion (counted in depth), NULL for put-back tokens. */
+static void push_source(struct pp_state *pp, struct vec toks, const char *what)
 {
 	struct pp_source *src = ast_alloc(sizeof(*src));
 	src->toks = toks;
-	src->is_macro = is_macro;
+	src->what = what;
 	src->next = pp->sources;
 	pp->sources = src;
-	if (is_macro)
+	if (what)
 		pp->depth++;
 }
+
+/* Put one token back: it is read again next. */
+static void push_back(struct pp_state *pp, const struct pp_token *t);
 
 static struct pp_token *copy_token(const struct pp_token *t)
 {
@@ -183,6 +203,103 @@ static void make_string(struct pp_token *t, const char *value)
 }
 
 /* ---------------------------------------------------------------- */
+/* Expansion limits                                                   */
+/* ---------------------------------------------------------------- */
+
+static void push_back(struct pp_state *pp, const struct pp_token *t)
+{
+	push_source(pp, (struct vec){ 0 }, NULL);
+	vec_push(&pp->sources->toks, copy_token(t));
+}
+
+/* A failed expansion becomes the number 0, so the parser does not stumble too. */
+static void push_placeholder(struct pp_state *pp, const struct pp_token *call)
+{
+	struct pp_token *zero = copy_token(call);
+	make_number(zero, 0);
+	struct vec toks = { 0 };
+	vec_push(&toks, zero);
+	push_source(pp, toks, NULL);
+}
+
+/*
+ * The expansions under way, outermost first, then what: "$1 -> $2 -> $1".
+ * With stop_at_repeat the chain ends at the first name seen before (the loop).
+ */
+static const char *expansion_chain(const struct pp_state *pp, const char *what, bool stop_at_repeat)
+{
+	struct vec names = { 0 }; /* innermost first */
+	vec_push(&names, (void *)what);
+	for (const struct pp_source *src = pp->sources; src; src = src->next)
+		if (src->what)
+			vec_push(&names, (void *)src->what);
+	const char *chain = "";
+	struct vec seen = { 0 };
+	for (int i = names.n - 1; i >= 0; i--) {
+		const char *name = names.items[i];
+		chain = ast_printf("%s%s%s", chain, *chain ? " -> " : "", name);
+		bool repeat = false;
+		for (int j = 0; j < seen.n; j++)
+			if (!strcmp(seen.items[j], name))
+				repeat = true;
+		if (repeat && stop_at_repeat)
+			break;
+		vec_push(&seen, (void *)name);
+	}
+	return chain;
+}
+
+/*
+ * May call (expanding to what, "macro '@m'" or "$1") add ntoks tokens?
+ * False, reported, when expansions nest past PP_MAX_DEPTH or all of them
+ * together pass PP_MAX_TOKENS; the caller then pushes a placeholder.
+ */
+static bool may_expand(struct pp_state *pp, const struct pp_token *call, const char *what, int ntoks)
+{
+	if (pp->budget_reported)
+		return false;
+	if (pp->depth >= PP_MAX_DEPTH) {
+		/* Only the outermost use is worth a note, not every level of the loop. */
+		struct srcloc here = call->loc;
+		const struct diag_expansion *outermost = NULL;
+		for (const struct diag_expansion *e = here.expansion; e; e = e->site.expansion)
+			outermost = e;
+		here.expansion = NULL;
+		const char *chain = expansion_chain(pp, what, true);
+		if (call->kind == TARGET_VAR)
+			diag_error(here, "script arguments expand to themselves: %s (nested more than %d deep)",
+				   chain, PP_MAX_DEPTH);
+		else if (!strchr(chain, '>') || !strcmp(chain, ast_printf("%s -> %s", what, what)))
+			diag_error(here, "macro expansion nested more than %d deep: is '%s' recursive?",
+				   PP_MAX_DEPTH, call->val.text);
+		else
+			diag_error(here, "macro expansion nested more than %d deep: is '%s' recursive? (%s)",
+				   PP_MAX_DEPTH, call->val.text, chain);
+		if (outermost)
+			diag_note(outermost->site, "in expansion of %s", outermost->what);
+		return false;
+	}
+	if (pp->expanded_tokens + ntoks > PP_MAX_TOKENS) {
+		/* Reported at the outermost use, where the growth started. */
+		struct srcloc here = call->loc;
+		for (const struct diag_expansion *e = call->loc.expansion; e; e = e->site.expansion)
+			here = e->site;
+		here.expansion = NULL;
+		diag_error(here, "the expansions in this file produce more than %d tokens: %s (do nested macros use each "
+				 "other several times?)", PP_MAX_TOKENS, expansion_chain(pp, what, false));
+		pp->budget_reported = true;
+		/* Drop what is left of the expansions under way: parsing it would only add errors. */
+		while (pp->sources && pp->sources->what) {
+			pp->sources = pp->sources->next;
+			pp->depth--;
+		}
+		return false;
+	}
+	pp->expanded_tokens += ntoks;
+	return true;
+}
+
+/* ---------------------------------------------------------------- */
 /* Script arguments                                                   */
 /* ---------------------------------------------------------------- */
 
@@ -207,13 +324,22 @@ static const char *script_arg(const struct pp_token *t, long n)
 /* $N: the argument's text, scanned as tokens placed where $N is. */
 static void expand_dollar_arg(struct pp_state *pp, const struct pp_token *t, const char *text)
 {
+	const char *what = ast_strdup(t->val.text);
+	if (!may_expand(pp, t, what, 0)) {
+		push_placeholder(pp, t);
+		return;
+	}
 	struct vec toks = lex_text(ast_printf("<argument %s>", t->val.text), text,
 				   lex_in_probe_point(pp->scanner));
 	for (int i = 0; i < toks.n; i++) {
 		struct pp_token *a = toks.items[i];
 		a->loc = t->loc;
 	}
-	push_source(pp, toks, false);
+	if (!may_expand(pp, t, what, toks.n)) {
+		push_placeholder(pp, t);
+		return;
+	}
+	push_source(pp, toks, what);
 }
 
 /* ---------------------------------------------------------------- */
@@ -339,8 +465,7 @@ static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const
 		diag_error(call->loc, "macro '@%s' takes %d argument%s: write @%s(...)", m->name, m->params.n,
 			   m->params.n == 1 ? "" : "s", m->name);
 		if (kind) {
-			push_source(pp, (struct vec){ 0 }, false);
-			vec_push(&pp->sources->toks, copy_token(&t));
+			push_back(pp, &t);
 		}
 		return false;
 	}
@@ -382,7 +507,7 @@ static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const
 /* The @-operators the parser knows (statistics operators are STAT_OP tokens). */
 static bool is_at_operator(const char *name)
 {
-	static const char *const ops[] = { "cast", "var", "defined", "entry" };
+	static const char *const ops[] = { "cast", "var", "defined", "entry", "choose_defined", "task" };
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(name, ops[i]))
 			return true;
@@ -396,8 +521,7 @@ static void skip_call_args(struct pp_state *pp)
 	int kind = pull(pp, &t);
 	if (kind != '(') {
 		if (kind) {
-			push_source(pp, (struct vec){ 0 }, false);
-			vec_push(&pp->sources->toks, copy_token(&t));
+			push_back(pp, &t);
 		}
 		return;
 	}
@@ -412,30 +536,11 @@ static void skip_call_args(struct pp_state *pp)
 	}
 }
 
-/* A failed macro call becomes the number 0, so the parser does not stumble too. */
-static void push_placeholder(struct pp_state *pp, const struct pp_token *call)
-{
-	struct pp_token *zero = copy_token(call);
-	make_number(zero, 0);
-	struct vec toks = { 0 };
-	vec_push(&toks, zero);
-	push_source(pp, toks, false);
-}
-
 /* Replace the call by the body, with @param replaced by the argument's tokens. */
 static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const struct pp_token *call)
 {
-	if (pp->depth >= PP_MAX_DEPTH) {
-		/* Only the outermost use is worth a note, not every level of the loop. */
-		struct srcloc here = call->loc;
-		const struct diag_expansion *outermost = NULL;
-		for (const struct diag_expansion *e = here.expansion; e; e = e->site.expansion)
-			outermost = e;
-		here.expansion = NULL;
-		diag_error(here, "macro expansion nested more than %d deep: is '@%s' recursive?", PP_MAX_DEPTH,
-			   m->name);
-		if (outermost)
-			diag_note(outermost->site, "in expansion of %s", outermost->what);
+	const char *what = ast_printf("macro '%s'", call->val.text);
+	if (!may_expand(pp, call, what, 0)) {
 		push_placeholder(pp, call);
 		return;
 	}
@@ -445,7 +550,7 @@ static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const st
 		return;
 	}
 
-	const struct diag_expansion *e = diag_expansion_new(ast_printf("macro '%s'", call->val.text), call->loc);
+	const struct diag_expansion *e = diag_expansion_new(what, call->loc);
 	bool probe_point = lex_in_probe_point(pp->scanner);
 	struct vec out = { 0 };
 	for (int i = 0; i < m->body.n; i++) {
@@ -468,7 +573,11 @@ static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const st
 			c->kind = PP_NAME;
 		vec_push(&out, c);
 	}
-	push_source(pp, out, true);
+	if (!may_expand(pp, call, what, out.n)) {
+		push_placeholder(pp, call);
+		return;
+	}
+	push_source(pp, out, what);
 }
 
 /*
@@ -913,6 +1022,18 @@ static void conditional(struct pp_state *pp, const struct pp_token *open)
 		push_cond(pp, open->loc, true);
 }
 
+/* Adjacent string literals are one: "a" "b" is "ab" (also after macro and argument expansion). */
+static void join_strings(struct pp_state *pp, struct pp_token *t)
+{
+	struct pp_token next;
+	while (expand_next(pp, &next) == STRING) {
+		t->val.str = ast_printf("%s%s", t->val.str, next.val.str);
+		t->val.text = ast_printf("%s %s", t->val.text, next.val.text);
+	}
+	if (next.kind)
+		push_back(pp, &next);
+}
+
 /* The parser's token source. */
 int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 {
@@ -955,6 +1076,9 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 			}
 			pp->conds.n = 0;
 			break;
+		case STRING:
+			join_strings(pp, &t);
+			/* fall through */
 		default:
 			if (ps->macro_file) {
 				if (!pp->junk_reported)

@@ -751,6 +751,7 @@ static void derive_probe(struct derive *d, struct probe *user)
 			first = false;
 		}
 		vec_push(&m->r->probe->points, m->r->point);
+		vec_push(&m->r->probe->resolved, m->r);
 		m->r->index = d->s->resolved.n;
 		vec_push(&d->s->resolved, m->r);
 	}
@@ -797,7 +798,7 @@ void probes_list(struct session *s, FILE *out)
 			continue;
 		vec_push(&lines, (void *)(s->list_vars ? ast_printf("%s%s", r->pp, targetvar_list(r->scope)) : r->pp));
 	}
-	qsort(lines.items, (size_t)lines.n, sizeof(void *), compare_lines);
+	vec_sort(&lines, compare_lines);
 	for (int i = 0; i < lines.n; i++)
 		if (i == 0 || strcmp(lines.items[i], lines.items[i - 1]))
 			fprintf(out, "%s\n", (char *)lines.items[i]);

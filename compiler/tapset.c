@@ -114,9 +114,9 @@ void tapset_list_files(const char *dir, const char *suffix, struct vec *out)
 	}
 	closedir(d);
 	if (names.n)
-		qsort(names.items, (size_t)names.n, sizeof(void *), compare_names);
+		vec_sort(&names, compare_names);
 	if (subdirs.n)
-		qsort(subdirs.items, (size_t)subdirs.n, sizeof(void *), compare_names);
+		vec_sort(&subdirs, compare_names);
 	for (int i = 0; i < names.n; i++)
 		vec_push(out, (void *)ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i])));
 	for (int i = 0; i < subdirs.n; i++)

@@ -113,6 +113,18 @@ static const char *string_arg(struct vec *args, int i, struct srcloc loc, const 
 
 struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct vec *args)
 {
+	if (!strcmp(name, "@task")) {
+		/* @task(p) is @cast(p, "task_struct"): a task pointer seen as the kernel's struct */
+		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
+		n->u.target.name = "task_struct";
+		if (args->n != 1) {
+			diag_error(loc, "@task takes one argument, a task_struct address: @task(p)");
+			n->u.target.operand = ast_new(NODE_NUM, loc, "0");
+			return n;
+		}
+		n->u.target.operand = args->items[0];
+		return n;
+	}
 	if (!strcmp(name, "@cast")) {
 		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
 		if (args->n < 2 || args->n > 3) {
@@ -138,6 +150,20 @@ struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct v
 		n->u.target.module = string_arg(args, 1, loc, "@var", "module name");
 		if (!n->u.target.name)
 			n->u.target.name = "?";
+		return n;
+	}
+	if (!strcmp(name, "@choose_defined")) {
+		/* @choose_defined(a, b) is @defined(a) ? a : b */
+		if (args->n != 2) {
+			diag_error(loc, "@choose_defined takes two arguments: @choose_defined(expr, fallback)");
+			return ast_new(NODE_NUM, loc, "0");
+		}
+		struct node *test = ast_new(NODE_DEFINED, loc, "@defined");
+		test->u.at_op.operand = ast_clone(args->items[0]);
+		struct node *n = ast_new(NODE_TERNARY, loc, name);
+		n->u.ternary.cond = test;
+		n->u.ternary.then = args->items[0];
+		n->u.ternary.otherwise = args->items[1];
 		return n;
 	}
 	if (!strcmp(name, "@defined") || !strcmp(name, "@entry")) {
@@ -257,6 +283,31 @@ static struct target_provided *scope_provided(struct target_scope *scope, const 
 }
 
 /* One probe body being typed: its points, and whether they agreed. */
+/* Collects the target expressions inside an expression (a @defined operand). */
+static bool inner_target_pre(struct ast_walker *w, struct node *n)
+{
+	if (n->kind == NODE_TARGET)
+		vec_push(w->data, n);
+	return true;
+}
+
+/* The target expressions inside n (n itself if it is one), outermost first. */
+static struct vec inner_targets(struct node *n)
+{
+	struct vec out = {0};
+	struct ast_walker w = {.pre = inner_target_pre, .data = &out};
+	ast_walk(&w, n);
+	return out;
+}
+
+/* Record as guarded (by @defined) the text of every target expression in operand. */
+static void note_guarded(struct vec *guarded, struct node *operand)
+{
+	struct vec targets = inner_targets(operand);
+	for (int i = 0; i < targets.n; i++)
+		vec_push(guarded, (void *)ast_expr_text(targets.items[i]));
+}
+
 struct bind_walk {
 	struct vec points;         /* of struct resolved_probe *: those with variables of their own */
 	struct vec guarded;        /* of const char *: operands of @defined in the body */
@@ -267,7 +318,7 @@ static bool guard_pre(struct ast_walker *w, struct node *n)
 {
 	struct bind_walk *bw = w->data;
 	if (n->kind == NODE_DEFINED)
-		vec_push(&bw->guarded, (void *)ast_expr_text(n->u.at_op.operand));
+		note_guarded(&bw->guarded, n->u.at_op.operand);
 	return true;
 }
 
@@ -316,9 +367,9 @@ bool targetvar_bind_provided(struct session *s)
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
 		struct bind_walk bw = {.ok = true};
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->probe == p && r->scope && r->scope->provided.n)
+		for (int j = 0; j < p->resolved.n; j++) {
+			struct resolved_probe *r = p->resolved.items[j];
+			if (r->scope && r->scope->provided.n)
 				vec_push(&bw.points, r);
 		}
 		if (!bw.points.n)
@@ -822,7 +873,7 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 	if (n->kind == NODE_TARGET || n->kind == NODE_DEFINED || n->kind == NODE_ENTRY)
 		vec_push(&cx->nodes, n);
 	if (n->kind == NODE_DEFINED)
-		vec_push(&cx->defined, (void *)ast_expr_text(n->u.at_op.operand));
+		note_guarded(&cx->defined, n->u.at_op.operand);
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
 		vec_push(&cx->written, n->u.assign.lhs);
 	return true;
@@ -870,10 +921,16 @@ static bool plan_body(struct tv_ctx *cx)
 				diag_error(n->loc, "@entry is only valid in a .return probe");
 				ok = false;
 			}
-			if (n->kind == NODE_DEFINED && n->u.at_op.operand->kind == NODE_TARGET) {
-				struct node *t = n->u.at_op.operand;
-				struct tv_plan *probe_plan = t->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, t) : plan_target(cx, t);
-				pl->defined = !probe_plan->error;
+			if (n->kind == NODE_DEFINED) {
+				/* defined when every target expression in the operand is */
+				struct vec targets = inner_targets(n->u.at_op.operand);
+				pl->defined = true;
+				for (int j = 0; j < targets.n; j++) {
+					struct node *t = targets.items[j];
+					struct tv_plan *probe_plan = t->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, t)
+													 : plan_target(cx, t);
+					pl->defined &= !probe_plan->error;
+				}
 			}
 			add_plan(n, pl);
 			continue;
@@ -984,12 +1041,8 @@ bool targetvar_resolve(struct session *s)
 		if (!proto.nodes.n)
 			continue;
 		/* one probe per point: each gets its own plans */
-		struct vec points = {0};
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->probe == p)
-				vec_push(&points, r);
-		}
+		struct vec points = p->resolved;
+		p->resolved = (struct vec){0};
 		for (int j = 0; j < points.n; j++) {
 			struct resolved_probe *r = points.items[j];
 			struct probe *copy = p;
@@ -997,9 +1050,11 @@ bool targetvar_resolve(struct session *s)
 				copy = ast_alloc(sizeof(*copy));
 				*copy = *p;
 				copy->index = s->probes.n;
+				copy->resolved = (struct vec){0};
 				vec_push(&s->probes, copy);
 				r->probe = copy;
 			}
+			vec_push(&copy->resolved, r);
 			struct tv_ctx cx = proto;
 			cx.probe = copy;
 			cx.point = r;
@@ -1193,11 +1248,8 @@ static const char *gen_pretty(struct codegen *g, struct node *n, struct tv_plan 
 
 static struct target_scope *scope_of(struct codegen *g)
 {
-	for (int i = 0; g->probe && i < g->s->resolved.n; i++) {
-		struct resolved_probe *r = g->s->resolved.items[i];
-		if (r->probe == g->probe)
-			return r->scope;
-	}
+	if (g->probe && g->probe->resolved.n)
+		return ((struct resolved_probe *)g->probe->resolved.items[0])->scope;
 	return NULL;
 }
 

@@ -82,9 +82,13 @@ static void set_arity(struct infer *in, struct symbol *sym, int arity, struct sr
 
 static void infer_node(struct infer *in, struct node *n);
 
-static void infer_expect(struct infer *in, struct node *n, enum stp_type t, const char *what)
+/*
+ * n, already walked this round, must be of type t. Each node is walked once
+ * per round: walking it again here would double the work per nesting level
+ * (x = x = ... = 1).
+ */
+static void expect_type(struct infer *in, struct node *n, enum stp_type t, const char *what)
 {
-	infer_node(in, n);
 	if (n->type != TYPE_UNKNOWN && n->type != TYPE_VOID && n->type != t) {
 		if (in->report && first_report_at(n->loc))
 			diag_error(n->loc, "%s must be %s, but this is a %s", what,
@@ -100,6 +104,13 @@ static void infer_expect(struct infer *in, struct node *n, enum stp_type t, cons
 	else if (n->kind == NODE_CALL && n->u.call.func)
 		unify(in, &n->u.call.func->type, t, n->loc, WHAT(in, "the value of '%s'", n->u.call.name));
 	unify(in, &n->type, t, n->loc, what);
+}
+
+/* Walk n, then expect type t of it. */
+static void infer_expect(struct infer *in, struct node *n, enum stp_type t, const char *what)
+{
+	infer_node(in, n);
+	expect_type(in, n, t, what);
 }
 
 /* The keys of an array access agree with the array's key types. */
@@ -119,7 +130,7 @@ static void infer_keys(struct infer *in, struct symbol *arr, struct vec *keys, s
 				unify(in, &arr->keys[i], k->type, k->loc,
 				      WHAT(in, "key %d of '%s'", i + 1, arr->name));
 			else if (kt != TYPE_UNKNOWN)
-				infer_expect(in, k, kt, WHAT(in, "key %d of '%s'", i + 1, arr->name));
+				expect_type(in, k, kt, WHAT(in, "key %d of '%s'", i + 1, arr->name));
 		}
 	}
 }
@@ -129,7 +140,7 @@ static void infer_format_arg(struct infer *in, struct node *arg, enum stp_type w
 {
 	infer_node(in, arg);
 	if (arg->type == TYPE_UNKNOWN)
-		infer_expect(in, arg, want, "a format argument");
+		expect_type(in, arg, want, "a format argument");
 	else if (arg->type != want && in->report && first_report_at(arg->loc))
 		diag_error(arg->loc, "%s expects a %s, but this argument is a %s", what, type_name(want),
 			   type_name(arg->type));
@@ -225,7 +236,7 @@ static void infer_call(struct infer *in, struct node *n)
 			unify(in, &p->sym->type, a->type, a->loc,
 			      WHAT(in, "parameter '%s' of '%s'", p->name, fn->name));
 		else if (p->sym->type != TYPE_UNKNOWN)
-			infer_expect(in, a, p->sym->type, WHAT(in, "parameter '%s' of '%s'", p->name, fn->name));
+			expect_type(in, a, p->sym->type, WHAT(in, "parameter '%s' of '%s'", p->name, fn->name));
 	}
 	if (fn->type != TYPE_UNKNOWN)
 		unify(in, &n->type, fn->type, n->loc, WHAT(in, "the value of '%s'", fn->name));
@@ -237,9 +248,9 @@ static void infer_pair(struct infer *in, struct node *a, struct node *b, struct 
 	infer_node(in, a);
 	infer_node(in, b);
 	if (a->type != TYPE_UNKNOWN && b->type == TYPE_UNKNOWN)
-		infer_expect(in, b, a->type, what);
+		expect_type(in, b, a->type, what);
 	else if (b->type != TYPE_UNKNOWN && a->type == TYPE_UNKNOWN)
-		infer_expect(in, a, b->type, what);
+		expect_type(in, a, b->type, what);
 	else if (a->type != b->type && a->type != TYPE_UNKNOWN && in->report && first_report_at(loc))
 		diag_error(loc, "type mismatch for %s: %s and %s", what, type_name(a->type), type_name(b->type));
 }
@@ -335,15 +346,15 @@ static void infer_node(struct infer *in, struct node *n)
 			break;
 		}
 		infer_lvalue_type(in, lhs, t, n->loc);
-		infer_expect(in, lhs, t, "the target of the assignment");
-		infer_expect(in, rhs, t, "the assigned value");
+		expect_type(in, lhs, t, "the target of the assignment");
+		expect_type(in, rhs, t, "the assigned value");
 		unify(in, &n->type, t, n->loc, "the assignment");
 		break;
 	}
 	case NODE_INCDEC:
 		infer_node(in, n->u.incdec.operand);
 		infer_lvalue_type(in, n->u.incdec.operand, TYPE_LONG, n->loc);
-		infer_expect(in, n->u.incdec.operand, TYPE_LONG, WHAT(in, "operand of '%s'", ast_op_spelling(n->u.incdec.op)));
+		expect_type(in, n->u.incdec.operand, TYPE_LONG, WHAT(in, "operand of '%s'", ast_op_spelling(n->u.incdec.op)));
 		n->type = TYPE_LONG;
 		break;
 	case NODE_IN: {
@@ -434,7 +445,7 @@ static void infer_node(struct infer *in, struct node *n)
 				unify(in, &in->func->type, n->u.ret.value->type, n->u.ret.value->loc,
 				      WHAT(in, "the value of '%s'", in->func->name));
 			else if (in->func->type != TYPE_UNKNOWN)
-				infer_expect(in, n->u.ret.value, in->func->type,
+				expect_type(in, n->u.ret.value, in->func->type,
 					     WHAT(in, "the value of '%s'", in->func->name));
 		}
 		break;

@@ -433,7 +433,8 @@ static void read_symbols(struct dwarf_state *st)
 		read_rel_symbols(st, &cap);
 	else
 		read_elf_symbols(st, &cap);
-	qsort(st->syms, st->nsyms, sizeof(*st->syms), compare_sym_addr);
+	if (st->nsyms > 1)
+		qsort(st->syms, st->nsyms, sizeof(*st->syms), compare_sym_addr);
 }
 
 /* The symbol at exactly addr (the first by name order among aliases), or NULL. */
@@ -496,7 +497,8 @@ static bool subprogram_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu, 
 	if (!*slot) {
 		*slot = ast_alloc(sizeof(**slot));
 		dwarf_getfuncs(cu, collect_funcs_cb, *slot, 0);
-		qsort((*slot)->items, (*slot)->n, sizeof(struct cu_func), compare_cu_func);
+		if ((*slot)->n > 1)
+			qsort((*slot)->items, (*slot)->n, sizeof(struct cu_func), compare_cu_func);
 	}
 	struct cu_funcs *cf = *slot;
 	size_t lo = 0, hi = cf->n;

@@ -176,7 +176,7 @@ void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *ou
 	struct func_search fs = {.f = f, .pattern = pattern, .out = out};
 	each_symbol(f, match_function, &fs);
 	if (out->n > 1)
-		qsort(out->items, (size_t)out->n, sizeof(void *), by_name);
+		vec_sort(out, by_name);
 }
 
 static void add_symbol(GElf_Sym *sym, const char *name, void *arg)

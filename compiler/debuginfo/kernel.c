@@ -235,8 +235,8 @@ static void read_module_functions(struct module_functions *m)
 	if (elf)
 		elf_end(elf);
 	close(fd);
-	qsort(m->probeable.items, (size_t)m->probeable.n, sizeof(void *), compare_names);
-	qsort(m->init.items, (size_t)m->init.n, sizeof(void *), compare_names);
+	vec_sort(&m->probeable, compare_names);
+	vec_sort(&m->init, compare_names);
 }
 
 static struct module_functions *module_functions(struct session *s, const char *module)
@@ -295,7 +295,7 @@ static void load_exports(struct session *s, struct debuginfo *di, const char *mo
 			vec_push(&di->exported, ast_strdup(sym));
 	}
 	fclose(f);
-	qsort(di->exported.items, (size_t)di->exported.n, sizeof(void *), compare_names);
+	vec_sort(&di->exported, compare_names);
 }
 
 static struct debuginfo *open_cached(struct session *s, const char *module, enum dbg_source source, const char **err)

@@ -228,7 +228,7 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	}
 	struct vec funcs = {0};
 	dbg_functions(di, pat.func, pat.file, sf.inl, &funcs);
-	qsort(funcs.items, (size_t)funcs.n, sizeof(void *), compare_funcs);
+	vec_sort(&funcs, compare_funcs);
 	/*
 	 * A wildcard leaves out the matches no probe can attach to: functions
 	 * in .init.text, on the kprobes blacklist, or without an ftrace site

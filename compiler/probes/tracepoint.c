@@ -240,7 +240,7 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 		diag_error(c->arg->loc, "no tracepoint matches \"%s\" in kernel %s", c->arg->u.str, s->release);
 		return false;
 	}
-	qsort(out->items, (size_t)out->n, sizeof(void *), compare_scope_names);
+	vec_sort(out, compare_scope_names);
 	return true;
 }
 

@@ -1,0 +1,55 @@
+/*
+ * stap_fuzz.c - a fuzz target over passes 1 and 2: stap's own main() on one input.
+ *
+ * Input (a file named on the command line, AFL++'s @@): the script, then
+ * optionally its arguments, each after a NUL byte ("$1\0x $1" is the
+ * script "$1" with the argument "x $1"). It runs as
+ *
+ *     stap -p2 -r testsuite/fake-kernel -e SCRIPT -- ARGS...
+ *
+ * against the stand-in kernel tree, so probes that need debuginfo fail at
+ * once instead of reading a real kernel's DWARF. One input per process: the
+ * compiler's arena is never freed and its passes keep file-level state, which
+ * suits AFL++'s fork server (see docs/testing.md, "Fuzzing").
+ */
+#define main stap_main
+#include "../../compiler/main.c"
+#undef main
+
+/* The compiler never frees (its arena policy): leaks are not findings. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "detect_leaks=0";
+}
+
+/* Script arguments taken from one input at most. */
+#define FUZZ_MAX_ARGS 8
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: stap-fuzz INPUT  (the script, then NUL-separated script arguments)\n");
+		return 2;
+	}
+	FILE *f = fopen(argv[1], "rb");
+	if (!f) {
+		perror(argv[1]);
+		return 2;
+	}
+	static char buf[1 << 20]; /* inputs past 1 MB are cut: passes 1-2 are what is tested, not I/O */
+	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+
+	/* "--": an argument like "-p4" stays a script argument, never an option. */
+	char *stap_argv[7 + FUZZ_MAX_ARGS + 1] = {
+		"stap", "-p2", "-r", STAPC_SOURCE_DIR "/testsuite/fake-kernel", "-e", buf, "--",
+	};
+	int n = 7;
+	for (size_t i = 0; i < len && n < 7 + FUZZ_MAX_ARGS; i++)
+		if (buf[i] == '\0')
+			stap_argv[n++] = buf + i + 1;
+	stap_argv[n] = NULL;
+	return stap_main(n, stap_argv);
+}

@@ -1,0 +1,34 @@
+# A short AFL++ run of the fuzz target (passes 1-2 under ASan and UBSan,
+# testsuite/fuzz/stap_fuzz.c) from the regression inputs and a few corpus
+# seeds: no input it finds in 30 s may crash stap or run past 5 s. The
+# fuzz build lives in $BUILD/fuzz and is reused by later runs.
+fail() { echo "FAIL: $*"; exit 1; }
+command -v afl-fuzz >/dev/null || fail "afl-fuzz not installed (apt-get install afl++; see .ci/setup)"
+command -v afl-clang-fast >/dev/null || fail "afl-clang-fast not installed (apt-get install afl++)"
+fuzz_build="$BUILD/fuzz"
+CC=afl-clang-fast cmake -S "$SRCDIR" -B "$fuzz_build" -DSTAPC_FUZZ=ON -DSTAPC_SANITIZE=ON \
+	> build.log 2>&1 || { tail -20 build.log; fail "cmake"; }
+cmake --build "$fuzz_build" --target stap-fuzz -j"$(nproc)" >> build.log 2>&1 || { tail -20 build.log; fail "build"; }
+
+mkdir in
+cp "$SRCDIR"/testsuite/fuzz/regressions/* in/
+for seed in parse_ok_macros parse_ok_pp_conditions parse_ok_script_args parse_ok_strings \
+	sem_ok_foreach_forms sem_ok_stats sem_ok_language_misc; do
+	cp "$SRCDIR/testsuite/fuzz/corpus/$seed" in/ || fail "seed $seed is gone from the corpus"
+done
+export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
+export AFL_BENCH_UNTIL_CRASH=1
+status=0
+afl-fuzz -V 30 -i in -o out -m none -t 5000 -- "$fuzz_build/bin/stap-fuzz" @@ > afl.log 2>&1 || status=$?
+[ -f out/default/fuzzer_stats ] || { tail -30 afl.log; fail "afl-fuzz did not start (status $status)"; }
+grep -E '^(execs_done|corpus_count|saved_crashes|saved_hangs)' out/default/fuzzer_stats
+for kind in crashes hangs; do
+	for found in out/default/$kind/id:*; do
+		[ -e "$found" ] || continue
+		echo "--- $found:"
+		od -c "$found" | head -20
+		"$fuzz_build/bin/stap-fuzz" "$found" 2>&1 | tail -20
+		fail "the fuzzer found $kind (copy the input to testsuite/fuzz/regressions/ once fixed)"
+	done
+done
+echo "ok: no crash, no hang"
