@@ -9,22 +9,28 @@
  * stapvm writes an initramfs itself (an uncompressed newc cpio archive):
  * busybox and its applets, staprun and stapio (found beside this executable),
  * the caller's directory as /work, the command line as /stapvm/cmd and a shell
- * script as /init.  It then boots qemu with four 8250 serial ports, each wired
- * to a Unix socket that stapvm listens on:
+ * script as /init.  The userland (--userland, userland.c) adds either the
+ * modules that mount the host's / over 9p (host) or copies of the --file
+ * programs with their libraries (copy), or nothing (busybox).  It then boots
+ * qemu with four 8250 serial ports, each wired to a Unix socket that stapvm
+ * listens on:
  *
  *   ttyS0  kernel console and init's own chatter   -> kept in memory; shown
  *                                                     with -v or on failure
  *   ttyS1  the command's stdout                    -> stapvm's stdout, live
  *   ttyS2  the command's stderr                    -> stapvm's stderr, live
  *   ttyS3  control, both ways: the guest sends line messages (READY,
- *          KLOG <kernel log line>, STATUS <n>); the host sends "INT\n" when
+ *          FILE <size> <name> and the file's bytes, for --outdir; KLOG
+ *          <kernel log line>; STATUS <n>, or SETUP <why> when the userland
+ *          could not be set up); the host sends "INT\n" when
  *          stapvm gets SIGINT/SIGTERM, and init's watcher signals the
  *          command's process group.
  *
  * In the guest, COMMAND (an argv, not a shell string: use `sh -c` for that)
- * runs in /work in its own session with stdin from /dev/null; a command killed
- * by signal N reports 128+N.  /bin/stapvm-kcheck [-c] prints suspicious kernel
- * log lines, for callers that run several things in one guest.
+ * runs in /work (or -C DIR) in its own session with stdin from /dev/null; a
+ * command killed by signal N reports 128+N.  /stapvm/bin/stapvm-kcheck [-c]
+ * prints suspicious kernel log lines, for callers that run several things in
+ * one guest.
  *
  * The guest puts ttyS1..3 in raw mode (no \n -> \r\n, no echo), so output is
  * byte-exact.  Serial ports are used rather than virtio-serial because the
