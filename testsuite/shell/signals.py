@@ -383,7 +383,8 @@ def main():
     else:
         sys.exit("usage: signals.py local|remote")
     if failures:
-        print("%d failure(s)" % len(failures))
+        # again at the end: run-tests shows the tail of a long output
+        print("%d failure(s):\n  %s" % (len(failures), "\n  ".join(f[:300] for f in failures)))
         sys.exit(1)
 
 
