@@ -90,7 +90,24 @@ probe tcp.disconnect.return, udp.disconnect.return { println(ret) }
 probe begin { println(inet_get_local_port(0), inet_get_ip_source(0)) }
 STP
 
-families="scheduler kprocess vm irq vfs net"
+cat > signal.stp <<'STP'
+probe signal.*, signal.*.return { printf("%s\n", name) }
+probe signal.send, signal.checkperm { printf("%d %s %d %s %d %d %d\n", sig, sig_name, sig_pid, pid_name, task, sinfo, si_code) }
+probe signal.send { println(shared, send2queue) }
+probe signal.*.return { println(retstr) }
+probe signal.wakeup { println(sig_pid, pid_name, resume, state_mask) }
+probe signal.force_segv { println(sig, sig_name, sig_pid, pid_name) }
+probe signal.syskill, signal.systkill, signal.systgkill, signal.sys_tkill, signal.sys_tgkill { println(sig, sig_name, sig_pid, pid_name, task) }
+probe signal.systgkill { println(tgid) }
+probe signal.send_sig_queue { println(sig, sig_name, sig_pid, pid_name, sigqueue_addr) }
+probe signal.pending { println(sigset_add, sigset_size) }
+probe signal.handle { println(sig, sig_name, sinfo, sig_code, ka_addr) }
+probe signal.do_action { println(sig, sig_name, sigact_addr, oldsigact_addr, sa_handler, sa_mask) }
+probe signal.procmask { println(how, sigset_addr, oldsigset_addr, sigset) }
+probe signal.flush { println(task, sig_pid, pid_name) }
+STP
+
+families="scheduler kprocess vm irq vfs net signal"
 for r in $releases; do
   modes=btf
   [ -e "/usr/lib/debug/boot/vmlinux-$r" ] && modes="btf dwarf"

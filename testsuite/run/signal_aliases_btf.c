@@ -1,0 +1,1 @@
+signal_aliases.c
