@@ -34,6 +34,8 @@ static inline bool builtin_is_delimited(int b)
  * visible function of that name, whatever its arity, and pulls in nothing.
  */
 bool tapset_load(struct session *s);
+/* The whole file at path, NUL-terminated, in the arena; NULL if it cannot be read. */
+char *tapset_read_file(const char *path);
 /*
  * Push onto out (interned paths) every file under dir whose name ends in
  * suffix, recursively: a folder's files sorted by name, then its subfolders

@@ -77,28 +77,13 @@ static struct vec cache_aliases;  /* parallel: of struct vec * of struct probe *
 
 /* ---- Reading the kernel's files ---- */
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = ast_alloc((size_t)len + 1);
-	size_t got = fread(buf, 1, (size_t)len, f);
-	buf[got] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /*
  * The common headers of a split tree (Debian: build/Makefile is "include
  * /usr/src/linux-headers-R-common/Makefile"), else the build tree itself.
  */
 static const char *source_tree(const char *build)
 {
-	char *mk = slurp(ast_printf("%s/Makefile", build));
+	char *mk = tapset_read_file(ast_printf("%s/Makefile", build));
 	const char *p = mk ? strstr(mk, "include ") : NULL;
 	if (p && p == mk) {
 		p += 8;
@@ -285,7 +270,7 @@ static bool parse_arg_spec(struct sc_arg *a, const char *spec, struct srcloc loc
 /* Rows: NAME KERNEL-NAME|- ARG... [=x]. */
 static void read_table(const char *path, struct vec *rows)
 {
-	char *text = slurp(path);
+	char *text = tapset_read_file(path);
 	if (!text) {
 		diag_error((struct srcloc){.file = ast_intern(path), .line = 1, .col = 1},
 			   "cannot read the system call table %s", path);
@@ -433,8 +418,8 @@ static void load(struct session *s)
 		return;
 	loaded = true;
 	const char *build = s->kernel_build;
-	char *table = slurp(ast_printf("%s/arch/x86/include/generated/asm/syscalls_64.h", build));
-	char *unistd = slurp(ast_printf("%s/arch/x86/include/generated/uapi/asm/unistd_64.h", build));
+	char *table = tapset_read_file(ast_printf("%s/arch/x86/include/generated/asm/syscalls_64.h", build));
+	char *unistd = tapset_read_file(ast_printf("%s/arch/x86/include/generated/uapi/asm/unistd_64.h", build));
 	if (!table || !unistd)
 		return; /* no syscall aliases: syscall.NAME is then an unknown point */
 	for (const char *p = table; (p = strstr(p, "__SYSCALL(")); p++) {
@@ -458,8 +443,8 @@ static void load(struct session *s)
 			c->uname = c->name = ast_strdup(name);
 	}
 	const char *src = source_tree(build);
-	read_prototypes(slurp(ast_printf("%s/include/linux/syscalls.h", src)));
-	read_prototypes(slurp(ast_printf("%s/arch/x86/include/asm/syscalls.h", src)));
+	read_prototypes(tapset_read_file(ast_printf("%s/include/linux/syscalls.h", src)));
+	read_prototypes(tapset_read_file(ast_printf("%s/arch/x86/include/asm/syscalls.h", src)));
 	struct vec rows = {0}, row_calls = {0}, other_calls = {0};
 	read_table(ast_printf("%s/linux/syscalls.tbl", s->tapset_dir), &rows);
 	for (int i = 0; i < calls.n; i++) {

@@ -54,7 +54,7 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static char *slurp(const char *path)
+char *tapset_read_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -317,6 +317,16 @@ static void tapset_scan(struct scan *sc)
 
 /* ---- Loading and parsing ---- */
 
+/* Add def to v keeping rank order: files may be parsed in any order. */
+static void insert_by_rank(struct vec *v, struct tapset_def *def)
+{
+	vec_push(v, def);
+	for (int k = v->n - 1; k > 0 && ((struct tapset_def *)v->items[k - 1])->tf->rank > def->tf->rank; k--) {
+		v->items[k] = v->items[k - 1];
+		v->items[k - 1] = def;
+	}
+}
+
 /* A parsed file's functions and globals join the name tables, in rank order. */
 static void index_definitions(struct tapset_file *tf, struct ast_file *f)
 {
@@ -329,25 +339,14 @@ static void index_definitions(struct tapset_file *tf, struct ast_file *f)
 		struct tapset_def *def = ast_alloc(sizeof(*def));
 		def->item = fn;
 		def->tf = tf;
-		struct vec *v = strmap_vec(&functions, fn->name);
-		vec_push(v, def);
-		/* keep rank order: files may be parsed in any order */
-		for (int k = v->n - 1; k > 0 && ((struct tapset_def *)v->items[k - 1])->tf->rank > tf->rank; k--) {
-			v->items[k] = v->items[k - 1];
-			v->items[k - 1] = def;
-		}
+		insert_by_rank(strmap_vec(&functions, fn->name), def);
 	}
 	for (int j = 0; j < f->globals.n; j++) {
 		struct global *g = f->globals.items[j];
 		struct tapset_def *def = ast_alloc(sizeof(*def));
 		def->item = g;
 		def->tf = tf;
-		struct vec *v = strmap_vec(&globals, g->name);
-		vec_push(v, def);
-		for (int k = v->n - 1; k > 0 && ((struct tapset_def *)v->items[k - 1])->tf->rank > tf->rank; k--) {
-			v->items[k] = v->items[k - 1];
-			v->items[k - 1] = def;
-		}
+		insert_by_rank(strmap_vec(&globals, g->name), def);
 	}
 }
 
@@ -377,7 +376,7 @@ static bool load_dir(const char *dir, struct vec *eager)
 	tapset_list_files(dir, ".stp", &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];
-		char *text = slurp(path);
+		char *text = tapset_read_file(path);
 		if (!text) {
 			fprintf(stderr, "stap: cannot read tapset file %s\n", path);
 			return false;
