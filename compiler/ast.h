@@ -147,6 +147,7 @@ enum target_base {
 	TARGET_BASE_VAR,     /* $name: a parameter, local, global of the probed code, or $return */
 	TARGET_BASE_CAST,    /* @cast(ptr, "type" [, "module"]) */
 	TARGET_BASE_AT_VAR,  /* @var("name[@file]" [, "module"]) */
+	TARGET_BASE_AUTO,    /* expr->field: operand's type found in pass 2 (autocast) */
 	TARGET_BASE_PARMS,   /* $$parms */
 	TARGET_BASE_LOCALS,  /* $$locals */
 	TARGET_BASE_VARS,    /* $$vars */
@@ -267,7 +268,7 @@ struct node {
 			enum target_base base;
 			const char *name;      /* $name without '$'; @cast: the type; @var: "name[@file]" */
 			const char *module;    /* @cast, @var: module argument, NULL for the kernel */
-			struct node *operand;  /* @cast: the pointer expression */
+			struct node *operand;  /* @cast: the pointer expression; AUTO: the typed expression */
 			struct vec path;       /* of struct target_step *: ->field and [index] in order */
 			bool address_of;       /* &$var->field: the address, not the value */
 			int pretty;            /* 0 value, 1 '$' (one level), 2 '$$' (nested) pretty string */
@@ -366,6 +367,7 @@ struct function {
 	bool guru_only;        /* guru pragma: script code may call it only with -g */
 	bool prints;           /* embedded C: writes to the output (pragma:print; assumed outside the tapset) */
 	bool reads_regs;       /* embedded C: reads the probe's registers or entry (pragma:regs; assumed outside the tapset) */
+	const char *autocast;  /* embedded C: returns a kernel pointer to this type (pragma:autocast:TYPE), or NULL */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
 	int index;             /* position in session->functions */

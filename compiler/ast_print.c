@@ -115,6 +115,9 @@ static void print_target(FILE *out, const struct node *n)
 		}
 		fputc(')', out);
 		break;
+	case TARGET_BASE_AUTO:
+		print_expr(out, n->u.target.operand, true);
+		break;
 	default:
 		fputs(bases[n->u.target.base], out);
 		break;

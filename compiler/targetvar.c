@@ -184,9 +184,11 @@ struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct v
 
 struct node *targetvar_add_field(struct node *t, struct srcloc loc, const char *field)
 {
-	if (t->kind != NODE_TARGET) {
-		diag_error(loc, "'->%s' applies only to target variables, @cast and @var", field);
-		return t;
+	if (t->kind != NODE_TARGET || t->u.target.address_of) {
+		/* autocast: an expression whose pointed-to type pass 2 finds (a typed local, call, @entry) */
+		struct node *n = new_target(t->loc, t->tok, TARGET_BASE_AUTO);
+		n->u.target.operand = t;
+		t = n;
 	}
 	if (t->u.target.pretty)
 		diag_error(loc, "'->%s' after a pretty-printing '$' suffix", field);
@@ -222,7 +224,7 @@ struct node *targetvar_set_pretty(struct node *t, struct srcloc loc, const char 
 
 struct node *targetvar_address_of(struct srcloc loc, struct node *t)
 {
-	if (t->kind != NODE_TARGET || t->u.target.pretty || t->u.target.base > TARGET_BASE_AT_VAR) {
+	if (t->kind != NODE_TARGET || t->u.target.pretty || t->u.target.base >= TARGET_BASE_PARMS) {
 		diag_error(loc, "'&' applies only to a target variable, @cast or @var expression");
 		return t;
 	}
@@ -629,7 +631,9 @@ struct tv_ctx {
 	struct resolved_probe *point;  /* its point, NULL in functions */
 	struct target_scope *scope;    /* point->scope, or NULL */
 	struct vec defined;            /* of const char *: texts guarded by @defined in the body */
-	bool in_entry;                 /* inside @entry(...) */
+	struct node *body;             /* the body planned: where autocast looks for a local's assignments */
+	struct vec typing;             /* of struct symbol *: locals whose type autocast is finding */
+	int depth;                     /* autocast's nesting through locals and calls */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
 };
@@ -654,6 +658,145 @@ static struct debuginfo *types_for(struct tv_ctx *cx, const char *module, const 
 		return NULL;
 	}
 	return kernel_debuginfo(cx->s, module ? module : "kernel", err);
+}
+
+static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n);
+
+/*
+ * Autocast: the type of the value of expression n (a pointer, for '->' to
+ * follow), known when n is a target expression, @entry of one, a local
+ * every typed assignment of which agrees, or a call of a function whose
+ * returns are typed (an embedded-C one says so with pragma:autocast:TYPE).
+ * NULL if unknown, with *why saying so (NULL *why: an assignment to skip,
+ * e.g. p = p->next while p's own type is being found).
+ */
+static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const char **why);
+
+struct assign_walk {
+	struct symbol *sym;        /* the local */
+	struct vec values;         /* of struct node *: right-hand sides of 'sym = value', or RETURN values */
+};
+
+static bool assign_pre(struct ast_walker *w, struct node *n)
+{
+	struct assign_walk *aw = w->data;
+	if (!aw->sym && n->kind == NODE_RETURN && n->u.ret.value)
+		vec_push(&aw->values, n->u.ret.value);
+	if (aw->sym && n->kind == NODE_ASSIGN && n->u.assign.op == OP_NONE && n->u.assign.lhs->kind == NODE_VAR &&
+	    n->u.assign.lhs->u.var.sym == aw->sym)
+		vec_push(&aw->values, n->u.assign.rhs);
+	return true;
+}
+
+/* The one type the values agree on (literal numbers, like p = 0, do not count). */
+static struct dbg_type *agreed_type(struct tv_ctx *cx, struct vec *values, const char *what, const char **why)
+{
+	struct dbg_type *type = NULL;
+	const char *first_why = NULL;
+	for (int i = 0; i < values->n; i++) {
+		struct node *v = values->items[i];
+		if (v->kind == NODE_NUM)
+			continue;
+		const char *w = NULL;
+		struct dbg_type *t = autocast_type(cx, v, &w);
+		if (!t) {
+			if (w && !first_why)
+				first_why = w;
+			continue;
+		}
+		if (type && strcmp(dbg_type_text(type), dbg_type_text(t)) != 0) {
+			*why = ast_printf("%s is given both %s and %s", what, dbg_type_text(type), dbg_type_text(t));
+			return NULL;
+		}
+		type = t;
+	}
+	if (!type)
+		*why = first_why ? first_why : ast_printf("%s is never given a typed value", what);
+	return type;
+}
+
+static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const char **why)
+{
+	*why = NULL;
+	if (cx->depth > 16) {
+		*why = "autocast nests too deeply";
+		return NULL;
+	}
+	switch (n->kind) {
+	case NODE_TARGET: {
+		if (n->u.target.pretty || n->u.target.base >= TARGET_BASE_PARMS)
+			break;
+		cx->depth++;
+		struct tv_plan *pl = plan_target(cx, n);
+		cx->depth--;
+		if (pl->error || pl->provided) {
+			*why = pl->error ? pl->error : ast_printf("'%s' has no C type", ast_expr_text(n));
+			return NULL;
+		}
+		if (n->u.target.address_of) {
+			struct dbg_type *ptr = dbg_type_new(pl->type ? pl->type->di : NULL, DBG_PTR, NULL, 0);
+			ptr->size = 8;
+			ptr->target = pl->type;
+			return ptr;
+		}
+		return pl->type;
+	}
+	case NODE_ENTRY:
+		return autocast_type(cx, n->u.at_op.operand, why);
+	case NODE_TERNARY: {
+		struct dbg_type *t = autocast_type(cx, n->u.ternary.then, why);
+		return t ? t : autocast_type(cx, n->u.ternary.otherwise, why);
+	}
+	case NODE_VAR: {
+		struct symbol *sym = n->u.var.sym;
+		if (!sym || sym->kind != SYM_LOCAL) {
+			*why = ast_printf("the type of %s '%s' is not known", sym && sym->kind == SYM_GLOBAL ? "global" : "parameter",
+					  n->u.var.name);
+			return NULL;
+		}
+		for (int i = 0; i < cx->typing.n; i++)
+			if (cx->typing.items[i] == sym)
+				return NULL; /* p = p->next: the other assignments decide */
+		struct assign_walk aw = {.sym = sym};
+		struct ast_walker w = {.pre = assign_pre, .data = &aw};
+		ast_walk(&w, cx->body);
+		vec_push(&cx->typing, sym);
+		cx->depth++;
+		struct dbg_type *t = agreed_type(cx, &aw.values, ast_printf("'%s'", n->u.var.name), why);
+		cx->depth--;
+		cx->typing.n--;
+		return t;
+	}
+	case NODE_CALL: {
+		struct function *fn = n->u.call.func;
+		if (!fn)
+			break;
+		if (fn->body->kind == NODE_EMBEDDED) {
+			const char *err = NULL;
+			struct debuginfo *di = fn->autocast ? kernel_debuginfo(cx->s, "kernel", &err) : NULL;
+			struct dbg_type *t = di ? dbg_find_type(di, fn->autocast) : NULL;
+			if (!t) {
+				*why = fn->autocast ? (di ? ast_printf("no type '%s' in the kernel", fn->autocast) : err)
+						    : ast_printf("'%s' returns an untyped number", fn->name);
+				return NULL;
+			}
+			struct dbg_type *ptr = dbg_type_new(di, DBG_PTR, NULL, 0);
+			ptr->size = 8;
+			ptr->target = t;
+			return ptr;
+		}
+		/* a script function: its returns, typed in its own body (no probe point there) */
+		struct tv_ctx fx = {.s = cx->s, .body = fn->body, .depth = cx->depth + 1};
+		struct assign_walk aw = {0};
+		struct ast_walker w = {.pre = assign_pre, .data = &aw};
+		ast_walk(&w, fn->body);
+		return agreed_type(&fx, &aw.values, ast_printf("the value '%s' returns", fn->name), why);
+	}
+	default:
+		break;
+	}
+	*why = ast_printf("the type of '%s' is not known", ast_expr_text(n));
+	return NULL;
 }
 
 /* Plan the expression n (a TARGET) at the context's point. */
@@ -760,6 +903,18 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		if (!start_var(pl, v))
 			return pl;
 		((struct tv_op *)pl->ops.items[0])->size_base = anchor->loc.offset;
+		break;
+	}
+	case TARGET_BASE_AUTO: {
+		struct dbg_type *t = autocast_type(cx, n->u.target.operand, &err);
+		if (!t) {
+			pl->error = ast_printf("cannot use '->' on '%s': %s (use @cast(ptr, \"type\"))",
+					       ast_expr_text(n->u.target.operand), err ? err : "its type is not known");
+			return pl;
+		}
+		what = ast_printf("'%s'", ast_expr_text(n->u.target.operand));
+		add_op(pl, TV_START_EXPR)->expr = n->u.target.operand;
+		pl->type = t;
 		break;
 	}
 	default:
@@ -1022,7 +1177,7 @@ bool targetvar_resolve(struct session *s)
 	/* function bodies: @cast only (resolve.c rejects the rest), planned without a probe */
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
-		struct tv_ctx cx = {.s = s};
+		struct tv_ctx cx = {.s = s, .body = fn->body};
 		struct ast_walker c = {.pre = collect_pre, .data = &cx};
 		ast_walk(&c, fn->body);
 		if (ok && cx.nodes.n)
@@ -1035,7 +1190,7 @@ bool targetvar_resolve(struct session *s)
 		struct ast_walker ww = {.pre = check_writes_pre, .data = &wc};
 		ast_walk(&ww, p->body);
 		ok &= wc.ok;
-		struct tv_ctx proto = {.s = s};
+		struct tv_ctx proto = {.s = s, .body = p->body};
 		struct ast_walker c = {.pre = collect_pre, .data = &proto};
 		ast_walk(&c, p->body);
 		if (!proto.nodes.n)

@@ -498,7 +498,8 @@ static void infer_node(struct infer *in, struct node *n)
 				infer_expect(in, st->index, TYPE_LONG, "an index of a target variable");
 		}
 		if (n->u.target.operand)
-			infer_expect(in, n->u.target.operand, TYPE_LONG, "the address given to @cast");
+			infer_expect(in, n->u.target.operand, TYPE_LONG, n->u.target.base == TARGET_BASE_AUTO
+				     ? "the pointer before '->'" : "the address given to @cast");
 		unify(in, &n->type, targetvar_value_type(n), n->loc, "a target variable");
 		break;
 	case NODE_DEFINED:
