@@ -174,8 +174,6 @@ struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct v
 			return n;
 		}
 		n->u.at_op.operand = args->items[0];
-		if (n->u.at_op.operand->kind != NODE_TARGET)
-			diag_error(n->u.at_op.operand->loc, "%s needs a target variable, @cast or @var expression", name);
 		return n;
 	}
 	diag_error(loc, "unknown operator '%s'", name);
@@ -422,6 +420,7 @@ struct tv_plan {
 	bool user;                 /* loads read user memory */
 	int saved;                 /* >= 0: a return probe reads the value saved at entry, at this offset */
 	struct tv_plan *at_entry;  /* saved: the plan evaluated by the entry handler */
+	struct tv_saved *entry_expr; /* @entry(expr) of any expression: the value the entry handler saves */
 	bool defined;              /* DEFINED nodes: the answer here */
 	struct vec vars;           /* $$parms and friends: of struct tv_named * */
 	bool settable_reg;         /* the value is exactly register reg (writable with -g) */
@@ -440,6 +439,8 @@ struct tv_named {
 struct tv_saved {
 	struct tv_plan *plan;      /* evaluated at entry */
 	struct node *node;         /* the expression, for pretty printing and errors */
+	struct node *expr;         /* @entry(expr) other than a target: evaluated whole at entry, else NULL */
+	const char *code;          /* expr: its C, generated with the probe's body (pass 3), NULL if unused */
 	int offset;                /* into the kretprobe instance data */
 	bool is_string;
 };
@@ -1062,10 +1063,65 @@ static bool check_write(struct tv_ctx *cx, struct node *n, struct tv_plan *pl)
 	return true;
 }
 
+/* @entry($x->y) reads a target expression, which a return probe saves anyway; anything else is saved whole. */
+static bool entry_of_target(struct node *n)
+{
+	struct node *op = n->u.at_op.operand;
+	return op->kind == NODE_TARGET && op->u.target.base != TARGET_BASE_AUTO;
+}
+
+struct entry_check {
+	struct tv_ctx *cx;
+	struct vec seen;           /* of struct function *: visited */
+	const char *why;           /* the first thing it may not use */
+};
+
+static bool entry_check_pre(struct ast_walker *w, struct node *n)
+{
+	struct entry_check *ec = w->data;
+	if (ec->why)
+		return false;
+	if (n->kind == NODE_VAR && n->u.var.sym) {
+		ec->why = ast_printf("%s '%s'", n->u.var.sym->kind == SYM_GLOBAL ? "global" : "script variable",
+				     n->u.var.name);
+	} else if (n->kind == NODE_STAT_OP || n->kind == NODE_STAT_ADD || n->kind == NODE_INDEX) {
+		ec->why = "a global";
+	} else if (n->kind == NODE_CALL && n->u.call.func) {
+		struct function *fn = n->u.call.func;
+		for (int i = 0; i < ec->seen.n; i++)
+			if (ec->seen.items[i] == fn)
+				return true;
+		vec_push(&ec->seen, fn);
+		if (fn->globals_read.n || fn->globals_written.n)
+			ec->why = ast_printf("function '%s', which uses globals", fn->name);
+		else if (fn->body->kind != NODE_EMBEDDED)
+			ast_walk(w, fn->body);
+	}
+	return true;
+}
+
+/*
+ * @entry(expr) runs in the kretprobe's entry handler, before the body and
+ * without its locks: it may call functions and read target variables, but
+ * not use script variables or globals.
+ */
+static bool check_entry_expr(struct tv_ctx *cx, struct node *n)
+{
+	struct entry_check ec = {.cx = cx};
+	struct ast_walker w = {.pre = entry_check_pre, .data = &ec};
+	ast_walk(&w, n->u.at_op.operand);
+	if (!ec.why)
+		return true;
+	diag_error(n->loc, "@entry(%s) is evaluated at the function's entry, before the probe body: it cannot use %s",
+		   ast_expr_text(n->u.at_op.operand), ec.why);
+	return false;
+}
+
 /* Plan every target node of the body at one point. */
 static bool plan_body(struct tv_ctx *cx)
 {
 	bool ok = true;
+	struct vec entries = {0}; /* of struct node *: @entry(expr) saved whole */
 	for (int i = 0; i < cx->nodes.n; i++) {
 		struct node *n = cx->nodes.items[i];
 		if (n->kind == NODE_DEFINED || n->kind == NODE_ENTRY) {
@@ -1075,6 +1131,10 @@ static bool plan_body(struct tv_ctx *cx)
 			if (n->kind == NODE_ENTRY && (!cx->scope || !cx->scope->is_return)) {
 				diag_error(n->loc, "@entry is only valid in a .return probe");
 				ok = false;
+			} else if (n->kind == NODE_ENTRY && !entry_of_target(n)) {
+				ok &= check_entry_expr(cx, n);
+				vec_push(&entries, n);
+				pl->saved = 0; /* set with the layout below */
 			}
 			if (n->kind == NODE_DEFINED) {
 				/* defined when every target expression in the operand is */
@@ -1105,6 +1165,16 @@ static bool plan_body(struct tv_ctx *cx)
 		}
 		add_plan(n, pl);
 	}
+	/* after the targets inside them, which the entry handler saves (and so reads back) first */
+	for (int i = 0; i < entries.n && cx->scope; i++) {
+		struct node *n = entries.items[i];
+		struct tv_saved *sv = ast_alloc(sizeof(*sv));
+		sv->node = n;
+		sv->expr = n->u.at_op.operand;
+		sv->is_string = n->type == TYPE_STRING;
+		vec_push(&cx->scope->saved, sv);
+		plan_for(n, cx->probe)->entry_expr = sv;
+	}
 	/* values saved at entry: longs first (8 bytes each), then strings (MAXSTRINGLEN each) */
 	if (cx->scope && cx->scope->saved.n) {
 		int longs = 0, strings = 0;
@@ -1115,7 +1185,9 @@ static bool plan_body(struct tv_ctx *cx)
 		cx->scope->entry_size = 8 * longs;
 		for (int i = 0; i < cx->nodes.n; i++) {
 			struct node *n = cx->nodes.items[i];
-			struct tv_plan *pl = n->kind == NODE_TARGET ? plan_for(n, cx->probe) : NULL;
+			struct tv_plan *pl = plan_for(n, cx->probe);
+			if (pl && pl->entry_expr)
+				pl->saved = pl->entry_expr->offset;
 			for (int j = 0; pl && pl->at_entry && j < cx->scope->saved.n; j++) {
 				struct tv_saved *sv = cx->scope->saved.items[j];
 				if (sv->plan == pl->at_entry)
@@ -1411,6 +1483,18 @@ static struct target_scope *scope_of(struct codegen *g)
 const char *targetvar_gen_expr(struct codegen *g, struct node *n)
 {
 	struct tv_plan *pl = plan_for(n, g->probe);
+	if (n->kind == NODE_ENTRY && pl && pl->entry_expr) {
+		/* the entry handler's C is generated here, so its temporaries join this probe's locals */
+		struct tv_saved *sv = pl->entry_expr;
+		const char *fail_label = g->fail_label;
+		g->fail_label = NULL;
+		sv->code = codegen_expr(g, sv->expr);
+		g->fail_label = fail_label;
+		const char *at = saved_addr(scope_of(g), pl->saved);
+		if (sv->is_string)
+			return ast_printf("((const char *)(c->base.entry_data ? %s : \"\"))", at);
+		return ast_printf("(c->base.entry_data ? *(int64_t *)%s : 0)", at);
+	}
 	if (n->kind == NODE_ENTRY)
 		return codegen_expr(g, n->u.at_op.operand);
 	if (n->kind == NODE_DEFINED)
@@ -1493,7 +1577,14 @@ bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_sc
 	for (int i = 0; i < scope->saved.n; i++) {
 		struct tv_saved *sv = scope->saved.items[i];
 		const char *at = saved_addr(scope, sv->offset);
-		if (sv->is_string) {
+		if (sv->expr) {
+			if (!sv->code)
+				continue; /* the optimizer dropped the @entry: nothing to save */
+			if (sv->is_string)
+				body = ast_printf("%s_stp_strlcpy((char *)%s, %s);\n", body, at, sv->code);
+			else
+				body = ast_printf("%s*(int64_t *)%s = %s;\n", body, at, sv->code);
+		} else if (sv->is_string) {
 			body = ast_printf("%s%s\n", body, gen_pretty(&g, sv->node, sv->plan, ast_printf("((char *)%s)", at)));
 		} else {
 			const char *v = codegen_temp(&g, "v");
@@ -1504,6 +1595,9 @@ bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_sc
 	emit_line(e, "/* values a .return probe reads, saved at the function's entry */");
 	emit_line(e, "static void %s(struct context *c)", name);
 	emit_open(e, "{");
+	/* @entry(expr) code may use the probe's string slots */
+	emit_line(e, "struct probe_%d_locals *l __attribute__((unused)) = &c->probe_locals.probe_%d;", probe->index,
+		  probe->index);
 	emit_raw(e, "%s", body);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;
