@@ -556,6 +556,8 @@ static const char *gen_call(struct codegen *g, struct node *n)
 		return gen_print(g, n, string_slot(g), true, false);
 	case BUILTIN_SPRINTDLN:
 		return gen_print(g, n, string_slot(g), true, true);
+	case BUILTIN_CONST:
+		return ast_printf("((int64_t)(%s))", ((struct node *)n->u.call.args.items[0])->u.str);
 	case BUILTIN_NONE:
 		break;
 	}

@@ -40,6 +40,7 @@ static const struct {
 	{"printdln", BUILTIN_PRINTDLN},
 	{"sprintd", BUILTIN_SPRINTD},
 	{"sprintdln", BUILTIN_SPRINTDLN},
+	{"@const", BUILTIN_CONST},
 };
 
 enum builtin resolve_builtin(const char *name)
@@ -434,6 +435,13 @@ static void resolve_call(struct scope *sc, struct node *n)
 	const char *name = n->u.call.name;
 	resolve_vec(sc, &n->u.call.args);
 	n->u.call.builtin = resolve_builtin(name);
+	if (n->u.call.builtin == BUILTIN_CONST) {
+		/* the parser checked its one string literal */
+		if (!s->guru && !caller_from_tapset(sc))
+			diag_error(n->loc, "@const(\"%s\") is C code: it needs guru mode (-g)",
+				   ((struct node *)n->u.call.args.items[0])->u.str);
+		return;
+	}
 	if (n->u.call.builtin) {
 		int nargs = n->u.call.args.n;
 		bool fmt = n->u.call.builtin == BUILTIN_PRINTF || n->u.call.builtin == BUILTIN_SPRINTF;

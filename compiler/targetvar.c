@@ -111,6 +111,116 @@ static const char *string_arg(struct vec *args, int i, struct srcloc loc, const 
 	return a->u.str;
 }
 
+static struct node *new_call(struct srcloc loc, const char *name, struct node *arg1, struct node *arg2)
+{
+	struct node *n = ast_new(NODE_CALL, loc, name);
+	n->u.call.name = name;
+	vec_push(&n->u.call.args, arg1);
+	if (arg2)
+		vec_push(&n->u.call.args, arg2);
+	return n;
+}
+
+static struct node *new_str(struct srcloc loc, const char *text)
+{
+	struct node *n = ast_new(NODE_STR, loc, text);
+	n->u.str = text;
+	return n;
+}
+
+/*
+ * The @-operators that are shorthand for other expressions:
+ *   @cast_sizeof("type"), @cast_module_sizeof("module", "type")
+ *                                   &@cast(0, "type", "module")[1]
+ *   @type_member_defined("type", member)   @defined(@cast(0, "type")->member)
+ *   @kderef(size, addr), @uderef(size, addr)   kernel_char/short/int/long(addr),
+ *                                   __user_integer(addr, size, 1, 1): an error on a fault
+ *   @kregister(n), @uregister(n)    register("name"), uregister("name") of DWARF register n
+ *   @const("C")                     the builtin @const (guru mode)
+ * NULL if name is none of them.
+ */
+static struct node *sugar_operator(struct srcloc loc, const char *name, struct vec *args)
+{
+	struct node *zero = ast_new(NODE_NUM, loc, "0");
+	if (!strcmp(name, "@cast_sizeof") || !strcmp(name, "@cast_module_sizeof")) {
+		bool module = !strcmp(name, "@cast_module_sizeof");
+		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
+		n->u.target.operand = zero;
+		n->u.target.name = "?";
+		if (args->n != 1 + module) {
+			diag_error(loc, module ? "@cast_module_sizeof takes a module and a type name: @cast_module_sizeof(\"module\", \"type\")"
+					       : "@cast_sizeof takes a type name: @cast_sizeof(\"type\")");
+			return n;
+		}
+		const char *type = string_arg(args, module, loc, name, "type name");
+		n->u.target.name = type ? type : "?";
+		n->u.target.module = module ? string_arg(args, 0, loc, name, "module name") : NULL;
+		struct node *one = ast_new(NODE_NUM, loc, "1");
+		one->u.num = 1;
+		targetvar_add_index(n, loc, one);
+		n->u.target.address_of = true;
+		return n;
+	}
+	if (!strcmp(name, "@type_member_defined")) {
+		struct node *n = ast_new(NODE_DEFINED, loc, name);
+		struct node *t = new_target(loc, name, TARGET_BASE_CAST);
+		t->u.target.operand = zero;
+		t->u.target.name = "?";
+		n->u.at_op.operand = t;
+		struct node *member = args->n == 2 ? args->items[1] : NULL;
+		if (!member || (member->kind != NODE_VAR && member->kind != NODE_STR)) {
+			diag_error(loc, "@type_member_defined takes a type name and a member: @type_member_defined(\"type\", member)");
+			return n;
+		}
+		const char *type = string_arg(args, 0, loc, name, "type name");
+		t->u.target.name = type ? type : "?";
+		/* a member path: "a->b" or "a.b" as a string, or a plain name */
+		char *path = ast_strdup(member->kind == NODE_VAR ? member->u.var.name : member->u.str);
+		for (char *field = strtok(path, ".->"); field; field = strtok(NULL, ".->"))
+			targetvar_add_field(t, member->loc, field);
+		return n;
+	}
+	if (!strcmp(name, "@kderef") || !strcmp(name, "@uderef")) {
+		static const char *const kernel_reads[] = {[1] = "kernel_char", [2] = "kernel_short", [4] = "kernel_int",
+							   [8] = "kernel_long"};
+		struct node *size = args->n == 2 ? args->items[0] : NULL;
+		if (!size || size->kind != NODE_NUM || (size->u.num != 1 && size->u.num != 2 && size->u.num != 4 &&
+							size->u.num != 8)) {
+			diag_error(size ? size->loc : loc, "%s takes a size of 1, 2, 4 or 8 bytes and an address: %s(size, addr)",
+				   name, name);
+			return zero;
+		}
+		struct node *addr = args->items[1];
+		if (name[1] == 'k')
+			return new_call(loc, kernel_reads[size->u.num], addr, NULL);
+		struct node *call = new_call(loc, "__user_integer", addr, size);
+		struct node *yes = ast_new(NODE_NUM, loc, "1");
+		yes->u.num = 1;
+		vec_push(&call->u.call.args, yes);
+		vec_push(&call->u.call.args, yes);
+		return call;
+	}
+	if (!strcmp(name, "@kregister") || !strcmp(name, "@uregister")) {
+		/* x86-64 DWARF register numbers */
+		static const char *const regs[] = {"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9",
+						   "r10", "r11", "r12", "r13", "r14", "r15", "rip"};
+		struct node *num = args->n == 1 ? args->items[0] : NULL;
+		if (!num || num->kind != NODE_NUM || num->u.num < 0 || num->u.num > 16) {
+			diag_error(num ? num->loc : loc, "%s takes a DWARF register number from 0 to 16: %s(n)", name, name);
+			return zero;
+		}
+		return new_call(loc, name[1] == 'k' ? "register" : "uregister", new_str(loc, regs[num->u.num]), NULL);
+	}
+	if (!strcmp(name, "@const")) {
+		if (args->n != 1 || ((struct node *)args->items[0])->kind != NODE_STR) {
+			diag_error(loc, "@const takes one string literal, a C expression: @const(\"NAME\")");
+			return zero;
+		}
+		return new_call(loc, "@const", args->items[0], NULL);
+	}
+	return NULL;
+}
+
 struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct vec *args)
 {
 	if (!strcmp(name, "@task")) {
@@ -166,6 +276,9 @@ struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct v
 		n->u.ternary.otherwise = args->items[1];
 		return n;
 	}
+	struct node *n = sugar_operator(loc, name, args);
+	if (n)
+		return n;
 	if (!strcmp(name, "@defined") || !strcmp(name, "@entry")) {
 		struct node *n = ast_new(name[1] == 'd' ? NODE_DEFINED : NODE_ENTRY, loc, name);
 		if (args->n != 1) {
@@ -604,6 +717,9 @@ static bool walk_path(struct tv_plan *pl, struct node *n, const char *what)
 				elem = t->target;
 			} else if (t && t->kind == DBG_ARRAY && pl->in_memory) {
 				elem = t->target;
+			} else if (i == 0 && n->u.target.base == TARGET_BASE_CAST && pl->in_memory) {
+				/* @cast(p, "type")[i]: p as an array of type, as SystemTap allows */
+				elem = pl->type;
 			} else {
 				pl->error = ast_printf("'[...]': %s is %s, not an array or a pointer", what, type_text(pl->type));
 				return false;

@@ -222,6 +222,9 @@ static void infer_call(struct infer *in, struct node *n)
 		n->type = to_string ? TYPE_STRING : TYPE_VOID;
 		return;
 	}
+	case BUILTIN_CONST:
+		n->type = TYPE_LONG;
+		return;
 	case BUILTIN_NONE:
 		break;
 	}
