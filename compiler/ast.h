@@ -228,6 +228,7 @@ struct node {
 			struct node *value;    /* VAR bound to the element value, or NULL */
 			struct vec keys;       /* of VAR nodes bound to the keys */
 			struct node *array;    /* VAR naming the array */
+			struct vec slice;      /* of struct node *: arr[*, k] keys to match (WILDCARD: any), or empty */
 			int sort_column;       /* 0 = value, 1..n = key n; meaningful when sort_dir != 0 */
 			int sort_dir;          /* +1 ascending, -1 descending, 0 unsorted */
 			int sort_stat;         /* statistics arrays sorted by value: 1 + enum stat_op, 0 = @count */

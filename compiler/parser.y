@@ -512,6 +512,21 @@ statement:
 |	FOREACH '(' foreach_vars IN IDENT opt_sort opt_limit ')' statement {
 		$$ = new_foreach(@1, $3, @5, $5.text, 0, @6, $6, $7, $9);
 	}
+|	FOREACH '(' foreach_vars IN IDENT '[' key_list ']' opt_sort opt_limit ')' statement {
+		/* foreach ([a, b] in arr[*, 1]): only the elements whose keys match the slice */
+		$$ = new_foreach(@1, $3, @5, $5.text, 0, @9, $9, $10, $12);
+		$$->u.foreach.slice = $7;
+	}
+|	FOREACH '(' foreach_vars IN IDENT '[' key_list ']' STAT_OP sort_sign opt_limit ')' statement {
+		int op = ast_stat_op_parse($9.text);
+		if (op < STAT_COUNT || op > STAT_VARIANCE) {
+			diag_error(@9, "a foreach can sort by @count, @sum, @min, @max, @avg or @variance, not %s",
+				   $9.text);
+			op = STAT_COUNT;
+		}
+		$$ = new_foreach(@1, $3, @5, $5.text, op + 1, @9, $10, $11, $13);
+		$$->u.foreach.slice = $7;
+	}
 |	FOREACH '(' foreach_vars IN IDENT STAT_OP sort_sign opt_limit ')' statement {
 		/* foreach (k in stats_array @sum-): sorted by an aggregate of each element */
 		int op = ast_stat_op_parse($6.text);

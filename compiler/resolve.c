@@ -690,6 +690,14 @@ static void resolve_node(struct scope *sc, struct node *n)
 			diag_error(n->loc, "foreach sorts by key %d but binds only %d key%s",
 				   n->u.foreach.sort_column, n->u.foreach.keys.n,
 				   n->u.foreach.keys.n == 1 ? "" : "s");
+		if (n->u.foreach.slice.n && n->u.foreach.slice.n != n->u.foreach.keys.n)
+			diag_error(n->loc, "foreach binds %d key%s but its slice has %d", n->u.foreach.keys.n,
+				   n->u.foreach.keys.n == 1 ? "" : "s", n->u.foreach.slice.n);
+		for (int i = 0; i < n->u.foreach.slice.n; i++) {
+			struct node *k = n->u.foreach.slice.items[i];
+			if (k->kind != NODE_WILDCARD)
+				resolve_node(sc, k);
+		}
 		resolve_node(sc, n->u.foreach.limit);
 		/* a sort would reorder the list the enclosing loop is walking */
 		for (int i = 0; n->u.foreach.sort_dir && i < sc->iterating.n; i++)
