@@ -132,7 +132,7 @@ static struct node *new_str(struct srcloc loc, const char *text)
  * The @-operators that are shorthand for other expressions:
  *   @cast_sizeof("type"), @cast_module_sizeof("module", "type")
  *                                   &@cast(0, "type", "module")[1]
- *   @type_member_defined("type", member)   @defined(@cast(0, "type")->member)
+ *   @type_member_defined("type", member)   @defined(@cast(0, "type")->member$)
  *   @kderef(size, addr), @uderef(size, addr)   kernel_char/short/int/long(addr),
  *                                   __user_integer(addr, size, 1, 1): an error on a fault
  *   @kregister(n), @uregister(n)    register("name"), uregister("name") of DWARF register n
@@ -178,6 +178,7 @@ static struct node *sugar_operator(struct srcloc loc, const char *name, struct v
 		char *path = ast_strdup(member->kind == NODE_VAR ? member->u.var.name : member->u.str);
 		for (char *field = strtok(path, ".->"); field; field = strtok(NULL, ".->"))
 			targetvar_add_field(t, member->loc, field);
+		t->u.target.pretty = 1; /* any member, even a struct or a bit-field, only has to exist */
 		return n;
 	}
 	if (!strcmp(name, "@kderef") || !strcmp(name, "@uderef")) {
