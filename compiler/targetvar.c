@@ -752,6 +752,7 @@ struct tv_ctx {
 	struct node *body;             /* the body planned: where autocast looks for a local's assignments */
 	struct vec typing;             /* of struct symbol *: locals whose type autocast is finding */
 	int depth;                     /* autocast's nesting through locals and calls */
+	int *budget;                   /* autocast: steps left for one '->' (bounds the search), NULL: none yet */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
 };
@@ -817,6 +818,10 @@ static struct dbg_type *agreed_type(struct tv_ctx *cx, struct vec *values, const
 			continue;
 		const char *w = NULL;
 		struct dbg_type *t = autocast_type(cx, v, &w);
+		if (cx->budget && *cx->budget < 0) {
+			*why = "finding it takes too many steps";
+			return NULL;
+		}
 		if (!t) {
 			if (w && !first_why)
 				first_why = w;
@@ -838,6 +843,10 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 	*why = NULL;
 	if (cx->depth > 16) {
 		*why = "autocast nests too deeply";
+		return NULL;
+	}
+	if (cx->budget && --*cx->budget < 0) {
+		*why = "finding it takes too many steps";
 		return NULL;
 	}
 	switch (n->kind) {
@@ -904,7 +913,7 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 			return ptr;
 		}
 		/* a script function: its returns, typed in its own body (no probe point there) */
-		struct tv_ctx fx = {.s = cx->s, .body = fn->body, .depth = cx->depth + 1};
+		struct tv_ctx fx = {.s = cx->s, .body = fn->body, .depth = cx->depth + 1, .budget = cx->budget};
 		struct assign_walk aw = {0};
 		struct ast_walker w = {.pre = assign_pre, .data = &aw};
 		ast_walk(&w, fn->body);
@@ -1024,7 +1033,12 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		break;
 	}
 	case TARGET_BASE_AUTO: {
+		/* the search through locals and calls may branch: at most 1,000 steps per '->' */
+		int budget = 1000, *outer = cx->budget;
+		if (!outer)
+			cx->budget = &budget;
 		struct dbg_type *t = autocast_type(cx, n->u.target.operand, &err);
+		cx->budget = outer;
 		if (!t) {
 			pl->error = ast_printf("cannot use '->' on '%s': %s (use @cast(ptr, \"type\"))",
 					       ast_expr_text(n->u.target.operand), err ? err : "its type is not known");
