@@ -992,6 +992,8 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		op->expr = n->u.target.operand;
 		pl->type = t;
 		pl->in_memory = true;
+		/* in a user-space probe, a kernel type (@cast(p, "t", "kernel")) is read in kernel memory */
+		pl->user = cx->scope && cx->scope->user && di == cx->scope->di;
 		break;
 	}
 	case TARGET_BASE_AT_VAR: {
@@ -1047,6 +1049,8 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		what = ast_printf("'%s'", ast_expr_text(n->u.target.operand));
 		add_op(pl, TV_START_EXPR)->expr = n->u.target.operand;
 		pl->type = t;
+		/* task_current()->pid in a user-space probe reads kernel memory: where the type came from */
+		pl->user = cx->scope && cx->scope->user && t->di == cx->scope->di;
 		break;
 	}
 	default:
