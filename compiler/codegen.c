@@ -27,7 +27,9 @@ static void gen_stmt(struct codegen *g, struct node *n);
 
 const char *codegen_near(const struct node *n)
 {
-	/* SystemTap names tokens by their lexical kind: a call is an identifier */
+	/* SystemTap names tokens by their lexical kind: a call is an identifier, p->x starts with 'p' */
+	if (n->kind == NODE_TARGET && n->u.target.base == TARGET_BASE_AUTO)
+		return codegen_near(n->u.target.operand);
 	const char *kind = n->kind == NODE_CALL ? "identifier" : ast_kind_name(n->kind);
 	return ast_printf("%s '%s' at %s:%d:%d", kind, n->tok ? n->tok : "?", n->loc.file, n->loc.line, n->loc.col);
 }
