@@ -363,6 +363,7 @@ void ast_walk(struct ast_walker *w, struct node *n)
 		ast_walk(w, n->u.foreach.value);
 		walk_vec(w, &n->u.foreach.keys);
 		ast_walk(w, n->u.foreach.array);
+		walk_vec(w, &n->u.foreach.slice);
 		ast_walk(w, n->u.foreach.limit);
 		ast_walk(w, n->u.foreach.body);
 		break;

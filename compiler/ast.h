@@ -147,6 +147,7 @@ enum target_base {
 	TARGET_BASE_VAR,     /* $name: a parameter, local, global of the probed code, or $return */
 	TARGET_BASE_CAST,    /* @cast(ptr, "type" [, "module"]) */
 	TARGET_BASE_AT_VAR,  /* @var("name[@file]" [, "module"]) */
+	TARGET_BASE_AUTO,    /* expr->field: operand's type found in pass 2 (autocast) */
 	TARGET_BASE_PARMS,   /* $$parms */
 	TARGET_BASE_LOCALS,  /* $$locals */
 	TARGET_BASE_VARS,    /* $$vars */
@@ -227,6 +228,7 @@ struct node {
 			struct node *value;    /* VAR bound to the element value, or NULL */
 			struct vec keys;       /* of VAR nodes bound to the keys */
 			struct node *array;    /* VAR naming the array */
+			struct vec slice;      /* of struct node *: arr[*, k] keys to match (WILDCARD: any), or empty */
 			int sort_column;       /* 0 = value, 1..n = key n; meaningful when sort_dir != 0 */
 			int sort_dir;          /* +1 ascending, -1 descending, 0 unsorted */
 			int sort_stat;         /* statistics arrays sorted by value: 1 + enum stat_op, 0 = @count */
@@ -267,7 +269,7 @@ struct node {
 			enum target_base base;
 			const char *name;      /* $name without '$'; @cast: the type; @var: "name[@file]" */
 			const char *module;    /* @cast, @var: module argument, NULL for the kernel */
-			struct node *operand;  /* @cast: the pointer expression */
+			struct node *operand;  /* @cast: the pointer expression; AUTO: the typed expression */
 			struct vec path;       /* of struct target_step *: ->field and [index] in order */
 			bool address_of;       /* &$var->field: the address, not the value */
 			int pretty;            /* 0 value, 1 '$' (one level), 2 '$$' (nested) pretty string */
@@ -366,6 +368,7 @@ struct function {
 	bool guru_only;        /* guru pragma: script code may call it only with -g */
 	bool prints;           /* embedded C: writes to the output (pragma:print; assumed outside the tapset) */
 	bool reads_regs;       /* embedded C: reads the probe's registers or entry (pragma:regs; assumed outside the tapset) */
+	const char *autocast;  /* embedded C: returns a kernel pointer to this type (pragma:autocast:TYPE), or NULL */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
 	int index;             /* position in session->functions */

@@ -95,6 +95,7 @@ struct node *ast_clone(const struct node *n)
 		c->u.foreach.value = ast_clone(n->u.foreach.value);
 		c->u.foreach.keys = clone_vec(&n->u.foreach.keys);
 		c->u.foreach.array = ast_clone(n->u.foreach.array);
+		c->u.foreach.slice = clone_vec(&n->u.foreach.slice);
 		c->u.foreach.limit = ast_clone(n->u.foreach.limit);
 		c->u.foreach.body = ast_clone(n->u.foreach.body);
 		break;

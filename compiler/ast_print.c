@@ -115,6 +115,9 @@ static void print_target(FILE *out, const struct node *n)
 		}
 		fputc(')', out);
 		break;
+	case TARGET_BASE_AUTO:
+		print_expr(out, n->u.target.operand, true);
+		break;
 	default:
 		fputs(bases[n->u.target.base], out);
 		break;
@@ -378,6 +381,12 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 			fputc(']', out);
 		fputs(" in ", out);
 		print_expr(out, n->u.foreach.array, false);
+		for (int i = 0; i < n->u.foreach.slice.n; i++) {
+			fputs(i ? ", " : "[", out);
+			print_expr(out, n->u.foreach.slice.items[i], false);
+		}
+		if (n->u.foreach.slice.n)
+			fputc(']', out);
 		if (column == 0 && n->u.foreach.sort_stat)
 			fprintf(out, " %s", ast_stat_op_name((enum stat_op)(n->u.foreach.sort_stat - 1)));
 		if (column == 0)

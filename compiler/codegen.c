@@ -27,7 +27,9 @@ static void gen_stmt(struct codegen *g, struct node *n);
 
 const char *codegen_near(const struct node *n)
 {
-	/* SystemTap names tokens by their lexical kind: a call is an identifier */
+	/* SystemTap names tokens by their lexical kind: a call is an identifier, p->x starts with 'p' */
+	if (n->kind == NODE_TARGET && n->u.target.base == TARGET_BASE_AUTO)
+		return codegen_near(n->u.target.operand);
 	const char *kind = n->kind == NODE_CALL ? "identifier" : ast_kind_name(n->kind);
 	return ast_printf("%s '%s' at %s:%d:%d", kind, n->tok ? n->tok : "?", n->loc.file, n->loc.line, n->loc.col);
 }
@@ -556,6 +558,8 @@ static const char *gen_call(struct codegen *g, struct node *n)
 		return gen_print(g, n, string_slot(g), true, false);
 	case BUILTIN_SPRINTDLN:
 		return gen_print(g, n, string_slot(g), true, true);
+	case BUILTIN_CONST:
+		return ast_printf("((int64_t)(%s))", ((struct node *)n->u.call.args.items[0])->u.str);
 	case BUILTIN_NONE:
 		break;
 	}
@@ -716,11 +720,14 @@ static void gen_foreach(struct codegen *g, struct node *n)
 		limit = temp(g, "limit");
 		emit_line(g->e, "int64_t %s = %s;", limit, gen_expr(g, n->u.foreach.limit));
 	}
+	const char *slice = codegen_foreach_slice(g, n, node); /* declarations first */
 	if (n->u.foreach.sort_dir)
 		emit_line(g->e, "_stp_map_sort(%s, %d, %d);", map, n->u.foreach.sort_column, n->u.foreach.sort_dir);
 	emit_open(g->e, "for (%s = _stp_map_first(%s); %s%s; %s = _stp_map_next(%s, %s)) {", node, map, node,
-		  limit ? ast_printf(" && %s-- > 0", limit) : "", node, map, node);
+		  limit && !slice ? ast_printf(" && %s-- > 0", limit) : "", node, map, node);
 	charge(g, 1, n);
+	if (slice)
+		codegen_foreach_filter(g, slice, limit);
 	codegen_bind_foreach_keys(g, n, node);
 	if (n->u.foreach.value) {
 		struct symbol *v = n->u.foreach.value->u.var.sym;
@@ -906,6 +913,45 @@ void codegen_body(struct codegen *g, struct node *body)
 		gen_block(g, body);
 	else
 		gen_stmt(g, body);
+}
+
+/*
+ * foreach over arr[*, k]: emits the slice's keys, evaluated once before the
+ * loop; returns the C condition the keys of map node `node` must meet, or
+ * NULL without a slice.
+ */
+const char *codegen_foreach_slice(struct codegen *g, const struct node *n, const char *node)
+{
+	if (!n->u.foreach.slice.n)
+		return NULL;
+	char *cond = "1";
+	for (int i = 0; i < n->u.foreach.slice.n; i++) {
+		struct node *k = n->u.foreach.slice.items[i];
+		if (k->kind == NODE_WILDCARD)
+			continue;
+		if (k->type == TYPE_STRING) {
+			const char *slot = string_slot(g), *t = temp(g, "slice");
+			emit_line(g->e, "const char *%s = ({ _stp_strlcpy(%s, %s); (const char *)%s; });", t, slot,
+				  gen_expr(g, k), slot);
+			cond = ast_printf("%s && !strcmp(_stp_node_key_str(%s, %d), %s)", cond, node, i, t);
+		} else {
+			const char *t = temp(g, "slice");
+			emit_line(g->e, "int64_t %s = %s;", t, gen_expr(g, k));
+			cond = ast_printf("%s && _stp_node_key_long(%s, %d) == %s", cond, node, i, t);
+		}
+	}
+	return cond;
+}
+
+/* In a sliced foreach's body: skip the elements outside the slice, then count the limit. */
+void codegen_foreach_filter(struct codegen *g, const char *slice, const char *limit)
+{
+	emit_line(g->e, "if (!(%s))", slice);
+	emit_line(g->e, "\tcontinue;");
+	if (limit) {
+		emit_line(g->e, "if (%s-- <= 0)", limit);
+		emit_line(g->e, "\tbreak;");
+	}
 }
 
 /* foreach: copy the keys of map node `node` into the loop's key variables. */

@@ -38,6 +38,8 @@ const char *codegen_stp_type(enum stp_type t);
 
 /* Building blocks for the files below and targetvar.c (see codegen.c). */
 void codegen_bind_foreach_keys(struct codegen *g, const struct node *n, const char *node);
+const char *codegen_foreach_slice(struct codegen *g, const struct node *n, const char *node);
+void codegen_foreach_filter(struct codegen *g, const char *slice, const char *limit);
 void codegen_emit_display_keys(struct emitter *e, const char *name, const struct symbol *sym);
 const char *codegen_expr(struct codegen *g, struct node *n);         /* C expression for n */
 const char *codegen_temp(struct codegen *g, const char *prefix);     /* fresh C identifier */

@@ -148,6 +148,7 @@ void codegen_stats_foreach(struct codegen *g, struct node *n)
 		limit = codegen_temp(g, "limit");
 		emit_line(g->e, "int64_t %s = %s;", limit, codegen_expr(g, n->u.foreach.limit));
 	}
+	const char *slice = codegen_foreach_slice(g, n, node); /* declarations first */
 	emit_line(g->e, "%s = _stp_pmap_aggregate(%s, &%s);", agg, map, st);
 	emit_line(g->e, "%s", check_status(g, st, sym, n));
 	emit_line(g->e, "%s = _stp_pmap_generation(%s);", gen, map);
@@ -160,8 +161,11 @@ void codegen_stats_foreach(struct codegen *g, struct node *n)
 		ast_printf("statistics array '%s' was aggregated again inside a foreach over it", sym->name), n);
 	emit_open(g->e, "for (%s = _stp_map_first(%s); %s%s; %s = ({ if (unlikely(_stp_pmap_generation(%s) != %s)) %s; "
 		  "_stp_map_next(%s, %s); })) {",
-		  node, agg, node, limit ? ast_printf(" && %s-- > 0", limit) : "", node, map, gen, changed, agg, node);
+		  node, agg, node, limit && !slice ? ast_printf(" && %s-- > 0", limit) : "", node, map, gen, changed, agg,
+		  node);
 	codegen_charge(g, 1, n);
+	if (slice)
+		codegen_foreach_filter(g, slice, limit);
 	codegen_bind_foreach_keys(g, n, node);
 	codegen_substmt(g, n->u.foreach.body);
 	emit_close(g->e, "}");

@@ -17,6 +17,7 @@ enum builtin {
 	BUILTIN_PRINTDLN, /* printdln(delim, a, ...) */
 	BUILTIN_SPRINTD,  /* sprintd(delim, a, ...): string */
 	BUILTIN_SPRINTDLN,/* sprintdln(delim, a, ...): string */
+	BUILTIN_CONST,    /* @const("C expression"): its value as a long (guru mode) */
 };
 
 /* The print-family builtins that take a delimiter first. */

@@ -512,6 +512,21 @@ statement:
 |	FOREACH '(' foreach_vars IN IDENT opt_sort opt_limit ')' statement {
 		$$ = new_foreach(@1, $3, @5, $5.text, 0, @6, $6, $7, $9);
 	}
+|	FOREACH '(' foreach_vars IN IDENT '[' key_list ']' opt_sort opt_limit ')' statement {
+		/* foreach ([a, b] in arr[*, 1]): only the elements whose keys match the slice */
+		$$ = new_foreach(@1, $3, @5, $5.text, 0, @9, $9, $10, $12);
+		$$->u.foreach.slice = $7;
+	}
+|	FOREACH '(' foreach_vars IN IDENT '[' key_list ']' STAT_OP sort_sign opt_limit ')' statement {
+		int op = ast_stat_op_parse($9.text);
+		if (op < STAT_COUNT || op > STAT_VARIANCE) {
+			diag_error(@9, "a foreach can sort by @count, @sum, @min, @max, @avg or @variance, not %s",
+				   $9.text);
+			op = STAT_COUNT;
+		}
+		$$ = new_foreach(@1, $3, @5, $5.text, op + 1, @9, $10, $11, $13);
+		$$->u.foreach.slice = $7;
+	}
 |	FOREACH '(' foreach_vars IN IDENT STAT_OP sort_sign opt_limit ')' statement {
 		/* foreach (k in stats_array @sum-): sorted by an aggregate of each element */
 		int op = ast_stat_op_parse($6.text);
@@ -849,11 +864,27 @@ primary:
  * target = "$name" | "$$parms" | "$$locals" | "$$vars" | "$$return"
  *        | "@" name "(" args ")"              (@cast, @var, @entry)
  *        | target "->" member | target "[" expr "]" | target ("$" | "$$")
+ *        | (ident | ident "(" args ")" | ident "[" keys "]" | "(" expr ")") "->" member
+ * The last line is autocast: pass 2 finds what the expression points to.
  */
 target:
 	TARGET_VAR                   { $$ = targetvar_new(@1, $1.text); }
 |	AT_NAME '(' opt_args ')'     { $$ = targetvar_at_operator(@1, $1.text, &$3); }
 |	target ARROW member_name     { $$ = targetvar_add_field($1, @2, $3.text); }
+|	IDENT ARROW member_name      { $$ = targetvar_add_field(new_var(@1, $1.text), @2, $3.text); }
+|	IDENT '(' opt_args ')' ARROW member_name {
+		struct node *call = ast_new(NODE_CALL, @1, $1.text);
+		call->u.call.name = $1.text;
+		call->u.call.args = $3;
+		$$ = targetvar_add_field(call, @5, $6.text);
+	}
+|	IDENT '[' key_list ']' ARROW member_name {
+		struct node *index = ast_new(NODE_INDEX, @1, $1.text);
+		index->u.index.array = new_var(@1, $1.text);
+		index->u.index.keys = $3;
+		$$ = targetvar_add_field(index, @5, $6.text);
+	}
+|	'(' expr ')' ARROW member_name { $$ = targetvar_add_field($2, @4, $5.text); }
 |	target '[' expr ']'          { $$ = targetvar_add_index($1, @2, $3); }
 |	target PRETTY_SUFFIX         { $$ = targetvar_set_pretty($1, @2, $2.text); }
 ;
@@ -1136,6 +1167,23 @@ static bool has_pragma(const char *code, const char *word)
 	return false;
 }
 
+/* The word after prefix in a pragma comment of code (prefixWORD), or NULL. */
+static const char *pragma_value(const char *code, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	for (const char *p = strstr(code, "/*"); p; p = strstr(p + 2, "/*")) {
+		const char *q = p + 2;
+		q += strspn(q, " \t");
+		if (strncmp(q, prefix, len) != 0)
+			continue;
+		q += len;
+		size_t n = strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (n)
+			return ast_strndup(q, n);
+	}
+	return NULL;
+}
+
 /* Embedded-C functions: the pragma comments that describe them. */
 static void set_pragmas(struct function *f, const char *code)
 {
@@ -1145,6 +1193,7 @@ static void set_pragmas(struct function *f, const char *code)
 	f->guru_only = has_pragma(code, "guru");
 	f->prints = has_pragma(code, "pragma:print");
 	f->reads_regs = has_pragma(code, "pragma:regs");
+	f->autocast = pragma_value(code, "pragma:autocast:");
 }
 
 /* Append a foreach key; at most one sort marker per foreach. */

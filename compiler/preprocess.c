@@ -507,7 +507,9 @@ static bool read_macro_args(struct pp_state *pp, const struct pp_macro *m, const
 /* The @-operators the parser knows (statistics operators are STAT_OP tokens). */
 static bool is_at_operator(const char *name)
 {
-	static const char *const ops[] = { "cast", "var", "defined", "entry", "choose_defined", "task" };
+	static const char *const ops[] = { "cast", "var", "defined", "entry", "choose_defined", "task", "cast_sizeof",
+					    "cast_module_sizeof", "type_member_defined", "kderef", "uderef", "kregister",
+					    "uregister", "const" };
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(name, ops[i]))
 			return true;

@@ -40,6 +40,7 @@ static const struct {
 	{"printdln", BUILTIN_PRINTDLN},
 	{"sprintd", BUILTIN_SPRINTD},
 	{"sprintdln", BUILTIN_SPRINTDLN},
+	{"@const", BUILTIN_CONST},
 };
 
 enum builtin resolve_builtin(const char *name)
@@ -434,6 +435,13 @@ static void resolve_call(struct scope *sc, struct node *n)
 	const char *name = n->u.call.name;
 	resolve_vec(sc, &n->u.call.args);
 	n->u.call.builtin = resolve_builtin(name);
+	if (n->u.call.builtin == BUILTIN_CONST) {
+		/* the parser checked its one string literal */
+		if (!s->guru && !caller_from_tapset(sc))
+			diag_error(n->loc, "@const(\"%s\") is C code: it needs guru mode (-g)",
+				   ((struct node *)n->u.call.args.items[0])->u.str);
+		return;
+	}
 	if (n->u.call.builtin) {
 		int nargs = n->u.call.args.n;
 		bool fmt = n->u.call.builtin == BUILTIN_PRINTF || n->u.call.builtin == BUILTIN_SPRINTF;
@@ -530,8 +538,8 @@ static void resolve_node(struct scope *sc, struct node *n)
 		break;
 	case NODE_TARGET:
 		/* a function has no probe point whose variables it could read */
-		if (sc->func && n->u.target.base != TARGET_BASE_CAST)
-			diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @cast)",
+		if (sc->func && n->u.target.base != TARGET_BASE_CAST && n->u.target.base != TARGET_BASE_AUTO)
+			diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @cast and '->' on typed values)",
 				   ast_expr_text(n));
 		resolve_node(sc, n->u.target.operand);
 		for (int i = 0; i < n->u.target.path.n; i++)
@@ -682,6 +690,14 @@ static void resolve_node(struct scope *sc, struct node *n)
 			diag_error(n->loc, "foreach sorts by key %d but binds only %d key%s",
 				   n->u.foreach.sort_column, n->u.foreach.keys.n,
 				   n->u.foreach.keys.n == 1 ? "" : "s");
+		if (n->u.foreach.slice.n && n->u.foreach.slice.n != n->u.foreach.keys.n)
+			diag_error(n->loc, "foreach binds %d key%s but its slice has %d", n->u.foreach.keys.n,
+				   n->u.foreach.keys.n == 1 ? "" : "s", n->u.foreach.slice.n);
+		for (int i = 0; i < n->u.foreach.slice.n; i++) {
+			struct node *k = n->u.foreach.slice.items[i];
+			if (k->kind != NODE_WILDCARD)
+				resolve_node(sc, k);
+		}
 		resolve_node(sc, n->u.foreach.limit);
 		/* a sort would reorder the list the enclosing loop is walking */
 		for (int i = 0; n->u.foreach.sort_dir && i < sc->iterating.n; i++)

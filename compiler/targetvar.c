@@ -1,5 +1,5 @@
 /*
- * targetvar.c - target variables, from the parser to fault-safe C.
+ * targetvar.c - target variables, from the parser's nodes (targetvar_parse.c) to fault-safe C.
  *
  * A target expression ($file->f_pos, $buf[2], &$task->comm, $$parms$,
  * @cast(p, "task_struct")->pid, @var("jiffies_64")) is planned in pass 2 for
@@ -44,200 +44,6 @@
 #include "diag.h"
 #include "probes.h"
 #include "targetvar.h"
-
-/* ---- parsing ---- */
-
-static struct node *new_target(struct srcloc loc, const char *tok, enum target_base base)
-{
-	struct node *n = ast_new(NODE_TARGET, loc, tok);
-	n->u.target.base = base;
-	return n;
-}
-
-struct node *targetvar_new(struct srcloc loc, const char *text)
-{
-	size_t len = strlen(text);
-	int pretty = 0;
-	while (len > 2 && text[len - 1] == '$' && pretty < 2) {
-		len--;
-		pretty++;
-	}
-	const char *name = ast_strndup(text, len);
-	struct node *n;
-	static const struct {
-		const char *name;
-		enum target_base base;
-	} specials[] = {
-		{"$$parms", TARGET_BASE_PARMS}, {"$$locals", TARGET_BASE_LOCALS},
-		{"$$vars", TARGET_BASE_VARS}, {"$$return", TARGET_BASE_RETURN},
-	};
-	if (name[1] == '$') {
-		for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++) {
-			if (!strcmp(name, specials[i].name)) {
-				n = new_target(loc, text, specials[i].base);
-				n->u.target.pretty = pretty;
-				return n;
-			}
-		}
-		/* an SDT marker's own: a variable named "$name" its probe point defines */
-		bool marker = !strcmp(name, "$$name") || !strcmp(name, "$$provider");
-		if (!marker) {
-			diag_error(loc, "unknown target variable '%s' (expected $$parms, $$locals, $$vars or $$return; "
-				   "$$name and $$provider at an SDT marker)", name);
-			return new_target(loc, text, TARGET_BASE_PARMS);
-		}
-	}
-	n = new_target(loc, text, TARGET_BASE_VAR);
-	n->u.target.name = name + 1;
-	n->u.target.pretty = pretty;
-	if (name[1] >= '0' && name[1] <= '9')
-		diag_error(loc, "'%s' is a script argument, not a target variable; script arguments are not "
-			   "supported here", name);
-	else if (strchr(name + 2, '$'))
-		diag_error(loc, "malformed target variable '%s'", text);
-	return n;
-}
-
-static const char *string_arg(struct vec *args, int i, struct srcloc loc, const char *op, const char *what)
-{
-	if (i >= args->n)
-		return NULL;
-	struct node *a = args->items[i];
-	if (a->kind != NODE_STR) {
-		diag_error(a->loc, "%s: the %s must be a string literal", op, what);
-		return NULL;
-	}
-	(void)loc;
-	return a->u.str;
-}
-
-struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct vec *args)
-{
-	if (!strcmp(name, "@task")) {
-		/* @task(p) is @cast(p, "task_struct"): a task pointer seen as the kernel's struct */
-		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
-		n->u.target.name = "task_struct";
-		if (args->n != 1) {
-			diag_error(loc, "@task takes one argument, a task_struct address: @task(p)");
-			n->u.target.operand = ast_new(NODE_NUM, loc, "0");
-			return n;
-		}
-		n->u.target.operand = args->items[0];
-		return n;
-	}
-	if (!strcmp(name, "@cast")) {
-		struct node *n = new_target(loc, name, TARGET_BASE_CAST);
-		if (args->n < 2 || args->n > 3) {
-			diag_error(loc, "@cast takes a pointer, a type name and optionally a module: @cast(p, \"type\" [, \"module\"])");
-			n->u.target.name = "?";
-			return n;
-		}
-		n->u.target.operand = args->items[0];
-		n->u.target.name = string_arg(args, 1, loc, "@cast", "type name");
-		n->u.target.module = string_arg(args, 2, loc, "@cast", "module name");
-		if (!n->u.target.name)
-			n->u.target.name = "?";
-		return n;
-	}
-	if (!strcmp(name, "@var")) {
-		struct node *n = new_target(loc, name, TARGET_BASE_AT_VAR);
-		if (args->n < 1 || args->n > 2) {
-			diag_error(loc, "@var takes a variable name and optionally a module: @var(\"name[@file]\" [, \"module\"])");
-			n->u.target.name = "?";
-			return n;
-		}
-		n->u.target.name = string_arg(args, 0, loc, "@var", "variable name");
-		n->u.target.module = string_arg(args, 1, loc, "@var", "module name");
-		if (!n->u.target.name)
-			n->u.target.name = "?";
-		return n;
-	}
-	if (!strcmp(name, "@choose_defined")) {
-		/* @choose_defined(a, b) is @defined(a) ? a : b */
-		if (args->n != 2) {
-			diag_error(loc, "@choose_defined takes two arguments: @choose_defined(expr, fallback)");
-			return ast_new(NODE_NUM, loc, "0");
-		}
-		struct node *test = ast_new(NODE_DEFINED, loc, "@defined");
-		test->u.at_op.operand = ast_clone(args->items[0]);
-		struct node *n = ast_new(NODE_TERNARY, loc, name);
-		n->u.ternary.cond = test;
-		n->u.ternary.then = args->items[0];
-		n->u.ternary.otherwise = args->items[1];
-		return n;
-	}
-	if (!strcmp(name, "@defined") || !strcmp(name, "@entry")) {
-		struct node *n = ast_new(name[1] == 'd' ? NODE_DEFINED : NODE_ENTRY, loc, name);
-		if (args->n != 1) {
-			diag_error(loc, "%s takes one argument", name);
-			n->u.at_op.operand = ast_new(NODE_NUM, loc, "0");
-			return n;
-		}
-		n->u.at_op.operand = args->items[0];
-		if (n->u.at_op.operand->kind != NODE_TARGET)
-			diag_error(n->u.at_op.operand->loc, "%s needs a target variable, @cast or @var expression", name);
-		return n;
-	}
-	diag_error(loc, "unknown operator '%s'", name);
-	return ast_new(NODE_NUM, loc, name);
-}
-
-struct node *targetvar_add_field(struct node *t, struct srcloc loc, const char *field)
-{
-	if (t->kind != NODE_TARGET) {
-		diag_error(loc, "'->%s' applies only to target variables, @cast and @var", field);
-		return t;
-	}
-	if (t->u.target.pretty)
-		diag_error(loc, "'->%s' after a pretty-printing '$' suffix", field);
-	struct target_step *st = ast_alloc(sizeof(*st));
-	st->field = field;
-	st->loc = loc;
-	vec_push(&t->u.target.path, st);
-	return t;
-}
-
-struct node *targetvar_add_index(struct node *t, struct srcloc loc, struct node *index)
-{
-	if (t->kind != NODE_TARGET) {
-		diag_error(loc, "'[...]' applies only to target variables, @cast and @var here");
-		return t;
-	}
-	struct target_step *st = ast_alloc(sizeof(*st));
-	st->index = index;
-	st->loc = loc;
-	vec_push(&t->u.target.path, st);
-	return t;
-}
-
-struct node *targetvar_set_pretty(struct node *t, struct srcloc loc, const char *suffix)
-{
-	if (t->kind != NODE_TARGET || t->u.target.pretty) {
-		diag_error(loc, "'%s' pretty-printing suffix applies once, to a target variable", suffix);
-		return t;
-	}
-	t->u.target.pretty = (int)strlen(suffix);
-	return t;
-}
-
-struct node *targetvar_address_of(struct srcloc loc, struct node *t)
-{
-	if (t->kind != NODE_TARGET || t->u.target.pretty || t->u.target.base > TARGET_BASE_AT_VAR) {
-		diag_error(loc, "'&' applies only to a target variable, @cast or @var expression");
-		return t;
-	}
-	t->u.target.address_of = true;
-	return t;
-}
-
-enum stp_type targetvar_value_type(const struct node *n)
-{
-	if (n->u.target.pretty || n->u.target.base >= TARGET_BASE_PARMS)
-		return TYPE_STRING;
-	if (n->u.target.provided_type != TYPE_UNKNOWN)
-		return n->u.target.provided_type;
-	return TYPE_LONG;
-}
 
 /* ---- variables a probe point defines ---- */
 
@@ -420,6 +226,7 @@ struct tv_plan {
 	bool user;                 /* loads read user memory */
 	int saved;                 /* >= 0: a return probe reads the value saved at entry, at this offset */
 	struct tv_plan *at_entry;  /* saved: the plan evaluated by the entry handler */
+	struct tv_saved *entry_expr; /* @entry(expr) of any expression: the value the entry handler saves */
 	bool defined;              /* DEFINED nodes: the answer here */
 	struct vec vars;           /* $$parms and friends: of struct tv_named * */
 	bool settable_reg;         /* the value is exactly register reg (writable with -g) */
@@ -438,6 +245,8 @@ struct tv_named {
 struct tv_saved {
 	struct tv_plan *plan;      /* evaluated at entry */
 	struct node *node;         /* the expression, for pretty printing and errors */
+	struct node *expr;         /* @entry(expr) other than a target: evaluated whole at entry, else NULL */
+	const char *code;          /* expr: its C, generated with the probe's body (pass 3), NULL if unused */
 	int offset;                /* into the kretprobe instance data */
 	bool is_string;
 };
@@ -601,6 +410,9 @@ static bool walk_path(struct tv_plan *pl, struct node *n, const char *what)
 				elem = t->target;
 			} else if (t && t->kind == DBG_ARRAY && pl->in_memory) {
 				elem = t->target;
+			} else if (i == 0 && n->u.target.base == TARGET_BASE_CAST && pl->in_memory) {
+				/* @cast(p, "type")[i]: p as an array of type, as SystemTap allows */
+				elem = pl->type;
 			} else {
 				pl->error = ast_printf("'[...]': %s is %s, not an array or a pointer", what, type_text(pl->type));
 				return false;
@@ -629,7 +441,10 @@ struct tv_ctx {
 	struct resolved_probe *point;  /* its point, NULL in functions */
 	struct target_scope *scope;    /* point->scope, or NULL */
 	struct vec defined;            /* of const char *: texts guarded by @defined in the body */
-	bool in_entry;                 /* inside @entry(...) */
+	struct node *body;             /* the body planned: where autocast looks for a local's assignments */
+	struct vec typing;             /* of struct symbol *: locals whose type autocast is finding */
+	int depth;                     /* autocast's nesting through locals and calls */
+	int *budget;                   /* autocast: steps left for one '->' (bounds the search), NULL: none yet */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
 };
@@ -654,6 +469,153 @@ static struct debuginfo *types_for(struct tv_ctx *cx, const char *module, const 
 		return NULL;
 	}
 	return kernel_debuginfo(cx->s, module ? module : "kernel", err);
+}
+
+static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n);
+
+/*
+ * Autocast: the type of the value of expression n (a pointer, for '->' to
+ * follow), known when n is a target expression, @entry of one, a local
+ * every typed assignment of which agrees, or a call of a function whose
+ * returns are typed (an embedded-C one says so with pragma:autocast:TYPE).
+ * NULL if unknown, with *why saying so (NULL *why: an assignment to skip,
+ * e.g. p = p->next while p's own type is being found).
+ */
+static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const char **why);
+
+struct assign_walk {
+	struct symbol *sym;        /* the local */
+	struct vec values;         /* of struct node *: right-hand sides of 'sym = value', or RETURN values */
+};
+
+static bool assign_pre(struct ast_walker *w, struct node *n)
+{
+	struct assign_walk *aw = w->data;
+	if (!aw->sym && n->kind == NODE_RETURN && n->u.ret.value)
+		vec_push(&aw->values, n->u.ret.value);
+	if (aw->sym && n->kind == NODE_ASSIGN && n->u.assign.op == OP_NONE && n->u.assign.lhs->kind == NODE_VAR &&
+	    n->u.assign.lhs->u.var.sym == aw->sym)
+		vec_push(&aw->values, n->u.assign.rhs);
+	return true;
+}
+
+/* The one type the values agree on (literal numbers, like p = 0, do not count). */
+static struct dbg_type *agreed_type(struct tv_ctx *cx, struct vec *values, const char *what, const char **why)
+{
+	struct dbg_type *type = NULL;
+	const char *first_why = NULL;
+	for (int i = 0; i < values->n; i++) {
+		struct node *v = values->items[i];
+		if (v->kind == NODE_NUM)
+			continue;
+		const char *w = NULL;
+		struct dbg_type *t = autocast_type(cx, v, &w);
+		if (cx->budget && *cx->budget < 0) {
+			*why = "finding it takes too many steps";
+			return NULL;
+		}
+		if (!t) {
+			if (w && !first_why)
+				first_why = w;
+			continue;
+		}
+		if (type && strcmp(dbg_type_text(type), dbg_type_text(t)) != 0) {
+			*why = ast_printf("%s is given both %s and %s", what, dbg_type_text(type), dbg_type_text(t));
+			return NULL;
+		}
+		type = t;
+	}
+	if (!type)
+		*why = first_why ? first_why : ast_printf("%s is never given a typed value", what);
+	return type;
+}
+
+static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const char **why)
+{
+	*why = NULL;
+	if (cx->depth > 16) {
+		*why = "autocast nests too deeply";
+		return NULL;
+	}
+	if (cx->budget && --*cx->budget < 0) {
+		*why = "finding it takes too many steps";
+		return NULL;
+	}
+	switch (n->kind) {
+	case NODE_TARGET: {
+		if (n->u.target.pretty || n->u.target.base >= TARGET_BASE_PARMS)
+			break;
+		cx->depth++;
+		struct tv_plan *pl = plan_target(cx, n);
+		cx->depth--;
+		if (pl->error || pl->provided) {
+			*why = pl->error ? pl->error : ast_printf("'%s' has no C type", ast_expr_text(n));
+			return NULL;
+		}
+		if (n->u.target.address_of) {
+			struct dbg_type *ptr = dbg_type_new(pl->type ? pl->type->di : NULL, DBG_PTR, NULL, 0);
+			ptr->size = 8;
+			ptr->target = pl->type;
+			return ptr;
+		}
+		return pl->type;
+	}
+	case NODE_ENTRY:
+		return autocast_type(cx, n->u.at_op.operand, why);
+	case NODE_TERNARY: {
+		struct dbg_type *t = autocast_type(cx, n->u.ternary.then, why);
+		return t ? t : autocast_type(cx, n->u.ternary.otherwise, why);
+	}
+	case NODE_VAR: {
+		struct symbol *sym = n->u.var.sym;
+		if (!sym || sym->kind != SYM_LOCAL) {
+			*why = ast_printf("the type of %s '%s' is not known", sym && sym->kind == SYM_GLOBAL ? "global" : "parameter",
+					  n->u.var.name);
+			return NULL;
+		}
+		for (int i = 0; i < cx->typing.n; i++)
+			if (cx->typing.items[i] == sym)
+				return NULL; /* p = p->next: the other assignments decide */
+		struct assign_walk aw = {.sym = sym};
+		struct ast_walker w = {.pre = assign_pre, .data = &aw};
+		ast_walk(&w, cx->body);
+		vec_push(&cx->typing, sym);
+		cx->depth++;
+		struct dbg_type *t = agreed_type(cx, &aw.values, ast_printf("'%s'", n->u.var.name), why);
+		cx->depth--;
+		cx->typing.n--;
+		return t;
+	}
+	case NODE_CALL: {
+		struct function *fn = n->u.call.func;
+		if (!fn)
+			break;
+		if (fn->body->kind == NODE_EMBEDDED) {
+			const char *err = NULL;
+			struct debuginfo *di = fn->autocast ? kernel_debuginfo(cx->s, "kernel", &err) : NULL;
+			struct dbg_type *t = di ? dbg_find_type(di, fn->autocast) : NULL;
+			if (!t) {
+				*why = fn->autocast ? (di ? ast_printf("no type '%s' in the kernel", fn->autocast) : err)
+						    : ast_printf("'%s' returns an untyped number", fn->name);
+				return NULL;
+			}
+			struct dbg_type *ptr = dbg_type_new(di, DBG_PTR, NULL, 0);
+			ptr->size = 8;
+			ptr->target = t;
+			return ptr;
+		}
+		/* a script function: its returns, typed in its own body (no probe point there) */
+		struct tv_ctx fx = {.s = cx->s, .body = fn->body, .depth = cx->depth + 1, .budget = cx->budget};
+		struct assign_walk aw = {0};
+		struct ast_walker w = {.pre = assign_pre, .data = &aw};
+		ast_walk(&w, fn->body);
+		return agreed_type(&fx, &aw.values, ast_printf("the value '%s' returns", fn->name), why);
+	}
+	default:
+		break;
+	}
+	*why = ast_printf("the type of '%s' is not known", ast_expr_text(n));
+	return NULL;
 }
 
 /* Plan the expression n (a TARGET) at the context's point. */
@@ -722,6 +684,8 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		op->expr = n->u.target.operand;
 		pl->type = t;
 		pl->in_memory = true;
+		/* in a user-space probe, a kernel type (@cast(p, "t", "kernel")) is read in kernel memory */
+		pl->user = cx->scope && cx->scope->user && di == cx->scope->di;
 		break;
 	}
 	case TARGET_BASE_AT_VAR: {
@@ -760,6 +724,25 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		if (!start_var(pl, v))
 			return pl;
 		((struct tv_op *)pl->ops.items[0])->size_base = anchor->loc.offset;
+		break;
+	}
+	case TARGET_BASE_AUTO: {
+		/* the search through locals and calls may branch: at most 1,000 steps per '->' */
+		int budget = 1000, *outer = cx->budget;
+		if (!outer)
+			cx->budget = &budget;
+		struct dbg_type *t = autocast_type(cx, n->u.target.operand, &err);
+		cx->budget = outer;
+		if (!t) {
+			pl->error = ast_printf("cannot use '->' on '%s': %s (use @cast(ptr, \"type\"))",
+					       ast_expr_text(n->u.target.operand), err ? err : "its type is not known");
+			return pl;
+		}
+		what = ast_printf("'%s'", ast_expr_text(n->u.target.operand));
+		add_op(pl, TV_START_EXPR)->expr = n->u.target.operand;
+		pl->type = t;
+		/* task_current()->pid in a user-space probe reads kernel memory: where the type came from */
+		pl->user = cx->scope && cx->scope->user && t->di == cx->scope->di;
 		break;
 	}
 	default:
@@ -907,10 +890,65 @@ static bool check_write(struct tv_ctx *cx, struct node *n, struct tv_plan *pl)
 	return true;
 }
 
+/* @entry($x->y) reads a target expression, which a return probe saves anyway; anything else is saved whole. */
+static bool entry_of_target(struct node *n)
+{
+	struct node *op = n->u.at_op.operand;
+	return op->kind == NODE_TARGET && op->u.target.base != TARGET_BASE_AUTO;
+}
+
+struct entry_check {
+	struct tv_ctx *cx;
+	struct vec seen;           /* of struct function *: visited */
+	const char *why;           /* the first thing it may not use */
+};
+
+static bool entry_check_pre(struct ast_walker *w, struct node *n)
+{
+	struct entry_check *ec = w->data;
+	if (ec->why)
+		return false;
+	if (n->kind == NODE_VAR && n->u.var.sym) {
+		ec->why = ast_printf("%s '%s'", n->u.var.sym->kind == SYM_GLOBAL ? "global" : "script variable",
+				     n->u.var.name);
+	} else if (n->kind == NODE_STAT_OP || n->kind == NODE_STAT_ADD || n->kind == NODE_INDEX) {
+		ec->why = "a global";
+	} else if (n->kind == NODE_CALL && n->u.call.func) {
+		struct function *fn = n->u.call.func;
+		for (int i = 0; i < ec->seen.n; i++)
+			if (ec->seen.items[i] == fn)
+				return true;
+		vec_push(&ec->seen, fn);
+		if (fn->globals_read.n || fn->globals_written.n)
+			ec->why = ast_printf("function '%s', which uses globals", fn->name);
+		else if (fn->body->kind != NODE_EMBEDDED)
+			ast_walk(w, fn->body);
+	}
+	return true;
+}
+
+/*
+ * @entry(expr) runs in the kretprobe's entry handler, before the body and
+ * without its locks: it may call functions and read target variables, but
+ * not use script variables or globals.
+ */
+static bool check_entry_expr(struct tv_ctx *cx, struct node *n)
+{
+	struct entry_check ec = {.cx = cx};
+	struct ast_walker w = {.pre = entry_check_pre, .data = &ec};
+	ast_walk(&w, n->u.at_op.operand);
+	if (!ec.why)
+		return true;
+	diag_error(n->loc, "@entry(%s) is evaluated at the function's entry, before the probe body: it cannot use %s",
+		   ast_expr_text(n->u.at_op.operand), ec.why);
+	return false;
+}
+
 /* Plan every target node of the body at one point. */
 static bool plan_body(struct tv_ctx *cx)
 {
 	bool ok = true;
+	struct vec entries = {0}; /* of struct node *: @entry(expr) saved whole */
 	for (int i = 0; i < cx->nodes.n; i++) {
 		struct node *n = cx->nodes.items[i];
 		if (n->kind == NODE_DEFINED || n->kind == NODE_ENTRY) {
@@ -920,6 +958,10 @@ static bool plan_body(struct tv_ctx *cx)
 			if (n->kind == NODE_ENTRY && (!cx->scope || !cx->scope->is_return)) {
 				diag_error(n->loc, "@entry is only valid in a .return probe");
 				ok = false;
+			} else if (n->kind == NODE_ENTRY && !entry_of_target(n)) {
+				ok &= check_entry_expr(cx, n);
+				vec_push(&entries, n);
+				pl->saved = 0; /* set with the layout below */
 			}
 			if (n->kind == NODE_DEFINED) {
 				/* defined when every target expression in the operand is */
@@ -950,6 +992,16 @@ static bool plan_body(struct tv_ctx *cx)
 		}
 		add_plan(n, pl);
 	}
+	/* after the targets inside them, which the entry handler saves (and so reads back) first */
+	for (int i = 0; i < entries.n && cx->scope; i++) {
+		struct node *n = entries.items[i];
+		struct tv_saved *sv = ast_alloc(sizeof(*sv));
+		sv->node = n;
+		sv->expr = n->u.at_op.operand;
+		sv->is_string = n->type == TYPE_STRING;
+		vec_push(&cx->scope->saved, sv);
+		plan_for(n, cx->probe)->entry_expr = sv;
+	}
 	/* values saved at entry: longs first (8 bytes each), then strings (MAXSTRINGLEN each) */
 	if (cx->scope && cx->scope->saved.n) {
 		int longs = 0, strings = 0;
@@ -960,7 +1012,9 @@ static bool plan_body(struct tv_ctx *cx)
 		cx->scope->entry_size = 8 * longs;
 		for (int i = 0; i < cx->nodes.n; i++) {
 			struct node *n = cx->nodes.items[i];
-			struct tv_plan *pl = n->kind == NODE_TARGET ? plan_for(n, cx->probe) : NULL;
+			struct tv_plan *pl = plan_for(n, cx->probe);
+			if (pl && pl->entry_expr)
+				pl->saved = pl->entry_expr->offset;
 			for (int j = 0; pl && pl->at_entry && j < cx->scope->saved.n; j++) {
 				struct tv_saved *sv = cx->scope->saved.items[j];
 				if (sv->plan == pl->at_entry)
@@ -1022,7 +1076,7 @@ bool targetvar_resolve(struct session *s)
 	/* function bodies: @cast only (resolve.c rejects the rest), planned without a probe */
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
-		struct tv_ctx cx = {.s = s};
+		struct tv_ctx cx = {.s = s, .body = fn->body};
 		struct ast_walker c = {.pre = collect_pre, .data = &cx};
 		ast_walk(&c, fn->body);
 		if (ok && cx.nodes.n)
@@ -1035,7 +1089,7 @@ bool targetvar_resolve(struct session *s)
 		struct ast_walker ww = {.pre = check_writes_pre, .data = &wc};
 		ast_walk(&ww, p->body);
 		ok &= wc.ok;
-		struct tv_ctx proto = {.s = s};
+		struct tv_ctx proto = {.s = s, .body = p->body};
 		struct ast_walker c = {.pre = collect_pre, .data = &proto};
 		ast_walk(&c, p->body);
 		if (!proto.nodes.n)
@@ -1256,6 +1310,18 @@ static struct target_scope *scope_of(struct codegen *g)
 const char *targetvar_gen_expr(struct codegen *g, struct node *n)
 {
 	struct tv_plan *pl = plan_for(n, g->probe);
+	if (n->kind == NODE_ENTRY && pl && pl->entry_expr) {
+		/* the entry handler's C is generated here, so its temporaries join this probe's locals */
+		struct tv_saved *sv = pl->entry_expr;
+		const char *fail_label = g->fail_label;
+		g->fail_label = NULL;
+		sv->code = codegen_expr(g, sv->expr);
+		g->fail_label = fail_label;
+		const char *at = saved_addr(scope_of(g), pl->saved);
+		if (sv->is_string)
+			return ast_printf("((const char *)(c->base.entry_data ? %s : \"\"))", at);
+		return ast_printf("(c->base.entry_data ? *(int64_t *)%s : 0)", at);
+	}
 	if (n->kind == NODE_ENTRY)
 		return codegen_expr(g, n->u.at_op.operand);
 	if (n->kind == NODE_DEFINED)
@@ -1338,7 +1404,14 @@ bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_sc
 	for (int i = 0; i < scope->saved.n; i++) {
 		struct tv_saved *sv = scope->saved.items[i];
 		const char *at = saved_addr(scope, sv->offset);
-		if (sv->is_string) {
+		if (sv->expr) {
+			if (!sv->code)
+				continue; /* the optimizer dropped the @entry: nothing to save */
+			if (sv->is_string)
+				body = ast_printf("%s_stp_strlcpy((char *)%s, %s);\n", body, at, sv->code);
+			else
+				body = ast_printf("%s*(int64_t *)%s = %s;\n", body, at, sv->code);
+		} else if (sv->is_string) {
 			body = ast_printf("%s%s\n", body, gen_pretty(&g, sv->node, sv->plan, ast_printf("((char *)%s)", at)));
 		} else {
 			const char *v = codegen_temp(&g, "v");
@@ -1349,6 +1422,9 @@ bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_sc
 	emit_line(e, "/* values a .return probe reads, saved at the function's entry */");
 	emit_line(e, "static void %s(struct context *c)", name);
 	emit_open(e, "{");
+	/* @entry(expr) code may use the probe's string slots */
+	emit_line(e, "struct probe_%d_locals *l __attribute__((unused)) = &c->probe_locals.probe_%d;", probe->index,
+		  probe->index);
 	emit_raw(e, "%s", body);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;

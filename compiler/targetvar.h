@@ -49,7 +49,7 @@ struct target_scope {
 	int entry_size;            /* bytes of the saved longs; strings follow (targetvar_entry_size) */
 };
 
-/* Parser helpers: build the nodes, reporting malformed uses at once. */
+/* Parser helpers (targetvar_parse.c): build the nodes, reporting malformed uses at once. */
 struct node *targetvar_new(struct srcloc loc, const char *text);
 struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct vec *args);
 struct node *targetvar_add_field(struct node *t, struct srcloc loc, const char *field);

@@ -222,6 +222,9 @@ static void infer_call(struct infer *in, struct node *n)
 		n->type = to_string ? TYPE_STRING : TYPE_VOID;
 		return;
 	}
+	case BUILTIN_CONST:
+		n->type = TYPE_LONG;
+		return;
 	case BUILTIN_NONE:
 		break;
 	}
@@ -410,6 +413,16 @@ static void infer_node(struct infer *in, struct node *n)
 		struct symbol *arr = n->u.foreach.array->u.var.sym;
 		if (arr) {
 			set_arity(in, arr, n->u.foreach.keys.n, n->loc);
+			for (int i = 0; i < n->u.foreach.slice.n && i < 9; i++) {
+				struct node *k = n->u.foreach.slice.items[i];
+				if (k->kind == NODE_WILDCARD)
+					continue;
+				infer_node(in, k);
+				if (arr->keys[i] != TYPE_UNKNOWN)
+					infer_expect(in, k, arr->keys[i], WHAT(in, "key %d of '%s'", i + 1, arr->name));
+				else if (k->type != TYPE_UNKNOWN && arr->arity == n->u.foreach.slice.n)
+					unify(in, &arr->keys[i], k->type, k->loc, WHAT(in, "key %d of '%s'", i + 1, arr->name));
+			}
 			for (int i = 0; i < n->u.foreach.keys.n && i < 9; i++) {
 				struct node *k = n->u.foreach.keys.items[i];
 				if (!k->u.var.sym)
@@ -498,7 +511,8 @@ static void infer_node(struct infer *in, struct node *n)
 				infer_expect(in, st->index, TYPE_LONG, "an index of a target variable");
 		}
 		if (n->u.target.operand)
-			infer_expect(in, n->u.target.operand, TYPE_LONG, "the address given to @cast");
+			infer_expect(in, n->u.target.operand, TYPE_LONG, n->u.target.base == TARGET_BASE_AUTO
+				     ? "the pointer before '->'" : "the address given to @cast");
 		unify(in, &n->type, targetvar_value_type(n), n->loc, "a target variable");
 		break;
 	case NODE_DEFINED:

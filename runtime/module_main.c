@@ -143,7 +143,7 @@ static void _stp_error_fmt(struct _stp_context *c, const char *fmt, ...)
 static void _stp_count_skipped(void)
 {
 	if (atomic64_inc_return(&_stp_skipped) == MAXSKIPPED + 1)
-		_stp_session_error("too many skipped probes");
+		_stp_session_error("Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.");
 }
 
 static void _stp_skip_probe(struct _stp_context *c, const char *why)

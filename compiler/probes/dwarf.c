@@ -8,9 +8,9 @@
  *   module("name").function("PATTERN")...   module("name").statement(...)
  *   kernel.trace("...")                     handed to probes/tracepoint.c
  *
- * PATTERN is func, func@file or func@file:line (line N or N-M: functions
- * declared there); func and file take wildcards. kernel.function("f") is
- * the function's out-of-line entry (what BTF also knows, so both sources
+ * PATTERN is func, func@file or func@file:lines (lines N, N-M, a list of
+ * those separated by ',', or '*': functions declared there); func and file
+ * take wildcards. kernel.function("f") is the function's out-of-line entry (what BTF also knows, so both sources
  * probe the same places); .inline its inlined copies (DWARF only). Each
  * match becomes one resolved probe of the kprobe family, with the variables
  * visible at the probed address as its target-variable scope.
@@ -24,13 +24,54 @@
 #include "probes.h"
 #include "targetvar.h"
 
-/* A parsed "func@file:line" pattern. */
+/* A parsed "func@file:lines" pattern. */
 struct fpattern {
 	const char *func;   /* glob */
 	const char *file;   /* glob or NULL */
-	int line_lo;        /* 0 if no line */
+	int line_lo;        /* the first range: 0 if no line or ':*' */
 	int line_hi;
+	int nranges;        /* ':x,y-z': line ranges, 0 for any line */
+	int ranges[16][2];  /* [lo, hi] */
 };
+
+/* Does line fall in the pattern's lines (any line without a line part or with ':*')? */
+static bool pattern_has_line(const struct fpattern *p, int line)
+{
+	for (int i = 0; i < p->nranges; i++)
+		if (line >= p->ranges[i][0] && line <= p->ranges[i][1])
+			return true;
+	return p->nranges == 0;
+}
+
+/* ":N", ":N-M", ":x,y-z" (at most 16 ranges) or ":*". */
+static bool parse_lines(char *text, struct fpattern *p)
+{
+	size_t len = strlen(text);
+	if (!strcmp(text, "*"))
+		return true;
+	if (!len || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,"))
+		return false;
+	for (char *part = strtok(text, ","); part; part = strtok(NULL, ",")) {
+		char *end;
+		if (p->nranges == 16)
+			return false;
+		int lo = (int)strtol(part, &end, 10), hi = lo;
+		if (end == part)
+			return false;
+		if (*end == '-')
+			hi = (int)strtol(end + 1, &end, 10);
+		if (*end || lo <= 0 || hi < lo)
+			return false;
+		p->ranges[p->nranges][0] = lo;
+		p->ranges[p->nranges][1] = hi;
+		p->nranges++;
+	}
+	if (!p->nranges)
+		return false;
+	p->line_lo = p->ranges[0][0];
+	p->line_hi = p->ranges[0][1];
+	return true;
+}
 
 static bool parse_pattern(const char *text, struct fpattern *p, struct srcloc loc)
 {
@@ -42,12 +83,9 @@ static bool parse_pattern(const char *text, struct fpattern *p, struct srcloc lo
 		char *colon = strrchr(at, ':');
 		if (colon) {
 			*colon++ = '\0';
-			char *end;
-			p->line_lo = p->line_hi = (int)strtol(colon, &end, 10);
-			if (*end == '-')
-				p->line_hi = (int)strtol(end + 1, &end, 10);
-			if (*end || p->line_lo <= 0 || p->line_hi < p->line_lo) {
-				diag_error(loc, "bad line number '%s' in \"%s\" (expected N or N-M)", colon, text);
+			if (!parse_lines(ast_strdup(colon), p)) {
+				diag_error(loc, "bad line number '%s' in \"%s\" (expected N, N-M, a list of those "
+					   "separated by ',', or '*')", colon, text);
 				return false;
 			}
 		}
@@ -199,7 +237,7 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	}
 	const char *prefix = strcmp(module, "kernel") ? ast_printf("%s:", kernel_module_name(module)) : "";
 	if (statement) {
-		if (!pat.line_lo || pat.line_lo != pat.line_hi || !pat.file) {
+		if (pat.nranges != 1 || pat.line_lo != pat.line_hi || !pat.file) {
 			diag_error(what->arg->loc, "a statement probe needs \"func@file:line\" with one line number");
 			return false;
 		}
@@ -243,7 +281,7 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
-		if (pat.line_lo && (f->line < pat.line_lo || f->line > pat.line_hi))
+		if (!pattern_has_line(&pat, f->line))
 			continue;
 		if (sf.exported && !f->exported)
 			continue;
