@@ -95,25 +95,6 @@ static int add_symbol(struct session *s, const char *symbol, int budget, struct 
 	return added;
 }
 
-/* A C string literal of a file name. */
-static const char *literal(const char *text)
-{
-	size_t len = strlen(text);
-	char *out = ast_alloc(len * 4 + 3), *p = out;
-	*p++ = '"';
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			p += sprintf(p, "\\%c", *c);
-		else if (*c < 0x20 || *c >= 0x7f)
-			p += sprintf(p, "\\%03o", *c);
-		else
-			*p++ = (char)*c;
-	}
-	*p++ = '"';
-	*p = '\0';
-	return out;
-}
-
 void klines_emit(struct emitter *e, struct session *s)
 {
 	if (!wanted(s))
@@ -164,12 +145,12 @@ void klines_emit(struct emitter *e, struct session *s)
 	emit_line(e, "};");
 	emit_line(e, "static const char *const _stp_kline_files[] = {");
 	for (int f = 0; f < files.n; f++)
-		emit_line(e, "\t%s,", literal(files.items[f]));
+		emit_line(e, "\t%s,", emit_c_string(files.items[f]));
 	emit_line(e, "};");
 	emit_line(e, "static const struct _stp_kline_func _stp_kline_funcs[] = {");
 	for (int i = 0; i < funcs.n; i++) {
 		struct kline_func *k = funcs.items[i];
-		emit_line(e, "\t{\"%s\", %s, 0x%llx, %d, %d},", k->module, literal(k->lines->name),
+		emit_line(e, "\t{%s, %s, 0x%llx, %d, %d},", emit_c_string(k->module), emit_c_string(k->lines->name),
 			  (unsigned long long)k->lines->size, k->first, k->lines->rows.n);
 	}
 	emit_line(e, "};");

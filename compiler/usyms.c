@@ -152,25 +152,6 @@ static void collect_files(struct session *s, struct vec *files)
 			add_needed(s, files->items[i], files);
 }
 
-/* A C string literal of text (symbol names are plain, but be safe). */
-static const char *c_literal(const char *text)
-{
-	size_t len = strlen(text);
-	char *out = ast_alloc(len * 4 + 3), *p = out;
-	*p++ = '"';
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			p += sprintf(p, "\\%c", *c);
-		else if (*c < 0x20 || *c >= 0x7f)
-			p += sprintf(p, "\\%03o", *c);
-		else
-			*p++ = (char)*c;
-	}
-	*p++ = '"';
-	*p = '\0';
-	return out;
-}
-
 /*
  * One file's line table (_stp_ulines_N, _stp_ufiles_N), if it has one;
  * returns its rows.
@@ -198,7 +179,7 @@ static int emit_lines(struct emitter *e, struct elfsym_file *f, const char *targ
 	emit_line(e, "};");
 	emit_line(e, "static const char *const _stp_ufiles_%d[] = {", index);
 	for (int k = 0; k < files.n; k++)
-		emit_line(e, "\t%s,", c_literal(files.items[k]));
+		emit_line(e, "\t%s,", emit_c_string(files.items[k]));
 	if (!files.n)
 		emit_line(e, "\t\"\",");
 	emit_line(e, "};");
@@ -228,7 +209,7 @@ static bool emit_file(struct emitter *e, struct session *s, const char *target, 
 	for (int i = 0; i < syms.n; i++) {
 		struct elfsym_func *fn = syms.items[i];
 		emit_line(e, "\t{0x%llxULL, 0x%llxULL, %s},", (unsigned long long)fn->vaddr,
-			  (unsigned long long)fn->size, c_literal(fn->name));
+			  (unsigned long long)fn->size, emit_c_string(fn->name));
 	}
 	if (!syms.n)
 		emit_line(e, "\t{0, 0, \"\"},");
@@ -261,7 +242,7 @@ static bool emit_file(struct emitter *e, struct session *s, const char *target, 
 	int nlines = want_lines ? emit_lines(e, f, target, index) : 0;
 	const char *base = strrchr(target, '/');
 	emit_line(e, "#define STP_UMODULE_%d {%s, %s, %lldLL, _stp_usegs_%d, %d, _stp_usyms_%d, %d, _stp_ucfi_%d, %d, %s, %d, %s}",
-		  index, c_literal(target), c_literal(base ? base + 1 : target), (long long)st.st_size, index, segs.n,
+		  index, emit_c_string(target), emit_c_string(base ? base + 1 : target), (long long)st.st_size, index, segs.n,
 		  index, syms.n, index, rows.n, nlines ? ast_printf("_stp_ulines_%d", index) : "NULL", nlines,
 		  nlines ? ast_printf("_stp_ufiles_%d", index) : "NULL");
 	return true;
