@@ -296,6 +296,8 @@ int main(int argc, char **argv)
 			script_text = ast_printf("probe %s {}", optarg);
 			s->list_probes = true;
 			s->list_vars = opt == 'L';
+			/* an alias's variables are locals the empty body never reads: keep them */
+			s->unoptimized |= opt == 'L';
 			s->last_pass = 2;
 			break;
 		case OPT_DEBUGINFO:

@@ -540,6 +540,7 @@ static int expand_provider(struct derive *d, struct probe_point *pp, const struc
 		struct resolved_probe *m = found.items[i];
 		if (!m->pp)
 			m->pp = probes_point_text(pp);
+		m->via_alias = outermost != NULL;
 		if (!m->pn)	/* without an alias: as written, or as resolved if it had wildcards */
 			m->pn = outermost ? alias_pn_text(outermost)
 				: point_has_wildcard(pp) ? m->pp : probes_point_text(pp);
@@ -789,6 +790,31 @@ static int compare_lines(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/*
+ * The variables a probe alias gives its body (-L), " name:type" each by name: the
+ * derived probe's locals but the alias's own helpers (named __*).
+ */
+static const char *alias_vars(const struct resolved_probe *r)
+{
+	struct vec names = {0};
+	for (int i = 0; i < r->probe->locals.n; i++) {
+		const struct symbol *sym = r->probe->locals.items[i];
+		if (strncmp(sym->name, "__", 2))
+			vec_push(&names, (void *)ast_printf(" %s:%s", sym->name, ast_type_name(sym->type)));
+	}
+	vec_sort(&names, compare_lines);
+	const char *text = "";
+	for (int i = 0; i < names.n; i++)
+		text = ast_printf("%s%s", text, (const char *)names.items[i]);
+	return text;
+}
+
+/*
+ * -l: the points a pattern matches, one a line, sorted: a point matched
+ * through an alias by the alias's name (syscall.openat, vfs.read), others as
+ * resolved (kernel.function("vfs_read@fs/read_write.c:450")); -L adds the
+ * alias's variables and the target variables.
+ */
 void probes_list(struct session *s, FILE *out)
 {
 	struct vec lines = {0};
@@ -796,7 +822,10 @@ void probes_list(struct session *s, FILE *out)
 		struct resolved_probe *r = s->resolved.items[i];
 		if (!r->probe)
 			continue;
-		vec_push(&lines, (void *)(s->list_vars ? ast_printf("%s%s", r->pp, targetvar_list(r->scope)) : r->pp));
+		const char *name = r->via_alias ? r->pn : r->pp;
+		vec_push(&lines, (void *)(!s->list_vars ? name
+					  : ast_printf("%s%s%s", name, r->via_alias ? alias_vars(r) : "",
+						       targetvar_list(r->scope))));
 	}
 	vec_sort(&lines, compare_lines);
 	for (int i = 0; i < lines.n; i++)

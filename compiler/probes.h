@@ -18,6 +18,7 @@ struct resolved_probe {
 	const struct probe_provider *provider;  /* who attaches it */
 	const char *pp;                         /* canonical text, e.g. timer.ms(100) */
 	const char *pn;                         /* pn(): the user's point, wildcards expanded, aliases not */
+	bool via_alias;                         /* matched through a probe alias: -l lists pn, not pp */
 	int index;                              /* position in _stp_probes[] */
 	/* provider data */
 	int be_type;                            /* begin_end: 0 begin, 1 end, 2 error */

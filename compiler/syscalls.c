@@ -46,6 +46,7 @@ struct sc_arg {
 	const char *type;     /* int uint long ulong ptr ustr octal argv env */
 	const char *decoder;  /* NULL, or K: VAR_str = _sc_K_str(VAR) */
 	bool if_creat;        /* argstr shows it only when the open flags create a file */
+	const char *extra;    /* NULL, or variables derived from it (/EXTRA in syscalls.tbl, see extra_vars) */
 };
 
 /* One system call of the target kernel, as its probes present it. */
@@ -234,6 +235,16 @@ static struct sc_call *call_by_nr(int nr)
 static bool parse_arg_spec(struct sc_arg *a, const char *spec, struct srcloc loc)
 {
 	char *s = ast_strdup(spec);
+	char *slash = strchr(s, '/');
+	a->extra = NULL;
+	if (slash) {
+		*slash++ = '\0';
+		if (strcmp(slash, "name") && strcmp(slash, "sockaddr") && strcmp(slash, "buf")) {
+			diag_error(loc, "syscalls.tbl: unknown derived variables '/%s' (name, sockaddr or buf)", slash);
+			return false;
+		}
+		a->extra = slash;
+	}
 	char *at = strchr(s, '@');
 	a->if_creat = false;
 	if (at) {
@@ -513,10 +524,14 @@ static bool in_names(const struct vec *v, const char *name)
 	return false;
 }
 
+static bool listing;             /* stap -l/-L: one alias per call, every variable computed */
+
 static bool is_read(const char *name)
 {
 	if (in_names(&script_globals, name))
 		return false;
+	if (listing)
+		return true;
 	for (int i = 0; i < read_names.n; i++)
 		if (!strcmp(read_names.items[i], name))
 			return true;
@@ -548,12 +563,79 @@ static const char *argstr_spec(const struct sc_call *c)
 	return spec;
 }
 
+/*
+ * The variables derived from argument i of c (its /EXTRA), into names (at
+ * most 5); returns how many:
+ *   name      VAR_name: the decoder's text (kill's sig_name)
+ *   sockaddr  uaddr_af, uaddr_ip, uaddr_ip_port, uaddr_ipv6_flowinfo, uaddr_ipv6_scope_id:
+ *             the socket address at VAR, the next argument its length (connect, bind)
+ *   buf       VAR without _uaddr, plus _str: the buffer at VAR quoted, the next argument
+ *             its length (write's buf_str)
+ */
+static int extra_vars(const struct sc_call *c, int i, const char **names)
+{
+	const struct sc_arg *a = &c->args[i];
+	if (!a->extra || (strcmp(a->extra, "name") && i + 1 >= c->nargs))
+		return 0;
+	if (!strcmp(a->extra, "name")) {
+		names[0] = ast_printf("%s_name", a->var);
+		return a->decoder ? 1 : 0;
+	}
+	if (!strcmp(a->extra, "sockaddr")) {
+		static const char *const sock[] = {"uaddr_af", "uaddr_ip", "uaddr_ip_port", "uaddr_ipv6_flowinfo",
+						   "uaddr_ipv6_scope_id"};
+		for (int k = 0; k < 5; k++)
+			names[k] = sock[k];
+		return 5;
+	}
+	size_t len = strlen(a->var);
+	if (len > 6 && !strcmp(a->var + len - 6, "_uaddr"))
+		len -= 6;
+	names[0] = ast_printf("%.*s_str", (int)len, a->var);
+	return 1;
+}
+
+/* Whether a body reads a variable derived from argument i of c. */
+static bool extra_read(const struct sc_call *c, int i)
+{
+	const char *names[5];
+	int n = extra_vars(c, i, names);
+	for (int k = 0; k < n; k++)
+		if (is_read(names[k]))
+			return true;
+	return false;
+}
+
+/* Statements computing the variables derived from argument i of c that are read. */
+static void emit_extras(FILE *f, const struct sc_call *c, int i, const char *indent)
+{
+	const struct sc_arg *a = &c->args[i];
+	const char *names[5];
+	int n = extra_vars(c, i, names);
+	const char *v = arg_value(a, i), *len = i + 1 < c->nargs ? arg_value(&c->args[i + 1], i + 1) : "0";
+	for (int k = 0; k < n; k++) {
+		if (!is_read(names[k]))
+			continue;
+		if (!strcmp(a->extra, "name"))
+			fprintf(f, "%s%s = _sc_%s_str(%s)\n", indent, names[k], a->decoder, v);
+		else if (!strcmp(a->extra, "buf"))
+			fprintf(f, "%s%s = _sc_ubuf_quoted(%s, %s)\n", indent, names[k], v, len);
+		else if (k == 0)
+			fprintf(f, "%s%s = _sc_uaddr_af(%s, %s)\n", indent, names[k], v, len);
+		else if (k == 1)
+			fprintf(f, "%s%s = _sc_uaddr_ip(%s, %s)\n", indent, names[k], v, len);
+		else
+			fprintf(f, "%s%s = _sc_uaddr_num(%s, %s, %d)\n", indent, names[k], v, len, k - 2);
+	}
+}
+
 /* Statements computing the call's variables that are read. */
 static void emit_args(FILE *f, const struct sc_call *c, const char *indent, bool with_argstr)
 {
 	for (int i = 0; i < c->nargs; i++) {
 		const struct sc_arg *a = &c->args[i];
 		const char *v = arg_value(a, i);
+		emit_extras(f, c, i, indent);
 		if (!strcmp(a->type, "ustr")) {
 			if (is_read(a->var))
 				fprintf(f, "%s%s = _sc_ustr_quoted(%s)\n", indent, a->var, v);
@@ -589,7 +671,7 @@ static bool needs_regs(const struct sc_call *c)
 	for (int i = 0; i < c->nargs; i++) {
 		const char *v = c->args[i].var;
 		if (is_read(v) || is_read(ast_printf("%s_str", v)) || is_read(ast_printf("%s_unquoted", v)) ||
-		    is_read(ast_printf("%s_uaddr", v)))
+		    is_read(ast_printf("%s_uaddr", v)) || extra_read(c, i))
 			return true;
 	}
 	return false;
@@ -641,7 +723,7 @@ static bool has_read_vars(const struct sc_call *c)
 	for (int i = 0; i < c->nargs; i++) {
 		const char *v = c->args[i].var;
 		if (is_read(v) || is_read(ast_printf("%s_str", v)) || is_read(ast_printf("%s_unquoted", v)) ||
-		    is_read(ast_printf("%s_uaddr", v)))
+		    is_read(ast_printf("%s_uaddr", v)) || extra_read(c, i))
 			return true;
 	}
 	return false;
@@ -786,6 +868,7 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	if (!point_shape(pp, &fam, &pattern, &ret, &maxactive))
 		return SYSCALLS_NOT_MINE;
 	load(s);
+	listing = s->list_probes;
 	collect_read_names(s, bodies);
 	/* the text depends on the point and on the names read */
 	const char *key = probes_point_text(pp);
@@ -822,7 +905,7 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	FILE *f = open_memstream(&text, &len);
 	fprintf(f, "// generated by compiler/syscalls.c for %s from kernel %s and tapset/linux/syscalls.tbl\n",
 		key, s->release ? s->release : "?");
-	if (fam == FAM_ANY || matched.n > FEW_CALLS)
+	if (fam == FAM_ANY || (matched.n > FEW_CALLS && !listing))
 		write_dispatch(f, fam == FAM_ANY ? (ret ? "syscall_any.return" : "syscall_any")
 			       : ast_printf("%s.__dispatch%s", fam == FAM_ND ? "nd_syscall" : "syscall", ret ? ".return" : ""),
 			       fam, &matched, ret);

@@ -20,6 +20,7 @@
 #include "elaborate.h"
 #include "passes.h"
 #include "probes.h"
+#include "klines.h"
 #include "usyms.h"
 
 /* A generated body and the extra slots it needs in its locals struct. */
@@ -723,6 +724,7 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_line(e, "#include \"runtime.h\"");
 	emit_blank(e);
 	usyms_emit(e, s);
+	klines_emit(e, s);
 	emit_line(e, "/* A failing operation: record what and where, then leave the body. */");
 	emit_line(e, "#define STP_FAIL_AT(label, msg, where) \\");
 	emit_line(e, "\tdo { c->base.last_error = (msg); c->base.last_stmt = (where); goto label; } while (0)");

@@ -14,6 +14,9 @@
  * of the file it maps (linux/ustack.c), which are those of the link's
  * target.
  *
+ * Source lines (DWARF line tables, 16 bytes a row, and the source file
+ * names) only when it calls one of tapset/linux/ucontext-lines.stp.
+ *
  * The tables are emitted only when the script calls a function of the
  * ucontext tapset (tapset/linux/ucontext-*.stp), right after runtime.h,
  * with STP_HAVE_USYMS defined for the runtime.
@@ -35,6 +38,20 @@
 
 /* Symbols of one file in the table at most: past this, the rest is dropped (with a warning). */
 #define USYMS_MAX_SYMBOLS 200000
+/* Line-table rows of one file at most (16 bytes each), likewise. */
+#define USYMS_MAX_LINES 200000
+
+/* Whether a used function comes from tapset file 'name' (ucontext-lines.stp: source lines wanted). */
+static bool uses_tapset_file(struct session *s, const char *name)
+{
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		const char *file = fn->loc.file ? strrchr(fn->loc.file, '/') : NULL;
+		if (fn->from_tapset && file && !strcmp(file + 1, name))
+			return true;
+	}
+	return false;
+}
 
 /* Whether a used function comes from the ucontext tapset, or is probefunc() (user probes' names). */
 static bool usyms_wanted(struct session *s)
@@ -135,27 +152,42 @@ static void collect_files(struct session *s, struct vec *files)
 			add_needed(s, files->items[i], files);
 }
 
-/* A C string literal of text (symbol names are plain, but be safe). */
-static const char *c_literal(const char *text)
+/*
+ * One file's line table (_stp_ulines_N, _stp_ufiles_N), if it has one;
+ * returns its rows.
+ */
+static int emit_lines(struct emitter *e, struct elfsym_file *f, const char *target, int index)
 {
-	size_t len = strlen(text);
-	char *out = ast_alloc(len * 4 + 3), *p = out;
-	*p++ = '"';
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			p += sprintf(p, "\\%c", *c);
-		else if (*c < 0x20 || *c >= 0x7f)
-			p += sprintf(p, "\\%03o", *c);
-		else
-			*p++ = (char)*c;
+	struct vec rows = {0}, files = {0};
+	bool truncated;
+	if (!elfsym_lines(f, USYMS_MAX_LINES, &rows, &truncated) || !rows.n)
+		return 0;
+	if (truncated)
+		diag_warning((struct srcloc){0}, "%s: only its first %d source lines are kept", target, USYMS_MAX_LINES);
+	emit_line(e, "static const struct _stp_uline _stp_ulines_%d[] = {", index);
+	for (int i = 0; i < rows.n; i++) {
+		struct elfsym_line *r = rows.items[i];
+		int k = 0;
+		if (r->line) {
+			while (k < files.n && strcmp(files.items[k], r->file))
+				k++;
+			if (k == files.n)
+				vec_push(&files, (void *)r->file);
+		}
+		emit_line(e, "\t{0x%llxULL, %d, %d},", (unsigned long long)r->vaddr, r->line, k);
 	}
-	*p++ = '"';
-	*p = '\0';
-	return out;
+	emit_line(e, "};");
+	emit_line(e, "static const char *const _stp_ufiles_%d[] = {", index);
+	for (int k = 0; k < files.n; k++)
+		emit_line(e, "\t%s,", emit_c_string(files.items[k]));
+	if (!files.n)
+		emit_line(e, "\t\"\",");
+	emit_line(e, "};");
+	return rows.n;
 }
 
 /* One file's tables; false (with a warning) if it cannot be read. */
-static bool emit_file(struct emitter *e, struct session *s, const char *target, int index)
+static bool emit_file(struct emitter *e, struct session *s, const char *target, int index, bool want_lines)
 {
 	const char *err;
 	struct stat st;
@@ -177,7 +209,7 @@ static bool emit_file(struct emitter *e, struct session *s, const char *target, 
 	for (int i = 0; i < syms.n; i++) {
 		struct elfsym_func *fn = syms.items[i];
 		emit_line(e, "\t{0x%llxULL, 0x%llxULL, %s},", (unsigned long long)fn->vaddr,
-			  (unsigned long long)fn->size, c_literal(fn->name));
+			  (unsigned long long)fn->size, emit_c_string(fn->name));
 	}
 	if (!syms.n)
 		emit_line(e, "\t{0, 0, \"\"},");
@@ -207,10 +239,12 @@ static bool emit_file(struct emitter *e, struct session *s, const char *target, 
 	if (!rows.n)
 		emit_line(e, "\t{0, 0, STP_UCFA_NONE, 0, 0},");
 	emit_line(e, "};");
+	int nlines = want_lines ? emit_lines(e, f, target, index) : 0;
 	const char *base = strrchr(target, '/');
-	emit_line(e, "#define STP_UMODULE_%d {%s, %s, %lldLL, _stp_usegs_%d, %d, _stp_usyms_%d, %d, _stp_ucfi_%d, %d}",
-		  index, c_literal(target), c_literal(base ? base + 1 : target), (long long)st.st_size, index, segs.n,
-		  index, syms.n, index, rows.n);
+	emit_line(e, "#define STP_UMODULE_%d {%s, %s, %lldLL, _stp_usegs_%d, %d, _stp_usyms_%d, %d, _stp_ucfi_%d, %d, %s, %d, %s}",
+		  index, emit_c_string(target), emit_c_string(base ? base + 1 : target), (long long)st.st_size, index, segs.n,
+		  index, syms.n, index, rows.n, nlines ? ast_printf("_stp_ulines_%d", index) : "NULL", nlines,
+		  nlines ? ast_printf("_stp_ufiles_%d", index) : "NULL");
 	return true;
 }
 
@@ -222,15 +256,16 @@ void usyms_emit(struct emitter *e, struct session *s)
 	collect_files(s, &files);
 	emit_line(e, "/* User-space symbols for the ucontext tapset (compiler/usyms.c). */");
 	emit_line(e, "#define STP_HAVE_USYMS 1");
+	bool want_lines = uses_tapset_file(s, "ucontext-lines.stp");
 	int n = 0;
 	for (int i = 0; i < files.n; i++)
-		if (emit_file(e, s, files.items[i], n))
+		if (emit_file(e, s, files.items[i], n, want_lines))
 			n++;
 	emit_line(e, "static const struct _stp_umodule _stp_umodules[] = {");
 	for (int i = 0; i < n; i++)
 		emit_line(e, "\tSTP_UMODULE_%d,", i);
 	if (!n)
-		emit_line(e, "\t{\"\", \"\", -1LL, NULL, 0, NULL, 0, NULL, 0},");
+		emit_line(e, "\t{\"\", \"\", -1LL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL},");
 	emit_line(e, "};");
 	emit_line(e, "#define STP_NR_UMODULES %d", n);
 	emit_blank(e);

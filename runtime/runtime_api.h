@@ -468,6 +468,33 @@ struct _stp_ucfi {
 	uint8_t outermost;               /* no return address: the stack ends here */
 	int16_t bp_offset;               /* the caller's rbp is at CFA + this; 0: rbp unchanged */
 };
+/*
+ * Kernel source lines: with STP_HAVE_KLINES, the generated code defines
+ * (compiler/klines.c) _stp_kline_funcs[STP_NR_KLINE_FUNCS], sorted by
+ * module, name and size, the rows _stp_klines[] they index and the file
+ * names _stp_kline_files[]; linux/stack.c finds an address's function
+ * through kallsyms, so relocation (KASLR, module load address) never
+ * matters.
+ */
+struct _stp_kline_func {
+	const char *module;              /* "kernel" or a module name, as kallsyms shows it */
+	const char *name;                /* the function symbol */
+	u32 size;                        /* its size (static functions of one name differ in it) */
+	u32 first;                       /* its first row in _stp_klines[] */
+	u32 nrows;                       /* its rows, by offset */
+};
+struct _stp_kline {
+	u32 offset;                      /* bytes past the function's start */
+	u32 line;                        /* the source line from there up to the next row */
+	u32 file;                        /* index in _stp_kline_files[] */
+};
+
+/* One row of a file's line table: the source line from vaddr up to the next row. */
+struct _stp_uline {
+	u64 vaddr;                       /* link-time address */
+	u32 line;                        /* 0: no source line here */
+	u32 file;                        /* index in _stp_umodule.files */
+};
 struct _stp_umodule {
 	const char *path;                /* on the target */
 	const char *name;                /* its last component: what a mapping's dentry is called */
@@ -478,6 +505,9 @@ struct _stp_umodule {
 	int nsyms;
 	const struct _stp_ucfi *cfi;     /* unwind rules by vaddr (the return address is at CFA - 8) */
 	int ncfi;                        /* 0: no CFI, frame pointers only */
+	const struct _stp_uline *lines;  /* source lines by vaddr (only when the script asks for them) */
+	int nlines;                      /* 0: none (no DWARF line table, or not wanted) */
+	const char *const *files;        /* source file names, indexed by _stp_uline.file */
 };
 
 /* Time. NMI-safe clocks. */

@@ -31,6 +31,11 @@ uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f)
 	return di->ops->prologue_end && !f->inlined ? di->ops->prologue_end(di, f) : f->addr;
 }
 
+int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows, struct vec *out)
+{
+	return di->ops->func_lines ? di->ops->func_lines(di, name, whole_cu, max_rows, out) : 0;
+}
+
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle)
 {
 	struct dbg_type *t = ast_alloc(sizeof(*t));

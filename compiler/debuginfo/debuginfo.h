@@ -131,6 +131,20 @@ struct dbg_line {
 	uint64_t addr;          /* link-time address of the first instruction of the line */
 };
 
+/* One row of a function's line table: from offset (bytes past its symbol) up to the next row. */
+struct dbg_line_row {
+	uint64_t offset;
+	int line;
+	const char *file;       /* relative to the compilation directory ("fs/open.c") */
+};
+
+/* The line table of one function symbol (symfileline, print_backtrace_fileline). */
+struct dbg_func_lines {
+	const char *name;       /* the ELF symbol */
+	uint64_t size;          /* its size: tells apart static functions of one name */
+	struct vec rows;        /* of struct dbg_line_row *, by offset, a change of line each */
+};
+
 /* Backend operations; see dwarf.c and btf.c for what each source can answer. */
 struct dbg_ops {
 	/* Functions whose name matches the glob pattern (and whose file matches
@@ -155,6 +169,11 @@ struct dbg_ops {
 	/* Where f's body starts, if its variables live in frame slots its prologue fills
 	   (unoptimized code), else f->addr. DWARF only (NULL in BTF). */
 	uint64_t (*prologue_end)(struct debuginfo *di, struct dbg_func *f);
+	/* The line tables of the functions of the compilation unit holding function
+	   symbol 'name' (only of that function unless whole_cu), appended to out (of
+	   struct dbg_func_lines *); at most max_rows rows in all, the named function's
+	   first. Returns the rows added. DWARF only (NULL in BTF). */
+	int (*func_lines)(struct debuginfo *di, const char *name, bool whole_cu, int max_rows, struct vec *out);
 };
 
 /* One opened binary. */
@@ -180,6 +199,8 @@ void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct
 struct dbg_type *dbg_find_type(struct debuginfo *di, const char *name);
 struct dbg_var *dbg_global(struct debuginfo *di, const char *name, const char *file_glob);
 uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f); /* f->addr without the op */
+int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows,
+		   struct vec *out); /* 0 without the op */
 
 /* Types. */
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle);

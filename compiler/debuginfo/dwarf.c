@@ -901,6 +901,106 @@ static void dwarf_lines(struct debuginfo *di, const char *func_glob, const char 
 	}
 }
 
+/* ---- line tables of functions (symfileline) ---- */
+
+static int compare_row_offset(const void *a, const void *b)
+{
+	const struct dbg_line_row *x = *(struct dbg_line_row *const *)a, *y = *(struct dbg_line_row *const *)b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Sort fl's rows by offset and keep one per change of line (the first row at an offset wins). */
+static void tidy_rows(struct dbg_func_lines *fl)
+{
+	qsort(fl->rows.items, fl->rows.n, sizeof(void *), compare_row_offset);
+	int kept = 0;
+	for (int i = 0; i < fl->rows.n; i++) {
+		struct dbg_line_row *r = fl->rows.items[i], *prev = kept ? fl->rows.items[kept - 1] : NULL;
+		if (prev && (prev->offset == r->offset ||
+			     (prev->line == r->line && !strcmp(prev->file, r->file))))
+			continue;
+		fl->rows.items[kept++] = r;
+	}
+	fl->rows.n = kept;
+}
+
+/*
+ * The rows of the compilation unit holding symbol name, grouped by the
+ * function symbol each address is in. Rows whose address is in no
+ * symbol (padding, cold parts under their own .cold symbol are their
+ * own functions) are dropped.
+ */
+static int dwarf_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	const struct elf_sym *sym = NULL;
+	for (size_t i = 0; i < st->nsyms && !sym; i++)
+		if (!strcmp(st->syms[i].name, name))
+			sym = &st->syms[i];
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t nlines;
+	if (!sym || !dwarf_addrdie(st->dw, sym->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+		return 0;
+	struct vec funcs = {0};  /* of struct dbg_func_lines *, funcs.items[0] for sym */
+	struct vec owners = {0}; /* the elf_sym of each */
+	for (size_t j = 0; j < nlines; j++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, j);
+		Dwarf_Addr addr;
+		int lineno;
+		bool end;
+		if (dwarf_lineaddr(l, &addr) || dwarf_lineno(l, &lineno) || dwarf_lineendsequence(l, &end) || end ||
+		    lineno <= 0)
+			continue;
+		const struct elf_sym *owner = symbol_containing(st, addr);
+		if (!owner || !owner->size || (!whole_cu && owner != sym))
+			continue;
+		int k = 0;
+		while (k < owners.n && owners.items[k] != owner)
+			k++;
+		if (k == owners.n) {
+			struct dbg_func_lines *fl = ast_alloc(sizeof(*fl));
+			fl->name = owner->name;
+			fl->size = owner->size;
+			vec_push(&owners, (void *)owner);
+			vec_push(&funcs, fl);
+		}
+		struct dbg_line_row *r = ast_alloc(sizeof(*r));
+		r->offset = addr - owner->addr;
+		r->line = lineno;
+		r->file = relative_file(&cu, dwarf_linesrc(l, NULL, NULL));
+		if (!r->file)
+			r->file = "??";
+		vec_push(&((struct dbg_func_lines *)funcs.items[k])->rows, r);
+	}
+	int added = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < funcs.n; k++) {
+			struct dbg_func_lines *fl = funcs.items[k];
+			if ((owners.items[k] == sym) != (pass == 0))
+				continue;
+			tidy_rows(fl);
+			/* The function under each of its names (kallsyms may show any alias). */
+			const struct elf_sym *owner = owners.items[k], *first = owner;
+			while (first > st->syms && first[-1].addr == owner->addr)
+				first--;
+			for (const struct elf_sym *a = first; a < st->syms + st->nsyms && a->addr == owner->addr; a++) {
+				if (a->size != owner->size || added + fl->rows.n > max_rows)
+					continue;
+				struct dbg_func_lines *named = fl;
+				if (a != owner) {
+					named = ast_alloc(sizeof(*named));
+					*named = *fl;
+					named->name = a->name;
+				}
+				added += fl->rows.n;
+				vec_push(out, named);
+			}
+		}
+	}
+	return added;
+}
+
 /* ---- globals ---- */
 
 static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, const char *file_glob)
@@ -967,6 +1067,7 @@ static const struct dbg_ops dwarf_ops = {
 	.global = dwarf_global,
 	.typedefs = dwarf_typedefs,
 	.prologue_end = dwarf_prologue_end,
+	.func_lines = dwarf_func_lines,
 };
 
 /* libdwfl for a relocatable object: sections laid out, DWARF relocated; no search for separate debuginfo. */

@@ -278,15 +278,18 @@ static void push_row(struct vec *out, const struct elfsym_cfi_row *row)
 
 bool elfsym_cfi_rows(struct elfsym_file *f, struct vec *out)
 {
-	Dwarf_CFI *cfi = dwarf_getcfi_elf(f->elf);
-	if (!cfi) {
-		if (!f->dwarf_tried) {
-			f->dwarf_tried = true;
-			f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
-		}
-		cfi = f->dwarf ? dwarf_getcfi(f->dwarf) : NULL;
+	/*
+	 * .eh_frame first; .debug_frame for the code it does not cover (a
+	 * program built with -fno-asynchronous-unwind-tables -g has
+	 * .eh_frame only for the C library's start files).
+	 */
+	Dwarf_CFI *eh = dwarf_getcfi_elf(f->elf), *debug;
+	if (!f->dwarf_tried) {
+		f->dwarf_tried = true;
+		f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
 	}
-	if (!cfi)
+	debug = f->dwarf ? dwarf_getcfi(f->dwarf) : NULL;
+	if (!eh && !debug)
 		return false;
 	/* Function starts, to step over code without CFI quickly. */
 	struct vec syms = {0};
@@ -305,7 +308,8 @@ bool elfsym_cfi_rows(struct elfsym_file *f, struct vec *out)
 			struct elfsym_cfi_row row;
 			Dwarf_Addr start, stop;
 			bool signal;
-			if (dwarf_cfi_addrframe(cfi, addr, &frame) == 0) {
+			if ((eh && dwarf_cfi_addrframe(eh, addr, &frame) == 0) ||
+			    (debug && dwarf_cfi_addrframe(debug, addr, &frame) == 0)) {
 				cfi_row(frame, addr, &row);
 				dwarf_frame_info(frame, &start, &stop, &signal);
 				free(frame);
@@ -404,6 +408,67 @@ bool elfsym_line_address(struct elfsym_file *f, const struct elfsym_func *fn, co
 	}
 	*vaddr = best;
 	return true;
+}
+
+static int compare_line_vaddr(const void *a, const void *b)
+{
+	const struct elfsym_line *x = *(struct elfsym_line *const *)a, *y = *(struct elfsym_line *const *)b;
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+bool elfsym_lines(struct elfsym_file *f, int max_rows, struct vec *out, bool *truncated)
+{
+	if (!f->dwarf_tried) {
+		f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		f->dwarf_tried = true;
+	}
+	*truncated = false;
+	if (!f->dwarf)
+		return false;
+	struct vec rows = {0};
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	bool any = false;
+	while (dwarf_nextcu(f->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nlines;
+		if (dwarf_offdie(f->dwarf, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &nlines) == 0) {
+			any = true;
+			for (size_t i = 0; i < nlines; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				Dwarf_Addr addr;
+				int lineno;
+				bool end;
+				if (dwarf_lineaddr(l, &addr) || dwarf_lineno(l, &lineno) || dwarf_lineendsequence(l, &end))
+					continue;
+				struct elfsym_line *r = ast_alloc(sizeof(*r));
+				r->vaddr = addr;
+				r->line = end ? 0 : lineno;
+				r->file = end ? NULL : dwarf_linesrc(l, NULL, NULL);
+				if (r->line && !r->file)
+					r->line = 0;
+				vec_push(&rows, r);
+			}
+		}
+		off = next;
+	}
+	qsort(rows.items, rows.n, sizeof(void *), compare_line_vaddr);
+	for (int i = 0, j; i < rows.n; i = j) {
+		/* Of the rows at one address, one with a line (a sequence's end may share it with the next's start). */
+		struct elfsym_line *r = rows.items[i], *prev = out->n ? out->items[out->n - 1] : NULL;
+		for (j = i + 1; j < rows.n && ((struct elfsym_line *)rows.items[j])->vaddr == r->vaddr; j++)
+			if (!r->line)
+				r = rows.items[j];
+		if (prev && prev->line == r->line && (!r->line || !strcmp(prev->file, r->file)))
+			continue;
+		if (out->n >= max_rows) {
+			*truncated = true;
+			break;
+		}
+		vec_push(out, r);
+	}
+	return any;
 }
 
 /* Read an address of the note's class from p. */

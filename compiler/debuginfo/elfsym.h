@@ -57,6 +57,20 @@ bool elfsym_data_symbol(struct elfsym_file *f, const char *name, uint64_t *vaddr
 bool elfsym_line_address(struct elfsym_file *f, const struct elfsym_func *fn, const char *file, int line,
 			 uint64_t *vaddr, const char **err);
 
+/* One row of a file's line table: the source line of the code from vaddr up to the next row. */
+struct elfsym_line {
+	uint64_t vaddr;
+	int line;               /* 0: no source line here (the end of a sequence) */
+	const char *file;       /* as DWARF names it (the full path of the source), NULL with line 0 */
+};
+
+/*
+ * The file's whole line table, sorted by address, one row per change of
+ * file or line (of struct elfsym_line *); at most max_rows rows (the rest
+ * dropped, *truncated set). False if the file has no DWARF line table.
+ */
+bool elfsym_lines(struct elfsym_file *f, int max_rows, struct vec *out, bool *truncated);
+
 /* SDT markers matching provider and name patterns (fnmatch): of struct elfsym_sdt *. */
 void elfsym_sdt_markers(struct elfsym_file *f, const char *provider, const char *name, struct vec *out);
 
@@ -88,8 +102,8 @@ struct elfsym_cfi_row {
 };
 
 /*
- * The unwind table of the file's executable segments from .eh_frame (or
- * .debug_frame without it), one row per change of rule, in address order:
+ * The unwind table of the file's executable segments from .eh_frame (and
+ * .debug_frame where that has none), one row per change of rule, in address order:
  * of struct elfsym_cfi_row *. The return address is always at CFA - 8
  * (x86-64); ranges whose rules say otherwise get ELFSYM_CFA_NONE. False
  * if the file has no CFI at all.

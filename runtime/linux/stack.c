@@ -130,16 +130,131 @@ static void _stp_kmodname(struct _stp_context *c, char *dst, unsigned long addr)
 	_stp_strlcpy(dst, open + 1);
 }
 
+/* How a backtrace line is written (_stp_ksym_line, _stp_usym_line). */
+#define STP_SYM_VERBOSE  1	/* " 0xaddr : symdata": print_backtrace's lines; else "symdata" */
+#define STP_SYM_FILELINE 2	/* " at file:line" after it when the line is known */
+#define STP_SYM_CALLER   4	/* a return address: its line is the call's (the byte before) */
+
+#ifndef STP_HAVE_KLINES
+/* No kernel line table (compiler/klines.c emits one for symfileline & co). */
+static const struct _stp_kline_func _stp_kline_funcs[] = { {"", "", 0, 0, 0} };
+static const struct _stp_kline _stp_klines[] = { {0, 0, 0} };
+static const char *const _stp_kline_files[] = { "" };
+#define STP_NR_KLINE_FUNCS 0
+#endif
+
+/* Compare a kernel line table function with module mod and name (len bytes). */
+static int _stp_kline_cmp(const struct _stp_kline_func *f, const char *mod, size_t mod_len, const char *name,
+			  size_t len)
+{
+	int d = strncmp(f->module, mod, mod_len);
+
+	if (d || f->module[mod_len])
+		return d ? d : 1;
+	d = strncmp(f->name, name, len);
+	return d ? d : f->name[len] ? 1 : 0;
+}
+
+/*
+ * The source line of a kernel address, from its symbol text (what
+ * _stp_ksym left in c->sym_buf: "name+0xoff/0xsize [module]") and the
+ * line table of the functions the module carries; caller: the address is
+ * a return address (the line of the byte before). False if not known.
+ */
+static bool _stp_kline_of(const char *symdata, bool caller, const char **file, unsigned int *line)
+{
+	const char *plus = strchr(symdata, '+'), *slash, *open, *close;
+	char num[20];
+	unsigned long off, size;
+	size_t len;
+	int lo = 0, hi = STP_NR_KLINE_FUNCS - 1;
+	const struct _stp_kline_func *best;
+
+	if (!plus || !(slash = strchr(plus, '/')) || !(open = strchr(slash, '[')) || !(close = strchr(open, ']')))
+		return false;
+	len = slash - plus - 1;
+	if (len >= sizeof(num))
+		return false;
+	memcpy(num, plus + 1, len);
+	num[len] = '\0';
+	if (kstrtoul(num, 16, &off))
+		return false;
+	len = open - slash - 2;
+	if (len >= sizeof(num))
+		return false;
+	memcpy(num, slash + 1, len);
+	num[len] = '\0';
+	if (kstrtoul(num, 16, &size))
+		return false;
+	if (caller && off)
+		off--;
+	/* The first function of that module and name... */
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (_stp_kline_cmp(&_stp_kline_funcs[mid], open + 1, close - open - 1, symdata, plus - symdata) < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	/*
+	 * ...whose size fits kallsyms' (the distance to the next symbol, so
+	 * the ELF size plus alignment padding), the closest of several.
+	 */
+	for (best = NULL; lo < STP_NR_KLINE_FUNCS &&
+	     !_stp_kline_cmp(&_stp_kline_funcs[lo], open + 1, close - open - 1, symdata, plus - symdata); lo++) {
+		const struct _stp_kline_func *f = &_stp_kline_funcs[lo];
+
+		if (f->size <= size && off < f->size && (!best || f->size > best->size))
+			best = f;
+	}
+	if (best) {
+		int a = best->first, b = best->first + best->nrows - 1, found = -1;
+
+		while (a <= b) {
+			int m = a + (b - a) / 2;
+
+			if (_stp_klines[m].offset <= off) {
+				found = m;
+				a = m + 1;
+			} else {
+				b = m - 1;
+			}
+		}
+		if (found >= 0) {
+			*file = _stp_kline_files[_stp_klines[found].file];
+			*line = _stp_klines[found].line;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Append " at file:line" to c->sym_buf (the symbol of a known address) if its line is known. */
+static void _stp_ksym_add_line(struct _stp_context *c, bool caller)
+{
+	const char *file;
+	unsigned int line;
+	size_t len = strlen(c->sym_buf);
+
+	if (_stp_kline_of(c->sym_buf, caller, &file, &line))
+		snprintf(c->sym_buf + len, sizeof(c->sym_buf) - len, " at %s:%u", file, line);
+}
+
 /*
  * One line of a printed backtrace, to the output (dst NULL) or appended
- * to a string_t: " 0xaddr : symdata\n" (verbose; " 0xaddr\n" for an
- * address kallsyms does not know) or "symdata\n". A
- * string gets whole lines only: false when the line did not fit.
+ * to a string_t: " 0xaddr : symdata\n" (STP_SYM_VERBOSE; " 0xaddr\n"
+ * for an address kallsyms does not know) or "symdata\n", with
+ * " at file:line" before the newline under STP_SYM_FILELINE. A string
+ * gets whole lines only: false when the line did not fit.
  */
-static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr, bool verbose)
+static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr, unsigned int flags)
 {
 	size_t used, need;
-	bool known = _stp_ksym(c, addr);
+	bool known = _stp_ksym(c, addr), verbose = flags & STP_SYM_VERBOSE;
+
+	if (known && (flags & STP_SYM_FILELINE))
+		_stp_ksym_add_line(c, flags & STP_SYM_CALLER);
 
 	if (!dst) {
 		if (verbose && !known)

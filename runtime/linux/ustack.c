@@ -37,7 +37,7 @@
 
 #ifndef STP_HAVE_USYMS
 #define STP_NR_UMODULES 0
-static const struct _stp_umodule _stp_umodules[] = { {"", "", -1LL, NULL, 0, NULL, 0, NULL, 0} };
+static const struct _stp_umodule _stp_umodules[] = { {"", "", -1LL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL} };
 #endif
 
 /* Where a user address is: a module of _stp_umodules[] and a link-time address in it. */
@@ -158,12 +158,56 @@ static bool _stp_umodname(char *dst, unsigned long addr)
 	return true;
 }
 
-/* As _stp_ksym_line, for a user address: " 0xaddr : usymdata\n" or "usymdata\n". */
-static bool _stp_usym_line(struct _stp_context *c, char *dst, unsigned long addr, bool verbose)
+/*
+ * The source line of a user address, from the line table of its file
+ * (when the script asked for lines: ucontext-lines.stp); caller: addr is
+ * a return address (the line of the byte before). False if not known.
+ */
+static bool _stp_uline_of(unsigned long addr, bool caller, const char **file, unsigned int *line)
+{
+	struct _stp_uwhere w;
+	int lo, hi, found = -1;
+	u64 vaddr;
+
+	if (!_stp_uaddr_where(addr, &w) || !w.mod->nlines || !w.vaddr)
+		return false;
+	vaddr = caller ? w.vaddr - 1 : w.vaddr;
+	lo = 0;
+	hi = w.mod->nlines - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (w.mod->lines[mid].vaddr <= vaddr) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (found < 0 || !w.mod->lines[found].line)
+		return false;
+	*file = w.mod->files[w.mod->lines[found].file];
+	*line = w.mod->lines[found].line;
+	return true;
+}
+
+/*
+ * As _stp_ksym_line, for a user address: " 0xaddr : usymdata\n" or
+ * "usymdata\n", " at file:line" before the newline with STP_SYM_FILELINE.
+ */
+static bool _stp_usym_line(struct _stp_context *c, char *dst, unsigned long addr, unsigned int flags)
 {
 	size_t used, need;
+	bool verbose = flags & STP_SYM_VERBOSE;
+	const char *file;
+	unsigned int line;
 
 	_stp_usym(c, addr);
+	if ((flags & STP_SYM_FILELINE) && _stp_uline_of(addr, flags & STP_SYM_CALLER, &file, &line)) {
+		size_t len = strlen(c->sym_buf);
+
+		snprintf(c->sym_buf + len, sizeof(c->sym_buf) - len, " at %s:%u", file, line);
+	}
 	if (!dst) {
 		if (verbose)
 			_stp_printf(" 0x%016lx : %s\n", addr, c->sym_buf);
@@ -270,14 +314,30 @@ static bool _stp_ustep(struct _stp_uframe *f, bool first)
 }
 
 /*
- * Fill c->stack_pcs with the user return addresses of the current task,
- * innermost first (the address of the hit first); returns how many, at
- * most MAXBACKTRACE. regs is c->regs (see _stp_kstack).
+ * Fill c->stack_pcs with the user return addresses of the current task
+ * from frame f (its ip first), innermost first; returns how many, at
+ * most MAXBACKTRACE.
+ */
+static int _stp_ustack_from(struct _stp_context *c, struct _stp_uframe *f)
+{
+	int n = 0;
+
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return 0;
+	c->stack_pcs[n++] = f->ip;
+	while (n < MAXBACKTRACE && _stp_ustep(f, n == 1))
+		c->stack_pcs[n++] = f->ip;
+	return n;
+}
+
+/*
+ * The user backtrace at the probe (see _stp_ustack_from): from the
+ * registers of a user-mode hit, else those the task entered the kernel
+ * with. regs is c->regs (see _stp_kstack).
  */
 static int _stp_ustack(struct _stp_context *c, struct pt_regs *regs)
 {
 	struct _stp_uframe f;
-	int n = 0;
 
 	if (!regs || !user_mode(regs)) {
 		if (!current->mm || (current->flags & PF_KTHREAD))
@@ -287,10 +347,7 @@ static int _stp_ustack(struct _stp_context *c, struct pt_regs *regs)
 	f.ip = instruction_pointer(regs);
 	f.sp = user_stack_pointer(regs);
 	f.bp = regs->bp;
-	c->stack_pcs[n++] = f.ip;
-	while (n < MAXBACKTRACE && _stp_ustep(&f, n == 1))
-		c->stack_pcs[n++] = f.ip;
-	return n;
+	return _stp_ustack_from(c, &f);
 }
 
 /*

@@ -1,0 +1,159 @@
+/*
+ * klines.c - pass 3: the kernel line tables of context-lines.stp
+ * (symfile, symline, symfileline, print_backtrace_fileline).
+ *
+ * The whole vmlinux line table has millions of rows; a module carries
+ * only those of the functions it can be expected to meet: every kernel
+ * (or module) function a probe of the script is in (kernel.function,
+ * kprobe.function, the syscall aliases...), then the other functions of
+ * their compilation units (a static helper's callers are usually in its
+ * own file), up to KLINES_MAX_ROWS rows in all (12 bytes each). A table
+ * is keyed by module, symbol name and size, never by address: the runtime
+ * finds an address's function through kallsyms (linux/stack.c), so KASLR
+ * and module load addresses never matter. Without DWARF (--debuginfo=btf,
+ * or no -dbg package) there is no table and the functions answer with the
+ * address in hex.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "debuginfo/debuginfo.h"
+#include "debuginfo/kernel.h"
+#include "diag.h"
+#include "emit.h"
+#include "klines.h"
+#include "probes.h"
+#include "session.h"
+
+/* Rows in all at most, and probed functions whose files are looked at. */
+#define KLINES_MAX_ROWS 32768
+#define KLINES_MAX_SYMBOLS 256
+
+/* One function of the table. */
+struct kline_func {
+	const char *module;            /* "kernel" or the module's kallsyms name */
+	struct dbg_func_lines *lines;  /* aliases (one function, several symbols) share rows */
+	int first;                     /* its first row in the emitted table */
+};
+
+static bool wanted(struct session *s)
+{
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		const char *file = fn->loc.file ? strrchr(fn->loc.file, '/') : NULL;
+		if (fn->from_tapset && file && !strcmp(file + 1, "context-lines.stp"))
+			return true;
+	}
+	return false;
+}
+
+static int compare_funcs(const void *a, const void *b)
+{
+	const struct kline_func *x = *(struct kline_func *const *)a, *y = *(struct kline_func *const *)b;
+	int d = strcmp(x->module, y->module);
+	if (!d)
+		d = strcmp(x->lines->name, y->lines->name);
+	if (!d)
+		d = x->lines->size < y->lines->size ? -1 : x->lines->size > y->lines->size;
+	return d;
+}
+
+/* Whether funcs has module:name of that size already. */
+static bool known(const struct vec *funcs, const char *module, const struct dbg_func_lines *fl)
+{
+	for (int i = 0; i < funcs->n; i++) {
+		const struct kline_func *k = funcs->items[i];
+		if (k->lines->size == fl->size && !strcmp(k->lines->name, fl->name) && !strcmp(k->module, module))
+			return true;
+	}
+	return false;
+}
+
+/* Add the lines of symbol ("name" or "module:name") and its file to funcs; returns the rows added. */
+static int add_symbol(struct session *s, const char *symbol, int budget, struct vec *funcs)
+{
+	const char *colon = strchr(symbol, ':');
+	const char *module = colon ? ast_printf("%.*s", (int)(colon - symbol), symbol) : "kernel";
+	const char *name = colon ? colon + 1 : symbol;
+	const char *err;
+	struct debuginfo *di = kernel_debuginfo(s, module, &err);
+	if (!di || di->source != DBG_SOURCE_DWARF)
+		return 0;
+	struct vec found = {0};
+	dbg_func_lines(di, name, true, budget, &found);
+	int added = 0;
+	for (int i = 0; i < found.n; i++) {
+		struct dbg_func_lines *fl = found.items[i];
+		if (!fl->rows.n || known(funcs, module, fl))
+			continue;
+		struct kline_func *k = ast_alloc(sizeof(*k));
+		k->module = module;
+		k->lines = fl;
+		vec_push(funcs, k);
+		added += fl->rows.n;
+	}
+	return added;
+}
+
+void klines_emit(struct emitter *e, struct session *s)
+{
+	if (!wanted(s))
+		return;
+	struct vec symbols = {0}, funcs = {0};
+	for (int i = 0; i < s->resolved.n && symbols.n < KLINES_MAX_SYMBOLS; i++) {
+		struct resolved_probe *r = s->resolved.items[i];
+		bool dup = false;
+		if (!r->symbol || (r->provider != &probe_kprobe && r->provider != &probe_kernel))
+			continue;
+		for (int k = 0; k < symbols.n && !dup; k++)
+			dup = !strcmp(symbols.items[k], r->symbol);
+		if (!dup)
+			vec_push(&symbols, (void *)r->symbol);
+	}
+	int rows = 0;  /* counting aliases' rows again: a bound, not the size */
+	for (int i = 0; i < symbols.n && rows < KLINES_MAX_ROWS; i++)
+		rows += add_symbol(s, symbols.items[i], KLINES_MAX_ROWS - rows, &funcs);
+	if (!funcs.n)
+		return;
+	qsort(funcs.items, funcs.n, sizeof(void *), compare_funcs);
+	struct vec files = {0};
+	emit_line(e, "/* Kernel source lines for context-lines.stp (compiler/klines.c): %d functions. */", funcs.n);
+	emit_line(e, "#define STP_HAVE_KLINES 1");
+	emit_line(e, "static const struct _stp_kline _stp_klines[] = {");
+	int first = 0;
+	for (int i = 0; i < funcs.n; i++) {
+		struct kline_func *k = funcs.items[i];
+		k->first = first;
+		for (int a = 0; a < i; a++) {
+			struct kline_func *alias = funcs.items[a];
+			if (alias->lines->rows.items == k->lines->rows.items)
+				k->first = alias->first;  /* another name of a function already there */
+		}
+		if (k->first != first)
+			continue;
+		first += k->lines->rows.n;
+		for (int j = 0; j < k->lines->rows.n; j++) {
+			struct dbg_line_row *r = k->lines->rows.items[j];
+			int f = 0;
+			while (f < files.n && strcmp(files.items[f], r->file))
+				f++;
+			if (f == files.n)
+				vec_push(&files, (void *)r->file);
+			emit_line(e, "\t{0x%llx, %d, %d},", (unsigned long long)r->offset, r->line, f);
+		}
+	}
+	emit_line(e, "};");
+	emit_line(e, "static const char *const _stp_kline_files[] = {");
+	for (int f = 0; f < files.n; f++)
+		emit_line(e, "\t%s,", emit_c_string(files.items[f]));
+	emit_line(e, "};");
+	emit_line(e, "static const struct _stp_kline_func _stp_kline_funcs[] = {");
+	for (int i = 0; i < funcs.n; i++) {
+		struct kline_func *k = funcs.items[i];
+		emit_line(e, "\t{%s, %s, 0x%llx, %d, %d},", emit_c_string(k->module), emit_c_string(k->lines->name),
+			  (unsigned long long)k->lines->size, k->first, k->lines->rows.n);
+	}
+	emit_line(e, "};");
+	emit_line(e, "#define STP_NR_KLINE_FUNCS %d", funcs.n);
+	emit_blank(e);
+}

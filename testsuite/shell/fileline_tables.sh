@@ -1,0 +1,41 @@
+# The source-line tables of symfileline & co at pass 3 (compiler/klines.c,
+# compiler/usyms.c), without booting a guest: with the kernel's DWARF the
+# module carries the rows of the probed function and of its source file,
+# bounded; with --debuginfo=btf none (the functions answer in hex); a
+# program built without .eh_frame for its code unwinds by its .debug_frame;
+# a script that asks for no lines gets no line table.
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat > k.stp <<'STP'
+probe kernel.function("vfs_read") { printf("%s\n", symfileline(addr())) }
+STP
+"$STAP" -p3 -r "$RELEASE" k.stp > k.c || fail "-p3 with DWARF"
+if [ -d "/usr/lib/debug/lib/modules/$RELEASE" ] || [ -f "/usr/lib/debug/boot/vmlinux-$RELEASE" ]; then
+  grep -q '^#define STP_HAVE_KLINES 1' k.c || fail "no kernel line table with DWARF"
+  grep -q '{"kernel", "vfs_read", ' k.c || fail "vfs_read is not in the table"
+  grep -q '"fs/read_write.c",' k.c || fail "fs/read_write.c is not among the files"
+  rows=$(awk '/_stp_klines\[\] = \{/,/^\};/' k.c | grep -c '^	{0x')
+  [ "$rows" -gt 100 ] && [ "$rows" -le 32768 ] || fail "$rows kernel line rows"
+fi
+"$STAP" -p3 -r "$RELEASE" --debuginfo=btf k.stp > kb.c || fail "-p3 with BTF"
+grep -q 'STP_HAVE_KLINES' kb.c && fail "a kernel line table from BTF"
+
+cat > prog.c <<'C'
+__attribute__((noinline)) int leaf(int x) { return x * 3; }
+int main(void) { return leaf(1) == 3 ? 0 : 1; }
+C
+gcc -g -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -o prog prog.c || fail "gcc"
+leaf=$(nm prog | awk '$3 == "leaf" { sub(/^0+/, "", $1); print $1 }')
+cat > u.stp <<STP
+probe process("$PWD/prog").function("leaf") { printf("%s\n", usymfileline(uaddr())) }
+STP
+"$STAP" -p3 -r "$RELEASE" u.stp > u.c || fail "-p3 of the user script"
+grep -q '_stp_ulines_0\[\] = {' u.c || fail "no user line table"
+grep -q "\"[^\"]*prog.c\"," u.c || fail "prog.c is not among the files"
+grep -q "{0x${leaf}ULL, 8, STP_UCFA_SP, 0, 0}," u.c || fail "leaf (at 0x$leaf) has no .debug_frame row"
+cat > n.stp <<STP
+probe process("$PWD/prog").function("leaf") { printf("%s\n", usymname(uaddr())) }
+STP
+"$STAP" -p3 -r "$RELEASE" n.stp > n.c || fail "-p3 without lines"
+grep -q '_stp_ulines_' n.c && fail "a user line table nobody asked for"
+exit 0
