@@ -252,6 +252,7 @@ static void _stp_tracepoint_hit(void *data, const unsigned long *args);
 /* procfs("name").read / .write: one file under /proc/systemtap/MODULE. */
 struct _stp_procfs_file {
 	const char *name;
+	unsigned short mode;                   /* permissions: 0400 read, 0200 write, or .umask(N)'s */
 	const struct _stp_probe *read_probe;   /* fills $value for a reader; NULL: not readable */
 	const struct _stp_probe *write_probe;  /* gets what was written as $value; NULL: not writable */
 	struct proc_dir_entry *pde;            /* runtime-owned */

@@ -53,6 +53,9 @@
 /* Module parameter for the relay size: MB per CPU (staprun -s). */
 #define STP_BUFSIZE_PARAM "_stp_bufsize"
 
+/* Read-only module parameter: 1 when the module was built with stap -b (bulk mode). */
+#define STP_BULKMODE_PARAM "_stp_bulkmode"
+
 /* Module parameters staprun sets: the local time zone at start (tz_ctime() and friends). */
 #define STP_TZ_GMTOFF_PARAM "_stp_tz_gmtoff"	/* seconds west of UTC */
 #define STP_TZ_NAME_PARAM "_stp_tz_name"	/* its abbreviation, e.g. CET */

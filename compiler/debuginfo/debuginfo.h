@@ -154,7 +154,7 @@ struct dbg_ops {
 	void (*typedefs)(struct debuginfo *di, const char *glob, struct vec *out);
 	/* Where f's body starts, if its variables live in frame slots its prologue fills
 	   (unoptimized code), else f->addr. DWARF only (NULL in BTF). */
-	uint64_t (*prologue_end)(struct debuginfo *di, struct dbg_func *f);
+	uint64_t (*prologue_end)(struct debuginfo *di, struct dbg_func *f, bool always);
 };
 
 /* One opened binary. */
@@ -179,6 +179,13 @@ void dbg_functions(struct debuginfo *di, const char *pattern, const char *file_g
 void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out);
 struct dbg_type *dbg_find_type(struct debuginfo *di, const char *name);
 struct dbg_var *dbg_global(struct debuginfo *di, const char *name, const char *file_glob);
+/* When a function probe skips the prologue (--prologue-searching=WHEN, -P). */
+enum dbg_prologue_mode {
+	DBG_PROLOGUE_AUTO = 0,   /* only where the variables live in frame slots (unoptimized code) */
+	DBG_PROLOGUE_ALWAYS,     /* at every function that has a body start in its line table */
+	DBG_PROLOGUE_NEVER,      /* never: probes stay on the entry */
+};
+extern enum dbg_prologue_mode dbg_prologue_searching; /* set once from the command line */
 uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f); /* f->addr without the op */
 
 /* Types. */
