@@ -249,6 +249,14 @@ struct _stp_tracepoint_probe {
 static void _stp_tracepoint_hit(void *data, const unsigned long *args);
 #endif
 
+/* stap -t: print each probe's hits and cycles (runtime/linux/timing.c); called by the last end probe. */
+#ifdef STP_TIMING
+static void _stp_timing_report(void);
+#endif
+
+/* stap -G, staprun NAME=VALUE: a scalar global settable at load (runtime/linux/global_params.c). */
+struct _stp_global_param;
+
 /* procfs("name").read / .write: one file under /proc/systemtap/MODULE. */
 struct _stp_procfs_file {
 	const char *name;
