@@ -254,6 +254,14 @@ static void _stp_tracepoint_hit(void *data, const unsigned long *args);
 static void _stp_timing_report(void);
 #endif
 
+/* input.char / input.line: run with $value each byte / line stapio forwards from its stdin. */
+struct _stp_input_probe {
+	const struct _stp_probe *probe;
+	int line;                        /* 1: input.line, 0: input.char */
+};
+/* $value of an input probe: the byte or line (see runtime/linux/input.c). */
+static char *_stp_input_value(struct _stp_context *c);
+
 /* stap -G, staprun NAME=VALUE: a scalar global settable at load (runtime/linux/global_params.c). */
 struct _stp_global_param;
 

@@ -252,6 +252,7 @@ int main(int argc, char **argv)
 	struct _stp_cmd_start start = { .version = STP_PROTOCOL_VERSION };
 	struct timespec exit_sent_at = { 0, 0 };
 	bool exit_sent = false, released = false, failed = false;
+	bool input = false, input_done = false;
 	char dir[4096];
 	int status;
 
@@ -269,6 +270,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	input = stapio_input_wanted(opt.module);
 	if (opt.attach) {
 		/* the session runs already: no START; it may have asked to stop meanwhile */
 		ctl.started = true;
@@ -307,6 +309,11 @@ loop:
 		stapio_relay_poll(relay, false);
 		if (ctl.exited)
 			break;
+		if (input && ctl.started && ctl.start_status == 0 && !exit_sent && !opt.detach &&
+		    stapio_input_poll(&ctl, &input_done) < 0) {
+			failed = true;
+			break;
+		}
 		if (opt.detach && ctl.started && ctl.start_status == 0 && !ctl.exit_wanted &&
 		    !stapio_stop_signal) {
 			/* -L: the begin probes' output is out; leave the session running */

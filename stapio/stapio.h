@@ -62,6 +62,13 @@ int stapio_control_poll(struct stapio_control *ctl);
 /* Print the WARNING/ERROR lines kept so far on stderr. */
 void stapio_control_print(struct stapio_control *ctl);
 
+/* ---- input.c: stdin to input.char/input.line probes ---- */
+
+/* Whether the module has input probes, so stdin is the script's. */
+bool stapio_input_wanted(const char *module);
+/* Send what stdin has now as INPUT commands; at its end an empty one, and *done. -1 on failure. */
+int stapio_input_poll(struct stapio_control *ctl, bool *done);
+
 /* ---- relay.c: trace<cpu> files merged by record seq ---- */
 
 struct stapio_relay;

@@ -37,6 +37,7 @@ static struct dentry *_stp_module_dir;		/* .../systemtap/<module> */
 /* Commands, carried out by the session (module_main.c). */
 static int _stp_session_cmd_start(const struct _stp_cmd_start *start);
 static int _stp_session_cmd_exit(void);
+static int _stp_input_feed(const char *buf, size_t len);
 
 static void _stp_ring_copy_in(struct _stp_ctl_ring *r, const void *src, u32 len)
 {
@@ -199,6 +200,7 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 		struct _stp_msg_hdr hdr;
 		union {
 			struct _stp_cmd_start start;
+			char input[STP_INPUT_CHUNK];
 		} u;
 	} cmd;
 	int rc;
@@ -219,6 +221,9 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 		break;
 	case STP_CMD_EXIT:
 		rc = cmd.hdr.len ? -EINVAL : _stp_session_cmd_exit();
+		break;
+	case STP_CMD_INPUT:
+		rc = _stp_input_feed(cmd.u.input, cmd.hdr.len);
 		break;
 	default:
 		rc = -EINVAL;
