@@ -14,6 +14,8 @@ static const char *const probe_types[] = {
 	"end(number)",
 	"error",
 	"error(number)",
+	"input.char",
+	"input.line",
 	"kernel.function(string)",
 	"kernel.function(string).call",
 	"kernel.function(string).exported",
