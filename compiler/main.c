@@ -65,6 +65,8 @@ static void usage(FILE *out)
 		"  -P            the same as --prologue-searching=always\n"
 		"  --prologue-searching[=always|never|auto]\n"
 		"                whether process.function probes go after the prologue (default auto)\n"
+		"  --skip-badvars a target variable that cannot be read at a probe point reads as 0 (or \"\"),\n"
+		"                with a warning, instead of being an error\n"
 		"  --suppress-handler-errors\n"
 		"                a probe hit that fails is counted and dropped; the script goes on\n"
 		"  --suppress-time-limits\n"
@@ -364,10 +366,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case OPT_SKIP_BADVARS:
+			s->skip_badvars = true;
+			break;
 		case OPT_CHECK_VERSION:
-			/* SystemTap's options that stapc does not implement: say so rather than ignore them */
-			fprintf(stderr, "stap: %s is not supported by stapc\n",
-				opt == OPT_SKIP_BADVARS ? "--skip-badvars" : "--check-version");
+			/* SystemTap's option that stapc does not implement: say so rather than ignore it */
+			fprintf(stderr, "stap: --check-version is not supported by stapc\n");
 			return STAP_EXIT_USAGE;
 		case OPT_SUPPRESS_HANDLER_ERRORS:
 			s->suppress_handler_errors = true;

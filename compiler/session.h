@@ -63,6 +63,7 @@ struct session {
 	const char *rotate;       /* -S SIZE[,N]: rotate -o's file at SIZE MiB, keep N files */
 	bool flight_recorder;     /* -F: start the probes and detach (staprun -L, or -D with -o) */
 	int prologue_searching;   /* --prologue-searching / -P: an enum dbg_prologue_mode */
+	bool skip_badvars;        /* --skip-badvars: a target variable that cannot be read here reads as 0 */
 	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */
 	bool suppress_time_limits;    /* --suppress-time-limits: MAXACTION/MAXTRYLOCK raised (guru) */
 	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
