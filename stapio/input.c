@@ -4,12 +4,40 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "stapio.h"
 
 #define STAPIO_INPUT_ROUND 64	/* INPUT commands per polling round at most */
+
+static struct termios stapio_saved_tty;	/* stdin's terminal settings before noncanonical mode */
+
+static void stapio_input_restore(void)
+{
+	tcsetattr(STDIN_FILENO, TCSANOW, &stapio_saved_tty);
+}
+
+/*
+ * stdin is the script's: on a terminal, switch it to noncanonical mode
+ * (each key arrives at once, not a line at a time; echo stays on) until
+ * stapio exits, on every path that returns from main.
+ */
+void stapio_input_start(void)
+{
+	struct termios raw;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &stapio_saved_tty) < 0)
+		return;
+	raw = stapio_saved_tty;
+	raw.c_lflag &= ~ICANON;
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0)
+		atexit(stapio_input_restore);
+}
 
 /* Whether module has input probes (its read-only parameter). */
 bool stapio_input_wanted(const char *module)

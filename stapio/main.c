@@ -270,7 +270,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	input = stapio_input_wanted(opt.module);
+	input = stapio_input_wanted(opt.module) && !opt.detach;
+	if (input)
+		stapio_input_start();
 	if (opt.attach) {
 		/* the session runs already: no START; it may have asked to stop meanwhile */
 		ctl.started = true;

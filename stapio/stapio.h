@@ -66,6 +66,8 @@ void stapio_control_print(struct stapio_control *ctl);
 
 /* Whether the module has input probes, so stdin is the script's. */
 bool stapio_input_wanted(const char *module);
+/* On a terminal, put stdin in noncanonical mode until exit. */
+void stapio_input_start(void);
 /* Send what stdin has now as INPUT commands; at its end an empty one, and *done. -1 on failure. */
 int stapio_input_poll(struct stapio_control *ctl, bool *done);
 
