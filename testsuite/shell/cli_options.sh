@@ -57,3 +57,17 @@ echo "ok: -G, -t, -b, --suppress-handler-errors in the C"
 "$STAP" -p2 -P --prologue-searching=never -F -S 2,3 -o f -B V=1 -e "$S" > /dev/null || fail "options not accepted"
 "$STAP" -p2 -g --suppress-time-limits -e "$S" > /dev/null || fail "--suppress-time-limits -g not accepted"
 echo "ok: pass-4/5 options accepted"
+
+# --prologue-searching: an unoptimized function is probed after its prologue unless 'never'
+printf 'int add(int a, int b) { int c = a + b; return c; }\nint main(void) { return add(1, 2) - 3; }\n' > p.c
+gcc -g -O0 -o p p.c
+P="probe process(\"$PWD/p\").function(\"add\") { println(\$a) }"
+for mode in auto never always; do
+	"$STAP" -p3 --prologue-searching=$mode -e "$P" | grep -o '\.offset = 0x[0-9a-f]*' > offset.$mode
+	[ -s offset.$mode ] || fail "--prologue-searching=$mode: no uprobe offset in the C"
+done
+"$STAP" -p3 -P -e "$P" | grep -o '\.offset = 0x[0-9a-f]*' > offset.P
+cmp -s offset.auto offset.always || fail "always and auto differ on unoptimized code"
+cmp -s offset.always offset.P || fail "-P is not --prologue-searching=always"
+cmp -s offset.auto offset.never && fail "never still skips the prologue"
+echo "ok: --prologue-searching ($(cat offset.never) at the entry, $(cat offset.auto) after the prologue)"
