@@ -278,25 +278,24 @@ int main(int argc, char **argv)
 		ctl.started = true;
 		released = true;
 		stapio_log(1, "attached to %s", opt.module);
-		goto loop;
-	}
-	start.target_pid = opt.target_pid;
-	if (opt.command) {
-		pid_t pid = stapio_target_spawn(opt.command);
+	} else {
+		start.target_pid = opt.target_pid;
+		if (opt.command) {
+			pid_t pid = stapio_target_spawn(opt.command);
 
-		if (pid < 0)
-			failed = true;
-		start.target_pid = pid;
+			if (pid < 0)
+				failed = true;
+			start.target_pid = pid;
+		}
+		if (failed || stapio_control_send(&ctl, STP_CMD_START, &start, sizeof(start)) < 0) {
+			stapio_target_release(false);
+			stapio_relay_close(relay);
+			stapio_control_close(&ctl);
+			return 1;
+		}
+		stapio_log(1, "sent START to %s", opt.module);
 	}
-	if (failed || stapio_control_send(&ctl, STP_CMD_START, &start, sizeof(start)) < 0) {
-		stapio_target_release(false);
-		stapio_relay_close(relay);
-		stapio_control_close(&ctl);
-		return 1;
-	}
-	stapio_log(1, "sent START to %s", opt.module);
 
-loop:
 	for (;;) {
 		bool want_exit;
 

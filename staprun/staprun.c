@@ -503,14 +503,52 @@ static void staprun_signals(void)
 	sigprocmask(SIG_UNBLOCK, &staprun_stop_signals, NULL);
 }
 
+/* -A: the module name to attach to, which must be loaded; -1 after a message. */
+static int staprun_attach_name(const struct staprun_options *opt, char *name, size_t size)
+{
+	char sysdir[PATH_MAX];
+	struct stat st;
+
+	staprun_name_from_path(opt->module_path, name, size);
+	snprintf(sysdir, sizeof(sysdir), "/sys/module/%s", name);
+	if (stat(sysdir, &st) != 0) {
+		staprun_err("module '%s' is not loaded: nothing to attach to", name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Load the module file with its parameters; its name into name. -1 after a message. */
+static int staprun_load_file(const struct staprun_options *opt, char *name, size_t size)
+{
+	unsigned char *image = NULL;
+	size_t len = 0;
+	char *params;
+	int fd, rc;
+
+	fd = staprun_read_module(opt->module_path, &image, &len);
+	if (fd < 0)
+		return -1;
+	if (staprun_modinfo_name(image, len, name, size) < 0)
+		staprun_name_from_path(opt->module_path, name, size);
+	free(image);
+	params = staprun_params(opt);
+	if (!params) {
+		staprun_err("out of memory");
+		close(fd);
+		return -1;
+	}
+	rc = staprun_load(fd, name, params);
+	close(fd);
+	free(params);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct staprun_options opt;
 	char name[STAPRUN_MODULE_NAME_MAX + 8], stapio[PATH_MAX];
-	unsigned char *image = NULL;
-	size_t size = 0;
-	char *params;
-	int fd, status;
+	int status;
 
 	if (staprun_parse(argc, argv, &opt) < 0)
 		return 2;
@@ -525,45 +563,14 @@ int main(int argc, char **argv)
 	}
 	if (staprun_stapio_path(stapio, sizeof(stapio)) < 0)
 		return 1;
-	if (opt.attach) {
-		char sysdir[PATH_MAX];
-		struct stat st;
-
-		staprun_name_from_path(opt.module_path, name, sizeof(name));
-		snprintf(sysdir, sizeof(sysdir), "/sys/module/%s", name);
-		if (stat(sysdir, &st) != 0) {
-			staprun_err("module '%s' is not loaded: nothing to attach to", name);
-			return 1;
-		}
-	}
+	if (opt.attach && staprun_attach_name(&opt, name, sizeof(name)) < 0)
+		return 1;
 	staprun_signals();
-	if (opt.attach)
-		goto run;
-
-	fd = staprun_read_module(opt.module_path, &image, &size);
-	if (fd < 0)
+	if (!opt.attach && staprun_load_file(&opt, name, sizeof(name)) < 0)
 		return 1;
-	if (staprun_modinfo_name(image, size, name, sizeof(name)) < 0)
-		staprun_name_from_path(opt.module_path, name, sizeof(name));
-	free(image);
-	params = staprun_params(&opt);
-	if (!params) {
-		staprun_err("out of memory");
-		close(fd);
-		return 1;
-	}
-
-	if (staprun_load(fd, name, params) < 0) {
-		close(fd);
-		free(params);
-		return 1;
-	}
-	close(fd);
-	free(params);
 	if (opt.daemon)
 		staprun_daemonize();
 
-run:
 	status = staprun_run_stapio(stapio, &opt, name);
 	if (opt.detach && status == 0) {
 		fprintf(stderr, "Disconnecting from systemtap module.\n"
