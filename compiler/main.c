@@ -468,6 +468,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stap: -F cannot be used with -c: a detached script has no command to wait for\n");
 		return STAP_EXIT_USAGE;
 	}
+	if (s->bulk && s->rotate) {
+		fprintf(stderr, "stap: -S cannot be used with -b: bulk mode writes a file per CPU\n");
+		return STAP_EXIT_USAGE;
+	}
 	if (s->bulk && s->remote && !s->output_file) {
 		fprintf(stderr, "stap: with --remote=qemu, -b needs -o FILE: the per-CPU files come back beside FILE\n");
 		return STAP_EXIT_USAGE;

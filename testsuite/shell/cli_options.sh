@@ -23,6 +23,7 @@ expect 2 "--suppress-time-limits needs guru mode (-g)" -- --suppress-time-limits
 expect 2 "invalid --prologue-searching 'sometimes'" -- --prologue-searching=sometimes -e "$S"
 expect 2 "--check-version is not supported by stapc" -- --check-version -e "$S"
 expect 2 "-F cannot be used with -c" -- -F -c true -e "$S"
+expect 2 "-S cannot be used with -b" -- -b -S 1 -o f -e "$S"
 expect 2 "with --remote=qemu, -b needs -o FILE" -- -b --remote=qemu -e "$S"
 expect 2 "--dump-* options take no script" -- --dump-functions -e "$S"
 echo "ok: option errors"
