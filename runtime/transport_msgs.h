@@ -73,6 +73,9 @@
 /* Largest payload of an INPUT command, in bytes. */
 #define STP_INPUT_CHUNK 256
 
+/* stapio's exit status when another stapio has the module's .cmd open: staprun then leaves the module loaded. */
+#define STP_STAPIO_EXIT_BUSY 3
+
 /* Largest text payload of a WARNING or ERROR message, in bytes. */
 #define STP_MSG_TEXT_MAX 256
 

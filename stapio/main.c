@@ -262,8 +262,11 @@ int main(int argc, char **argv)
 	stapio_signals();
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s", STAPIO_DEBUGFS, STP_DEBUGFS_ROOT, opt.module);
-	if (stapio_debugfs_ready() < 0 || stapio_control_open(&ctl, dir) < 0)
+	if (stapio_debugfs_ready() < 0)
 		return 1;
+	status = stapio_control_open(&ctl, dir);
+	if (status < 0)
+		return status == -2 ? STP_STAPIO_EXIT_BUSY : 1;
 	relay = stapio_relay_open(dir, &opt.output);
 	if (!relay) {
 		stapio_control_close(&ctl);

@@ -51,7 +51,7 @@ struct stapio_control {
 	size_t text_cap;	/* allocated size of text */
 };
 
-/* Open <dir>/.cmd. Returns 0, or -1 after a message. */
+/* Open <dir>/.cmd. Returns 0, or after a message -2 if another stapio has it open, else -1. */
 int stapio_control_open(struct stapio_control *ctl, const char *dir);
 void stapio_control_close(struct stapio_control *ctl);
 /* Send a command with payload. Returns 0, or -1 after a message. */

@@ -572,6 +572,8 @@ int main(int argc, char **argv)
 		staprun_daemonize();
 
 	status = staprun_run_stapio(stapio, &opt, name);
+	if (status == STP_STAPIO_EXIT_BUSY)
+		return 1;	/* another stapio runs the session: the module is its staprun's to unload */
 	if (opt.detach && status == 0) {
 		fprintf(stderr, "Disconnecting from systemtap module.\n"
 			"To reconnect, type \"staprun -A %s\"\n", name);

@@ -232,8 +232,24 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 	return rc ? rc : count;
 }
 
+static atomic_t _stp_ctl_opened = ATOMIC_INIT(0);	/* a stapio has .cmd open */
+
+/* One stapio at a time (staprun -A while another is attached would split the output): -EBUSY. */
+static int _stp_ctl_open(struct inode *inode, struct file *file)
+{
+	return atomic_cmpxchg(&_stp_ctl_opened, 0, 1) ? -EBUSY : 0;
+}
+
+static int _stp_ctl_release(struct inode *inode, struct file *file)
+{
+	atomic_set(&_stp_ctl_opened, 0);
+	return 0;
+}
+
 static const struct file_operations _stp_ctl_fops = {
 	.owner = THIS_MODULE,
+	.open = _stp_ctl_open,
+	.release = _stp_ctl_release,
 	.read = _stp_ctl_read,
 	.write = _stp_ctl_write,
 	.llseek = noop_llseek,
