@@ -114,8 +114,16 @@ static bool run_kbuild(struct session *s, const char *ko)
 {
 	struct stat st;
 	const char *log = ast_printf("%s/build.log", s->tmpdir);
-	char *argv[] = {"make", "-C", (char *)s->kernel_build, ast_printf("M=%s", s->tmpdir), "modules", NULL};
-	int rc = run_logged(argv, log);
+	struct vec argv = {0};
+	vec_push(&argv, "make");
+	vec_push(&argv, "-C");
+	vec_push(&argv, (char *)s->kernel_build);
+	vec_push(&argv, ast_printf("M=%s", s->tmpdir));
+	for (int i = 0; i < s->make_args.n; i++)
+		vec_push(&argv, s->make_args.items[i]);	/* -B NAME=VALUE */
+	vec_push(&argv, "modules");
+	vec_push(&argv, NULL);
+	int rc = run_logged((char **)argv.items, log);
 	if (rc != 0 || stat(ko, &st) != 0) {
 		show_build_errors(log, s->tmpdir);
 		fprintf(stderr, "stap: pass 4: the module failed to build (make exit status %d)\n", rc);
@@ -146,7 +154,11 @@ bool build_module(struct session *s)
 				     kbuild_quote(ast_printf("-D%s%s%s", d->name, d->value ? "=" : "",
 							     d->value ? d->value : "")));
 	}
-	const char *kbuild = ast_printf("obj-m := %s.o\n%s\n", s->module_name, ccflags);
+	/* -B's make arguments are named in the Kbuild file too, so they are part of the cache key */
+	char *make_args = "";
+	for (int i = 0; i < s->make_args.n; i++)
+		make_args = ast_printf("%s# make %s\n", make_args, (char *)s->make_args.items[i]);
+	const char *kbuild = ast_printf("%sobj-m := %s.o\n%s\n", make_args, s->module_name, ccflags);
 	if (!write_text(ast_printf("%s/Kbuild", s->tmpdir), kbuild))
 		return false;
 	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);

@@ -56,6 +56,8 @@ void tapset_need_aliases(struct session *s, const char *first);
 bool tapset_parse_failed(void);
 /* A tapset file written by the compiler (syscalls.c): its functions join on use like any other's. */
 void tapset_add_generated(struct ast_file *f);
+/* --dump-*: parse every file on the tapset path and push each struct ast_file * onto out, in path order. */
+void tapset_parse_everything(struct vec *out);
 /* A tapset alias is expanded: the file defining it joins the program. */
 void tapset_use_alias(struct session *s, struct probe *alias);
 

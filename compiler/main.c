@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "debuginfo/debuginfo.h"
 #include "debuginfo/kernel.h"
 #include "passes.h"
 #include "session.h"
@@ -54,6 +55,28 @@ static void usage(FILE *out)
 		"                user-space backtrace and symbol functions (ubacktrace, usymname...)\n"
 		"  --ldd         the same for the shared libraries that those and the probed programs need\n"
 		"  --all-modules accepted for compatibility: kernel module symbols come from kallsyms\n"
+		"  -G NAME=VALUE set the script's global NAME to VALUE when the module loads\n"
+		"  -B NAME=VALUE pass NAME=VALUE to kbuild's make\n"
+		"  -t            report each probe's hits and cycles (min/avg/max) at the end\n"
+		"  -b            bulk mode: one output file per CPU (-o FILE: FILE_CPU, else stpd_cpuCPU)\n"
+		"  -S SIZE[,N]   with -o FILE: write FILE.0, FILE.1... of SIZE MiB each, keep the last N\n"
+		"  -F            flight recorder: start the probes and detach (reattach: staprun -A NAME);\n"
+		"                with -o, staprun runs in the background and prints its pid\n"
+		"  -P            the same as --prologue-searching=always\n"
+		"  --prologue-searching[=always|never|auto]\n"
+		"                whether process.function probes go after the prologue (default auto)\n"
+		"  --skip-badvars a target variable that cannot be read at a probe point reads as 0 (or \"\"),\n"
+		"                with a warning, instead of being an error\n"
+		"  --suppress-handler-errors\n"
+		"                a probe hit that fails is counted and dropped; the script goes on\n"
+		"  --suppress-time-limits\n"
+		"                raise MAXACTION and MAXTRYLOCK to 1000000 (needs -g)\n"
+		"  --dump-probe-types\n"
+		"                list the probe point patterns stap accepts\n"
+		"  --dump-functions\n"
+		"                list the tapset functions with their signatures\n"
+		"  --dump-probe-aliases\n"
+		"                list the tapset probe aliases\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version\n"
@@ -154,7 +177,46 @@ static void set_kernel(struct session *s, const char *arg)
 }
 
 enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
-		OPT_ALL_MODULES };
+		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
+		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES };
+
+static bool is_identifier(const char *p, size_t len)
+{
+	if (!len || (*p >= '0' && *p <= '9'))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", p[i]))
+			return false;
+	return true;
+}
+
+/* -G NAME=VALUE and -B NAME=VALUE: NAME an identifier, then '='. */
+static bool name_value(const char *arg, const char *opt)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || !is_identifier(arg, (size_t)(eq - arg))) {
+		fprintf(stderr, "stap: invalid %s '%s' (expected NAME=VALUE, NAME a letter or '_' then letters, digits, '_')\n",
+			opt, arg);
+		return false;
+	}
+	return true;
+}
+
+/* -S SIZE[,N]: SIZE MiB per file (1-4095), N files kept (1-1000000, default: all). */
+static bool rotation_spec(const char *arg)
+{
+	char *end;
+	long size = strtol(arg, &end, 10);
+	if (end == arg || size < 1 || size > 4095)
+		return false;
+	if (*end == ',') {
+		const char *n = end + 1;
+		long files = strtol(n, &end, 10);
+		if (end == n || files < 1 || files > 1000000)
+			return false;
+	}
+	return *end == '\0';
+}
 
 int main(int argc, char **argv)
 {
@@ -172,13 +234,21 @@ int main(int argc, char **argv)
 		{"sysroot", required_argument, NULL, OPT_SYSROOT},
 		{"ldd", no_argument, NULL, OPT_LDD},
 		{"all-modules", no_argument, NULL, OPT_ALL_MODULES},
+		{"skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS},
+		{"prologue-searching", optional_argument, NULL, OPT_PROLOGUE},
+		{"check-version", no_argument, NULL, OPT_CHECK_VERSION},
+		{"suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_HANDLER_ERRORS},
+		{"suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS},
+		{"dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES},
+		{"dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS},
+		{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
 	/* '+': stop at the first non-option, which is the script; the rest are its arguments. */
-	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:d:guwWhVl:L:", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:d:guwWhVl:L:G:B:tbS:FP", long_options, NULL)) != -1) {
 		char *end;
 		switch (opt) {
 		case 'p':
@@ -252,6 +322,71 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALL_MODULES:
 			break;
+		case 'G':
+			if (!name_value(optarg, "-G"))
+				return STAP_EXIT_USAGE;
+			vec_push(&s->global_params, optarg);
+			break;
+		case 'B':
+			if (!name_value(optarg, "-B"))
+				return STAP_EXIT_USAGE;
+			vec_push(&s->make_args, optarg);
+			break;
+		case 't':
+			s->timing = true;
+			break;
+		case 'b':
+			s->bulk = true;
+			break;
+		case 'S':
+			if (!rotation_spec(optarg)) {
+				fprintf(stderr, "stap: invalid -S '%s' (expected SIZE[,N]: SIZE 1-4095 MiB, N 1-1000000 files)\n",
+					optarg);
+				return STAP_EXIT_USAGE;
+			}
+			s->rotate = optarg;
+			break;
+		case 'F':
+			s->flight_recorder = true;
+			break;
+		case 'P':
+			s->prologue_searching = DBG_PROLOGUE_ALWAYS;
+			break;
+		case OPT_PROLOGUE:
+			if (!optarg || !strcmp(optarg, "always"))
+				s->prologue_searching = DBG_PROLOGUE_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				s->prologue_searching = DBG_PROLOGUE_NEVER;
+			else if (!strcmp(optarg, "auto"))
+				s->prologue_searching = DBG_PROLOGUE_AUTO;
+			else {
+				fprintf(stderr, "stap: invalid --prologue-searching '%s' (expected always, never or auto)\n",
+					optarg);
+				return STAP_EXIT_USAGE;
+			}
+			break;
+		case OPT_SKIP_BADVARS:
+			s->skip_badvars = true;
+			break;
+		case OPT_CHECK_VERSION:
+			/* SystemTap's option that stapc does not implement: say so rather than ignore it */
+			fprintf(stderr, "stap: --check-version is not supported by stapc\n");
+			return STAP_EXIT_USAGE;
+		case OPT_SUPPRESS_HANDLER_ERRORS:
+			s->suppress_handler_errors = true;
+			break;
+		case OPT_SUPPRESS_TIME_LIMITS:
+			s->suppress_time_limits = true;
+			break;
+		case OPT_DUMP_PROBE_TYPES:
+			s->dump = STAP_DUMP_PROBE_TYPES;
+			break;
+		case OPT_DUMP_FUNCTIONS:
+			s->dump = STAP_DUMP_FUNCTIONS;
+			break;
+		case OPT_DUMP_PROBE_ALIASES:
+			s->dump = STAP_DUMP_PROBE_ALIASES;
+			break;
 		case 'g':
 			s->guru = true;
 			break;
@@ -323,6 +458,54 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stap: invalid STAPC_DEBUGINFO '%s' (expected auto, btf or dwarf)\n", getenv("STAPC_DEBUGINFO"));
 		return STAP_EXIT_USAGE;
 	}
+	if (s->suppress_time_limits && !s->guru) {
+		fprintf(stderr, "stap: --suppress-time-limits needs guru mode (-g)\n");
+		return STAP_EXIT_USAGE;
+	}
+	if (s->rotate && !s->output_file) {
+		fprintf(stderr, "stap: -S needs an output file (-o FILE) to rotate\n");
+		return STAP_EXIT_USAGE;
+	}
+	if (s->flight_recorder && s->target_cmd) {
+		fprintf(stderr, "stap: -F cannot be used with -c: a detached script has no command to wait for\n");
+		return STAP_EXIT_USAGE;
+	}
+	if (s->bulk && s->rotate) {
+		fprintf(stderr, "stap: -S cannot be used with -b: bulk mode writes a file per CPU\n");
+		return STAP_EXIT_USAGE;
+	}
+	if (s->bulk && s->remote && !s->output_file) {
+		fprintf(stderr, "stap: with --remote=qemu, -b needs -o FILE: the per-CPU files come back beside FILE\n");
+		return STAP_EXIT_USAGE;
+	}
+	if (s->flight_recorder && s->remote) {
+		fprintf(stderr, "stap: -F cannot be used with --remote=qemu: the guest ends with the run\n");
+		return STAP_EXIT_USAGE;
+	}
+	dbg_prologue_searching = (enum dbg_prologue_mode)s->prologue_searching;
+	if (s->suppress_time_limits) {
+		/* raised, not removed: a hit stays bounded (about a second at most) */
+		static const char *const raised[][2] = { {"MAXACTION", "1000000"}, {"MAXTRYLOCK", "1000000"} };
+		for (size_t i = 0; i < sizeof(raised) / sizeof(raised[0]); i++) {
+			bool given = false;
+			for (int j = 0; j < s->defines.n && !given; j++)
+				given = !strcmp(((struct define *)s->defines.items[j])->name, raised[i][0]);
+			if (!given) {
+				struct define *d = ast_alloc(sizeof(*d));
+				d->name = raised[i][0];
+				d->value = raised[i][1];
+				vec_push(&s->defines, d);
+			}
+		}
+	}
+	if (s->dump) {
+		if (script_text || optind < argc) {
+			fprintf(stderr, "stap: --dump-* options take no script\n");
+			return STAP_EXIT_USAGE;
+		}
+		script_text = "";
+		s->last_pass = 2;
+	}
 	if (!script_text) {
 		if (optind >= argc) {
 			fprintf(stderr, "stap: no script given: pass a file name or -e 'SCRIPT'\n");
@@ -363,5 +546,7 @@ int main(int argc, char **argv)
 		.library_warnings = s->verbose > 0,
 	});
 
+	if (s->dump)
+		return dump_run(s);
 	return passes_run(s);
 }

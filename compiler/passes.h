@@ -19,6 +19,9 @@ bool translate(struct session *s);
 bool build_module(struct session *s);
 int run_module(struct session *s);
 
+/* --dump-probe-types, --dump-functions, --dump-probe-aliases (dump.c); returns the exit code. */
+int dump_run(struct session *s);
+
 /* A temporary directory for passes 3-5, created on first use; removed at exit unless -k. */
 const char *session_tmpdir(struct session *s);
 

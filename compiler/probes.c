@@ -43,6 +43,7 @@ static const struct probe_provider *const providers[] = {
 	&probe_kernel,
 	&probe_tracepoint,
 	&probe_procfs,
+	&probe_input,
 	&probe_process,
 	&probe_perf,
 };

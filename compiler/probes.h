@@ -96,6 +96,7 @@ extern const struct probe_provider probe_never;
 extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
 extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
 extern const struct probe_provider probe_procfs;      /* procfs("name").read/.write: probes/procfs.c */
+extern const struct probe_provider probe_input;       /* input.char, input.line: probes/input.c */
 extern const struct probe_provider probe_process;     /* process.*, uprobes: probes/process.c, uprobe.c */
 extern const struct probe_provider probe_perf;        /* perf.sw/.hw/.type: probes/perf.c */
 

@@ -36,8 +36,21 @@ static void staprun_options(struct session *s, struct vec *argv, const char *out
 		vec_push(argv, "-x");
 		vec_push(argv, ast_printf("%ld", s->target_pid));
 	}
+	if (s->rotate) {
+		vec_push(argv, "-S");
+		vec_push(argv, (char *)s->rotate);
+	}
+	if (s->flight_recorder)
+		vec_push(argv, output ? "-D" : "-L");	/* -F: in the background, or detached */
 	if (s->verbose > 1)
 		vec_push(argv, "-v");
+}
+
+/* -G NAME=VALUE: module parameters after the module (runtime/linux/global_params.c). */
+static void global_params(struct session *s, struct vec *argv)
+{
+	for (int i = 0; i < s->global_params.n; i++)
+		vec_push(argv, s->global_params.items[i]);
 }
 
 static volatile sig_atomic_t run_child_pid; /* staprun or stapvm while it runs, else 0 */
@@ -216,10 +229,12 @@ int run_module(struct session *s)
 		/* one target: remote_id() 0, remote_uri() the --remote argument */
 		vec_push(&argv, ast_printf("%s=0", STP_REMOTE_ID_PARAM));
 		vec_push(&argv, ast_printf("%s=%s", STP_REMOTE_URI_PARAM, s->remote));
+		global_params(s, &argv);
 		return run_child(&argv);
 	}
 	vec_push(&argv, ast_printf("%s/staprun", s->bin_dir));
 	staprun_options(s, &argv, s->output_file);
 	vec_push(&argv, (char *)s->ko_path);
+	global_params(s, &argv);
 	return run_child(&argv);
 }

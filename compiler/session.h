@@ -11,6 +11,14 @@ enum stap_exit {
 	STAP_EXIT_USAGE = 2,    /* bad command line */
 };
 
+/* What --dump-* lists instead of running a script. */
+enum stap_dump {
+	STAP_DUMP_NONE = 0,      /* run the script */
+	STAP_DUMP_PROBE_TYPES,   /* --dump-probe-types: the probe point patterns the providers accept */
+	STAP_DUMP_FUNCTIONS,     /* --dump-functions: every tapset function with its signature */
+	STAP_DUMP_PROBE_ALIASES, /* --dump-probe-aliases: every tapset probe alias */
+};
+
 /* The SystemTap language version stapc implements: systemtap_v in %( %) conditions. */
 #define STAPC_LANGUAGE_VERSION "5.0"
 
@@ -48,6 +56,17 @@ struct session {
 	struct vec script_args;   /* of const char *: arguments after the script */
 	struct vec user_modules;  /* of const char *: -d PATH, target paths of programs and libraries */
 	bool ldd;                 /* --ldd: also the libraries those and the probed programs need */
+	struct vec global_params; /* of const char *: -G NAME=VALUE, module parameters at load */
+	struct vec make_args;     /* of const char *: -B NAME=VALUE, arguments of kbuild's make */
+	bool timing;              /* -t: per-probe hit counts and cycles, reported at the end */
+	bool bulk;                /* -b: bulk mode, one output file per CPU */
+	const char *rotate;       /* -S SIZE[,N]: rotate -o's file at SIZE MiB, keep N files */
+	bool flight_recorder;     /* -F: start the probes and detach (staprun -L, or -D with -o) */
+	int prologue_searching;   /* --prologue-searching / -P: an enum dbg_prologue_mode */
+	bool skip_badvars;        /* --skip-badvars: a target variable that cannot be read here reads as 0 */
+	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */
+	bool suppress_time_limits;    /* --suppress-time-limits: MAXACTION/MAXTRYLOCK raised (guru) */
+	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
 
 	/* locations of the installed or build-tree data */
 	const char *tapset_dir;   /* tapset/ */

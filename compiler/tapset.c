@@ -500,3 +500,13 @@ void tapset_use_alias(struct session *s, struct probe *alias)
 	if (tf)
 		use_file(s, tf);
 }
+
+void tapset_parse_everything(struct vec *out)
+{
+	for (int i = 0; i < files.n; i++) {
+		struct tapset_file *tf = files.items[i];
+		parse_tapset(tf);
+		if (tf->ast)
+			vec_push(out, tf->ast);
+	}
+}

@@ -219,6 +219,7 @@ struct tv_op {
 struct tv_plan {
 	struct probe *probe;       /* the probe (copy) it belongs to; NULL in a function body */
 	const char *error;         /* not readable here: why; NULL if planned */
+	bool skipped;              /* with error: --skip-badvars, so it reads as 0 (or "") instead of failing */
 	struct vec ops;            /* of struct tv_op * */
 	struct dbg_type *type;     /* the type of what v holds or points to */
 	bool in_memory;            /* v is the address of an object of type */
@@ -979,7 +980,11 @@ static bool plan_body(struct tv_ctx *cx)
 		}
 		struct tv_plan *pl = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
 		if (pl->error) {
-			if (!is_guarded(cx, n)) {
+			if (cx->s->skip_badvars && !is_written(cx, n)) {
+				diag_warning(n->loc, "%s; it reads as %s (--skip-badvars)", pl->error,
+					     n->type == TYPE_STRING ? "\"\"" : "0");
+				pl->skipped = true;
+			} else if (!is_guarded(cx, n)) {
 				diag_error(n->loc, "%s", pl->error);
 				ok = false;
 			}
@@ -1327,6 +1332,8 @@ const char *targetvar_gen_expr(struct codegen *g, struct node *n)
 	if (n->kind == NODE_DEFINED)
 		return pl && pl->defined ? "((int64_t)1)" : "((int64_t)0)";
 	bool is_string = n->type == TYPE_STRING;
+	if (pl && pl->error && pl->skipped)
+		return is_string ? "((const char *)\"\")" : "((int64_t)0)";
 	if (!pl || pl->error)
 		return ast_printf("({ %s; %s; })", codegen_fail(g, "target variable not available here", n),
 				  is_string ? "(const char *)\"\"" : "(int64_t)0");

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen.h"
@@ -459,8 +460,32 @@ static bool any_displayed(struct session *s)
 	return false;
 }
 
+/* A script global that a module parameter may set (stap -G, staprun NAME=VALUE): a scalar long or string. */
+static bool global_param(const struct global *g)
+{
+	return !g->from_tapset && !g->is_private && g->sym->arity == 0 &&
+	       (g->sym->type == TYPE_LONG || g->sym->type == TYPE_STRING) && strncmp(g->name, "_stp_", 5) != 0;
+}
+
+/* The module parameters of the script's scalar globals (runtime/linux/global_params.c). */
+static void emit_global_params(struct emitter *e, struct session *s)
+{
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		if (!global_param(g))
+			continue;
+		emit_line(e, "static struct _stp_global_param _stp_gparam_%s = { .is_string = %d };", g->name,
+			  g->sym->type == TYPE_STRING);
+		emit_line(e, "module_param_cb(%s, &_stp_global_param_ops, &_stp_gparam_%s, 0);", g->name, g->name);
+		emit_line(e, "MODULE_PARM_DESC(%s, \"the script's global '%s' (%s)\");", g->name, g->name,
+			  g->sym->type == TYPE_STRING ? "string" : "long");
+	}
+	emit_blank(e);
+}
+
 static void emit_globals_init(struct emitter *e, struct session *s)
 {
+	emit_global_params(e, s);
 	emit_line(e, "static int _stp_globals_init(void)");
 	emit_open(e, "{");
 	for (int i = 0; i < s->globals.n; i++) {
@@ -490,6 +515,12 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 				diag_error(g->init->loc, "global '%s' is a string but is initialized with a number", g->name);
 			emit_line(e, "stp_global.s_%s = %" PRId64 "LL;", g->name, g->init->u.num);
 		}
+		if (global_param(g) && g->sym->type == TYPE_STRING)
+			emit_line(e, "if (_stp_gparam_%s.given) _stp_strlcpy(stp_global.s_%s, _stp_gparam_%s.str);",
+				  g->name, g->name, g->name);
+		else if (global_param(g))
+			emit_line(e, "if (_stp_gparam_%s.given) stp_global.s_%s = _stp_gparam_%s.num;", g->name, g->name,
+				  g->name);
 	}
 	emit_line(e, "return 0;");
 	emit_close(e, "}");
@@ -510,6 +541,8 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 	emit_blank(e);
 }
 
+static struct resolved_probe *timing_report; /* -t: the end probe that prints the report, or NULL */
+
 static void emit_tables(struct emitter *e, struct session *s)
 {
 	emit_open(e, "static const struct _stp_probe _stp_probes[] = {");
@@ -522,6 +555,8 @@ static void emit_tables(struct emitter *e, struct session *s)
 				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
 				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
 		}
+		else if (r == timing_report)
+			emit_line(e, "{ .body = probe_timing_report, .pp = \"end\", .pn = \"end\", .location = \"<timing report>\" },");
 		else
 			emit_line(e, "{ .body = probe_display, .pp = \"end\", .pn = \"end\", .location = \"<global display>\" },");
 	}
@@ -668,19 +703,75 @@ static void probe_effects(struct probe *p)
 	p->uses_regs = fx.regs;
 }
 
+/* An end probe of the module's own, after every end probe of the script (the display, the -t report). */
+static struct resolved_probe *add_last_end_probe(struct session *s)
+{
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	r->provider = &probe_begin_end;
+	r->be_type = 1;
+	r->priority = INT64_MAX;
+	r->pp = "end";
+	r->index = s->resolved.n;
+	vec_push(&s->resolved, r);
+	return r;
+}
+
+/*
+ * -G NAME=VALUE: NAME must be a scalar global of the script that a module
+ * parameter can set, and a long one takes a number. Reported here, before
+ * the build, rather than by the kernel at load.
+ */
+static bool check_global_params(struct session *s)
+{
+	bool ok = true;
+	for (int i = 0; i < s->global_params.n; i++) {
+		const char *arg = s->global_params.items[i];
+		const char *eq = strchr(arg, '=');
+		const char *name = ast_strndup(arg, (size_t)(eq - arg));
+		struct global *found = NULL;
+		for (int j = 0; j < s->globals.n && !found; j++) {
+			struct global *g = s->globals.items[j];
+			if (!g->from_tapset && !strcmp(g->name, name))
+				found = g;
+		}
+		if (!found || !global_param(found)) {
+			fprintf(stderr, "stap: -G %s: '%s' is not %s\n", arg, name,
+				found ? "a number or string global (arrays and statistics cannot be set)"
+				      : "a global of the script (or pass 2 removed it as unused)");
+			ok = false;
+			continue;
+		}
+		char *end;
+		errno = 0;
+		(void)strtoll(eq + 1, &end, 0);
+		if (found->sym->type == TYPE_LONG && (!eq[1] || *end || errno)) {
+			fprintf(stderr, "stap: -G %s: global '%s' is a number, not '%s'\n", arg, name, eq + 1);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* -t: the report, printed by the last end probe from the runtime's per-CPU counts. */
+static void emit_timing_report_probe(struct emitter *e)
+{
+	emit_line(e, "/* -t: each probe's hits and cycles */");
+	emit_line(e, "static void probe_timing_report(struct context *c)");
+	emit_open(e, "{");
+	emit_line(e, "_stp_timing_report();");
+	emit_line(e, "(void)c;");
+	emit_close(e, "}");
+	emit_blank(e);
+}
+
 static void write_module(struct emitter *e, struct session *s)
 {
 	bool display = any_displayed(s);
-	if (display) {
-		/* the display runs as the last end probe */
-		struct resolved_probe *r = ast_alloc(sizeof(*r));
-		r->provider = &probe_begin_end;
-		r->be_type = 1;
-		r->priority = INT64_MAX;
-		r->pp = "end";
-		r->index = s->resolved.n;
-		vec_push(&s->resolved, r);
-	}
+	timing_report = NULL;
+	if (display)
+		add_last_end_probe(s);	/* the display runs as the last end probe */
+	if (s->timing)
+		timing_report = add_last_end_probe(s);	/* and the -t report after it */
 	struct body_text *probes = ast_alloc(sizeof(*probes) * (size_t)(s->probes.n + 1));
 	struct body_text *funcs = ast_alloc(sizeof(*funcs) * (size_t)(s->functions.n + 1));
 	struct vec conds = {0};
@@ -717,6 +808,12 @@ static void write_module(struct emitter *e, struct session *s)
 		((const struct probe_provider *)used.items[i])->emit_defines(e);
 	if (conds.n)
 		emit_line(e, "#define STP_HAVE_CONDS 1");
+	if (s->timing)
+		emit_line(e, "#define STP_TIMING 1");
+	if (s->suppress_handler_errors)
+		emit_line(e, "#define STP_SUPPRESS_HANDLER_ERRORS 1");
+	if (s->bulk)
+		emit_line(e, "#define STP_BULKMODE 1");
 	if (codegen_regex_work_words()) {
 		emit_line(e, "#define STP_HAVE_REGEX 1");
 		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words());
@@ -754,6 +851,8 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_probe(e, s, i, &probes[i]);
 	if (display)
 		emit_display_probe(e, s);
+	if (timing_report)
+		emit_timing_report_probe(e);
 	emit_tables(e, s);
 	emit_globals_init(e, s);
 	emit_families(e, s);
@@ -763,6 +862,8 @@ static void write_module(struct emitter *e, struct session *s)
 bool translate(struct session *s)
 {
 	resolve_c_names(s);
+	if (!check_global_params(s))
+		return false;
 	const char *dir = session_tmpdir(s);
 	if (!dir)
 		return false;

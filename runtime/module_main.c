@@ -69,6 +69,11 @@ char _stp_tz_name[STP_TZ_NAME_MAX] = "UTC";
 module_param_string(_stp_tz_name, _stp_tz_name, STP_TZ_NAME_MAX, 0400);
 MODULE_PARM_DESC(_stp_tz_name, "local time zone name (set by staprun)");
 
+/* stap -b: staprun reads this (/sys/module/NAME/parameters/) and has stapio write a file per CPU. */
+static int _stp_bulkmode = IS_ENABLED(STP_BULKMODE);
+module_param(_stp_bulkmode, int, 0444);
+MODULE_PARM_DESC(_stp_bulkmode, "1 if built with stap -b: output goes to one file per CPU (read only)");
+
 long _stp_remote_id = -1;
 module_param(_stp_remote_id, long, 0400);
 MODULE_PARM_DESC(_stp_remote_id, "index of this run among stap --remote targets, -1 if none");
@@ -98,6 +103,8 @@ static void _stp_count_skipped(void);
 #include "linux/task_finder.c"
 #include "linux/uprobes.c"
 #include "linux/perf.c"
+#include "linux/timing.c"
+#include "linux/input.c"
 
 /* The families the script uses (STP_FAMILIES from the generated code), NULL-terminated. */
 #define STP_FAMILY_REF(name) &_stp_family_##name,
@@ -139,10 +146,11 @@ static void _stp_error_fmt(struct _stp_context *c, const char *fmt, ...)
 	c->last_error = c->error_buf;
 }
 
-/* Count one skipped hit; too many end the script. */
+/* Count one skipped hit; too many end the script (not with --suppress-handler-errors). */
 static void _stp_count_skipped(void)
 {
-	if (atomic64_inc_return(&_stp_skipped) == MAXSKIPPED + 1)
+	if (atomic64_inc_return(&_stp_skipped) == MAXSKIPPED + 1 &&
+	    !IS_ENABLED(STP_SUPPRESS_HANDLER_ERRORS))
 		_stp_session_error("Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.");
 }
 
@@ -213,6 +221,8 @@ static noinline void _stp_probe_failed(struct context *c)
 	_stp_print_flush();	/* output before the error, so stapio shows it first */
 	if (c->base.last_error == _stp_next_unwind)
 		;		/* 'next' in a function unwound to the probe: not an error */
+	else if (IS_ENABLED(STP_SUPPRESS_HANDLER_ERRORS))
+		atomic_inc(&_stp_error_count);	/* --suppress-handler-errors: counted, the script goes on */
 	else if (c->base.last_stmt)
 		_stp_session_error("%s near %s", c->base.last_error, c->base.last_stmt);
 	else
@@ -289,7 +299,16 @@ static __always_inline bool _stp_probe_run_inline(const struct _stp_probe *p, st
 		c->base.probe_args = args;
 		c->base.hit_data = hit_data;
 	}
+#ifdef STP_TIMING
+	{
+		cycles_t start = get_cycles();
+
+		p->body(c);
+		_stp_timing_add(p, get_cycles() - start);
+	}
+#else
 	p->body(c);
+#endif
 	if (unlikely(c->base.last_error))
 		_stp_probe_failed(c);
 	else if (!p->quiet)
@@ -472,6 +491,7 @@ static void _stp_teardown(void)
 		destroy_workqueue(_stp_wq);
 	_stp_wq = NULL;
 	_stp_globals_free();
+	_stp_timing_free();
 	_stp_print_free();
 	_stp_contexts_free();
 }
@@ -485,6 +505,8 @@ static int __init _stp_module_init(void)
 		rc = _stp_print_init();
 	if (!rc)
 		rc = _stp_globals_init();
+	if (!rc)
+		rc = _stp_timing_init();
 	if (!rc) {
 		_stp_wq = alloc_ordered_workqueue("stap_%s", 0, KBUILD_MODNAME);
 		if (!_stp_wq)

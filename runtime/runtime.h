@@ -91,6 +91,7 @@
 #include "format.c"
 #include "stat.c"
 #include "regex.c"
+#include "linux/global_params.c"
 #pragma GCC diagnostic pop
 
 #endif

@@ -249,9 +249,26 @@ struct _stp_tracepoint_probe {
 static void _stp_tracepoint_hit(void *data, const unsigned long *args);
 #endif
 
+/* stap -t: print each probe's hits and cycles (runtime/linux/timing.c); called by the last end probe. */
+#ifdef STP_TIMING
+static void _stp_timing_report(void);
+#endif
+
+/* input.char / input.line: run with $value each byte / line stapio forwards from its stdin. */
+struct _stp_input_probe {
+	const struct _stp_probe *probe;
+	int line;                        /* 1: input.line, 0: input.char */
+};
+/* $value of an input probe: the byte or line (see runtime/linux/input.c). */
+static char *_stp_input_value(struct _stp_context *c);
+
+/* stap -G, staprun NAME=VALUE: a scalar global settable at load (runtime/linux/global_params.c). */
+struct _stp_global_param;
+
 /* procfs("name").read / .write: one file under /proc/systemtap/MODULE. */
 struct _stp_procfs_file {
 	const char *name;
+	unsigned short mode;                   /* permissions: 0400 read, 0200 write, or .umask(N)'s */
 	const struct _stp_probe *read_probe;   /* fills $value for a reader; NULL: not readable */
 	const struct _stp_probe *write_probe;  /* gets what was written as $value; NULL: not writable */
 	struct proc_dir_entry *pde;            /* runtime-owned */

@@ -17,6 +17,7 @@
  *
  *	stapio                          module
  *	  START {version, target} --->    runs begin probes, registers probes
+ *	  INPUT bytes             --->    runs input.char/input.line (any time)
  *	                          <---    STARTED {status}
  *	                          <---    WARNING / ERROR text (any time)
  *	                          <---    SYSTEM {after_seq} command (system())
@@ -43,7 +44,7 @@
 #endif
 
 /* Bump on any change to the layout or meaning of anything in this file. */
-#define STP_PROTOCOL_VERSION 2
+#define STP_PROTOCOL_VERSION 3
 
 /* Where the module's files live in debugfs (relative to its mount point). */
 #define STP_DEBUGFS_ROOT "systemtap"
@@ -52,6 +53,9 @@
 
 /* Module parameter for the relay size: MB per CPU (staprun -s). */
 #define STP_BUFSIZE_PARAM "_stp_bufsize"
+
+/* Read-only module parameter: 1 when the module was built with stap -b (bulk mode). */
+#define STP_BULKMODE_PARAM "_stp_bulkmode"
 
 /* Module parameters staprun sets: the local time zone at start (tz_ctime() and friends). */
 #define STP_TZ_GMTOFF_PARAM "_stp_tz_gmtoff"	/* seconds west of UTC */
@@ -62,6 +66,15 @@
 #define STP_REMOTE_ID_PARAM "_stp_remote_id"
 #define STP_REMOTE_URI_PARAM "_stp_remote_uri"
 #define STP_REMOTE_URI_MAX 128			/* bytes of the URI, NUL included */
+
+/* Read-only module parameter: 1 when the script has input.char/input.line probes (stapio then reads stdin). */
+#define STP_HAS_INPUT_PARAM "_stp_has_input"
+
+/* Largest payload of an INPUT command, in bytes. */
+#define STP_INPUT_CHUNK 256
+
+/* stapio's exit status when another stapio has the module's .cmd open: staprun then leaves the module loaded. */
+#define STP_STAPIO_EXIT_BUSY 3
 
 /* Largest text payload of a WARNING or ERROR message, in bytes. */
 #define STP_MSG_TEXT_MAX 256
@@ -79,6 +92,7 @@ struct _stp_msg_hdr {
 enum _stp_cmd_type {
 	STP_CMD_START = 1,		/* payload struct _stp_cmd_start */
 	STP_CMD_EXIT = 2,		/* no payload: stop the script */
+	STP_CMD_INPUT = 3,		/* up to STP_INPUT_CHUNK bytes of stapio's stdin; none: end of input */
 };
 
 /* Messages: module to stapio. */

@@ -17,8 +17,11 @@ int stapio_control_open(struct stapio_control *ctl, const char *dir)
 	snprintf(path, sizeof(path), "%s/%s", dir, STP_CTL_FILE);
 	ctl->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (ctl->fd < 0) {
-		stapio_err("cannot open control file %s: %s", path, strerror(errno));
-		return -1;
+		int err = errno;
+
+		stapio_err("cannot open control file %s: %s%s", path, strerror(err),
+			   err == EBUSY ? " (another stapio is attached to this module)" : "");
+		return err == EBUSY ? -2 : -1;
 	}
 	return 0;
 }

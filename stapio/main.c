@@ -50,8 +50,12 @@ void stapio_err(const char *fmt, ...)
 
 static void stapio_usage(FILE *f)
 {
-	fputs("usage: stapio [-v] [-o FILE] [-c CMD | -x PID] MODULE\n"
+	fputs("usage: stapio [-v] [-o FILE] [-S SIZE[,N]] [-b] [-L | -A] [-c CMD | -x PID] MODULE\n"
 	      "  -o FILE  write the script's output to FILE instead of stdout\n"
+	      "  -S SIZE[,N]  with -o: write FILE.0, FILE.1... of at most SIZE MiB, keep N\n"
+	      "  -b       bulk mode: CPU N's output to FILE_N (stpd_cpuN without -o)\n"
+	      "  -L       start the session, then leave it running (reattach with -A)\n"
+	      "  -A       attach to a session already started\n"
 	      "  -c CMD   run CMD once the module has started, split into words like a\n"
 	      "           shell does and exec'd directly (through /bin/sh -c only when it\n"
 	      "           needs a shell: pipes, redirections, ;, &&...); stop when it\n"
@@ -135,10 +139,35 @@ static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt(argc, argv, "+o:c:x:vh")) != -1) {
+	while ((c = getopt(argc, argv, "+o:c:x:vhS:bLA")) != -1) {
 		switch (c) {
 		case 'o':
 			opt->outfile = optarg;
+			opt->output.outfile = optarg;
+			break;
+		case 'S': {
+			char *end;
+			unsigned long size = strtoul(optarg, &end, 10), keep = 0;
+
+			if (*end == ',')
+				keep = strtoul(end + 1, &end, 10);
+			if (*end || size < 1 || size > 4095 || (strchr(optarg, ',') && keep < 1)) {
+				stapio_err("-S needs SIZE[,N] (SIZE 1-4095 MiB, N at least 1), not '%s'", optarg);
+				return -1;
+			}
+			opt->output.rotate_size = (unsigned long long)size << 20;
+			opt->output.rotate_keep = keep;
+			break;
+		}
+		case 'b':
+			opt->output.bulk = true;
+			break;
+		case 'L':
+			opt->detach = true;
+			break;
+		case 'A':
+			opt->attach = true;
+			opt->output.attach = true;
 			break;
 		case 'c':
 			opt->command = optarg;
@@ -171,6 +200,22 @@ static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 	}
 	if (opt->command && opt->target_pid) {
 		stapio_err("-c and -x cannot be used together");
+		return -1;
+	}
+	if (opt->output.rotate_size && !opt->outfile) {
+		stapio_err("-S needs -o FILE");
+		return -1;
+	}
+	if (opt->output.rotate_size && opt->output.bulk) {
+		stapio_err("-S and -b cannot be used together");
+		return -1;
+	}
+	if ((opt->detach || opt->attach) && opt->command) {
+		stapio_err("-c cannot be used with -L or -A");
+		return -1;
+	}
+	if (opt->detach && opt->attach) {
+		stapio_err("-L and -A cannot be used together");
 		return -1;
 	}
 	opt->module = stapio_module_name(argv[optind]);
@@ -207,6 +252,7 @@ int main(int argc, char **argv)
 	struct _stp_cmd_start start = { .version = STP_PROTOCOL_VERSION };
 	struct timespec exit_sent_at = { 0, 0 };
 	bool exit_sent = false, released = false, failed = false;
+	bool input = false, input_done = false;
 	char dir[4096];
 	int status;
 
@@ -216,29 +262,42 @@ int main(int argc, char **argv)
 	stapio_signals();
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s", STAPIO_DEBUGFS, STP_DEBUGFS_ROOT, opt.module);
-	if (stapio_debugfs_ready() < 0 || stapio_control_open(&ctl, dir) < 0)
+	if (stapio_debugfs_ready() < 0)
 		return 1;
-	relay = stapio_relay_open(dir, opt.outfile);
+	status = stapio_control_open(&ctl, dir);
+	if (status < 0)
+		return status == -2 ? STP_STAPIO_EXIT_BUSY : 1;
+	relay = stapio_relay_open(dir, &opt.output);
 	if (!relay) {
 		stapio_control_close(&ctl);
 		return 1;
 	}
 
-	start.target_pid = opt.target_pid;
-	if (opt.command) {
-		pid_t pid = stapio_target_spawn(opt.command);
+	input = stapio_input_wanted(opt.module) && !opt.detach;
+	if (input)
+		stapio_input_start();
+	if (opt.attach) {
+		/* the session runs already: no START; it may have asked to stop meanwhile */
+		ctl.started = true;
+		released = true;
+		stapio_log(1, "attached to %s", opt.module);
+	} else {
+		start.target_pid = opt.target_pid;
+		if (opt.command) {
+			pid_t pid = stapio_target_spawn(opt.command);
 
-		if (pid < 0)
-			failed = true;
-		start.target_pid = pid;
+			if (pid < 0)
+				failed = true;
+			start.target_pid = pid;
+		}
+		if (failed || stapio_control_send(&ctl, STP_CMD_START, &start, sizeof(start)) < 0) {
+			stapio_target_release(false);
+			stapio_relay_close(relay);
+			stapio_control_close(&ctl);
+			return 1;
+		}
+		stapio_log(1, "sent START to %s", opt.module);
 	}
-	if (failed || stapio_control_send(&ctl, STP_CMD_START, &start, sizeof(start)) < 0) {
-		stapio_target_release(false);
-		stapio_relay_close(relay);
-		stapio_control_close(&ctl);
-		return 1;
-	}
-	stapio_log(1, "sent START to %s", opt.module);
 
 	for (;;) {
 		bool want_exit;
@@ -254,6 +313,19 @@ int main(int argc, char **argv)
 		stapio_relay_poll(relay, false);
 		if (ctl.exited)
 			break;
+		if (input && ctl.started && ctl.start_status == 0 && !exit_sent && !opt.detach &&
+		    stapio_input_poll(&ctl, &input_done) < 0) {
+			failed = true;
+			break;
+		}
+		if (opt.detach && ctl.started && ctl.start_status == 0 && !ctl.exit_wanted &&
+		    !stapio_stop_signal) {
+			/* -L: the begin probes' output is out; leave the session running */
+			stapio_control_print(&ctl);
+			stapio_relay_close(relay);
+			stapio_control_close(&ctl);
+			return 0;
+		}
 		stapio_control_print(&ctl);	/* after the output that came before */
 		/* system() commands after the output and messages that came before them */
 		stapio_system_run(stapio_relay_written(relay), false);

@@ -40,6 +40,7 @@
 struct stapio_cpu {
 	int cpu;		/* the N of traceN */
 	int fd;			/* the open trace file */
+	int out_fd;		/* bulk mode (-b): this CPU's own output file, else -1 */
 	char *buf;		/* bytes read, not yet written out */
 	size_t start;		/* offset of the first unconsumed byte */
 	size_t len;		/* offset just past the last byte read */
@@ -59,6 +60,10 @@ struct stapio_relay {
 	size_t out_len;			/* bytes in out */
 	size_t out_cap;			/* allocated size of out */
 	unsigned long long gaps_skipped; /* seqs never seen */
+	bool resync;			/* attached to a running module (-A): next_seq is the first seen */
+	struct stapio_output opt;	/* -o, -S, -b */
+	unsigned long file_index;	/* -S: the N of the FILE.N being written */
+	unsigned long long file_bytes;	/* -S: bytes in it so far */
 };
 
 static void *stapio_xrealloc(void *p, size_t size)
@@ -83,7 +88,31 @@ static int stapio_trace_number(const char *name)
 	return *end || cpu < 0 || cpu > 65535 ? -1 : (int)cpu;
 }
 
-struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile)
+/* Create (truncate) an output file; -1 after a message. */
+static int stapio_out_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		stapio_err("cannot open output file %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* -S: open FILE.index, removing FILE.(index-keep) so that at most keep files remain. */
+static int stapio_out_open_rotated(struct stapio_relay *r)
+{
+	char path[4096];
+
+	if (r->opt.rotate_keep && r->file_index >= r->opt.rotate_keep) {
+		snprintf(path, sizeof(path), "%s.%lu", r->opt.outfile, r->file_index - r->opt.rotate_keep);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s.%lu", r->opt.outfile, r->file_index);
+	r->file_bytes = 0;
+	return stapio_out_open(path);
+}
+
+struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_output *opt)
 {
 	struct stapio_relay *r = calloc(1, sizeof(*r));
 	struct dirent *de;
@@ -93,7 +122,9 @@ struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile)
 		stapio_err("out of memory");
 		return NULL;
 	}
+	r->opt = *opt;
 	r->next_seq = 1;
+	r->resync = opt->attach;
 	r->out_fd = STDOUT_FILENO;
 	d = opendir(dir);
 	if (!d) {
@@ -116,6 +147,7 @@ struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile)
 		r->cpus = stapio_xrealloc(r->cpus, (r->ncpus + 1) * sizeof(*r->cpus));
 		memset(&r->cpus[r->ncpus], 0, sizeof(r->cpus[0]));
 		r->cpus[r->ncpus].cpu = cpu;
+		r->cpus[r->ncpus].out_fd = -1;
 		r->cpus[r->ncpus++].fd = fd;
 	}
 	closedir(d);
@@ -124,11 +156,24 @@ struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile)
 		stapio_relay_close(r);
 		return NULL;
 	}
-	if (outfile) {
-		r->out_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (opt->bulk) {
+		/* -b: FILE_CPU with -o, else stpd_cpuCPU, in the current directory */
+		for (size_t i = 0; i < r->ncpus; i++) {
+			char path[4096];
+
+			if (opt->outfile)
+				snprintf(path, sizeof(path), "%s_%d", opt->outfile, r->cpus[i].cpu);
+			else
+				snprintf(path, sizeof(path), "stpd_cpu%d", r->cpus[i].cpu);
+			r->cpus[i].out_fd = stapio_out_open(path);
+			if (r->cpus[i].out_fd < 0) {
+				stapio_relay_close(r);
+				return NULL;
+			}
+		}
+	} else if (opt->outfile) {
+		r->out_fd = opt->rotate_size ? stapio_out_open_rotated(r) : stapio_out_open(opt->outfile);
 		if (r->out_fd < 0) {
-			stapio_err("cannot open output file %s: %s", outfile, strerror(errno));
-			r->out_fd = -1;
 			stapio_relay_close(r);
 			return NULL;
 		}
@@ -146,6 +191,8 @@ void stapio_relay_close(struct stapio_relay *r)
 		return;
 	for (i = 0; i < r->ncpus; i++) {
 		close(r->cpus[i].fd);
+		if (r->cpus[i].out_fd >= 0)
+			close(r->cpus[i].out_fd);
 		free(r->cpus[i].buf);
 	}
 	if (r->own_out && r->out_fd >= 0)
@@ -231,23 +278,58 @@ static void stapio_out_append(struct stapio_relay *r, const char *data, size_t l
 	r->out_len += len;
 }
 
-static void stapio_out_flush(struct stapio_relay *r)
+/* Write all of data to fd; false after a message. */
+static bool stapio_write_all(int fd, const char *data, size_t len)
 {
 	size_t done = 0;
 
-	while (done < r->out_len && !r->out_failed) {
-		ssize_t n = write(r->out_fd, r->out + done, r->out_len - done);
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			stapio_err("cannot write output: %s", strerror(errno));
-			r->out_failed = true;
-			break;
+			return false;
 		}
 		done += n;
 	}
+	return true;
+}
+
+static void stapio_out_flush(struct stapio_relay *r)
+{
+	if (r->out_len && !r->out_failed && !stapio_write_all(r->out_fd, r->out, r->out_len))
+		r->out_failed = true;
 	r->out_len = 0;
+}
+
+/*
+ * One record's text goes out: to its CPU's file in bulk mode, else into
+ * this round's output; with -S, a record that would take the file past
+ * SIZE starts the next file (a record is never split between two).
+ */
+static void stapio_out_record(struct stapio_relay *r, struct stapio_cpu *c, const char *data, size_t len)
+{
+	if (r->out_failed)
+		return;
+	if (c->out_fd >= 0) {
+		if (!stapio_write_all(c->out_fd, data, len))
+			r->out_failed = true;
+		return;
+	}
+	if (r->opt.rotate_size && r->file_bytes && r->file_bytes + len > r->opt.rotate_size) {
+		stapio_out_flush(r);
+		close(r->out_fd);
+		r->file_index++;
+		r->out_fd = stapio_out_open_rotated(r);
+		if (r->out_fd < 0) {
+			r->out_failed = true;
+			return;
+		}
+	}
+	r->file_bytes += len;
+	stapio_out_append(r, data, len);
 }
 
 static long stapio_ms_since(const struct timespec *t)
@@ -277,6 +359,11 @@ static void stapio_relay_merge(struct stapio_relay *r, bool final)
 		}
 		if (!best)
 			break;
+		if (r->resync) {
+			/* attached: what was read before is gone; start at the oldest record there is */
+			r->next_seq = best_hdr.seq;
+			r->resync = false;
+		}
 		if (best_hdr.seq != r->next_seq && (int32_t)(best_hdr.seq - r->next_seq) > 0 &&
 		    !final) {
 			if (!r->gap) {
@@ -293,7 +380,7 @@ static void stapio_relay_merge(struct stapio_relay *r, bool final)
 		}
 		/* else: a record whose gap was already given up on, written late */
 		r->gap = false;
-		stapio_out_append(r, best->buf + best->start + sizeof(hdr), best_hdr.len);
+		stapio_out_record(r, best, best->buf + best->start + sizeof(hdr), best_hdr.len);
 		best->start += sizeof(hdr) + best_hdr.len;
 	}
 	stapio_out_flush(r);

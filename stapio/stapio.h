@@ -9,6 +9,15 @@
 
 #include "transport_msgs.h"
 
+/* Where the script's output goes. */
+struct stapio_output {
+	const char *outfile;	/* -o: output file, NULL for stdout */
+	unsigned long long rotate_size; /* -S SIZE: bytes per FILE.N, 0 for one file */
+	unsigned long rotate_keep;	/* -S SIZE,N: files kept, 0 for all */
+	bool bulk;		/* -b: one file per CPU, not merged */
+	bool attach;		/* -A: the module ran before; its first records are gone */
+};
+
 /* The command line. */
 struct stapio_options {
 	const char *module;	/* module name (no directory, no .ko) */
@@ -16,6 +25,9 @@ struct stapio_options {
 	const char *command;	/* -c: command to run under /bin/sh -c */
 	pid_t target_pid;	/* -x: target process, 0 if none */
 	int verbose;		/* -v: count of -v flags */
+	struct stapio_output output; /* -o, -S, -b, -A */
+	bool detach;		/* -L: start the session, then leave it running */
+	bool attach;		/* -A: the session was started by another stapio */
 };
 
 extern int stapio_verbose;	/* copy of options.verbose for stapio_log */
@@ -39,7 +51,7 @@ struct stapio_control {
 	size_t text_cap;	/* allocated size of text */
 };
 
-/* Open <dir>/.cmd. Returns 0, or -1 after a message. */
+/* Open <dir>/.cmd. Returns 0, or after a message -2 if another stapio has it open, else -1. */
 int stapio_control_open(struct stapio_control *ctl, const char *dir);
 void stapio_control_close(struct stapio_control *ctl);
 /* Send a command with payload. Returns 0, or -1 after a message. */
@@ -50,12 +62,21 @@ int stapio_control_poll(struct stapio_control *ctl);
 /* Print the WARNING/ERROR lines kept so far on stderr. */
 void stapio_control_print(struct stapio_control *ctl);
 
+/* ---- input.c: stdin to input.char/input.line probes ---- */
+
+/* Whether the module has input probes, so stdin is the script's. */
+bool stapio_input_wanted(const char *module);
+/* On a terminal, put stdin in noncanonical mode until exit. */
+void stapio_input_start(void);
+/* Send what stdin has now as INPUT commands; at its end an empty one, and *done. -1 on failure. */
+int stapio_input_poll(struct stapio_control *ctl, bool *done);
+
 /* ---- relay.c: trace<cpu> files merged by record seq ---- */
 
 struct stapio_relay;
 
-/* Open every trace<cpu> in dir and the output (outfile or stdout). NULL after a message. */
-struct stapio_relay *stapio_relay_open(const char *dir, const char *outfile);
+/* Open every trace<cpu> in dir and the output (see struct stapio_output). NULL after a message. */
+struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_output *opt);
 /*
  * Read what is available and write out the records that are next in seq
  * order. final: the module has stopped; read every file to its end and

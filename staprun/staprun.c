@@ -34,6 +34,10 @@ struct staprun_options {
 	unsigned long bufsize_mb; /* -s, 0 for the module's default */
 	int verbose;		/* -v count, passed to stapio */
 	bool delete_only;	/* -d: only unload the named module */
+	bool detach;		/* -L: load, start the probes, leave them running */
+	bool attach;		/* -A: attach to a module loaded with -L (module_path is its name) */
+	bool daemon;		/* -D: run in the background (needs -o), print the pid */
+	const char *rotate;	/* -S SIZE[,N], passed to stapio */
 	const char *module_path; /* the .ko file (or module name with -d) */
 	char **params;		/* module parameters param=value */
 	int nparams;		/* number of params */
@@ -72,8 +76,13 @@ static void staprun_log(const char *fmt, ...)
 
 static void staprun_usage(FILE *f)
 {
-	fputs("usage: staprun [-v] [-o FILE] [-s MB] [-c CMD | -x PID] MODULE.ko [param=value ...]\n"
+	fputs("usage: staprun [-v] [-o FILE [-S SIZE[,N]]] [-s MB] [-c CMD | -x PID] [-L | -D] MODULE.ko [param=value ...]\n"
+	      "       staprun -A MODULE      attach to a module started with -L\n"
 	      "       staprun -d MODULE      unload a module left behind by a crash\n"
+	      "  -L       load the module, start its probes, then detach and leave them running\n"
+	      "  -A       attach to a module started with -L: its output, then the session's end\n"
+	      "  -D       with -o: run in the background and print staprun's pid (stop it with kill)\n"
+	      "  -S SIZE[,N]  with -o FILE: write FILE.0, FILE.1... of at most SIZE MiB, keep the last N\n"
 	      "  -o FILE  write the script's output to FILE\n"
 	      "  -s MB    relay buffer size per CPU, in MB\n"
 	      "  -c CMD   run CMD once the module started (exec'd directly, or through\n"
@@ -96,8 +105,20 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt(argc, argv, "+o:s:c:x:vdh")) != -1) {
+	while ((c = getopt(argc, argv, "+o:s:c:x:vdhLADS:")) != -1) {
 		switch (c) {
+		case 'L':
+			opt->detach = true;
+			break;
+		case 'A':
+			opt->attach = true;
+			break;
+		case 'D':
+			opt->daemon = true;
+			break;
+		case 'S':
+			opt->rotate = optarg;
+			break;
 		case 'o':
 			opt->outfile = optarg;
 			break;
@@ -145,8 +166,20 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 	opt->module_path = argv[optind];
 	opt->params = argv + optind + 1;
 	opt->nparams = argc - optind - 1;
-	if (opt->delete_only && opt->nparams) {
-		staprun_err("-d takes a module name and nothing else");
+	if ((opt->delete_only || opt->attach) && opt->nparams) {
+		staprun_err("-%c takes a module name and nothing else", opt->attach ? 'A' : 'd');
+		return -1;
+	}
+	if (opt->detach + opt->attach + opt->daemon + opt->delete_only > 1) {
+		staprun_err("-L, -A, -D and -d cannot be used together");
+		return -1;
+	}
+	if ((opt->detach || opt->attach || opt->daemon) && opt->command) {
+		staprun_err("-c cannot be used with -L, -A or -D");
+		return -1;
+	}
+	if ((opt->daemon || opt->rotate) && !opt->outfile) {
+		staprun_err("-%c needs an output file (-o FILE)", opt->daemon ? 'D' : 'S');
 		return -1;
 	}
 	return 0;
@@ -307,6 +340,55 @@ static int staprun_unload(const char *name)
 	return -1;
 }
 
+/* Whether the loaded module name was built with stap -b (its read-only _stp_bulkmode parameter). */
+static bool staprun_bulkmode(const char *name)
+{
+	char path[PATH_MAX], value[8] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", name, STP_BULKMODE_PARAM);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(value, sizeof(value), f))
+		value[0] = '\0';
+	fclose(f);
+	return value[0] == '1';
+}
+
+/*
+ * -D: go on in the background. The parent prints the child's pid and
+ * exits; the child, in a session of its own with stdin, stdout and stderr
+ * on /dev/null, runs the script (its output goes to -o's file) until it
+ * ends or is killed, and unloads the module. Returns only in the child.
+ */
+static void staprun_daemonize(void)
+{
+	pid_t pid;
+	int fd;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		staprun_err("fork: %s", strerror(errno));
+		return;		/* carry on in the foreground */
+	}
+	if (pid > 0) {
+		printf("%d\n", (int)pid);
+		fflush(stdout);
+		_exit(0);
+	}
+	setsid();
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+}
+
 /* stapio lives next to this executable. */
 static int staprun_stapio_path(char *path, size_t size)
 {
@@ -330,7 +412,7 @@ static int staprun_stapio_path(char *path, size_t size)
 static int staprun_run_stapio(const char *stapio, const struct staprun_options *opt,
 			      const char *name)
 {
-	char *argv[16];
+	char *argv[24];
 	int argc = 0, status, i;
 	sigset_t old;
 	pid_t pid;
@@ -350,6 +432,16 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 		argv[argc++] = "-x";
 		argv[argc++] = (char *)opt->target_pid;
 	}
+	if (opt->rotate) {
+		argv[argc++] = "-S";
+		argv[argc++] = (char *)opt->rotate;
+	}
+	if (staprun_bulkmode(name))
+		argv[argc++] = "-b";
+	if (opt->detach)
+		argv[argc++] = "-L";
+	if (opt->attach)
+		argv[argc++] = "-A";
 	argv[argc++] = (char *)name;
 	argv[argc] = NULL;
 
@@ -393,15 +485,70 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 	return 128 + WTERMSIG(status);
 }
 
+/* Stop signals go to stapio; stap starts us with them blocked until the handlers are in place. */
+static void staprun_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = staprun_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&staprun_stop_signals);
+	sigaddset(&staprun_stop_signals, SIGINT);
+	sigaddset(&staprun_stop_signals, SIGTERM);
+	sigaddset(&staprun_stop_signals, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &staprun_stop_signals, NULL);
+}
+
+/* -A: the module name to attach to, which must be loaded; -1 after a message. */
+static int staprun_attach_name(const struct staprun_options *opt, char *name, size_t size)
+{
+	char sysdir[PATH_MAX];
+	struct stat st;
+
+	staprun_name_from_path(opt->module_path, name, size);
+	snprintf(sysdir, sizeof(sysdir), "/sys/module/%s", name);
+	if (stat(sysdir, &st) != 0) {
+		staprun_err("module '%s' is not loaded: nothing to attach to", name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Load the module file with its parameters; its name into name. -1 after a message. */
+static int staprun_load_file(const struct staprun_options *opt, char *name, size_t size)
+{
+	unsigned char *image = NULL;
+	size_t len = 0;
+	char *params;
+	int fd, rc;
+
+	fd = staprun_read_module(opt->module_path, &image, &len);
+	if (fd < 0)
+		return -1;
+	if (staprun_modinfo_name(image, len, name, size) < 0)
+		staprun_name_from_path(opt->module_path, name, size);
+	free(image);
+	params = staprun_params(opt);
+	if (!params) {
+		staprun_err("out of memory");
+		close(fd);
+		return -1;
+	}
+	rc = staprun_load(fd, name, params);
+	close(fd);
+	free(params);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct staprun_options opt;
 	char name[STAPRUN_MODULE_NAME_MAX + 8], stapio[PATH_MAX];
-	unsigned char *image = NULL;
-	struct sigaction sa;
-	size_t size = 0;
-	char *params;
-	int fd, status;
+	int status;
 
 	if (staprun_parse(argc, argv, &opt) < 0)
 		return 2;
@@ -416,42 +563,22 @@ int main(int argc, char **argv)
 	}
 	if (staprun_stapio_path(stapio, sizeof(stapio)) < 0)
 		return 1;
-
-	fd = staprun_read_module(opt.module_path, &image, &size);
-	if (fd < 0)
+	if (opt.attach && staprun_attach_name(&opt, name, sizeof(name)) < 0)
 		return 1;
-	if (staprun_modinfo_name(image, size, name, sizeof(name)) < 0)
-		staprun_name_from_path(opt.module_path, name, sizeof(name));
-	free(image);
-	params = staprun_params(&opt);
-	if (!params) {
-		staprun_err("out of memory");
-		close(fd);
+	staprun_signals();
+	if (!opt.attach && staprun_load_file(&opt, name, sizeof(name)) < 0)
 		return 1;
-	}
-
-	/* stap starts us with these blocked until the handlers are in place. */
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = staprun_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigemptyset(&staprun_stop_signals);
-	sigaddset(&staprun_stop_signals, SIGINT);
-	sigaddset(&staprun_stop_signals, SIGTERM);
-	sigaddset(&staprun_stop_signals, SIGHUP);
-	sigprocmask(SIG_UNBLOCK, &staprun_stop_signals, NULL);
-
-	if (staprun_load(fd, name, params) < 0) {
-		close(fd);
-		free(params);
-		return 1;
-	}
-	close(fd);
-	free(params);
+	if (opt.daemon)
+		staprun_daemonize();
 
 	status = staprun_run_stapio(stapio, &opt, name);
+	if (status == STP_STAPIO_EXIT_BUSY)
+		return 1;	/* another stapio runs the session: the module is its staprun's to unload */
+	if (opt.detach && status == 0) {
+		fprintf(stderr, "Disconnecting from systemtap module.\n"
+			"To reconnect, type \"staprun -A %s\"\n", name);
+		return 0;
+	}
 	if (staprun_unload(name) < 0 && status == 0)
 		status = 1;
 	return status;

@@ -168,7 +168,7 @@ struct dbg_ops {
 	void (*typedefs)(struct debuginfo *di, const char *glob, struct vec *out);
 	/* Where f's body starts, if its variables live in frame slots its prologue fills
 	   (unoptimized code), else f->addr. DWARF only (NULL in BTF). */
-	uint64_t (*prologue_end)(struct debuginfo *di, struct dbg_func *f);
+	uint64_t (*prologue_end)(struct debuginfo *di, struct dbg_func *f, bool always);
 	/* The line tables of the functions of the compilation unit holding function
 	   symbol 'name' (only of that function unless whole_cu), appended to out (of
 	   struct dbg_func_lines *); at most max_rows rows in all, the named function's
@@ -198,6 +198,13 @@ void dbg_functions(struct debuginfo *di, const char *pattern, const char *file_g
 void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out);
 struct dbg_type *dbg_find_type(struct debuginfo *di, const char *name);
 struct dbg_var *dbg_global(struct debuginfo *di, const char *name, const char *file_glob);
+/* When a function probe skips the prologue (--prologue-searching=WHEN, -P). */
+enum dbg_prologue_mode {
+	DBG_PROLOGUE_AUTO = 0,   /* only where the variables live in frame slots (unoptimized code) */
+	DBG_PROLOGUE_ALWAYS,     /* at every function that has a body start in its line table */
+	DBG_PROLOGUE_NEVER,      /* never: probes stay on the entry */
+};
+extern enum dbg_prologue_mode dbg_prologue_searching; /* set once from the command line */
 uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f); /* f->addr without the op */
 int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows,
 		   struct vec *out); /* 0 without the op */

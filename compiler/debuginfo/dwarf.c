@@ -815,9 +815,10 @@ static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t p
  * holds garbage. Then the body starts at the line table's prologue_end
  * mark if there is one (clang), else at the function's second line-table
  * row, the first statement of its body (what GCC emits). Optimized code
- * has location lists, right at every address, so it keeps its entry.
+ * has location lists, right at every address, so it keeps its entry,
+ * unless always (--prologue-searching=always, -P) asks for the body start.
  */
-static uint64_t dwarf_prologue_end(struct debuginfo *di, struct dbg_func *f)
+static uint64_t dwarf_prologue_end(struct debuginfo *di, struct dbg_func *f, bool always)
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu, child;
@@ -839,7 +840,7 @@ static uint64_t dwarf_prologue_end(struct debuginfo *di, struct dbg_func *f)
 	const struct elf_sym *sym = symbol_at(st, f->addr);
 	Dwarf_Lines *lines;
 	size_t nlines;
-	if (!slots || !sym || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+	if ((!slots && !always) || !sym || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
 		return f->addr;
 	uint64_t marked = 0, second = 0;
 	for (size_t j = 0; j < nlines; j++) {

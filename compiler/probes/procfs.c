@@ -6,6 +6,11 @@
  * gets; in a .write probe $value holds what the writer wrote (one probe
  * hit per write() call). procfs.read / procfs.write name the file
  * "command", as SystemTap does.
+ *
+ * Permissions, as SystemTap sets them: 0400 for a read probe, 0200 for a
+ * write probe (0600 with both); procfs("name").umask(N).read gives the
+ * read bits of everyone (0444) less N instead, .umask(N).write the write
+ * bits (0222) less N: umask(0040).read makes the file 0404.
  */
 #include <string.h>
 
@@ -17,6 +22,7 @@
 struct procfs_point {
 	const char *name;  /* file name under /proc/systemtap/MODULE */
 	bool write;        /* .write rather than .read */
+	int mode;          /* the permission bits this probe gives the file */
 };
 
 /* A file name: not empty, no '/', not . or .., printable, short. */
@@ -43,6 +49,17 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 	struct probe_component *root = probes_component(pp, 0);
 	struct probe_component *op = probes_component(pp, 1);
 	const char *name = "command";
+	int64_t umask = -1;	/* none */
+	int next = 2;
+	if (op && !strcmp(op->name, "umask")) {
+		if (!op->arg || op->arg->kind != NODE_NUM || op->arg->u.num < 0 || op->arg->u.num > 0777) {
+			diag_error(op->arg ? op->arg->loc : op->loc, "procfs(...).umask(N) needs a number from 0 to 0777");
+			return false;
+		}
+		umask = op->arg->u.num;
+		op = probes_component(pp, 2);
+		next = 3;
+	}
 	if (root->arg) {
 		if (root->arg->kind != NODE_STR) {
 			diag_error(root->arg->loc, "procfs(\"name\") needs a file name in quotes");
@@ -59,14 +76,18 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 		diag_error(op ? op->loc : root->loc, "expected procfs(\"name\").read or procfs(\"name\").write");
 		return false;
 	}
-	if (probes_ncomponents(pp) > 2) {
-		struct probe_component *extra = probes_component(pp, 2);
+	if (probes_ncomponents(pp) > next) {
+		struct probe_component *extra = probes_component(pp, next);
 		diag_error(extra->loc, "unexpected '.%s' after procfs(...).%s", extra->name, op->name);
 		return false;
 	}
 	struct procfs_point *pt = ast_alloc(sizeof(*pt));
 	pt->name = name;
 	pt->write = !strcmp(op->name, "write");
+	if (umask < 0)
+		pt->mode = pt->write ? 0200 : 0400;
+	else
+		pt->mode = (pt->write ? 0222 : 0444) & ~(int)umask;
 	/* one read and one write probe per file */
 	for (int i = 0; i < s->resolved.n; i++) {
 		struct resolved_probe *other = s->resolved.items[i];
@@ -78,7 +99,8 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 		}
 	}
 	out->data = pt;
-	out->pp = ast_printf("procfs(\"%s\").%s", name, op->name);
+	out->pp = umask < 0 ? ast_printf("procfs(\"%s\").%s", name, op->name)
+			    : ast_printf("procfs(\"%s\").umask(0%o).%s", name, (unsigned)umask, op->name);
 	/* $value: the file's text, written by a .read probe, read in a .write probe */
 	out->scope = ast_alloc(sizeof(*out->scope));
 	out->scope->what = out->pp;
@@ -103,7 +125,7 @@ static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
 		struct procfs_point *pt = r->data;
-		int j, reader = -1, writer = -1;
+		int j, reader = -1, writer = -1, mode = 0;
 		for (j = 0; j < i; j++)
 			if (!strcmp(((struct procfs_point *)((struct resolved_probe *)mine->items[j])->data)->name, pt->name))
 				break;
@@ -114,13 +136,14 @@ static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 			struct procfs_point *opt = o->data;
 			if (strcmp(opt->name, pt->name))
 				continue;
+			mode |= opt->mode;
 			if (opt->write)
 				writer = o->index;
 			else
 				reader = o->index;
 		}
-		emit_line(e, "{ .name = %s, .read_probe = %s, .write_probe = %s },", emit_c_string(pt->name),
-			  reader < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", reader),
+		emit_line(e, "{ .name = %s, .mode = 0%o, .read_probe = %s, .write_probe = %s },", emit_c_string(pt->name),
+			  (unsigned)mode, reader < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", reader),
 			  writer < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", writer));
 	}
 	emit_close(e, "};");

@@ -37,6 +37,7 @@ static struct dentry *_stp_module_dir;		/* .../systemtap/<module> */
 /* Commands, carried out by the session (module_main.c). */
 static int _stp_session_cmd_start(const struct _stp_cmd_start *start);
 static int _stp_session_cmd_exit(void);
+static int _stp_input_feed(const char *buf, size_t len);
 
 static void _stp_ring_copy_in(struct _stp_ctl_ring *r, const void *src, u32 len)
 {
@@ -199,6 +200,7 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 		struct _stp_msg_hdr hdr;
 		union {
 			struct _stp_cmd_start start;
+			char input[STP_INPUT_CHUNK];
 		} u;
 	} cmd;
 	int rc;
@@ -220,6 +222,9 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 	case STP_CMD_EXIT:
 		rc = cmd.hdr.len ? -EINVAL : _stp_session_cmd_exit();
 		break;
+	case STP_CMD_INPUT:
+		rc = _stp_input_feed(cmd.u.input, cmd.hdr.len);
+		break;
 	default:
 		rc = -EINVAL;
 		break;
@@ -227,8 +232,24 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 	return rc ? rc : count;
 }
 
+static atomic_t _stp_ctl_opened = ATOMIC_INIT(0);	/* a stapio has .cmd open */
+
+/* One stapio at a time (staprun -A while another is attached would split the output): -EBUSY. */
+static int _stp_ctl_open(struct inode *inode, struct file *file)
+{
+	return atomic_cmpxchg(&_stp_ctl_opened, 0, 1) ? -EBUSY : 0;
+}
+
+static int _stp_ctl_release(struct inode *inode, struct file *file)
+{
+	atomic_set(&_stp_ctl_opened, 0);
+	return 0;
+}
+
 static const struct file_operations _stp_ctl_fops = {
 	.owner = THIS_MODULE,
+	.open = _stp_ctl_open,
+	.release = _stp_ctl_release,
 	.read = _stp_ctl_read,
 	.write = _stp_ctl_write,
 	.llseek = noop_llseek,

@@ -137,9 +137,7 @@ static int _stp_procfs_register(void)
 	for (i = 0; i < ARRAY_SIZE(_stp_procfs_files); i++) {
 		struct _stp_procfs_file *f = &_stp_procfs_files[i];
 		const struct _stp_probe *p = f->read_probe ? f->read_probe : f->write_probe;
-		umode_t mode = (f->read_probe ? 0400 : 0) | (f->write_probe ? 0200 : 0);
-
-		f->pde = proc_create_data(f->name, mode, _stp_procfs_dir, &_stp_procfs_ops, f);
+		f->pde = proc_create_data(f->name, f->mode, _stp_procfs_dir, &_stp_procfs_ops, f);
 		if (!f->pde) {
 			_stp_session_error("probe %s at %s: cannot create /proc/systemtap/%s/%s",
 					   p->pp, p->location, STP_MODULE_NAME, f->name);

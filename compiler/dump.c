@@ -1,0 +1,163 @@
+/* dump.c - stap --dump-probe-types, --dump-functions, --dump-probe-aliases: list what the library offers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "elaborate.h"
+#include "passes.h"
+
+/* The probe point patterns the providers accept (docs/language.md#probe-points), sorted. */
+static const char *const probe_types[] = {
+	"begin",
+	"begin(number)",
+	"end",
+	"end(number)",
+	"error",
+	"error(number)",
+	"input.char",
+	"input.line",
+	"kernel.function(string)",
+	"kernel.function(string).call",
+	"kernel.function(string).exported",
+	"kernel.function(string).inline",
+	"kernel.function(string).return",
+	"kernel.function(string).return.maxactive(number)",
+	"kernel.statement(string)",
+	"kernel.trace(string)",
+	"kprobe.function(string)",
+	"kprobe.function(string).return",
+	"kprobe.module(string).function(string)",
+	"kprobe.module(string).function(string).return",
+	"module(string).function(string)",
+	"module(string).function(string).call",
+	"module(string).function(string).return",
+	"module(string).statement(string)",
+	"never",
+	"perf.hw.EVENT",
+	"perf.hw.EVENT.sample(number)",
+	"perf.sw.EVENT",
+	"perf.sw.EVENT.sample(number)",
+	"perf.type(number).config(number)",
+	"perf.type(number).config(number).sample(number)",
+	"process(number).begin",
+	"process(number).end",
+	"process(number).thread.begin",
+	"process(number).thread.end",
+	"process(string).begin",
+	"process(string).end",
+	"process(string).function(string)",
+	"process(string).function(string).call",
+	"process(string).function(string).return",
+	"process(string).library(string).function(string)",
+	"process(string).library(string).function(string).return",
+	"process(string).mark(string)",
+	"process(string).provider(string).mark(string)",
+	"process(string).statement(string)",
+	"process(string).thread.begin",
+	"process(string).thread.end",
+	"process.begin",
+	"process.end",
+	"process.thread.begin",
+	"process.thread.end",
+	"procfs(string).read",
+	"procfs(string).umask(number).read",
+	"procfs(string).umask(number).write",
+	"procfs(string).write",
+	"procfs.read",
+	"procfs.umask(number).read",
+	"procfs.umask(number).write",
+	"procfs.write",
+	"timer.hz(number)",
+	"timer.jiffies(number)",
+	"timer.jiffies(number).randomize(number)",
+	"timer.ms(number)",
+	"timer.ms(number).randomize(number)",
+	"timer.ns(number)",
+	"timer.ns(number).randomize(number)",
+	"timer.profile",
+	"timer.s(number)",
+	"timer.s(number).randomize(number)",
+	"timer.sec(number)",
+	"timer.sec(number).randomize(number)",
+	"timer.us(number)",
+	"timer.us(number).randomize(number)",
+};
+
+static int compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Print lines sorted, each once. */
+static void print_sorted(struct vec *lines)
+{
+	if (lines->n > 1)
+		qsort(lines->items, (size_t)lines->n, sizeof(lines->items[0]), compare_lines);
+	for (int i = 0; i < lines->n; i++)
+		if (i == 0 || strcmp(lines->items[i], lines->items[i - 1]))
+			printf("%s\n", (char *)lines->items[i]);
+}
+
+/* "name:type (param:type, ...)": types as declared, "unknown" where a tapset leaves them to inference. */
+static const char *function_line(const struct function *fn)
+{
+	char *line = ast_printf("%s:%s (", fn->name, ast_type_name(fn->type));
+	for (int i = 0; i < fn->params.n; i++) {
+		const struct param *p = fn->params.items[i];
+		line = ast_printf("%s%s%s:%s", line, i ? ", " : "", p->name, ast_type_name(p->type));
+	}
+	return ast_printf("%s)", line);
+}
+
+/* A probe point as text, as -p1 prints it. */
+static const char *point_text(const struct probe_point *pp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return "?";
+	ast_print_probe_point(f, pp);
+	fclose(f);
+	const char *text = ast_strdup(buf ? buf : "");
+	free(buf);
+	return text;
+}
+
+int dump_run(struct session *s)
+{
+	struct vec lines = {0}, files = {0};
+	if (s->dump == STAP_DUMP_PROBE_TYPES) {
+		for (size_t i = 0; i < sizeof(probe_types) / sizeof(probe_types[0]); i++)
+			vec_push(&lines, (void *)probe_types[i]);
+		print_sorted(&lines);
+		return STAP_EXIT_OK;
+	}
+	if (!tapset_load(s))
+		return STAP_EXIT_FAILURE;
+	tapset_parse_everything(&files);
+	for (int i = 0; i < files.n; i++) {
+		const struct ast_file *f = files.items[i];
+		if (s->dump == STAP_DUMP_FUNCTIONS) {
+			for (int j = 0; j < f->functions.n; j++) {
+				const struct function *fn = f->functions.items[j];
+				if (!fn->is_private)
+					vec_push(&lines, (void *)function_line(fn));
+			}
+			continue;
+		}
+		for (int j = 0; j < f->probes.n; j++) {
+			const struct probe *p = f->probes.items[j];
+			if (p->kind == PROBE_PLAIN)
+				continue;
+			char *points = "";
+			for (int k = 0; k < p->points.n; k++)
+				points = ast_printf("%s%s%s", points, k ? ", " : "", point_text(p->points.items[k]));
+			for (int k = 0; k < p->names.n; k++)
+				vec_push(&lines, ast_printf("%s %s %s", point_text(p->names.items[k]),
+							    p->kind == PROBE_ALIAS_EPILOGUE ? "+=" : "=", points));
+		}
+	}
+	print_sorted(&lines);
+	return diag_error_count() ? STAP_EXIT_FAILURE : STAP_EXIT_OK;
+}

@@ -1,0 +1,63 @@
+/*
+ * probes/input.c - input.char and input.line: the script's standard input.
+ *
+ * stapio forwards what it reads from its stdin to the module (the INPUT
+ * command, runtime/linux/input.c), which runs input.char once per byte
+ * with $value that byte as a one-character string, and input.line once
+ * per line with $value the line and its newline (at most MAXSTRINGLEN-1
+ * bytes: a longer line comes in pieces; the last line may lack the
+ * newline). stapio reads stdin only for a module that has such probes.
+ */
+#include <string.h>
+
+#include "diag.h"
+#include "probes.h"
+#include "targetvar.h"
+
+static bool input_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+{
+	(void)s;
+	struct probe_component *root = probes_component(pp, 0);
+	struct probe_component *kind = probes_component(pp, 1);
+	if (root->arg || !kind || kind->arg || (strcmp(kind->name, "char") && strcmp(kind->name, "line"))) {
+		diag_error(kind && !root->arg ? kind->loc : root->loc, "expected input.char or input.line");
+		return false;
+	}
+	if (probes_ncomponents(pp) > 2) {
+		struct probe_component *extra = probes_component(pp, 2);
+		diag_error(extra->loc, "unexpected '.%s' after input.%s", extra->name, kind->name);
+		return false;
+	}
+	out->data = !strcmp(kind->name, "line") ? (void *)"line" : NULL;
+	out->pp = ast_printf("input.%s", kind->name);
+	out->scope = ast_alloc(sizeof(*out->scope));
+	out->scope->what = out->pp;
+	targetvar_provide(out->scope, "value", TYPE_STRING, "(const char *)_stp_input_value(&c->base)", NULL, false);
+	((struct target_provided *)out->scope->provided.items[0])->readonly_why =
+		"$value is the input read and cannot be assigned";
+	return true;
+}
+
+static void input_defines(struct emitter *e)
+{
+	emit_line(e, "#define STP_HAVE_INPUT 1");
+}
+
+static void input_table(struct emitter *e, struct session *s, struct vec *mine)
+{
+	(void)s;
+	emit_open(e, "static const struct _stp_input_probe _stp_input_probes[] = {");
+	for (int i = 0; i < mine->n; i++) {
+		struct resolved_probe *r = mine->items[i];
+		emit_line(e, "{ .probe = &_stp_probes[%d], .line = %d },", r->index, r->data != NULL);
+	}
+	emit_close(e, "};");
+}
+
+const struct probe_provider probe_input = {
+	.name = "input",
+	.resolve = input_resolve,
+	.emit_defines = input_defines,
+	.emit_table = input_table,
+	.families = NULL,
+};
