@@ -45,6 +45,7 @@ static const struct probe_provider *const providers[] = {
 	&probe_procfs,
 	&probe_process,
 	&probe_perf,
+	&probe_netfilter,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 

@@ -98,6 +98,7 @@ static void _stp_count_skipped(void);
 #include "linux/task_finder.c"
 #include "linux/uprobes.c"
 #include "linux/perf.c"
+#include "linux/netfilter.c"
 
 /* The families the script uses (STP_FAMILIES from the generated code), NULL-terminated. */
 #define STP_FAMILY_REF(name) &_stp_family_##name,
