@@ -91,6 +91,10 @@ static const char *component_value(struct session *s, struct probe_component *c,
 	const char *t = c->arg->u.str;
 	if (is_int_text(t))
 		return t;
+	if (strspn(t + (*t == '-'), "0123456789") == strlen(t + (*t == '-')) && t[*t == '-']) {
+		diag_error(c->arg->loc, "netfilter %s %s is out of range", c->name, t);
+		return NULL;
+	}
 	for (int i = 0; names[i]; i++)
 		if (!strcmp(t, names[i]))
 			return t;
