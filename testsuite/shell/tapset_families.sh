@@ -89,7 +89,7 @@ probe tcp.disconnect, udp.disconnect { println(sock, flags) }
 probe tcp.disconnect.return, udp.disconnect.return { println(ret) }
 probe tcp.setsockopt { println(sock, family, level, optname, optstr, optlen) }
 probe tcp.setsockopt.return { println(ret) }
-probe begin { println(inet_get_local_port(0), inet_get_ip_source(0)) }
+probe begin { println(inet_get_local_port(0), inet_get_ip_source(0), tcp_sockstate_str(1), tcp_ts_get_info_state(0), tcp_get_info_rto(0), tcp_get_info_snd_cwnd(0), tcp_sockopt_str(1)) }
 STP
 
 cat > socket.stp <<'STP'
