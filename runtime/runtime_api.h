@@ -285,7 +285,7 @@ struct _stp_nf_hit {
 	struct sk_buff *skb;             /* the packet */
 	struct net_device *in;           /* the device it came in on, NULL if none yet */
 	struct net_device *out;          /* the device it goes out on, NULL if none yet */
-	unsigned int verdict;            /* what the hook returns: NF_ACCEPT unless a guru script sets it */
+	s64 verdict;                     /* what the hook returns: NF_ACCEPT unless a guru script sets it */
 };
 #endif
 

@@ -34,7 +34,7 @@ static unsigned int _stp_netfilter_hook(void *priv, struct sk_buff *skb, const s
 	switch (hit.verdict) {
 	case NF_DROP:
 	case NF_QUEUE:
-		return hit.verdict;
+		return (unsigned int)hit.verdict;
 	default:
 		return NF_ACCEPT;
 	}
