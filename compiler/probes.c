@@ -46,6 +46,7 @@ static const struct probe_provider *const providers[] = {
 	&probe_input,
 	&probe_process,
 	&probe_perf,
+	&probe_netfilter,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 

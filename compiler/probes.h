@@ -99,6 +99,7 @@ extern const struct probe_provider probe_procfs;      /* procfs("name").read/.wr
 extern const struct probe_provider probe_input;       /* input.char, input.line: probes/input.c */
 extern const struct probe_provider probe_process;     /* process.*, uprobes: probes/process.c, uprobe.c */
 extern const struct probe_provider probe_perf;        /* perf.sw/.hw/.type: probes/perf.c */
+extern const struct probe_provider probe_netfilter;   /* netfilter.hook().pf(): probes/netfilter.c */
 
 /* -l / -L: print the resolved points (with -L their target variables), sorted, once each. */
 void probes_list(struct session *s, FILE *out);

@@ -1362,6 +1362,11 @@ const char *targetvar_gen_assign(struct codegen *g, struct node *assign, const c
 {
 	struct node *n = assign->u.assign.lhs;
 	struct tv_plan *pl = plan_for(n, g->probe);
+	if (pl && pl->provided && pl->provided->lvalue && pl->provided->type == TYPE_LONG) {
+		/* an integer the probe point owns (netfilter's $verdict) */
+		const char *w = codegen_temp(g, "w");
+		return ast_printf("({ int64_t %s = %s; %s = %s; %s; })", w, value, pl->provided->lvalue, w, w);
+	}
 	if (pl && pl->provided && pl->provided->lvalue) {
 		/* a string buffer the probe point owns; the value may alias it ($value = $value) */
 		const char *d = codegen_temp(g, "d");

@@ -25,7 +25,7 @@ struct target_provided {
 	enum stp_type type;        /* TYPE_LONG or TYPE_STRING */
 	const char *rvalue;        /* C expression in a probe body reading it; may set c->base.last_error */
 	const char *lvalue;        /* TYPE_STRING: a char * to a MAXSTRINGLEN buffer it is written through;
-	                              NULL: read-only */
+	                              TYPE_LONG: a C lvalue of an integer type; NULL: read-only */
 	const char *readonly_why;  /* lvalue NULL: the error for an assignment (NULL: a generic one) */
 	bool in_parms;             /* listed by $$parms and $$vars (SDT operands) */
 };

@@ -105,6 +105,7 @@ static void _stp_count_skipped(void);
 #include "linux/perf.c"
 #include "linux/timing.c"
 #include "linux/input.c"
+#include "linux/netfilter.c"
 
 /* The families the script uses (STP_FAMILIES from the generated code), NULL-terminated. */
 #define STP_FAMILY_REF(name) &_stp_family_##name,

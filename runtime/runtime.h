@@ -40,6 +40,14 @@
 #include <linux/smp.h>
 #include <linux/path.h>
 #include <linux/uprobes.h>
+#ifdef STP_HAVE_NETFILTER
+/* the hook API, and the constants a netfilter probe point may name */
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/netfilter_arp.h>
+#include <uapi/linux/netfilter_bridge.h>
+#endif
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION

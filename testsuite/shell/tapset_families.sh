@@ -87,7 +87,49 @@ probe tcp.sendmsg, udp.sendmsg, udp.recvmsg { println(sock, size, family) }
 probe tcp.sendmsg.return, tcp.recvmsg.return, udp.sendmsg.return, udp.recvmsg.return { println(size) }
 probe tcp.disconnect, udp.disconnect { println(sock, flags) }
 probe tcp.disconnect.return, udp.disconnect.return { println(ret) }
-probe begin { println(inet_get_local_port(0), inet_get_ip_source(0)) }
+probe tcp.setsockopt { println(sock, family, level, optname, optstr, optlen) }
+probe tcp.setsockopt.return { println(ret) }
+probe begin { println(inet_get_local_port(0), inet_get_ip_source(0), tcp_sockstate_str(1), tcp_ts_get_info_state(0), tcp_get_info_rto(0), tcp_get_info_snd_cwnd(0), tcp_sockopt_str(1)) }
+STP
+
+cat > socket.stp <<'STP'
+probe socket.*, socket.*.return { printf("%s\n", name) }
+probe socket.sendmsg, socket.recvmsg, socket.write_iter, socket.read_iter, socket.aio_read, socket.aio_write, socket.readv, socket.writev, socket.close { printf("%d %d %d %d %d\n", family, type, state, flags, protocol) }
+probe socket.sendmsg, socket.recvmsg, socket.write_iter, socket.read_iter, socket.aio_read, socket.aio_write, socket.readv, socket.writev { println(size) }
+probe socket.send, socket.receive, socket.sendmsg.return, socket.recvmsg.return, socket.write_iter.return, socket.read_iter.return, socket.aio_read.return, socket.aio_write.return, socket.readv.return, socket.writev.return { printf("%d %d %d %d %d %d %d\n", family, type, state, flags, protocol, size, success) }
+probe socket.create { println(family, type, protocol, requester) }
+probe socket.create.return { println(family, type, protocol, requester, err, success) }
+probe begin { println(sock_fam_num2str(2), sock_fam_str2num("INET"), sock_prot_num2str(6), sock_prot_str2num("TCP"), sock_state_num2str(3), sock_state_str2num("CONNECTED"), sock_type_num2str(1), sock_type_str2num("DGRAM"), _success_check(0)) }
+STP
+cat > netdev.stp <<'STP'
+probe netdev.* { printf("%s\n", name) }
+probe netdev.transmit, netdev.hard_transmit { println(dev_name, length, protocol, truesize) }
+probe netdev.receive { println(dev_name, length, protocol) }
+probe netdev.rx { println(dev_name, protocol) }
+probe netdev.change_mtu { println(dev_name, old_mtu, new_mtu) }
+probe netdev.change_rx_flag { println(dev_name, flags) }
+probe netdev.change_mac { println(dev_name, mac_len, old_mac, new_mac) }
+probe netdev.set_promiscuity { println(dev_name, inc, enable, disable) }
+probe netdev.open, netdev.close, netdev.register, netdev.unregister, netdev.get_stats { println(dev_name) }
+probe netdev.ioctl { println(cmd, arg) }
+STP
+cat > mib.stp <<'STP'
+probe tcpmib.*, linuxmib.* { println(sk, op) }
+probe ipmib.* { println(skb, op) }
+probe end {
+  println(ActiveOpens[1], AttemptFails[1], CurrEstab[1], EstabResets[1], InSegs[1], OutRsts[1], OutSegs[1], PassiveOpens[1], RetransSegs[1])
+  println(InReceives[1], InNoRoutes[1], InAddrErrors[1], InUnknownProtos[1], InDiscards[1], ForwDatagrams[1], OutRequests[1], ReasmTimeout[1], ReasmReqds[1], FragOKs[1], FragFails[1])
+  println(DelayedACKs[1], ListenOverflows[1], ListenDrops[1], TCPMemoryPressures[1])
+  println(tcpmib_get_state(0), tcpmib_local_addr(0), tcpmib_remote_addr(0), tcpmib_local_port(0), tcpmib_remote_port(0))
+  println(ipmib_get_proto(0), ipmib_local_addr(0, 1), ipmib_remote_addr(0, 1), ipmib_tcp_local_port(0, 1), ipmib_tcp_remote_port(0, 1))
+}
+STP
+cat > netfilter.stp <<'STP'
+probe netfilter.*.* { printf("%s %d %d %s %s %d %s %s\n", pf, indev, outdev, indev_name, outdev_name, length, data_hex, data_str) }
+probe netfilter.*.* { println(nf_drop, nf_accept, nf_stolen, nf_queue, nf_repeat, nf_stop) }
+probe netfilter.ip.*, netfilter.ipv4.*, netfilter.ipv6.* { printf("%d %d %d %s %s %d %d %d%d%d%d%d%d %d %d\n", family, iphdr, protocol, saddr, daddr, sport, dport, urg, ack, psh, rst, syn, fin, ipproto_tcp, ipproto_udp) }
+probe netfilter.arp.* { printf("%d %d %d %d %d %d %d %s %s %s %s\n", arphdr, ar_hrd, ar_pro, ar_hln, ar_pln, ar_op, ar_data, ar_sha, ar_sip, ar_tha, ar_tip) }
+probe netfilter.bridge.* { println(brhdr, protocol) }
 STP
 
 cat > signal.stp <<'STP'
@@ -107,7 +149,7 @@ probe signal.procmask { println(how, sigset_addr, oldsigset_addr, sigset) }
 probe signal.flush { println(task, sig_pid, pid_name) }
 STP
 
-families="scheduler kprocess vm irq vfs net signal"
+families="scheduler kprocess vm irq vfs net signal socket netdev mib netfilter"
 for r in $releases; do
   modes=btf
   [ -e "/usr/lib/debug/boot/vmlinux-$r" ] && modes="btf dwarf"

@@ -1,0 +1,79 @@
+/* netfilter.c - netfilter.hook(...).pf(...) probes: nf_hook_ops in the initial network namespace that run the probe for each packet. */
+
+/*
+ * The hook runs in softirq context (a received packet) or in the sending
+ * task's context with bottom halves off; the runner copes with both. Each
+ * hit carries a struct _stp_nf_hit on the hook's stack: the body reads
+ * $hooknum, $skb, $in and $out from it and a guru-mode body may set
+ * $verdict. Only NF_DROP, NF_ACCEPT and NF_QUEUE are honoured: NF_STOLEN
+ * would leak the packet (no script can free it) and NF_REPEAT could loop
+ * forever, so anything else is taken as NF_ACCEPT.
+ *
+ * nf_unregister_net_hook() waits (synchronize_net) for hooks running on
+ * other CPUs, so no body runs once every hook is unregistered.
+ */
+
+#ifdef STP_HAVE_NETFILTER
+
+#include <net/net_namespace.h>
+
+static size_t _stp_netfilter_registered;	/* _stp_netfilter_probes[0..n) are hooked */
+
+static unsigned int _stp_netfilter_hook(void *priv, struct sk_buff *skb, const struct nf_hook_state *state)
+{
+	const struct _stp_netfilter_probe *np = priv;
+	struct _stp_nf_hit hit = {
+		.hooknum = state->hook,
+		.skb = skb,
+		.in = state->in,
+		.out = state->out,
+		.verdict = NF_ACCEPT,
+	};
+
+	_stp_run_probe_data(np->probe, NULL, NULL, &hit);
+	switch (hit.verdict) {
+	case NF_DROP:
+	case NF_QUEUE:
+		return (unsigned int)hit.verdict;
+	default:
+		return NF_ACCEPT;
+	}
+}
+
+static void _stp_netfilter_unregister(void)
+{
+	while (_stp_netfilter_registered > 0)
+		nf_unregister_net_hook(&init_net, &_stp_netfilter_probes[--_stp_netfilter_registered].ops);
+}
+
+/* All or nothing: on a failure, report it naming the probe, and unhook the rest. */
+static int _stp_netfilter_register(void)
+{
+	for (; _stp_netfilter_registered < ARRAY_SIZE(_stp_netfilter_probes); _stp_netfilter_registered++) {
+		struct _stp_netfilter_probe *np = &_stp_netfilter_probes[_stp_netfilter_registered];
+		int rc;
+
+		np->ops.hook = _stp_netfilter_hook;
+		np->ops.priv = np;
+		np->ops.pf = np->pf;
+		np->ops.hooknum = np->hooknum;
+		np->ops.priority = np->priority;
+		rc = nf_register_net_hook(&init_net, &np->ops);
+		if (rc) {
+			_stp_session_error("probe %s at %s: cannot register the netfilter hook (%d)",
+					   np->probe->pp, np->probe->location, rc);
+			_stp_netfilter_unregister();
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* The family's entry in _stp_families[] (runtime_api.h). */
+static const struct _stp_family _stp_family_netfilter = {
+	.name = "netfilter",
+	.register_all = _stp_netfilter_register,
+	.unregister_all = _stp_netfilter_unregister,
+};
+
+#endif
