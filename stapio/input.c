@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "stapio.h"
+#include "modparam.h"
 
 #define STAPIO_INPUT_ROUND 64	/* INPUT commands per polling round at most */
 
@@ -42,17 +43,7 @@ void stapio_input_start(void)
 /* Whether module has input probes (its read-only parameter). */
 bool stapio_input_wanted(const char *module)
 {
-	char path[4096], value[8] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module, STP_HAS_INPUT_PARAM);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(value, sizeof(value), f))
-		value[0] = '\0';
-	fclose(f);
-	return value[0] == '1';
+	return stp_module_flag(module, STP_HAS_INPUT_PARAM);
 }
 
 /*

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "modparam.h"
 #include "staprun.h"
 #include "transport_msgs.h"
 
@@ -340,21 +341,6 @@ static int staprun_unload(const char *name)
 	return -1;
 }
 
-/* Whether the loaded module name was built with stap -b (its read-only _stp_bulkmode parameter). */
-static bool staprun_bulkmode(const char *name)
-{
-	char path[PATH_MAX], value[8] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", name, STP_BULKMODE_PARAM);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(value, sizeof(value), f))
-		value[0] = '\0';
-	fclose(f);
-	return value[0] == '1';
-}
 
 /*
  * -D: go on in the background. The parent prints the child's pid and
@@ -436,7 +422,7 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 		argv[argc++] = "-S";
 		argv[argc++] = (char *)opt->rotate;
 	}
-	if (staprun_bulkmode(name))
+	if (stp_module_flag(name, STP_BULKMODE_PARAM) /* built with stap -b */)
 		argv[argc++] = "-b";
 	if (opt->detach)
 		argv[argc++] = "-L";
