@@ -148,8 +148,47 @@ probe signal.do_action { println(sig, sig_name, sigact_addr, oldsigact_addr, sa_
 probe signal.procmask { println(how, sigset_addr, oldsigset_addr, sigset) }
 probe signal.flush { println(task, sig_pid, pid_name) }
 STP
+cat > block.stp <<'STP'
+probe ioblock.*, ioblock_trace.* { printf("%s %s %d %d %d %d %d %d %d %d %d %d %d %d %s\n", name, devname, ino, bdev, bdev_contains, p_start_sect, sector, size, idx, bytes_done, vcnt, flags, rw, opf, bio_rw_str(rw)) }
+probe ioblock.end, ioblock_trace.end { println(error) }
+probe ioblock_trace.* { println(q) }
+probe ioscheduler.*, ioscheduler.*.return, ioscheduler_trace.*, ioscheduler.elv_add_request.* { printf("%s\n", name) }
+probe ioscheduler.elv_add_request, ioscheduler.elv_add_request.* { println(q, rq, rq_flags, disk_major, disk_minor, elevator_name) }
+probe ioscheduler.elv_next_request { println(elevator_name) }
+probe ioscheduler.elv_next_request.return { println(rq, rq_flags, disk_major, disk_minor) }
+probe ioscheduler.elv_completed_request, ioscheduler_trace.elv_* { println(rq, rq_flags, disk_major, disk_minor, elevator_name) }
+probe ioscheduler_trace.plug, ioscheduler_trace.unplug_* { println(rq_queue) }
+probe begin { println(__disk_name(0, 1), __bdev_name(0)) }
+STP
+cat > scsi.stp <<'STP'
+probe scsi.ioentry { println(disk_major, disk_minor, device_state, device_state_str, req_addr) }
+probe scsi.iodispatching, scsi.iodone, scsi.iocompleted { printf("%d %d %d %d %d %s %d %s %d\n", host_no, channel, lun, dev_id, device_state, device_state_str, data_direction, data_direction_str, req_addr) }
+probe scsi.iodispatching { println(request_buffer, request_bufflen) }
+probe scsi.iocompleted { println(goodbytes) }
+probe scsi.ioexecute { printf("%d %d %d %d %d %s %d %s %d %d %d %d\n", host_no, channel, lun, dev_id, device_state, device_state_str, data_direction, data_direction_str, request_buffer, request_bufflen, timeout, retries) }
+probe scsi.set_state { printf("%d %d %d %d %d %s %d %s\n", host_no, channel, lun, dev_id, old_state, old_state_str, state, state_str) }
+STP
+cat > tty.stp <<'STP'
+probe tty.open, tty.release { println(inode_number, inode_state, inode_flags, file_name, file_mode, file_flags) }
+probe tty.resize { println(name, old_row, old_col, old_xpixel, old_ypixel, new_row, new_col, new_xpixel, new_ypixel) }
+probe tty.ioctl { println(name, cmd, arg) }
+probe tty.init { println(name, driver_name, module) }
+probe tty.register, tty.unregister { println(name, driver_name, module, index) }
+probe tty.poll { println(file_name, wait_key) }
+probe tty.receive { println(name, driver_name, index, id, cp, fp, count) }
+probe tty.write, tty.read { println(buffer, nr, file_name, driver_name) }
+STP
+cat > procmem.stp <<'STP'
+probe kprocess.exec { println(filename, args, argstr, name) }
+probe kprocess.exec_complete { println(errno, success, retstr, name) }
+probe signal.check_ignored { println(sig, sig_name, sig_pid, pid_name, name) }
+probe signal.check_ignored.return, signal.handle.return, signal.force_segv.return { println(retstr, name) }
+probe signal.do_action { println(get_sa_flags(sigact_addr), get_sa_handler(sigact_addr), sa_handler_str(sa_handler), sa_flags_str(sa_handler), sigset_mask_str(sa_mask), is_sig_blocked(task_current(), sig)) }
+probe begin { println(proc_mem_size(), proc_mem_rss(), proc_mem_shr(), proc_mem_txt(), proc_mem_data(), proc_mem_string()) }
+probe begin { println(proc_mem_size(1), proc_mem_rss(1), proc_mem_shr(1), proc_mem_txt(1), proc_mem_data(1), proc_mem_string(1)) }
+STP
 
-families="scheduler kprocess vm irq vfs net signal socket netdev mib netfilter"
+families="scheduler kprocess vm irq vfs net signal socket netdev mib netfilter block scsi tty procmem"
 for r in $releases; do
   modes=btf
   [ -e "/usr/lib/debug/boot/vmlinux-$r" ] && modes="btf dwarf"
