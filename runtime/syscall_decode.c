@@ -291,6 +291,11 @@ static const struct _stp_sym _stp_rename_flags[] = {
 	{1, "RENAME_NOREPLACE"}, {2, "RENAME_EXCHANGE"}, {4, "RENAME_WHITEOUT"},
 };
 
+/* setxattr(2) flags. */
+static const struct _stp_sym _stp_xattr_flags[] = {
+	{1, "XATTR_CREATE"}, {2, "XATTR_REPLACE"},
+};
+
 /* The special directory descriptor of the *at calls. */
 #define STP_AT_FDCWD (-100)
 
@@ -551,6 +556,7 @@ STP_FLAGS_DECODER(wait_options, _stp_wait_options)
 STP_FLAGS_DECODER(mlockall_flags, _stp_mlockall_flags)
 STP_FLAGS_DECODER(msync_flags, _stp_msync_flags)
 STP_FLAGS_DECODER(rename_flags, _stp_rename_flags)
+STP_FLAGS_DECODER(xattr_flags, _stp_xattr_flags)
 
 /* sched_setscheduler(2) policy: SCHED_FIFO, SCHED_RR|SCHED_RESET_ON_FORK... */
 static inline void _stp_decode_sched_policy(char *buf, int size, long v)
@@ -597,7 +603,7 @@ static const struct _stp_decoder _stp_decoders[] = {
 	{"priority_which", _stp_decode_priority_which}, {"rusage_who", _stp_decode_rusage_who},
 	{"rlimit_resource", _stp_decode_rlimit_resource}, {"mlockall_flags", _stp_decode_mlockall_flags},
 	{"msync_flags", _stp_decode_msync_flags}, {"rename_flags", _stp_decode_rename_flags},
-	{"sched_policy", _stp_decode_sched_policy},
+	{"sched_policy", _stp_decode_sched_policy}, {"xattr_flags", _stp_decode_xattr_flags},
 };
 
 /*

@@ -26,6 +26,7 @@
 #include <linux/eventpoll.h>
 #include <linux/fadvise.h>
 #include <linux/resource.h>
+#include <linux/xattr.h>
 
 static const struct _stp_sym uapi_open_flags[] = {
 	E(O_CREAT), E(O_EXCL), E(O_NOCTTY), E(O_TRUNC), E(O_APPEND), E(O_NONBLOCK), E(O_SYNC),
@@ -167,6 +168,8 @@ static const struct _stp_sym uapi_rename_flags[] = {
 	E(RENAME_NOREPLACE), E(RENAME_EXCHANGE), E(RENAME_WHITEOUT),
 };
 
+static const struct _stp_sym uapi_xattr_flags[] = { E(XATTR_CREATE), E(XATTR_REPLACE) };
+
 /* The kernel-internal errnos (include/linux/errno.h, not UAPI) start at 512. */
 static const struct _stp_sym *errnos_uapi_only(int *n)
 {
@@ -218,6 +221,7 @@ static void test_tables(void)
 	CHECK(SCHED_RESET_ON_FORK == STP_SCHED_RESET_ON_FORK);
 	CHECK(same_table("rlimit_resources", STP_SYMS(_stp_rlimit_resources), STP_SYMS(uapi_rlimit_resources)));
 	CHECK(same_table("rename_flags", STP_SYMS(_stp_rename_flags), STP_SYMS(uapi_rename_flags)));
+	CHECK(same_table("xattr_flags", STP_SYMS(_stp_xattr_flags), STP_SYMS(uapi_xattr_flags)));
 }
 
 /* The renderings, with values built from the UAPI names. */
@@ -380,6 +384,9 @@ static void test_more_argstr(void)
 			    "int:rlimit_resource,int:madvice,int:fadvice,int:itimer_which,int:priority_which,int:mlockall_flags",
 			    &rd);
 	CHECK_STR(b, "RLIMIT_NOFILE, MADV_DONTNEED, POSIX_FADV_WILLNEED, ITIMER_REAL, PRIO_PGRP, MCL_FUTURE");
+	misc_args[0] = XATTR_REPLACE;
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "int:xattr_flags", &rd);
+	CHECK_STR(b, "XATTR_REPLACE");
 	misc_args[0] = MS_ASYNC;
 	_stp_syscall_argstr(b, sizeof(b), misc_args, "int:msync_flags", &rd);
 	CHECK_STR(b, "MS_ASYNC");
