@@ -17,8 +17,8 @@ struct _stp_print_buf {
 
 static struct _stp_print_buf __percpu *_stp_print_bufs;
 
-/* Writes one record to this CPU's relay buffer (linux/relay.c). */
-static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len);
+/* Writes one record to this CPU's relay buffer (linux/relay.c); flags: 0 or STP_RECORD_SWITCH_FILE. */
+static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len, u32 flags);
 
 static int _stp_print_init(void)
 {
@@ -38,8 +38,24 @@ static void _stp_print_flush(void)
 
 	if (!pb->len)
 		return;
-	_stp_transport_write(&pb->hdr, pb->len);
+	_stp_transport_write(&pb->hdr, pb->len, 0);
 	pb->len = 0;
+}
+
+/*
+ * switch_file(): the output printed so far stays in the current output
+ * file, what follows goes to the next one. The probe's output is flushed
+ * first, then an empty record flagged STP_RECORD_SWITCH_FILE takes the
+ * next seq, so stapio sees the switch exactly between the two, whatever
+ * CPU prints next. Never blocks; if the relay buffer is full the marker
+ * is dropped (and counted) like any record.
+ */
+static __maybe_unused void _stp_switch_file(void)
+{
+	struct _stp_record_hdr hdr;
+
+	_stp_print_flush();
+	_stp_transport_write(&hdr, 0, STP_RECORD_SWITCH_FILE);
 }
 
 static noinline void _stp_print_flush_out_of_line(void)

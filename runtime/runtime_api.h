@@ -411,6 +411,7 @@ static void _stp_print(const char *s);                  /* print a NUL-terminate
 static void _stp_print_char(char ch);
 static void _stp_printf(const char *fmt, ...);          /* kernel vsnprintf format */
 static void _stp_print_flush(void);                     /* normally called by the runtime */
+static void _stp_switch_file(void);                     /* switch_file(): later output to stapio's next file */
 
 /* sprintf: kernel vsnprintf into a string_t, always NUL-terminated. */
 static void _stp_snprintf(char *buf, size_t size, const char *fmt, ...);

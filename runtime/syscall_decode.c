@@ -224,6 +224,78 @@ static const struct _stp_sym _stp_wait_options[] = {
 	{0x80000000L, "__WCLONE"},
 };
 
+/* epoll_ctl(2) operations. */
+static const struct _stp_sym _stp_epoll_ops[] = {
+	{1, "EPOLL_CTL_ADD"}, {2, "EPOLL_CTL_DEL"}, {3, "EPOLL_CTL_MOD"},
+};
+
+/* fadvise64(2) advice (x86-64 values; s390 differs). */
+static const struct _stp_sym _stp_fadvice[] = {
+	{0, "POSIX_FADV_NORMAL"}, {1, "POSIX_FADV_RANDOM"}, {2, "POSIX_FADV_SEQUENTIAL"},
+	{3, "POSIX_FADV_WILLNEED"}, {4, "POSIX_FADV_DONTNEED"}, {5, "POSIX_FADV_NOREUSE"},
+};
+
+/* madvise(2) advice. */
+static const struct _stp_sym _stp_madvice[] = {
+	{0, "MADV_NORMAL"}, {1, "MADV_RANDOM"}, {2, "MADV_SEQUENTIAL"}, {3, "MADV_WILLNEED"},
+	{4, "MADV_DONTNEED"}, {8, "MADV_FREE"}, {9, "MADV_REMOVE"}, {10, "MADV_DONTFORK"},
+	{11, "MADV_DOFORK"}, {12, "MADV_MERGEABLE"}, {13, "MADV_UNMERGEABLE"},
+	{14, "MADV_HUGEPAGE"}, {15, "MADV_NOHUGEPAGE"}, {16, "MADV_DONTDUMP"}, {17, "MADV_DODUMP"},
+	{18, "MADV_WIPEONFORK"}, {19, "MADV_KEEPONFORK"}, {20, "MADV_COLD"}, {21, "MADV_PAGEOUT"},
+	{22, "MADV_POPULATE_READ"}, {23, "MADV_POPULATE_WRITE"}, {24, "MADV_DONTNEED_LOCKED"},
+	{25, "MADV_COLLAPSE"}, {100, "MADV_HWPOISON"}, {101, "MADV_SOFT_OFFLINE"},
+};
+
+/* mlockall(2) flags. */
+static const struct _stp_sym _stp_mlockall_flags[] = {
+	{1, "MCL_CURRENT"}, {2, "MCL_FUTURE"}, {4, "MCL_ONFAULT"},
+};
+
+/* msync(2) flags. */
+static const struct _stp_sym _stp_msync_flags[] = {
+	{1, "MS_ASYNC"}, {2, "MS_INVALIDATE"}, {4, "MS_SYNC"},
+};
+
+/* getitimer(2)/setitimer(2) timers. */
+static const struct _stp_sym _stp_itimer_which[] = {
+	{0, "ITIMER_REAL"}, {1, "ITIMER_VIRTUAL"}, {2, "ITIMER_PROF"},
+};
+
+/* getpriority(2)/setpriority(2) which. */
+static const struct _stp_sym _stp_priority_which[] = {
+	{0, "PRIO_PROCESS"}, {1, "PRIO_PGRP"}, {2, "PRIO_USER"},
+};
+
+/* getrusage(2) who. */
+static const struct _stp_sym _stp_rusage_who[] = {
+	{0, "RUSAGE_SELF"}, {-1, "RUSAGE_CHILDREN"}, {1, "RUSAGE_THREAD"},
+};
+
+/* Scheduling policies (SCHED_NORMAL as strace and SystemTap write it); a flag may be ORed in. */
+static const struct _stp_sym _stp_sched_policies[] = {
+	{0, "SCHED_OTHER"}, {1, "SCHED_FIFO"}, {2, "SCHED_RR"}, {3, "SCHED_BATCH"},
+	{5, "SCHED_IDLE"}, {6, "SCHED_DEADLINE"},
+};
+#define STP_SCHED_RESET_ON_FORK 0x40000000
+
+/* Resource limits (getrlimit(2), setrlimit(2), prlimit64(2)). */
+static const struct _stp_sym _stp_rlimit_resources[] = {
+	{0, "RLIMIT_CPU"}, {1, "RLIMIT_FSIZE"}, {2, "RLIMIT_DATA"}, {3, "RLIMIT_STACK"},
+	{4, "RLIMIT_CORE"}, {5, "RLIMIT_RSS"}, {6, "RLIMIT_NPROC"}, {7, "RLIMIT_NOFILE"},
+	{8, "RLIMIT_MEMLOCK"}, {9, "RLIMIT_AS"}, {10, "RLIMIT_LOCKS"}, {11, "RLIMIT_SIGPENDING"},
+	{12, "RLIMIT_MSGQUEUE"}, {13, "RLIMIT_NICE"}, {14, "RLIMIT_RTPRIO"}, {15, "RLIMIT_RTTIME"},
+};
+
+/* renameat2(2) flags. */
+static const struct _stp_sym _stp_rename_flags[] = {
+	{1, "RENAME_NOREPLACE"}, {2, "RENAME_EXCHANGE"}, {4, "RENAME_WHITEOUT"},
+};
+
+/* setxattr(2) flags. */
+static const struct _stp_sym _stp_xattr_flags[] = {
+	{1, "XATTR_CREATE"}, {2, "XATTR_REPLACE"},
+};
+
 /* The special directory descriptor of the *at calls. */
 #define STP_AT_FDCWD (-100)
 
@@ -472,8 +544,28 @@ STP_ENUM_DECODER(prctl_option, _stp_prctl_options)
 STP_ENUM_DECODER(arch_prctl_code, _stp_arch_prctl_codes)
 STP_ENUM_DECODER(whence, _stp_seek_whence)
 STP_ENUM_DECODER(clockid, _stp_clock_ids)
+STP_ENUM_DECODER(epoll_op, _stp_epoll_ops)
+STP_ENUM_DECODER(fadvice, _stp_fadvice)
+STP_ENUM_DECODER(madvice, _stp_madvice)
+STP_ENUM_DECODER(itimer_which, _stp_itimer_which)
+STP_ENUM_DECODER(priority_which, _stp_priority_which)
+STP_ENUM_DECODER(rusage_who, _stp_rusage_who)
+STP_ENUM_DECODER(rlimit_resource, _stp_rlimit_resources)
 STP_FLAGS_DECODER(at_flags, _stp_at_flags)
 STP_FLAGS_DECODER(wait_options, _stp_wait_options)
+STP_FLAGS_DECODER(mlockall_flags, _stp_mlockall_flags)
+STP_FLAGS_DECODER(msync_flags, _stp_msync_flags)
+STP_FLAGS_DECODER(rename_flags, _stp_rename_flags)
+STP_FLAGS_DECODER(xattr_flags, _stp_xattr_flags)
+
+/* sched_setscheduler(2) policy: SCHED_FIFO, SCHED_RR|SCHED_RESET_ON_FORK... */
+static inline void _stp_decode_sched_policy(char *buf, int size, long v)
+{
+	buf[0] = '\0';
+	_stp_decode_enum(buf, size, STP_SYMS(_stp_sched_policies), v & ~(long)STP_SCHED_RESET_ON_FORK);
+	if (v & STP_SCHED_RESET_ON_FORK)
+		_stp_decode_cat(buf, size, "|SCHED_RESET_ON_FORK");
+}
 
 /* mmap(2) protections: PROT_NONE for 0. */
 static inline void _stp_decode_mmap_prot(char *buf, int size, long v)
@@ -506,6 +598,12 @@ static const struct _stp_decoder _stp_decoders[] = {
 	{"futex_op", _stp_decode_futex_op}, {"prctl_option", _stp_decode_prctl_option},
 	{"arch_prctl_code", _stp_decode_arch_prctl_code}, {"whence", _stp_decode_whence},
 	{"clockid", _stp_decode_clockid}, {"wait_options", _stp_decode_wait_options},
+	{"epoll_op", _stp_decode_epoll_op}, {"fadvice", _stp_decode_fadvice},
+	{"madvice", _stp_decode_madvice}, {"itimer_which", _stp_decode_itimer_which},
+	{"priority_which", _stp_decode_priority_which}, {"rusage_who", _stp_decode_rusage_who},
+	{"rlimit_resource", _stp_decode_rlimit_resource}, {"mlockall_flags", _stp_decode_mlockall_flags},
+	{"msync_flags", _stp_decode_msync_flags}, {"rename_flags", _stp_decode_rename_flags},
+	{"sched_policy", _stp_decode_sched_policy}, {"xattr_flags", _stp_decode_xattr_flags},
 };
 
 /*

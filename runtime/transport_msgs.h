@@ -35,6 +35,9 @@
  *	order in which output was produced. A record may continue from one
  *	sub-buffer into the next (relay never pads), but never spans CPUs; a
  *	seq is only consumed by a record that was actually written.
+ *	A record whose len has STP_RECORD_SWITCH_FILE set carries no text: it
+ *	marks where switch_file() was called, and stapio starts its next
+ *	output file before writing the records after it.
  */
 
 #ifdef __KERNEL__
@@ -44,7 +47,7 @@
 #endif
 
 /* Bump on any change to the layout or meaning of anything in this file. */
-#define STP_PROTOCOL_VERSION 3
+#define STP_PROTOCOL_VERSION 4
 
 /* Where the module's files live in debugfs (relative to its mount point). */
 #define STP_DEBUGFS_ROOT "systemtap"
@@ -139,6 +142,9 @@ struct _stp_msg_exited {
 
 /* Largest len of a relay record; anything larger means a corrupt stream. */
 #define STP_RECORD_MAX (1u << 20)
+
+/* Flag in a record's len: no text follows; start the next output file here (switch_file()). */
+#define STP_RECORD_SWITCH_FILE (1u << 31)
 
 /* Starts every relay record; len bytes of output follow. */
 struct _stp_record_hdr {

@@ -249,6 +249,8 @@ static bool stapio_cpu_head(struct stapio_cpu *c, struct _stp_record_hdr *hdr)
 	if (c->len - c->start < sizeof(*hdr))
 		return false;
 	memcpy(hdr, c->buf + c->start, sizeof(*hdr));
+	if (hdr->len == STP_RECORD_SWITCH_FILE)
+		return true;	/* a switch_file() marker: no text */
 	if (hdr->len > STP_RECORD_MAX) {
 		stapio_err("corrupt record (length %u) in %s%d; dropping %zu buffered bytes",
 			   hdr->len, STP_RELAY_BASENAME, c->cpu, c->len - c->start);
@@ -332,6 +334,24 @@ static void stapio_out_record(struct stapio_relay *r, struct stapio_cpu *c, cons
 	stapio_out_append(r, data, len);
 }
 
+/*
+ * switch_file(): with -o, close the output file and go on in the next
+ * one, FILE.N+1 (with -S) or, after FILE, FILE.1, FILE.2... (without -S;
+ * nothing is deleted then). Ignored on stdout and in bulk mode.
+ */
+static void stapio_out_switch(struct stapio_relay *r)
+{
+	if (r->out_failed || !r->own_out || r->opt.bulk)
+		return;
+	stapio_out_flush(r);
+	close(r->out_fd);
+	r->file_index++;
+	r->out_fd = stapio_out_open_rotated(r);
+	if (r->out_fd < 0)
+		r->out_failed = true;
+	stapio_log(1, "switch_file(): now writing %s.%lu", r->opt.outfile, r->file_index);
+}
+
 static long stapio_ms_since(const struct timespec *t)
 {
 	struct timespec now;
@@ -380,6 +400,11 @@ static void stapio_relay_merge(struct stapio_relay *r, bool final)
 		}
 		/* else: a record whose gap was already given up on, written late */
 		r->gap = false;
+		if (best_hdr.len == STP_RECORD_SWITCH_FILE) {
+			stapio_out_switch(r);
+			best->start += sizeof(hdr);
+			continue;
+		}
 		stapio_out_record(r, best, best->buf + best->start + sizeof(hdr), best_hdr.len);
 		best->start += sizeof(hdr) + best_hdr.len;
 	}

@@ -95,7 +95,7 @@ static void _stp_relay_exit(void)
  * the same interrupts-off section, after that check, so a dropped record
  * consumes no seq and stapio sees a gap only while a copy is under way.
  */
-static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len)
+static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len, u32 rec_flags)
 {
 	size_t length = sizeof(*hdr) + text_len, done = 0, size, room;
 	const char *src = (const char *)hdr;
@@ -116,7 +116,7 @@ static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len)
 		goto out;
 	}
 	hdr->seq = (u32)atomic_inc_return(&_stp_record_seq);
-	hdr->len = text_len;
+	hdr->len = text_len | rec_flags;
 	while (done < length) {
 		size_t chunk;
 

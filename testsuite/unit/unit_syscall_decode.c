@@ -23,6 +23,10 @@
 #include <linux/time.h>
 #include <linux/fs.h>
 #include <asm/prctl.h>
+#include <linux/eventpoll.h>
+#include <linux/fadvise.h>
+#include <linux/resource.h>
+#include <linux/xattr.h>
 
 static const struct _stp_sym uapi_open_flags[] = {
 	E(O_CREAT), E(O_EXCL), E(O_NOCTTY), E(O_TRUNC), E(O_APPEND), E(O_NONBLOCK), E(O_SYNC),
@@ -132,6 +136,40 @@ static const struct _stp_sym uapi_arch_prctl_codes[] = {
 	E(ARCH_MAP_VDSO_32), E(ARCH_MAP_VDSO_64),
 };
 
+static const struct _stp_sym uapi_epoll_ops[] = { E(EPOLL_CTL_ADD), E(EPOLL_CTL_DEL), E(EPOLL_CTL_MOD) };
+static const struct _stp_sym uapi_fadvice[] = {
+	E(POSIX_FADV_NORMAL), E(POSIX_FADV_RANDOM), E(POSIX_FADV_SEQUENTIAL), E(POSIX_FADV_WILLNEED),
+	E(POSIX_FADV_DONTNEED), E(POSIX_FADV_NOREUSE),
+};
+static const struct _stp_sym uapi_madvice[] = {
+	E(MADV_NORMAL), E(MADV_RANDOM), E(MADV_SEQUENTIAL), E(MADV_WILLNEED), E(MADV_DONTNEED),
+	E(MADV_FREE), E(MADV_REMOVE), E(MADV_DONTFORK), E(MADV_DOFORK), E(MADV_MERGEABLE),
+	E(MADV_UNMERGEABLE), E(MADV_HUGEPAGE), E(MADV_NOHUGEPAGE), E(MADV_DONTDUMP), E(MADV_DODUMP),
+	E(MADV_WIPEONFORK), E(MADV_KEEPONFORK), E(MADV_COLD), E(MADV_PAGEOUT), E(MADV_POPULATE_READ),
+	E(MADV_POPULATE_WRITE), E(MADV_DONTNEED_LOCKED), E(MADV_COLLAPSE), E(MADV_HWPOISON),
+	E(MADV_SOFT_OFFLINE),
+};
+static const struct _stp_sym uapi_mlockall_flags[] = { E(MCL_CURRENT), E(MCL_FUTURE), E(MCL_ONFAULT) };
+static const struct _stp_sym uapi_msync_flags[] = { E(MS_ASYNC), E(MS_INVALIDATE), E(MS_SYNC) };
+static const struct _stp_sym uapi_itimer_which[] = { E(ITIMER_REAL), E(ITIMER_VIRTUAL), E(ITIMER_PROF) };
+static const struct _stp_sym uapi_priority_which[] = { E(PRIO_PROCESS), E(PRIO_PGRP), E(PRIO_USER) };
+static const struct _stp_sym uapi_rusage_who[] = { E(RUSAGE_SELF), E(RUSAGE_CHILDREN), E(RUSAGE_THREAD) };
+/* SCHED_NORMAL is written SCHED_OTHER, as strace and SystemTap write it. */
+static const struct _stp_sym uapi_sched_policies[] = {
+	{SCHED_NORMAL, "SCHED_OTHER"}, E(SCHED_FIFO), E(SCHED_RR), E(SCHED_BATCH), E(SCHED_IDLE),
+	E(SCHED_DEADLINE),
+};
+static const struct _stp_sym uapi_rlimit_resources[] = {
+	E(RLIMIT_CPU), E(RLIMIT_FSIZE), E(RLIMIT_DATA), E(RLIMIT_STACK), E(RLIMIT_CORE), E(RLIMIT_RSS),
+	E(RLIMIT_NPROC), E(RLIMIT_NOFILE), E(RLIMIT_MEMLOCK), E(RLIMIT_AS), E(RLIMIT_LOCKS),
+	E(RLIMIT_SIGPENDING), E(RLIMIT_MSGQUEUE), E(RLIMIT_NICE), E(RLIMIT_RTPRIO), E(RLIMIT_RTTIME),
+};
+static const struct _stp_sym uapi_rename_flags[] = {
+	E(RENAME_NOREPLACE), E(RENAME_EXCHANGE), E(RENAME_WHITEOUT),
+};
+
+static const struct _stp_sym uapi_xattr_flags[] = { E(XATTR_CREATE), E(XATTR_REPLACE) };
+
 /* The kernel-internal errnos (include/linux/errno.h, not UAPI) start at 512. */
 static const struct _stp_sym *errnos_uapi_only(int *n)
 {
@@ -171,6 +209,19 @@ static void test_tables(void)
 	CHECK(same_table("wait_options", STP_SYMS(_stp_wait_options), STP_SYMS(uapi_wait_options)));
 	CHECK(same_table("arch_prctl_codes", STP_SYMS(_stp_arch_prctl_codes), STP_SYMS(uapi_arch_prctl_codes)));
 	CHECK(AT_FDCWD == STP_AT_FDCWD);
+	CHECK(same_table("epoll_ops", STP_SYMS(_stp_epoll_ops), STP_SYMS(uapi_epoll_ops)));
+	CHECK(same_table("fadvice", STP_SYMS(_stp_fadvice), STP_SYMS(uapi_fadvice)));
+	CHECK(same_table("madvice", STP_SYMS(_stp_madvice), STP_SYMS(uapi_madvice)));
+	CHECK(same_table("mlockall_flags", STP_SYMS(_stp_mlockall_flags), STP_SYMS(uapi_mlockall_flags)));
+	CHECK(same_table("msync_flags", STP_SYMS(_stp_msync_flags), STP_SYMS(uapi_msync_flags)));
+	CHECK(same_table("itimer_which", STP_SYMS(_stp_itimer_which), STP_SYMS(uapi_itimer_which)));
+	CHECK(same_table("priority_which", STP_SYMS(_stp_priority_which), STP_SYMS(uapi_priority_which)));
+	CHECK(same_table("rusage_who", STP_SYMS(_stp_rusage_who), STP_SYMS(uapi_rusage_who)));
+	CHECK(same_table("sched_policies", STP_SYMS(_stp_sched_policies), STP_SYMS(uapi_sched_policies)));
+	CHECK(SCHED_RESET_ON_FORK == STP_SCHED_RESET_ON_FORK);
+	CHECK(same_table("rlimit_resources", STP_SYMS(_stp_rlimit_resources), STP_SYMS(uapi_rlimit_resources)));
+	CHECK(same_table("rename_flags", STP_SYMS(_stp_rename_flags), STP_SYMS(uapi_rename_flags)));
+	CHECK(same_table("xattr_flags", STP_SYMS(_stp_xattr_flags), STP_SYMS(uapi_xattr_flags)));
 }
 
 /* The renderings, with values built from the UAPI names. */
@@ -276,6 +327,71 @@ static int fake_word(unsigned long addr, unsigned long *out)
 }
 
 /* argstr from a spec, as compiler/syscalls.c writes them from syscalls.tbl. */
+/* The decoders added for the second batch of calls, by the names syscalls.tbl gives them. */
+static void test_more_decoders(void)
+{
+	char b[MAXSTRINGLEN];
+
+	_stp_decode_epoll_op(b, sizeof(b), EPOLL_CTL_MOD);
+	CHECK_STR(b, "EPOLL_CTL_MOD");
+	_stp_decode_fadvice(b, sizeof(b), POSIX_FADV_DONTNEED);
+	CHECK_STR(b, "POSIX_FADV_DONTNEED");
+	_stp_decode_madvice(b, sizeof(b), MADV_HWPOISON);
+	CHECK_STR(b, "MADV_HWPOISON");
+	_stp_decode_madvice(b, sizeof(b), 77);
+	CHECK_STR(b, "77");
+	_stp_decode_mlockall_flags(b, sizeof(b), MCL_CURRENT | MCL_FUTURE);
+	CHECK_STR(b, "MCL_CURRENT|MCL_FUTURE");
+	_stp_decode_msync_flags(b, sizeof(b), MS_SYNC | MS_INVALIDATE);
+	CHECK_STR(b, "MS_INVALIDATE|MS_SYNC");
+	_stp_decode_itimer_which(b, sizeof(b), ITIMER_PROF);
+	CHECK_STR(b, "ITIMER_PROF");
+	_stp_decode_priority_which(b, sizeof(b), PRIO_USER);
+	CHECK_STR(b, "PRIO_USER");
+	_stp_decode_rusage_who(b, sizeof(b), RUSAGE_CHILDREN);
+	CHECK_STR(b, "RUSAGE_CHILDREN");
+	_stp_decode_rlimit_resource(b, sizeof(b), RLIMIT_NOFILE);
+	CHECK_STR(b, "RLIMIT_NOFILE");
+	_stp_decode_rename_flags(b, sizeof(b), RENAME_NOREPLACE);
+	CHECK_STR(b, "RENAME_NOREPLACE");
+	_stp_decode_sched_policy(b, sizeof(b), SCHED_NORMAL);
+	CHECK_STR(b, "SCHED_OTHER");
+	_stp_decode_sched_policy(b, sizeof(b), SCHED_RR | SCHED_RESET_ON_FORK);
+	CHECK_STR(b, "SCHED_RR|SCHED_RESET_ON_FORK");
+}
+
+/* argstr of calls the second batch of rows describes, each decoder by its syscalls.tbl name. */
+static void test_more_argstr(void)
+{
+	static const struct _stp_argstr_reader rd = {fake_string, fake_word};
+	char b[MAXSTRINGLEN];
+	unsigned long epoll_args[6] = {4, EPOLL_CTL_ADD, 5, 0x7ffd1000};
+	unsigned long rusage_args[6] = {(unsigned long)(long)RUSAGE_CHILDREN, 0x7ffd2000};
+	unsigned long sched_args[6] = {0, SCHED_FIFO, 0x7ffd3000};
+	unsigned long rename_args[6] = {(unsigned long)(long)AT_FDCWD, 0x1000, 3, 0x1000, RENAME_EXCHANGE};
+	unsigned long misc_args[6] = {RLIMIT_NOFILE, MADV_DONTNEED, POSIX_FADV_WILLNEED, ITIMER_REAL,
+				      PRIO_PGRP, MCL_FUTURE};
+
+	_stp_syscall_argstr(b, sizeof(b), epoll_args, "int,int:epoll_op,int,ptr", &rd);
+	CHECK_STR(b, "4, EPOLL_CTL_ADD, 5, 0x7ffd1000");
+	_stp_syscall_argstr(b, sizeof(b), rusage_args, "int:rusage_who,ptr", &rd);
+	CHECK_STR(b, "RUSAGE_CHILDREN, 0x7ffd2000");
+	_stp_syscall_argstr(b, sizeof(b), sched_args, "int,int:sched_policy,ptr", &rd);
+	CHECK_STR(b, "0, SCHED_FIFO, 0x7ffd3000");
+	_stp_syscall_argstr(b, sizeof(b), rename_args, "int:dirfd,ustr,int:dirfd,ustr,uint:rename_flags", &rd);
+	CHECK_STR(b, "AT_FDCWD, \"/etc/passwd\", 3, \"/etc/passwd\", RENAME_EXCHANGE");
+	_stp_syscall_argstr(b, sizeof(b), misc_args,
+			    "int:rlimit_resource,int:madvice,int:fadvice,int:itimer_which,int:priority_which,int:mlockall_flags",
+			    &rd);
+	CHECK_STR(b, "RLIMIT_NOFILE, MADV_DONTNEED, POSIX_FADV_WILLNEED, ITIMER_REAL, PRIO_PGRP, MCL_FUTURE");
+	misc_args[0] = XATTR_REPLACE;
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "int:xattr_flags", &rd);
+	CHECK_STR(b, "XATTR_REPLACE");
+	misc_args[0] = MS_ASYNC;
+	_stp_syscall_argstr(b, sizeof(b), misc_args, "int:msync_flags", &rd);
+	CHECK_STR(b, "MS_ASYNC");
+}
+
 static void test_argstr(void)
 {
 	static const struct _stp_argstr_reader rd = {fake_string, fake_word};
@@ -311,6 +427,8 @@ int main(void)
 	test_argstr();
 	test_tables();
 	test_rendering();
+	test_more_decoders();
+	test_more_argstr();
 	unit_checks++;
 	unit_failures += test_libc_tables();
 	return unit_report("unit_syscall_decode");
