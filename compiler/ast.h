@@ -476,6 +476,7 @@ struct node *ast_clone(const struct node *n);
 void ast_print_node(FILE *out, const struct node *n, int indent);
 void ast_print_expr(FILE *out, const struct node *n);
 const char *ast_expr_text(const struct node *n); /* the same, as a string (for messages) */
+const char *ast_probe_point_text(const struct probe_point *pp); /* a point, as a string */
 void ast_print_probe_point(FILE *out, const struct probe_point *pp);
 void ast_print_file(FILE *out, const struct ast_file *f);
 

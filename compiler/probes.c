@@ -100,12 +100,7 @@ bool probes_glob(const char *pattern, const char *text)
 const char *probes_point_text(const struct probe_point *pp)
 {
 	struct probe_point bare = {.components = pp->components, .loc = pp->loc};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ast_print_probe_point(f, &bare);
-	fclose(f);
-	return buf;
+	return ast_probe_point_text(&bare);
 }
 
 /* The family claiming a first component; begin/end/error share one provider. */
