@@ -63,6 +63,17 @@ char *ast_strdup(const char *s)
 	return ast_strndup(s, strlen(s));
 }
 
+char *ast_join(const char *a, const char *sep, const char *b)
+{
+	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b);
+	char *out = ast_alloc(la + ls + lb + 1);
+
+	memcpy(out, a, la);
+	memcpy(out + la, sep, ls);
+	memcpy(out + la + ls, b, lb + 1);
+	return out;
+}
+
 char *ast_printf(const char *fmt, ...)
 {
 	va_list ap;

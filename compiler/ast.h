@@ -437,6 +437,7 @@ void *ast_alloc(size_t size);
 char *ast_strdup(const char *s);
 char *ast_strndup(const char *s, size_t n);
 char *ast_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *ast_join(const char *a, const char *sep, const char *b); /* a sep b, without printf's cost */
 void vec_push(struct vec *v, void *item);
 /* Sort a vector of pointers; an empty one (items NULL) is left alone, unlike qsort's contract. */
 void vec_sort(struct vec *v, int (*compare)(const void *a, const void *b));

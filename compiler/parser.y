@@ -652,7 +652,7 @@ assign_expr:
 			diag_error(@2, "left operand of '<<<' must be a variable or an array element");
 	}
 |	ternary_expr assign_op assign_expr {
-		$$ = ast_new(NODE_ASSIGN, @2, ast_printf("%s=", ast_op_spelling($2)));
+		$$ = ast_new(NODE_ASSIGN, @2, ast_join(ast_op_spelling($2), "", "="));
 		$$->u.assign.op = $2;
 		$$->u.assign.lhs = $1;
 		$$->u.assign.rhs = $3;
