@@ -368,6 +368,7 @@ struct function {
 	bool guru_only;        /* guru pragma: script code may call it only with -g */
 	bool prints;           /* embedded C: writes to the output (pragma:print; assumed outside the tapset) */
 	bool reads_regs;       /* embedded C: reads the probe's registers or entry (pragma:regs; assumed outside the tapset) */
+	bool can_fail;         /* embedded C: may leave an error in the context (pass 1); script functions always may */
 	const char *autocast;  /* embedded C: returns a kernel pointer to this type (pragma:autocast:TYPE), or NULL */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
