@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ast.h"
 
@@ -41,7 +42,10 @@ void *ast_alloc(size_t size)
 	if (size > ARENA_CHUNK / 8)
 		return alloc_or_die(size);
 	if (size > arena_left) {
-		arena_next = alloc_or_die(ARENA_CHUNK);
+		/* populated at once: one call instead of a page fault per 4 KiB as the chunk fills */
+		void *chunk = mmap(NULL, ARENA_CHUNK, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		arena_next = chunk != MAP_FAILED ? chunk : alloc_or_die(ARENA_CHUNK);
 		arena_left = ARENA_CHUNK;
 	}
 	void *p = arena_next;
@@ -61,6 +65,17 @@ char *ast_strndup(const char *s, size_t n)
 char *ast_strdup(const char *s)
 {
 	return ast_strndup(s, strlen(s));
+}
+
+char *ast_join(const char *a, const char *sep, const char *b)
+{
+	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b);
+	char *out = ast_alloc(la + ls + lb + 1);
+
+	memcpy(out, a, la);
+	memcpy(out + la, sep, ls);
+	memcpy(out + la + ls, b, lb + 1);
+	return out;
 }
 
 char *ast_printf(const char *fmt, ...)

@@ -368,6 +368,7 @@ struct function {
 	bool guru_only;        /* guru pragma: script code may call it only with -g */
 	bool prints;           /* embedded C: writes to the output (pragma:print; assumed outside the tapset) */
 	bool reads_regs;       /* embedded C: reads the probe's registers or entry (pragma:regs; assumed outside the tapset) */
+	bool can_fail;         /* embedded C: may leave an error in the context (pass 1); script functions always may */
 	const char *autocast;  /* embedded C: returns a kernel pointer to this type (pragma:autocast:TYPE), or NULL */
 	bool used;             /* reachable from some probe (pass 2) */
 	struct vec locals;     /* of struct symbol *, locals other than params (pass 2) */
@@ -437,6 +438,7 @@ void *ast_alloc(size_t size);
 char *ast_strdup(const char *s);
 char *ast_strndup(const char *s, size_t n);
 char *ast_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *ast_join(const char *a, const char *sep, const char *b); /* a sep b, without printf's cost */
 void vec_push(struct vec *v, void *item);
 /* Sort a vector of pointers; an empty one (items NULL) is left alone, unlike qsort's contract. */
 void vec_sort(struct vec *v, int (*compare)(const void *a, const void *b));
@@ -476,6 +478,7 @@ struct node *ast_clone(const struct node *n);
 void ast_print_node(FILE *out, const struct node *n, int indent);
 void ast_print_expr(FILE *out, const struct node *n);
 const char *ast_expr_text(const struct node *n); /* the same, as a string (for messages) */
+const char *ast_probe_point_text(const struct probe_point *pp); /* a point, as a string */
 void ast_print_probe_point(FILE *out, const struct probe_point *pp);
 void ast_print_file(FILE *out, const struct ast_file *f);
 

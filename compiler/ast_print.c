@@ -558,15 +558,46 @@ void ast_print_file(FILE *out, const struct ast_file *f)
 	}
 }
 
+/*
+ * One memory stream reused for every text rendered for a message or a key:
+ * open_memstream() allocates and clears a page-sized buffer each time, which
+ * a large tapset pays thousands of times. The text is copied to the arena.
+ */
+static FILE *scratch;
+static char *scratch_buf;
+static size_t scratch_len;
+
+static FILE *scratch_begin(void)
+{
+	if (!scratch)
+		scratch = open_memstream(&scratch_buf, &scratch_len);
+	else
+		rewind(scratch);
+	return scratch;
+}
+
+static const char *scratch_end(void)
+{
+	fflush(scratch);
+	return ast_strndup(scratch_buf, ftell(scratch));
+}
+
 const char *ast_expr_text(const struct node *n)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = scratch_begin();
 
 	if (!f)
 		return "?";
 	ast_print_expr(f, n);
-	fclose(f);
-	return buf;
+	return scratch_end();
+}
+
+const char *ast_probe_point_text(const struct probe_point *pp)
+{
+	FILE *f = scratch_begin();
+
+	if (!f)
+		return "?";
+	ast_print_probe_point(f, pp);
+	return scratch_end();
 }

@@ -309,32 +309,6 @@ static const char *gen_incdec(struct codegen *g, struct node *n)
 					     : ast_printf("(*_stp_node_long(%s))%s", node, op));
 }
 
-/* Whether C code mentions identifier id as a whole token. */
-static bool mentions(const char *code, const char *id)
-{
-	size_t n = strlen(id);
-	for (const char *p = code; (p = strstr(p, id)); p += n) {
-		bool before = p > code && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
-					   ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
-		char a = p[n];
-		bool after = a == '_' || (a >= '0' && a <= '9') || ((a | 32) >= 'a' && (a | 32) <= 'z');
-		if (!before && !after)
-			return true;
-	}
-	return false;
-}
-
-/*
- * Whether embedded C can leave an error in the context: only through
- * STAP_ERROR or the context itself (CONTEXT, c, last_error).
- */
-static bool embedded_can_fail(const struct function *fn)
-{
-	const char *code = fn->body->u.embedded.code;
-	return mentions(code, "STAP_ERROR") || mentions(code, "CONTEXT") || mentions(code, "c") ||
-	       mentions(code, "last_error");
-}
-
 /*
  * A script function call: arguments are evaluated in order into temporaries
  * first (a later argument may call functions that reuse the callee frame),
@@ -375,7 +349,7 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 		for (int i = 0; i < fn->params.n; i++)
 			call = ast_printf("%s, %s", call, args[i]);
 		call = ast_printf("%s)", call);
-		if (!embedded_can_fail(fn))
+		if (!fn->can_fail)
 			check = "";
 		if (fn->type == TYPE_LONG)
 			return ast_printf("%sint64_t %s = %s; %s%s; })", code, frame, call, check, frame);

@@ -139,7 +139,7 @@ static void print_expansion_chain(const struct diag_expansion *e, struct vec *do
 			if (done->items[i] == e)
 				return; /* the rest of this chain is printed too */
 		vec_push(done, (void *)e);
-		print_one("note", e->site, ast_printf("in expansion of %s", e->what));
+		print_one("note", e->site, ast_printf("in expansion of %s", diag_expansion_what(e)));
 	}
 }
 
@@ -241,12 +241,38 @@ const struct diag_expansion *diag_expansion_new(const char *what, struct srcloc 
 	return e;
 }
 
+const struct diag_expansion *diag_expansion_lazy(const char *(*describe)(const void *arg), const void *arg,
+						 struct srcloc site)
+{
+	struct diag_expansion *e = ast_alloc(sizeof(*e));
+	e->describe = describe;
+	e->arg = arg;
+	e->site = site;
+	return e;
+}
+
+const char *diag_expansion_what(const struct diag_expansion *e)
+{
+	if (!e->what) {
+		struct diag_expansion *m = (struct diag_expansion *)e; /* formatted once, on demand */
+		m->what = e->describe(e->arg);
+	}
+	return e->what;
+}
+
 void diag_push_expansion(const char *what, struct srcloc site)
 {
 	/* A use met while expanding something else is nested in it. */
 	if (!site.expansion)
 		site.expansion = diag_current_expansion();
 	vec_push(&expansion_stack, (void *)diag_expansion_new(what, site));
+}
+
+void diag_push_expansion_lazy(const char *(*describe)(const void *arg), const void *arg, struct srcloc site)
+{
+	if (!site.expansion)
+		site.expansion = diag_current_expansion();
+	vec_push(&expansion_stack, (void *)diag_expansion_lazy(describe, arg, site));
 }
 
 void diag_pop_expansion(void)

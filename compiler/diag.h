@@ -51,7 +51,9 @@ enum diag_level {
 
 /* One level of expansion: what was expanded and where it was used. */
 struct diag_expansion {
-	const char *what;  /* "macro '@twice'", "probe alias 'syscall.read'", ... */
+	const char *what;  /* "macro '@twice'", "probe alias 'syscall.read'", ...; NULL until describe runs */
+	const char *(*describe)(const void *arg); /* formats what, when a note first needs it */
+	const void *arg;   /* describe's argument */
 	struct srcloc site; /* the use; site.expansion is the next level outward */
 };
 
@@ -106,8 +108,16 @@ int diag_warning_count(void);
 /* A new expansion level (mechanism 1 above); what is copied. */
 const struct diag_expansion *diag_expansion_new(const char *what, struct srcloc site);
 
+/* The same, whose text describe(arg) formats only if a diagnostic shows it. */
+const struct diag_expansion *diag_expansion_lazy(const char *(*describe)(const void *arg), const void *arg,
+						 struct srcloc site);
+
+/* What a level calls the thing expanded. */
+const char *diag_expansion_what(const struct diag_expansion *e);
+
 /* Enter and leave a dynamic expansion context (mechanism 2 above). */
 void diag_push_expansion(const char *what, struct srcloc site);
+void diag_push_expansion_lazy(const char *(*describe)(const void *arg), const void *arg, struct srcloc site);
 void diag_pop_expansion(void);
 
 /* The innermost pushed level, or NULL. */

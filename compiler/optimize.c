@@ -504,12 +504,25 @@ static bool in_vec(const struct vec *v, const void *item)
 	return false;
 }
 
+/* Functions the walk reaches, each once: fn->used marks those already in the list. */
 static bool calls_pre(struct ast_walker *w, struct node *n)
 {
 	struct vec *reached = w->data;
-	if (n->kind == NODE_CALL && n->u.call.func && !in_vec(reached, n->u.call.func))
+	if (n->kind == NODE_CALL && n->u.call.func && !n->u.call.func->used) {
+		n->u.call.func->used = true;
 		vec_push(reached, n->u.call.func);
+	}
 	return true;
+}
+
+/* Keep only the functions of v still in the program (marked used). */
+static void filter_functions(struct vec *v)
+{
+	int k = 0;
+	for (int i = 0; i < v->n; i++)
+		if (((struct function *)v->items[i])->used)
+			v->items[k++] = v->items[i];
+	v->n = k;
 }
 
 /* Keep only the items of v that are in `in` (pointer comparison). */
@@ -544,6 +557,8 @@ static bool prune_functions(struct session *s)
 {
 	struct vec reached = {0};
 	struct ast_walker w = {.pre = calls_pre, .data = &reached};
+	for (int i = 0; i < s->functions.n; i++)
+		((struct function *)s->functions.items[i])->used = false;	/* until reached */
 	walk_probe_code(s, &w);
 	for (int i = 0; i < reached.n; i++) /* grows while we go */
 		ast_walk(&w, ((struct function *)reached.items[i])->body);
@@ -551,10 +566,9 @@ static bool prune_functions(struct session *s)
 	struct vec kept = {0};
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
-		if (!in_vec(&reached, fn)) {
+		if (!fn->used) {
 			if (!fn->from_tapset)
 				diag_warning(fn->loc, "eliding unused function '%s'", fn->name);
-			fn->used = false;
 			continue;
 		}
 		fn->index = kept.n;
@@ -563,9 +577,9 @@ static bool prune_functions(struct session *s)
 	bool changed = kept.n != s->functions.n;
 	s->functions = kept;
 	for (int i = 0; i < s->functions.n; i++)
-		filter_vec(&((struct function *)s->functions.items[i])->callees, &s->functions);
+		filter_functions(&((struct function *)s->functions.items[i])->callees);
 	for (int i = 0; i < s->probes.n; i++)
-		filter_vec(&((struct probe *)s->probes.items[i])->callees, &s->functions);
+		filter_functions(&((struct probe *)s->probes.items[i])->callees);
 	return changed;
 }
 

@@ -652,7 +652,7 @@ assign_expr:
 			diag_error(@2, "left operand of '<<<' must be a variable or an array element");
 	}
 |	ternary_expr assign_op assign_expr {
-		$$ = ast_new(NODE_ASSIGN, @2, ast_printf("%s=", ast_op_spelling($2)));
+		$$ = ast_new(NODE_ASSIGN, @2, ast_join(ast_op_spelling($2), "", "="));
 		$$->u.assign.op = $2;
 		$$->u.assign.lhs = $1;
 		$$->u.assign.rhs = $3;
@@ -1184,9 +1184,30 @@ static const char *pragma_value(const char *code, const char *prefix)
 	return NULL;
 }
 
-/* Embedded-C functions: the pragma comments that describe them. */
+/* Whether C code mentions identifier id as a whole token. */
+static bool mentions(const char *code, const char *id)
+{
+	size_t n = strlen(id);
+	for (const char *p = code; (p = strstr(p, id)); p += n) {
+		bool before = p > code && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
+					   ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
+		char a = p[n];
+		bool after = a == '_' || (a >= '0' && a <= '9') || ((a | 32) >= 'a' && (a | 32) <= 'z');
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Embedded-C functions: the pragma comments that describe them, and whether
+ * the code can leave an error in the context (only through STAP_ERROR or the
+ * context itself: CONTEXT, c, last_error), so a call checks for one.
+ */
 static void set_pragmas(struct function *f, const char *code)
 {
+	f->can_fail = mentions(code, "STAP_ERROR") || mentions(code, "CONTEXT") || mentions(code, "c") ||
+		      mentions(code, "last_error");
 	f->pure = has_pragma(code, "pure");
 	f->stable = has_pragma(code, "stable");
 	f->unprivileged = has_pragma(code, "unprivileged");

@@ -276,7 +276,7 @@ static bool may_expand(struct pp_state *pp, const struct pp_token *call, const c
 			diag_error(here, "macro expansion nested more than %d deep: is '%s' recursive? (%s)",
 				   PP_MAX_DEPTH, call->val.text, chain);
 		if (outermost)
-			diag_note(outermost->site, "in expansion of %s", outermost->what);
+			diag_note(outermost->site, "in expansion of %s", diag_expansion_what(outermost));
 		return false;
 	}
 	if (pp->expanded_tokens + ntoks > PP_MAX_TOKENS) {

@@ -100,12 +100,7 @@ bool probes_glob(const char *pattern, const char *text)
 const char *probes_point_text(const struct probe_point *pp)
 {
 	struct probe_point bare = {.components = pp->components, .loc = pp->loc};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ast_print_probe_point(f, &bare);
-	fclose(f);
-	return buf;
+	return ast_probe_point_text(&bare);
 }
 
 /* The family claiming a first component; begin/end/error share one provider. */
@@ -206,8 +201,9 @@ struct derive {
 };
 
 /* What diag's "in expansion of ..." notes call an alias use. */
-static const char *expansion_what(const struct expansion *e)
+static const char *expansion_what(const void *arg)
 {
+	const struct expansion *e = arg;
 	return ast_printf("alias '%s' at %s:%d:%d", probes_point_text(e->name), e->name->loc.file,
 			  e->name->loc.line, e->name->loc.col);
 }
@@ -222,7 +218,7 @@ static const struct diag_expansion *expansion_level(struct expansion *e)
 		struct srcloc site = e->via->loc;
 		if (e->outer && !site.expansion)
 			site.expansion = expansion_level((struct expansion *)e->outer);
-		e->level = diag_expansion_new(expansion_what(e), site);
+		e->level = diag_expansion_lazy(expansion_what, e, site);
 	}
 	return e->level;
 }
@@ -300,7 +296,7 @@ void probes_index_aliases(struct ast_file *f)
 				push_ordered(strmap_vec(&aliases.one, first), an);
 			else
 				push_ordered(strmap_vec(&aliases.by_two,
-							ast_printf("%s.%s", first, component_name(an->name, 1))), an);
+							ast_join(first, ".", component_name(an->name, 1))), an);
 		}
 	}
 }
@@ -321,7 +317,7 @@ static void alias_candidates(struct derive *d, const struct probe_point *pp, str
 			*out = *v;
 		return;
 	}
-	struct vec *two = strmap_get(&aliases.by_two, ast_printf("%s.%s", first, component_name(pp, 1)));
+	struct vec *two = strmap_get(&aliases.by_two, ast_join(first, ".", component_name(pp, 1)));
 	struct vec *one = strmap_get(&aliases.one, first);
 	if (!one || !two) {
 		if (one || two)
@@ -431,7 +427,7 @@ static int expand_alias_hits(struct derive *d, struct probe_point *pp, struct ve
 		e->suffix = hit->suffix;
 		e->outer = exp;
 		/* errors while expanding its points end with "in expansion of alias ..." */
-		diag_push_expansion(expansion_what(e), pp->loc);
+		diag_push_expansion_lazy(expansion_what, e, pp->loc);
 		d->depth++;
 		int n = expand_list(d, &hit->alias->points, pp, hit->suffix, e, optional);
 		d->depth--;

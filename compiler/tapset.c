@@ -296,10 +296,11 @@ static void tapset_scan(struct scan *sc)
 		} else if (c == '@' && depth <= 0) {
 			sc->eager = true;	/* a macro at top level may expand to anything */
 			sc->p++;
+		} else if (ident_start(c) && depth > 0) {
+			while (ident_char(*sc->p))	/* a word in a body: no definition */
+				sc->p++;
 		} else if (ident_start(c)) {
 			const char *word = scan_ident(sc);
-			if (depth > 0)
-				continue;
 			if (!strcmp(word, "function")) {
 				const char *name = scan_ident(sc);
 				if (name)

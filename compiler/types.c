@@ -34,8 +34,22 @@ static bool first_report_at(struct srcloc loc)
 struct infer {
 	bool changed;   /* some type became known this round */
 	bool report;    /* the final round: report conflicts and unknowns */
+	bool would_report; /* an earlier round met something the final round would report */
 	struct function *func; /* body being walked, NULL in probes */
 };
+
+/*
+ * Whether to report a problem found here: only in the final round. The
+ * other rounds note that there is one, so that when the last of them
+ * changed nothing and met none, the final round (which formats a text for
+ * every node it types) is not needed at all.
+ */
+static bool reporting(struct infer *in)
+{
+	if (!in->report)
+		in->would_report = true;
+	return in->report;
+}
 
 /*
  * What a diagnostic calls the thing being typed. Only the final round
@@ -57,7 +71,7 @@ static void unify(struct infer *in, enum stp_type *slot, enum stp_type t, struct
 	if (*slot == TYPE_UNKNOWN) {
 		*slot = t;
 		in->changed = true;
-	} else if (*slot != t && in->report && first_report_at(loc)) {
+	} else if (*slot != t && reporting(in) && first_report_at(loc)) {
 		diag_error(loc, "type mismatch for %s: %s here, but %s elsewhere", what, type_name(t),
 			   type_name(*slot));
 	}
@@ -68,7 +82,7 @@ static void set_arity(struct infer *in, struct symbol *sym, int arity, struct sr
 	if (sym->arity < 0) {
 		sym->arity = arity;
 		in->changed = true;
-	} else if (sym->arity != arity && in->report && first_report_at(loc)) {
+	} else if (sym->arity != arity && reporting(in) && first_report_at(loc)) {
 		if (arity == 0)
 			diag_error(loc, "'%s' is an array with %d key%s; it is used here as a scalar", sym->name,
 				   sym->arity, sym->arity == 1 ? "" : "s");
@@ -90,7 +104,7 @@ static void infer_node(struct infer *in, struct node *n);
 static void expect_type(struct infer *in, struct node *n, enum stp_type t, const char *what)
 {
 	if (n->type != TYPE_UNKNOWN && n->type != TYPE_VOID && n->type != t) {
-		if (in->report && first_report_at(n->loc))
+		if (reporting(in) && first_report_at(n->loc))
 			diag_error(n->loc, "%s must be %s, but this is a %s", what,
 				   t == TYPE_STRING ? "strings" : "longs", ast_type_name(n->type));
 		return;
@@ -116,7 +130,7 @@ static void infer_expect(struct infer *in, struct node *n, enum stp_type t, cons
 /* The keys of an array access agree with the array's key types. */
 static void infer_keys(struct infer *in, struct symbol *arr, struct vec *keys, struct srcloc loc)
 {
-	if (keys->n > 9 && in->report)
+	if (keys->n > 9 && reporting(in))
 		diag_error(loc, "arrays take at most 9 keys, not %d", keys->n);
 	set_arity(in, arr, keys->n, loc);
 	for (int i = 0; i < keys->n && i < 9; i++) {
@@ -141,7 +155,7 @@ static void infer_format_arg(struct infer *in, struct node *arg, enum stp_type w
 	infer_node(in, arg);
 	if (arg->type == TYPE_UNKNOWN)
 		expect_type(in, arg, want, "a format argument");
-	else if (arg->type != want && in->report && first_report_at(arg->loc))
+	else if (arg->type != want && reporting(in) && first_report_at(arg->loc))
 		diag_error(arg->loc, "%s expects a %s, but this argument is a %s", what, type_name(want),
 			   type_name(arg->type));
 }
@@ -157,8 +171,10 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 	struct vec *cached = strmap_get(&parsed_formats, fmt->u.str);
 	if (!cached) {
 		struct vec parsed = {0};
-		if (!format_parse(fmt->u.str, fmt->loc, &parsed, in->report))
+		if (!format_parse(fmt->u.str, fmt->loc, &parsed, in->report)) {
+			reporting(in); /* the final round reports why */
 			return;
+		}
 		cached = ast_alloc(sizeof(*cached));
 		*cached = parsed;
 		*strmap_slot(&parsed_formats, fmt->u.str) = cached;
@@ -171,7 +187,7 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 			continue;
 		int need = (sp->width == FORMAT_STAR) + (sp->precision == FORMAT_STAR) + 1;
 		if (argi + need > n->u.call.args.n) {
-			if (in->report)
+			if (reporting(in))
 				diag_error(fmt->loc, "format '%s' has no matching argument in this %s call", sp->text,
 					   n->u.call.name);
 			return;
@@ -185,7 +201,7 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 		infer_format_arg(in, n->u.call.args.items[argi++], sp->conv == 's' ? TYPE_STRING : TYPE_LONG,
 				 WHAT(in, "format '%s'", sp->text));
 	}
-	if (argi < n->u.call.args.n && in->report)
+	if (argi < n->u.call.args.n && reporting(in))
 		diag_error(((struct node *)n->u.call.args.items[argi])->loc,
 			   "too many arguments for the format of %s", n->u.call.name);
 }
@@ -213,7 +229,7 @@ static void infer_call(struct infer *in, struct node *n)
 			infer_node(in, a);
 			if (i == 0 && builtin_is_delimited(b))
 				continue; /* the delimiter: a string literal (checked by resolve) */
-			if (a->type == TYPE_UNKNOWN && in->report)
+			if (a->type == TYPE_UNKNOWN && reporting(in))
 				diag_error(a->loc, "cannot tell whether this %s argument is a number or a string",
 					   n->u.call.name);
 		}
@@ -254,7 +270,7 @@ static void infer_pair(struct infer *in, struct node *a, struct node *b, struct 
 		expect_type(in, b, a->type, what);
 	else if (b->type != TYPE_UNKNOWN && a->type == TYPE_UNKNOWN)
 		expect_type(in, a, b->type, what);
-	else if (a->type != b->type && a->type != TYPE_UNKNOWN && in->report && first_report_at(loc))
+	else if (a->type != b->type && a->type != TYPE_UNKNOWN && reporting(in) && first_report_at(loc))
 		diag_error(loc, "type mismatch for %s: %s and %s", what, type_name(a->type), type_name(b->type));
 }
 
@@ -341,7 +357,7 @@ static void infer_node(struct infer *in, struct node *n)
 			break;
 		if ((lhs->type != TYPE_UNKNOWN && lhs->type != t) || (rhs->type != TYPE_UNKNOWN && rhs->type != t)) {
 			/* one clear report at the operator instead of one per side */
-			if (in->report && first_report_at(n->loc))
+			if (reporting(in) && first_report_at(n->loc))
 				diag_error(n->loc, "type mismatch in '%s=': %s on the left, %s on the right",
 					   op == OP_NONE ? "" : ast_op_spelling(op),
 					   ast_type_name(lhs->type != TYPE_UNKNOWN ? lhs->type : t),
@@ -570,14 +586,18 @@ bool types_infer(struct session *s)
 			p->sym->type = p->type;
 		}
 	}
-	for (int round = 0; round < 100; round++) {
+	bool settled = false;
+	for (int round = 0; round < 100 && !settled; round++) {
 		in.changed = false;
+		in.would_report = false;
 		infer_round(s, &in);
-		if (!in.changed)
-			break;
+		settled = !in.changed;
 	}
-	in.report = true;
-	infer_round(s, &in);
+	/* The final round sees what the settled one saw: needed only if that had something to say. */
+	if (!settled || in.would_report) {
+		in.report = true;
+		infer_round(s, &in);
+	}
 	if (diag_error_count())
 		return false;
 
@@ -602,14 +622,18 @@ bool types_infer(struct session *s)
 	}
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
-		const char *owner = ast_printf(" in function '%s'", fn->name);
+		const char *owner = NULL;
 		for (int j = 0; j < fn->params.n; j++) {
 			struct param *p = fn->params.items[j];
 			if (p->sym->type == TYPE_UNKNOWN)
 				diag_error(p->loc, "cannot infer the type of parameter '%s' of '%s'", p->name, fn->name);
 		}
-		for (int j = 0; j < fn->locals.n; j++)
-			report_unknown(fn->locals.items[j], owner);
+		for (int j = 0; j < fn->locals.n; j++) {
+			struct symbol *sym = fn->locals.items[j];
+			if (!owner && (sym->type == TYPE_UNKNOWN || sym->arity > 0))
+				owner = ast_printf(" in function '%s'", fn->name);
+			report_unknown(sym, owner);
+		}
 		if (fn->type == TYPE_UNKNOWN)
 			fn->type = TYPE_VOID;
 	}
