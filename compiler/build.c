@@ -1,6 +1,7 @@
 /* build.c - pass 4: build the module with kbuild against the target kernel's build tree. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +43,11 @@ static int run_logged(char *const argv[], const char *log)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		/* a group of its own, which a stop signal to stap stops whole (passes.h) */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -52,10 +58,15 @@ static int run_logged(char *const argv[], const char *log)
 		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);	/* also here: whichever of the two runs first */
+	passes_watch_child(pid);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			passes_watch_child(0);
 			return -1;
+		}
+	passes_watch_child(0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -124,6 +135,8 @@ static bool run_kbuild(struct session *s, const char *ko)
 	vec_push(&argv, "modules");
 	vec_push(&argv, NULL);
 	int rc = run_logged((char **)argv.items, log);
+	if (passes_stop_signal())
+		return false;	/* make was stopped: passes_run says why */
 	if (rc != 0 || stat(ko, &st) != 0) {
 		show_build_errors(log, s->tmpdir);
 		fprintf(stderr, "stap: pass 4: the module failed to build (make exit status %d)\n", rc);

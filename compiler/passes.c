@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -124,6 +125,52 @@ const char *session_tmpdir(struct session *s)
 	return dir;
 }
 
+static volatile sig_atomic_t stop_signal;	/* the stop signal caught in passes 1-4, or 0 */
+static volatile sig_atomic_t child_pgid;	/* the process group of a running child, or 0 */
+
+static void passes_on_signal(int sig)
+{
+	stop_signal = sig;
+	if (child_pgid > 0)
+		kill(-child_pgid, SIGTERM);	/* async-signal-safe */
+}
+
+int passes_stop_signal(void)
+{
+	return stop_signal;
+}
+
+void passes_watch_child(pid_t pgid)
+{
+	child_pgid = pgid;
+	/* a signal that came between fork and here found no group to stop */
+	if (pgid > 0 && stop_signal)
+		kill(-pgid, SIGTERM);
+}
+
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = passes_on_signal };	/* no SA_RESTART */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+		/* a signal stap was started with ignored (nohup, a background job) stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* After a stop signal: say which pass it ended; the exit code. */
+static int interrupted(int pass)
+{
+	const char *abbrev = sigabbrev_np(stop_signal);
+	fprintf(stderr, "stap: pass %d interrupted by %s%s; nothing was written\n", pass,
+		abbrev ? "SIG" : "signal ", abbrev ? abbrev : ast_printf("%d", (int)stop_signal));
+	return STAP_EXIT_FAILURE;
+}
+
 const char *passes_pick_guest_release(void)
 {
 	DIR *d = opendir("/boot");
@@ -148,9 +195,12 @@ const char *passes_pick_guest_release(void)
 int passes_run(struct session *s)
 {
 	int npasses = (int)(sizeof(pass_table) / sizeof(pass_table[0]));
+	catch_stop_signals();
 	for (int i = 0; i < npasses && i < s->last_pass; i++) {
 		double start = now_ms();
 		bool ok = pass_table[i].run(s);
+		if (stop_signal)
+			return interrupted(i + 1);
 		if (s->verbose)
 			fprintf(stderr, "Pass %d: %s in %.1f ms, peak memory %ld KiB%s\n", i + 1,
 				pass_table[i].verb, now_ms() - start, peak_rss_kib(),

@@ -3,6 +3,7 @@
 #define STAPC_PASSES_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "session.h"
 
@@ -21,6 +22,18 @@ int run_module(struct session *s);
 
 /* --dump-probe-types, --dump-functions, --dump-probe-aliases (dump.c); returns the exit code. */
 int dump_run(struct session *s);
+
+/*
+ * Stop signals during passes 1-4. passes_run catches SIGINT, SIGTERM and SIGHUP
+ * (without SA_RESTART, so a blocking wait returns EINTR): the pass in progress
+ * ends, no module is written, the temporary directory is removed and stap exits
+ * 1. passes_stop_signal() is the signal caught, or 0. A child stap starts (the
+ * kernel build) goes in a process group of its own, named with
+ * passes_watch_child(): a stop signal then stops that whole group, so no make
+ * or gcc outlives stap. Pass 5 hands the signals on to the session (run.c).
+ */
+int passes_stop_signal(void);
+void passes_watch_child(pid_t pgid);
 
 /* A temporary directory for passes 3-5, created on first use; removed at exit unless -k. */
 const char *session_tmpdir(struct session *s);

@@ -15,6 +15,9 @@ a scratch directory.
           the end probe, every line, status 0, nothing lost, and no qemu
           left; a SIGKILLed stap leaves no qemu, no stapvm and no scratch
           directory behind.
+  build   a stop signal to stap (or its group) while pass 4's make runs
+          ends stap with status 1 and a message; no module, no temporary
+          directory and no make or compiler process are left.
 
 Processes start with SIGINT at its default: a background job of a
 non-interactive shell inherits it ignored, and the test would measure nothing.
@@ -373,6 +376,59 @@ def remote_tests():
           % (" ".join(sorted(set(below.values()))), " ".join(sorted(scratch))), flush=True)
 
 
+# ---------------------------------------------------------------------------
+# build: a stop signal while pass 4's kernel build runs
+
+def build_tests():
+    """SIGINT, SIGTERM, SIGHUP to stap alone, and SIGINT to its whole group (a
+    terminal's Ctrl-C), while make runs: stap stops the build, exits 1 saying
+    so, writes no module, leaves no temporary directory and no make or gcc."""
+    cases = [(sig, False) for sig in STOP_SIGNALS] + [(signal.SIGINT, True)]
+    for n, (sig, group) in enumerate(cases):
+        what = "%s to %s" % (sig.name, "stap's group" if group else "stap")
+        tmp = os.path.abspath("tmp-build-%d" % n)
+        os.makedirs(tmp)
+        env = dict(os.environ, TMPDIR=tmp)
+        # a body of its own each time: nothing to find in a cache
+        script = 'probe kernel.function("vfs_read") { println(%d) }' % n
+        p = subprocess.Popen([STAP, "--disable-cache", "-p4", "-r", RELEASE, "-m", "sigbuild", "-e", script],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=restore_signals, start_new_session=group)
+        deadline = time.monotonic() + 120
+        below = {}
+        while time.monotonic() < deadline and "make" not in below.values():
+            time.sleep(0.05)
+            below = descendants(p.pid)
+        if "make" not in below.values():
+            p.kill()
+            fail("%s: no make started under stap" % what)
+            continue
+        time.sleep(0.3)  # let make start its compilers
+        below = descendants(p.pid)
+        if group:
+            os.killpg(p.pid, sig)
+        else:
+            os.kill(p.pid, sig)
+        try:
+            out, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            fail("%s: stap still running 60 s later" % what)
+            continue
+        err = err.decode()
+        expected = "stap: pass 4 interrupted by %s; nothing was written" % sig.name
+        if p.returncode != 1 or expected not in err.splitlines():
+            fail("%s: status %d, stderr %r; expected 1 and %r" % (what, p.returncode, err, expected))
+        if os.path.exists("sigbuild.ko"):
+            fail("%s: a module was written" % what)
+        if os.listdir(tmp):
+            fail("%s: left %s in TMPDIR" % (what, os.listdir(tmp)))
+        if not wait_gone(list(below), 10):
+            fail("%s: left running: %s" % (what, sorted(c for q, c in below.items() if alive(q))))
+        print("build %s: status %d, %d processes of the build stopped, nothing left"
+              % (what, p.returncode, len(below)), flush=True)
+
+
 def main():
     mode = sys.argv[1]
     restore_signals()
@@ -380,8 +436,10 @@ def main():
         local_tests()
     elif mode == "remote":
         remote_tests()
+    elif mode == "build":
+        build_tests()
     else:
-        sys.exit("usage: signals.py local|remote")
+        sys.exit("usage: signals.py local|remote|build")
     if failures:
         # again at the end: run-tests shows the tail of a long output
         print("%d failure(s):\n  %s" % (len(failures), "\n  ".join(f[:300] for f in failures)))
