@@ -2,9 +2,12 @@
  * A program for uretprobe_in_flight.stp: as soon as the uprobes are in its
  * code (a breakpoint changes wait_early's first bytes; the session is still
  * starting), call wait_early(), which waits on a fifo until the session
- * runs; then call later().
+ * runs; then call later(). Until then it stays runnable (sched_yield, not a
+ * sleep): the begin probe waits for its first sleep, the open in wait_early.
  */
 #include <fcntl.h>
+#include <sched.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -32,7 +35,9 @@ int main(void)
 	unsigned char before[32];
 
 	memcpy(before, (const void *)wait_early, sizeof(before));
-	for (int i = 0; i < 60000 && !memcmp(before, (const void *)wait_early, sizeof(before)); i++)
-		usleep(1000);
+	time_t start = time(NULL);
+
+	while (time(NULL) - start < 60 && !memcmp(before, (const void *)wait_early, sizeof(before)))
+		sched_yield();
 	return wait_early(41) == 42 && later(7) == 8 ? 0 : 1;
 }
