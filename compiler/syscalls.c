@@ -43,7 +43,7 @@
 /* How one argument is read and shown. */
 struct sc_arg {
 	const char *var;      /* the script variable */
-	const char *type;     /* int uint long ulong ptr ustr octal argv env */
+	const char *type;     /* int uint long ulong ptr ustr sptr octal argv env skip */
 	const char *decoder;  /* NULL, or K: VAR_str = _sc_K_str(VAR) */
 	bool if_creat;        /* argstr shows it only when the open flags create a file */
 	const char *extra;    /* NULL, or variables derived from it (/EXTRA in syscalls.tbl, see extra_vars) */
@@ -234,13 +234,18 @@ static struct sc_call *call_by_nr(int nr)
 
 static bool parse_arg_spec(struct sc_arg *a, const char *spec, struct srcloc loc)
 {
+	if (!strcmp(spec, "-")) {
+		/* a register the call ignores (preadv2's pos_h): no variable, not in argstr */
+		*a = (struct sc_arg){.var = "-", .type = "skip"};
+		return true;
+	}
 	char *s = ast_strdup(spec);
 	char *slash = strchr(s, '/');
 	a->extra = NULL;
 	if (slash) {
 		*slash++ = '\0';
-		if (strcmp(slash, "name") && strcmp(slash, "sockaddr") && strcmp(slash, "buf")) {
-			diag_error(loc, "syscalls.tbl: unknown derived variables '/%s' (name, sockaddr or buf)", slash);
+		if (strcmp(slash, "name") && strcmp(slash, "sockaddr") && strcmp(slash, "buf") && strcmp(slash, "addr")) {
+			diag_error(loc, "syscalls.tbl: unknown derived variables '/%s' (name, sockaddr, buf or addr)", slash);
 			return false;
 		}
 		a->extra = slash;
@@ -264,12 +269,12 @@ static bool parse_arg_spec(struct sc_arg *a, const char *spec, struct srcloc loc
 	char *dec = strchr(type, ':');
 	if (dec)
 		*dec++ = '\0';
-	static const char *const types[] = {"int", "uint", "long", "ulong", "ptr", "ustr", "octal", "argv", "env"};
+	static const char *const types[] = {"int", "uint", "long", "ulong", "ptr", "ustr", "sptr", "octal", "argv", "env"};
 	bool known = false;
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		known |= !strcmp(type, types[i]);
 	if (!known || !*s) {
-		diag_error(loc, "syscalls.tbl: argument '%s': type must be one of int uint long ulong ptr ustr octal argv env", spec);
+		diag_error(loc, "syscalls.tbl: argument '%s': type must be one of int uint long ulong ptr ustr sptr octal argv env", spec);
 		return false;
 	}
 	a->var = s;
@@ -343,6 +348,8 @@ static void unify_types(struct vec *rows_calls, struct vec *other_calls)
 			struct sc_call *c = lists[l]->items[i];
 			for (int k = 0; k < c->nargs; k++) {
 				struct sc_arg *a = &c->args[k];
+				if (!strcmp(a->type, "skip"))
+					continue;
 				for (int round = 0; round < 2; round++) {
 					int found = -1;
 					for (int j = 0; j < names.n; j++)
@@ -571,11 +578,12 @@ static const char *argstr_spec(const struct sc_call *c)
  *             the socket address at VAR, the next argument its length (connect, bind)
  *   buf       VAR without _uaddr, plus _str: the buffer at VAR quoted, the next argument
  *             its length (write's buf_str)
+ *   addr      VAR without _str: the address of the user string VAR (quotactl's special)
  */
 static int extra_vars(const struct sc_call *c, int i, const char **names)
 {
 	const struct sc_arg *a = &c->args[i];
-	if (!a->extra || (strcmp(a->extra, "name") && i + 1 >= c->nargs))
+	if (!a->extra || ((!strcmp(a->extra, "sockaddr") || !strcmp(a->extra, "buf")) && i + 1 >= c->nargs))
 		return 0;
 	if (!strcmp(a->extra, "name")) {
 		names[0] = ast_printf("%s_name", a->var);
@@ -589,6 +597,12 @@ static int extra_vars(const struct sc_call *c, int i, const char **names)
 		return 5;
 	}
 	size_t len = strlen(a->var);
+	if (!strcmp(a->extra, "addr")) {
+		if (len <= 4 || strcmp(a->var + len - 4, "_str"))
+			return 0;
+		names[0] = ast_printf("%.*s", (int)len - 4, a->var);
+		return 1;
+	}
 	if (len > 6 && !strcmp(a->var + len - 6, "_uaddr"))
 		len -= 6;
 	names[0] = ast_printf("%.*s_str", (int)len, a->var);
@@ -620,6 +634,8 @@ static void emit_extras(FILE *f, const struct sc_call *c, int i, const char *ind
 			fprintf(f, "%s%s = _sc_%s_str(%s)\n", indent, names[k], a->decoder, v);
 		else if (!strcmp(a->extra, "buf"))
 			fprintf(f, "%s%s = _sc_ubuf_quoted(%s, %s)\n", indent, names[k], v, len);
+		else if (!strcmp(a->extra, "addr"))
+			fprintf(f, "%s%s = %s\n", indent, names[k], v);
 		else if (k == 0)
 			fprintf(f, "%s%s = _sc_uaddr_af(%s, %s)\n", indent, names[k], v, len);
 		else if (k == 1)
@@ -635,6 +651,8 @@ static void emit_args(FILE *f, const struct sc_call *c, const char *indent, bool
 	for (int i = 0; i < c->nargs; i++) {
 		const struct sc_arg *a = &c->args[i];
 		const char *v = arg_value(a, i);
+		if (!strcmp(a->type, "skip"))
+			continue;
 		emit_extras(f, c, i, indent);
 		if (!strcmp(a->type, "ustr")) {
 			if (is_read(a->var))

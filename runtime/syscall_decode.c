@@ -30,7 +30,7 @@ static const struct _stp_sym _stp_open_accmode[] = {
 /* *at(2) flags. */
 static const struct _stp_sym _stp_at_flags[] = {
 	{0x100, "AT_SYMLINK_NOFOLLOW"}, {0x200, "AT_REMOVEDIR"}, {0x400, "AT_SYMLINK_FOLLOW"},
-	{0x800, "AT_NO_AUTOMOUNT"}, {0x1000, "AT_EMPTY_PATH"},
+	{0x800, "AT_NO_AUTOMOUNT"}, {0x1000, "AT_EMPTY_PATH"}, {0x8000, "AT_RECURSIVE"},
 };
 
 /* access(2) modes. */
@@ -296,6 +296,153 @@ static const struct _stp_sym _stp_xattr_flags[] = {
 	{1, "XATTR_CREATE"}, {2, "XATTR_REPLACE"},
 };
 
+/* quotactl(2) commands: QCMD(cmd, type) is cmd << 8 | type. The VFS ones, then XFS's. */
+static const struct _stp_sym _stp_quotactl_cmds[] = {
+	{0x800001, "Q_SYNC"}, {0x800002, "Q_QUOTAON"}, {0x800003, "Q_QUOTAOFF"},
+	{0x800004, "Q_GETFMT"}, {0x800005, "Q_GETINFO"}, {0x800006, "Q_SETINFO"},
+	{0x800007, "Q_GETQUOTA"}, {0x800008, "Q_SETQUOTA"}, {0x800009, "Q_GETNEXTQUOTA"},
+	{0x5801, "Q_XQUOTAON"}, {0x5802, "Q_XQUOTAOFF"}, {0x5803, "Q_XGETQUOTA"},
+	{0x5804, "Q_XSETQLIM"}, {0x5805, "Q_XGETQSTAT"}, {0x5806, "Q_XQUOTARM"},
+	{0x5807, "Q_XQUOTASYNC"}, {0x5808, "Q_XGETQSTATV"}, {0x5809, "Q_XGETNEXTQUOTA"},
+};
+static const struct _stp_sym _stp_quota_types[] = {
+	{0, "USRQUOTA"}, {1, "GRPQUOTA"}, {2, "PRJQUOTA"},
+};
+#define STP_QUOTA_SUBCMDSHIFT 8
+
+/* Memory policy modes (mbind(2), set_mempolicy(2)), then the mode flags ORed in. */
+static const struct _stp_sym _stp_mempolicy_modes[] = {
+	{0, "MPOL_DEFAULT"}, {1, "MPOL_PREFERRED"}, {2, "MPOL_BIND"}, {3, "MPOL_INTERLEAVE"},
+	{4, "MPOL_LOCAL"}, {5, "MPOL_PREFERRED_MANY"},
+};
+static const struct _stp_sym _stp_mempolicy_mode_flags[] = {
+	{1 << 15, "MPOL_F_STATIC_NODES"}, {1 << 14, "MPOL_F_RELATIVE_NODES"},
+	{1 << 13, "MPOL_F_NUMA_BALANCING"},
+};
+
+/* mbind(2) and move_pages(2) flags. */
+static const struct _stp_sym _stp_mbind_flags[] = {
+	{1, "MPOL_MF_STRICT"}, {2, "MPOL_MF_MOVE"}, {4, "MPOL_MF_MOVE_ALL"},
+};
+
+/* get_mempolicy(2) flags. */
+static const struct _stp_sym _stp_get_mempolicy_flags[] = {
+	{1, "MPOL_F_NODE"}, {2, "MPOL_F_ADDR"}, {4, "MPOL_F_MEMS_ALLOWED"},
+};
+
+/* kexec_load(2) flags; the high 16 bits name the architecture. */
+static const struct _stp_sym _stp_kexec_flags[] = {
+	{1, "KEXEC_ON_CRASH"}, {2, "KEXEC_PRESERVE_CONTEXT"},
+};
+static const struct _stp_sym _stp_kexec_archs[] = {
+	{0 << 16, "KEXEC_ARCH_DEFAULT"}, {3 << 16, "KEXEC_ARCH_386"}, {4 << 16, "KEXEC_ARCH_68K"},
+	{15 << 16, "KEXEC_ARCH_PARISC"}, {62 << 16, "KEXEC_ARCH_X86_64"}, {20 << 16, "KEXEC_ARCH_PPC"},
+	{21 << 16, "KEXEC_ARCH_PPC64"}, {50 << 16, "KEXEC_ARCH_IA_64"}, {40 << 16, "KEXEC_ARCH_ARM"},
+	{22 << 16, "KEXEC_ARCH_S390"}, {42 << 16, "KEXEC_ARCH_SH"}, {10 << 16, "KEXEC_ARCH_MIPS_LE"},
+	{8 << 16, "KEXEC_ARCH_MIPS"}, {183 << 16, "KEXEC_ARCH_AARCH64"}, {243 << 16, "KEXEC_ARCH_RISCV"},
+	{258L << 16, "KEXEC_ARCH_LOONGARCH"},
+};
+#define STP_KEXEC_ARCH_MASK 0xffff0000UL
+
+/* kexec_file_load(2) flags. */
+static const struct _stp_sym _stp_kexec_file_flags[] = {
+	{1, "KEXEC_FILE_UNLOAD"}, {2, "KEXEC_FILE_ON_CRASH"}, {4, "KEXEC_FILE_NO_INITRAMFS"},
+};
+
+/* The special key serial numbers of add_key(2), request_key(2), keyctl(2). */
+static const struct _stp_sym _stp_key_specs[] = {
+	{-1, "KEY_SPEC_THREAD_KEYRING"}, {-2, "KEY_SPEC_PROCESS_KEYRING"},
+	{-3, "KEY_SPEC_SESSION_KEYRING"}, {-4, "KEY_SPEC_USER_KEYRING"},
+	{-5, "KEY_SPEC_USER_SESSION_KEYRING"}, {-6, "KEY_SPEC_GROUP_KEYRING"},
+	{-7, "KEY_SPEC_REQKEY_AUTH_KEY"}, {-8, "KEY_SPEC_REQUESTOR_KEYRING"},
+};
+
+/* perf_event_open(2) flags. */
+static const struct _stp_sym _stp_perf_flags[] = {
+	{1, "PERF_FLAG_FD_NO_GROUP"}, {2, "PERF_FLAG_FD_OUTPUT"}, {4, "PERF_FLAG_PID_CGROUP"},
+	{8, "PERF_FLAG_FD_CLOEXEC"},
+};
+
+/* seccomp(2) operations and filter flags. */
+static const struct _stp_sym _stp_seccomp_ops[] = {
+	{0, "SECCOMP_SET_MODE_STRICT"}, {1, "SECCOMP_SET_MODE_FILTER"},
+	{2, "SECCOMP_GET_ACTION_AVAIL"}, {3, "SECCOMP_GET_NOTIF_SIZES"},
+};
+static const struct _stp_sym _stp_seccomp_flags[] = {
+	{1, "SECCOMP_FILTER_FLAG_TSYNC"}, {2, "SECCOMP_FILTER_FLAG_LOG"},
+	{4, "SECCOMP_FILTER_FLAG_SPEC_ALLOW"}, {8, "SECCOMP_FILTER_FLAG_NEW_LISTENER"},
+	{16, "SECCOMP_FILTER_FLAG_TSYNC_ESRCH"}, {32, "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"},
+};
+
+/* preadv2(2)/pwritev2(2) flags. */
+static const struct _stp_sym _stp_rwf_flags[] = {
+	{1, "RWF_HIPRI"}, {2, "RWF_DSYNC"}, {4, "RWF_SYNC"}, {8, "RWF_NOWAIT"}, {0x10, "RWF_APPEND"},
+};
+
+/* rseq(2) flags. */
+static const struct _stp_sym _stp_rseq_flags[] = {
+	{1, "RSEQ_FLAG_UNREGISTER"},
+};
+
+/* io_uring_enter(2) flags and io_uring_register(2) operations. */
+static const struct _stp_sym _stp_io_uring_enter_flags[] = {
+	{1, "IORING_ENTER_GETEVENTS"}, {2, "IORING_ENTER_SQ_WAKEUP"}, {4, "IORING_ENTER_SQ_WAIT"},
+	{8, "IORING_ENTER_EXT_ARG"}, {16, "IORING_ENTER_REGISTERED_RING"},
+};
+static const struct _stp_sym _stp_io_uring_register_ops[] = {
+	{0, "IORING_REGISTER_BUFFERS"}, {1, "IORING_UNREGISTER_BUFFERS"},
+	{2, "IORING_REGISTER_FILES"}, {3, "IORING_UNREGISTER_FILES"},
+	{4, "IORING_REGISTER_EVENTFD"}, {5, "IORING_UNREGISTER_EVENTFD"},
+	{6, "IORING_REGISTER_FILES_UPDATE"}, {7, "IORING_REGISTER_EVENTFD_ASYNC"},
+	{8, "IORING_REGISTER_PROBE"}, {9, "IORING_REGISTER_PERSONALITY"},
+	{10, "IORING_UNREGISTER_PERSONALITY"}, {11, "IORING_REGISTER_RESTRICTIONS"},
+	{12, "IORING_REGISTER_ENABLE_RINGS"}, {13, "IORING_REGISTER_FILES2"},
+	{14, "IORING_REGISTER_FILES_UPDATE2"}, {15, "IORING_REGISTER_BUFFERS2"},
+	{16, "IORING_REGISTER_BUFFERS_UPDATE"}, {17, "IORING_REGISTER_IOWQ_AFF"},
+	{18, "IORING_UNREGISTER_IOWQ_AFF"}, {19, "IORING_REGISTER_IOWQ_MAX_WORKERS"},
+	{20, "IORING_REGISTER_RING_FDS"}, {21, "IORING_UNREGISTER_RING_FDS"},
+	{22, "IORING_REGISTER_PBUF_RING"}, {23, "IORING_UNREGISTER_PBUF_RING"},
+	{24, "IORING_REGISTER_SYNC_CANCEL"}, {25, "IORING_REGISTER_FILE_ALLOC_RANGE"},
+};
+
+/* The new mount API: open_tree(2), move_mount(2), fsopen(2), fspick(2), fsmount(2), fsconfig(2). */
+static const struct _stp_sym _stp_open_tree_flags[] = {
+	{1, "OPEN_TREE_CLONE"}, {02000000, "OPEN_TREE_CLOEXEC"}, {0x100, "AT_SYMLINK_NOFOLLOW"},
+	{0x800, "AT_NO_AUTOMOUNT"}, {0x1000, "AT_EMPTY_PATH"}, {0x8000, "AT_RECURSIVE"},
+};
+static const struct _stp_sym _stp_move_mount_flags[] = {
+	{0x1, "MOVE_MOUNT_F_SYMLINKS"}, {0x2, "MOVE_MOUNT_F_AUTOMOUNTS"},
+	{0x4, "MOVE_MOUNT_F_EMPTY_PATH"}, {0x10, "MOVE_MOUNT_T_SYMLINKS"},
+	{0x20, "MOVE_MOUNT_T_AUTOMOUNTS"}, {0x40, "MOVE_MOUNT_T_EMPTY_PATH"},
+	{0x100, "MOVE_MOUNT_SET_GROUP"},
+};
+static const struct _stp_sym _stp_fsopen_flags[] = { {1, "FSOPEN_CLOEXEC"} };
+static const struct _stp_sym _stp_fspick_flags[] = {
+	{1, "FSPICK_CLOEXEC"}, {2, "FSPICK_SYMLINK_NOFOLLOW"}, {4, "FSPICK_NO_AUTOMOUNT"},
+	{8, "FSPICK_EMPTY_PATH"},
+};
+static const struct _stp_sym _stp_fsmount_flags[] = { {1, "FSMOUNT_CLOEXEC"} };
+/* MOUNT_ATTR_RELATIME is 0: the absence of NOATIME and STRICTATIME. */
+static const struct _stp_sym _stp_mount_attr_flags[] = {
+	{0x1, "MOUNT_ATTR_RDONLY"}, {0x2, "MOUNT_ATTR_NOSUID"}, {0x4, "MOUNT_ATTR_NODEV"},
+	{0x8, "MOUNT_ATTR_NOEXEC"}, {0x10, "MOUNT_ATTR_NOATIME"}, {0x20, "MOUNT_ATTR_STRICTATIME"},
+	{0x80, "MOUNT_ATTR_NODIRATIME"}, {0x100000, "MOUNT_ATTR_IDMAP"},
+	{0x200000, "MOUNT_ATTR_NOSYMFOLLOW"},
+};
+static const struct _stp_sym _stp_fsconfig_cmds[] = {
+	{0, "FSCONFIG_SET_FLAG"}, {1, "FSCONFIG_SET_STRING"}, {2, "FSCONFIG_SET_BINARY"},
+	{3, "FSCONFIG_SET_PATH"}, {4, "FSCONFIG_SET_PATH_EMPTY"}, {5, "FSCONFIG_SET_FD"},
+	{6, "FSCONFIG_CMD_CREATE"}, {7, "FSCONFIG_CMD_RECONFIGURE"},
+};
+
+/* landlock_create_ruleset(2) flags and landlock_add_rule(2) rule types. */
+static const struct _stp_sym _stp_landlock_create_flags[] = {
+	{1, "LANDLOCK_CREATE_RULESET_VERSION"}, {2, "LANDLOCK_CREATE_RULESET_ERRATA"},
+};
+static const struct _stp_sym _stp_landlock_rule_types[] = {
+	{1, "LANDLOCK_RULE_PATH_BENEATH"},
+};
+
 /* The special directory descriptor of the *at calls. */
 #define STP_AT_FDCWD (-100)
 
@@ -557,6 +704,25 @@ STP_FLAGS_DECODER(mlockall_flags, _stp_mlockall_flags)
 STP_FLAGS_DECODER(msync_flags, _stp_msync_flags)
 STP_FLAGS_DECODER(rename_flags, _stp_rename_flags)
 STP_FLAGS_DECODER(xattr_flags, _stp_xattr_flags)
+STP_ENUM_DECODER(seccomp_op, _stp_seccomp_ops)
+STP_ENUM_DECODER(io_uring_register_op, _stp_io_uring_register_ops)
+STP_ENUM_DECODER(fsconfig_cmd, _stp_fsconfig_cmds)
+STP_ENUM_DECODER(landlock_rule_type, _stp_landlock_rule_types)
+STP_FLAGS_DECODER(mbind_flags, _stp_mbind_flags)
+STP_FLAGS_DECODER(get_mempolicy_flags, _stp_get_mempolicy_flags)
+STP_FLAGS_DECODER(kexec_file_flags, _stp_kexec_file_flags)
+STP_FLAGS_DECODER(perf_flags, _stp_perf_flags)
+STP_FLAGS_DECODER(seccomp_flags, _stp_seccomp_flags)
+STP_FLAGS_DECODER(rwf_flags, _stp_rwf_flags)
+STP_FLAGS_DECODER(rseq_flags, _stp_rseq_flags)
+STP_FLAGS_DECODER(io_uring_enter_flags, _stp_io_uring_enter_flags)
+STP_FLAGS_DECODER(open_tree_flags, _stp_open_tree_flags)
+STP_FLAGS_DECODER(move_mount_flags, _stp_move_mount_flags)
+STP_FLAGS_DECODER(fsopen_flags, _stp_fsopen_flags)
+STP_FLAGS_DECODER(fspick_flags, _stp_fspick_flags)
+STP_FLAGS_DECODER(fsmount_flags, _stp_fsmount_flags)
+STP_FLAGS_DECODER(mount_attr_flags, _stp_mount_attr_flags)
+STP_FLAGS_DECODER(landlock_create_flags, _stp_landlock_create_flags)
 
 /* sched_setscheduler(2) policy: SCHED_FIFO, SCHED_RR|SCHED_RESET_ON_FORK... */
 static inline void _stp_decode_sched_policy(char *buf, int size, long v)
@@ -575,6 +741,49 @@ static inline void _stp_decode_mmap_prot(char *buf, int size, long v)
 		_stp_decode_cat(buf, size, "PROT_NONE");
 	else
 		_stp_decode_flags(buf, size, STP_SYMS(_stp_mmap_prot), (unsigned long)v, 0);
+}
+
+/* quotactl(2) command: Q_GETQUOTA|USRQUOTA (the command, then the quota type). */
+static inline void _stp_decode_quotactl_cmd(char *buf, int size, long v)
+{
+	unsigned long cmd = (unsigned int)v;
+
+	buf[0] = '\0';
+	_stp_decode_enum(buf, size, STP_SYMS(_stp_quotactl_cmds), (long)(cmd >> STP_QUOTA_SUBCMDSHIFT));
+	_stp_decode_cat(buf, size, "|");
+	_stp_decode_enum(buf, size, STP_SYMS(_stp_quota_types), (long)(cmd & 0xff));
+}
+
+/* Memory policy mode: MPOL_BIND, MPOL_INTERLEAVE|MPOL_F_STATIC_NODES. */
+static inline void _stp_decode_mempolicy_mode(char *buf, int size, long v)
+{
+	unsigned long flags = (unsigned long)v & (0x7UL << 13);
+
+	buf[0] = '\0';
+	_stp_decode_enum(buf, size, STP_SYMS(_stp_mempolicy_modes), v & ~(long)(0x7UL << 13));
+	if (flags)
+		_stp_decode_flags(buf, size, STP_SYMS(_stp_mempolicy_mode_flags), flags, 1);
+}
+
+/* kexec_load(2) flags: KEXEC_ON_CRASH|KEXEC_ARCH_X86_64. */
+static inline void _stp_decode_kexec_flags(char *buf, int size, long v)
+{
+	unsigned long flags = (unsigned long)v & ~STP_KEXEC_ARCH_MASK;
+	int parts = 0;
+
+	buf[0] = '\0';
+	if (flags)
+		parts = _stp_decode_flags(buf, size, STP_SYMS(_stp_kexec_flags), flags, 0);
+	if (parts)
+		_stp_decode_cat(buf, size, "|");
+	_stp_decode_enum(buf, size, STP_SYMS(_stp_kexec_archs), (long)((unsigned long)v & STP_KEXEC_ARCH_MASK));
+}
+
+/* A key serial number: KEY_SPEC_SESSION_KEYRING, or the number. */
+static inline void _stp_decode_key_spec(char *buf, int size, long v)
+{
+	buf[0] = '\0';
+	_stp_decode_enum(buf, size, STP_SYMS(_stp_key_specs), (long)(int)v);
 }
 
 static inline void _stp_decode_clone(char *buf, int size, long v)
@@ -604,6 +813,20 @@ static const struct _stp_decoder _stp_decoders[] = {
 	{"rlimit_resource", _stp_decode_rlimit_resource}, {"mlockall_flags", _stp_decode_mlockall_flags},
 	{"msync_flags", _stp_decode_msync_flags}, {"rename_flags", _stp_decode_rename_flags},
 	{"sched_policy", _stp_decode_sched_policy}, {"xattr_flags", _stp_decode_xattr_flags},
+	{"quotactl_cmd", _stp_decode_quotactl_cmd}, {"mempolicy_mode", _stp_decode_mempolicy_mode},
+	{"mbind_flags", _stp_decode_mbind_flags}, {"get_mempolicy_flags", _stp_decode_get_mempolicy_flags},
+	{"kexec_flags", _stp_decode_kexec_flags}, {"kexec_file_flags", _stp_decode_kexec_file_flags},
+	{"key_spec", _stp_decode_key_spec}, {"perf_flags", _stp_decode_perf_flags},
+	{"seccomp_op", _stp_decode_seccomp_op}, {"seccomp_flags", _stp_decode_seccomp_flags},
+	{"rwf_flags", _stp_decode_rwf_flags}, {"rseq_flags", _stp_decode_rseq_flags},
+	{"io_uring_enter_flags", _stp_decode_io_uring_enter_flags},
+	{"io_uring_register_op", _stp_decode_io_uring_register_op},
+	{"open_tree_flags", _stp_decode_open_tree_flags}, {"move_mount_flags", _stp_decode_move_mount_flags},
+	{"fsopen_flags", _stp_decode_fsopen_flags}, {"fspick_flags", _stp_decode_fspick_flags},
+	{"fsmount_flags", _stp_decode_fsmount_flags}, {"mount_attr_flags", _stp_decode_mount_attr_flags},
+	{"fsconfig_cmd", _stp_decode_fsconfig_cmd},
+	{"landlock_create_flags", _stp_decode_landlock_create_flags},
+	{"landlock_rule_type", _stp_decode_landlock_rule_type},
 };
 
 /*
@@ -673,9 +896,10 @@ static inline void _stp_argstr_vector(char *buf, int size, unsigned long addr, i
 /*
  * argstr from the six raw argument registers and the call's spec, written by
  * compiler/syscalls.c from syscalls.tbl: TYPE[:DECODER][@creat] per argument,
- * joined by ','. TYPE is int uint long ulong ptr ustr octal argv env; an
- * @creat argument is shown only when the open_flags argument creates a file
- * (O_CREAT or __O_TMPFILE).
+ * joined by ','. TYPE is int uint long ulong ptr ustr sptr octal argv env
+ * skip (sptr: a string shown quoted whose variable is its address; skip: a
+ * register the call ignores, not shown); an @creat argument is shown only
+ * when the open_flags argument creates a file (O_CREAT or __O_TMPFILE).
  */
 static __attribute__((__noinline__)) void _stp_syscall_argstr(char *buf, int size, const unsigned long *args,
 							      const char *spec,
@@ -713,7 +937,7 @@ static __attribute__((__noinline__)) void _stp_syscall_argstr(char *buf, int siz
 		}
 		if (*p == ',')
 			p++;
-		if (if_creat && !creat)
+		if ((if_creat && !creat) || _stp_spec_is(type, n, "skip"))
 			continue;
 		if (buf[0])
 			_stp_decode_cat(buf, size, ", ");
@@ -731,7 +955,7 @@ static __attribute__((__noinline__)) void _stp_syscall_argstr(char *buf, int siz
 				continue;
 			}
 		}
-		if (_stp_spec_is(type, n, "ustr"))
+		if (_stp_spec_is(type, n, "ustr") || _stp_spec_is(type, n, "sptr"))
 			rd->string(buf, size, v);
 		else if (_stp_spec_is(type, n, "argv") || _stp_spec_is(type, n, "env"))
 			_stp_argstr_vector(buf, size, v, type[0] == 'e', rd);

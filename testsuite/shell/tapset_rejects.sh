@@ -8,6 +8,7 @@ probe begin {
 	println(task_execname())
 	ansi_set_color(1, 2, 3, 4)
 	println(cmdline_args(1))
+	println(task_utime(1, 2))
 }
 STP
 "$STAP" -p2 arity.stp >arity.out 2>arity.err && fail "wrong arities were accepted"
@@ -17,6 +18,7 @@ arity.stp:2:10: error: function 'ctime' takes 1 or 0 arguments, 2 given
 arity.stp:3:10: error: function 'task_execname' takes 1 argument, 0 given
 arity.stp:4:2: error: function 'ansi_set_color' takes 1, 2 or 3 arguments, 4 given
 arity.stp:5:10: error: function 'cmdline_args' takes 3 arguments, 1 given
+arity.stp:6:10: error: function 'task_utime' takes 0 or 1 arguments, 2 given
 TXT
 diff arity.want arity.got || fail "arity diagnostics differ"
 

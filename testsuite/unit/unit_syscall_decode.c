@@ -27,6 +27,17 @@
 #include <linux/fadvise.h>
 #include <linux/resource.h>
 #include <linux/xattr.h>
+#include <linux/quota.h>
+#include <linux/dqblk_xfs.h>
+#include <linux/mempolicy.h>
+#include <linux/kexec.h>
+#include <linux/keyctl.h>
+#include <linux/perf_event.h>
+#include <linux/seccomp.h>
+#include <linux/rseq.h>
+#include <linux/io_uring.h>
+#include <linux/mount.h>
+#include <linux/landlock.h>
 
 static const struct _stp_sym uapi_open_flags[] = {
 	E(O_CREAT), E(O_EXCL), E(O_NOCTTY), E(O_TRUNC), E(O_APPEND), E(O_NONBLOCK), E(O_SYNC),
@@ -36,6 +47,7 @@ static const struct _stp_sym uapi_open_flags[] = {
 static const struct _stp_sym uapi_open_accmode[] = { E(O_RDONLY), E(O_WRONLY), E(O_RDWR) };
 static const struct _stp_sym uapi_at_flags[] = {
 	E(AT_SYMLINK_NOFOLLOW), E(AT_REMOVEDIR), E(AT_SYMLINK_FOLLOW), E(AT_NO_AUTOMOUNT), E(AT_EMPTY_PATH),
+	E(AT_RECURSIVE),
 };
 static const struct _stp_sym uapi_mmap_prot[] = {
 	E(PROT_READ), E(PROT_WRITE), E(PROT_EXEC), E(PROT_SEM), E(PROT_GROWSDOWN), E(PROT_GROWSUP),
@@ -170,6 +182,98 @@ static const struct _stp_sym uapi_rename_flags[] = {
 
 static const struct _stp_sym uapi_xattr_flags[] = { E(XATTR_CREATE), E(XATTR_REPLACE) };
 
+/* The third batch: the calls that had no row (quota, memory policy, kexec, keys, perf, seccomp,
+ * io_uring, the new mount API, landlock...). */
+static const struct _stp_sym uapi_quotactl_cmds[] = {
+	E(Q_SYNC), E(Q_QUOTAON), E(Q_QUOTAOFF), E(Q_GETFMT), E(Q_GETINFO), E(Q_SETINFO), E(Q_GETQUOTA),
+	E(Q_SETQUOTA), E(Q_GETNEXTQUOTA), E(Q_XQUOTAON), E(Q_XQUOTAOFF), E(Q_XGETQUOTA), E(Q_XSETQLIM),
+	E(Q_XGETQSTAT), E(Q_XQUOTARM), E(Q_XQUOTASYNC), E(Q_XGETQSTATV), E(Q_XGETNEXTQUOTA),
+};
+static const struct _stp_sym uapi_quota_types[] = { E(USRQUOTA), E(GRPQUOTA), E(PRJQUOTA) };
+static const struct _stp_sym uapi_mempolicy_modes[] = {
+	E(MPOL_DEFAULT), E(MPOL_PREFERRED), E(MPOL_BIND), E(MPOL_INTERLEAVE), E(MPOL_LOCAL),
+	E(MPOL_PREFERRED_MANY),
+};
+static const struct _stp_sym uapi_mempolicy_mode_flags[] = {
+	E(MPOL_F_STATIC_NODES), E(MPOL_F_RELATIVE_NODES), E(MPOL_F_NUMA_BALANCING),
+};
+static const struct _stp_sym uapi_mbind_flags[] = { E(MPOL_MF_STRICT), E(MPOL_MF_MOVE), E(MPOL_MF_MOVE_ALL) };
+static const struct _stp_sym uapi_get_mempolicy_flags[] = { E(MPOL_F_NODE), E(MPOL_F_ADDR), E(MPOL_F_MEMS_ALLOWED) };
+static const struct _stp_sym uapi_kexec_flags[] = { E(KEXEC_ON_CRASH), E(KEXEC_PRESERVE_CONTEXT) };
+static const struct _stp_sym uapi_kexec_archs[] = {
+	E(KEXEC_ARCH_DEFAULT), E(KEXEC_ARCH_386), E(KEXEC_ARCH_68K), E(KEXEC_ARCH_PARISC),
+	E(KEXEC_ARCH_X86_64), E(KEXEC_ARCH_PPC), E(KEXEC_ARCH_PPC64), E(KEXEC_ARCH_IA_64),
+	E(KEXEC_ARCH_ARM), E(KEXEC_ARCH_S390), E(KEXEC_ARCH_SH), E(KEXEC_ARCH_MIPS_LE),
+	E(KEXEC_ARCH_MIPS), E(KEXEC_ARCH_AARCH64), E(KEXEC_ARCH_RISCV), E(KEXEC_ARCH_LOONGARCH),
+};
+static const struct _stp_sym uapi_kexec_file_flags[] = {
+	E(KEXEC_FILE_UNLOAD), E(KEXEC_FILE_ON_CRASH), E(KEXEC_FILE_NO_INITRAMFS),
+};
+static const struct _stp_sym uapi_key_specs[] = {
+	E(KEY_SPEC_THREAD_KEYRING), E(KEY_SPEC_PROCESS_KEYRING), E(KEY_SPEC_SESSION_KEYRING),
+	E(KEY_SPEC_USER_KEYRING), E(KEY_SPEC_USER_SESSION_KEYRING), E(KEY_SPEC_GROUP_KEYRING),
+	E(KEY_SPEC_REQKEY_AUTH_KEY), E(KEY_SPEC_REQUESTOR_KEYRING),
+};
+static const struct _stp_sym uapi_perf_flags[] = {
+	E(PERF_FLAG_FD_NO_GROUP), E(PERF_FLAG_FD_OUTPUT), E(PERF_FLAG_PID_CGROUP), E(PERF_FLAG_FD_CLOEXEC),
+};
+static const struct _stp_sym uapi_seccomp_ops[] = {
+	E(SECCOMP_SET_MODE_STRICT), E(SECCOMP_SET_MODE_FILTER), E(SECCOMP_GET_ACTION_AVAIL),
+	E(SECCOMP_GET_NOTIF_SIZES),
+};
+static const struct _stp_sym uapi_seccomp_flags[] = {
+	E(SECCOMP_FILTER_FLAG_TSYNC), E(SECCOMP_FILTER_FLAG_LOG), E(SECCOMP_FILTER_FLAG_SPEC_ALLOW),
+	E(SECCOMP_FILTER_FLAG_NEW_LISTENER), E(SECCOMP_FILTER_FLAG_TSYNC_ESRCH),
+	E(SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV),
+};
+static const struct _stp_sym uapi_rwf_flags[] = { E(RWF_HIPRI), E(RWF_DSYNC), E(RWF_SYNC), E(RWF_NOWAIT), E(RWF_APPEND) };
+static const struct _stp_sym uapi_rseq_flags[] = { E(RSEQ_FLAG_UNREGISTER) };
+static const struct _stp_sym uapi_io_uring_enter_flags[] = {
+	E(IORING_ENTER_GETEVENTS), E(IORING_ENTER_SQ_WAKEUP), E(IORING_ENTER_SQ_WAIT),
+	E(IORING_ENTER_EXT_ARG), E(IORING_ENTER_REGISTERED_RING),
+};
+static const struct _stp_sym uapi_io_uring_register_ops[] = {
+	E(IORING_REGISTER_BUFFERS), E(IORING_UNREGISTER_BUFFERS), E(IORING_REGISTER_FILES),
+	E(IORING_UNREGISTER_FILES), E(IORING_REGISTER_EVENTFD), E(IORING_UNREGISTER_EVENTFD),
+	E(IORING_REGISTER_FILES_UPDATE), E(IORING_REGISTER_EVENTFD_ASYNC), E(IORING_REGISTER_PROBE),
+	E(IORING_REGISTER_PERSONALITY), E(IORING_UNREGISTER_PERSONALITY),
+	E(IORING_REGISTER_RESTRICTIONS), E(IORING_REGISTER_ENABLE_RINGS), E(IORING_REGISTER_FILES2),
+	E(IORING_REGISTER_FILES_UPDATE2), E(IORING_REGISTER_BUFFERS2),
+	E(IORING_REGISTER_BUFFERS_UPDATE), E(IORING_REGISTER_IOWQ_AFF),
+	E(IORING_UNREGISTER_IOWQ_AFF), E(IORING_REGISTER_IOWQ_MAX_WORKERS),
+	E(IORING_REGISTER_RING_FDS), E(IORING_UNREGISTER_RING_FDS), E(IORING_REGISTER_PBUF_RING),
+	E(IORING_UNREGISTER_PBUF_RING), E(IORING_REGISTER_SYNC_CANCEL),
+	E(IORING_REGISTER_FILE_ALLOC_RANGE),
+};
+static const struct _stp_sym uapi_open_tree_flags[] = {
+	E(OPEN_TREE_CLONE), E(OPEN_TREE_CLOEXEC), E(AT_SYMLINK_NOFOLLOW), E(AT_NO_AUTOMOUNT),
+	E(AT_EMPTY_PATH), E(AT_RECURSIVE),
+};
+static const struct _stp_sym uapi_move_mount_flags[] = {
+	E(MOVE_MOUNT_F_SYMLINKS), E(MOVE_MOUNT_F_AUTOMOUNTS), E(MOVE_MOUNT_F_EMPTY_PATH),
+	E(MOVE_MOUNT_T_SYMLINKS), E(MOVE_MOUNT_T_AUTOMOUNTS), E(MOVE_MOUNT_T_EMPTY_PATH),
+	E(MOVE_MOUNT_SET_GROUP),
+};
+static const struct _stp_sym uapi_fsopen_flags[] = { E(FSOPEN_CLOEXEC) };
+static const struct _stp_sym uapi_fspick_flags[] = {
+	E(FSPICK_CLOEXEC), E(FSPICK_SYMLINK_NOFOLLOW), E(FSPICK_NO_AUTOMOUNT), E(FSPICK_EMPTY_PATH),
+};
+static const struct _stp_sym uapi_fsmount_flags[] = { E(FSMOUNT_CLOEXEC) };
+static const struct _stp_sym uapi_mount_attr_flags[] = {
+	E(MOUNT_ATTR_RDONLY), E(MOUNT_ATTR_NOSUID), E(MOUNT_ATTR_NODEV), E(MOUNT_ATTR_NOEXEC),
+	E(MOUNT_ATTR_NOATIME), E(MOUNT_ATTR_STRICTATIME), E(MOUNT_ATTR_NODIRATIME),
+	E(MOUNT_ATTR_IDMAP), E(MOUNT_ATTR_NOSYMFOLLOW),
+};
+static const struct _stp_sym uapi_fsconfig_cmds[] = {
+	E(FSCONFIG_SET_FLAG), E(FSCONFIG_SET_STRING), E(FSCONFIG_SET_BINARY), E(FSCONFIG_SET_PATH),
+	E(FSCONFIG_SET_PATH_EMPTY), E(FSCONFIG_SET_FD), E(FSCONFIG_CMD_CREATE),
+	E(FSCONFIG_CMD_RECONFIGURE),
+};
+static const struct _stp_sym uapi_landlock_create_flags[] = {
+	E(LANDLOCK_CREATE_RULESET_VERSION), E(LANDLOCK_CREATE_RULESET_ERRATA),
+};
+static const struct _stp_sym uapi_landlock_rule_types[] = { E(LANDLOCK_RULE_PATH_BENEATH) };
+
 /* The kernel-internal errnos (include/linux/errno.h, not UAPI) start at 512. */
 static const struct _stp_sym *errnos_uapi_only(int *n)
 {
@@ -222,6 +326,35 @@ static void test_tables(void)
 	CHECK(same_table("rlimit_resources", STP_SYMS(_stp_rlimit_resources), STP_SYMS(uapi_rlimit_resources)));
 	CHECK(same_table("rename_flags", STP_SYMS(_stp_rename_flags), STP_SYMS(uapi_rename_flags)));
 	CHECK(same_table("xattr_flags", STP_SYMS(_stp_xattr_flags), STP_SYMS(uapi_xattr_flags)));
+	/* quotactl's table holds the commands before QCMD shifts them */
+	CHECK(same_table("quotactl_cmds", STP_SYMS(_stp_quotactl_cmds), STP_SYMS(uapi_quotactl_cmds)));
+	CHECK(SUBCMDSHIFT == STP_QUOTA_SUBCMDSHIFT);
+	CHECK(same_table("quota_types", STP_SYMS(_stp_quota_types), STP_SYMS(uapi_quota_types)));
+	CHECK(same_table("mempolicy_modes", STP_SYMS(_stp_mempolicy_modes), STP_SYMS(uapi_mempolicy_modes)));
+	CHECK(same_table("mempolicy_mode_flags", STP_SYMS(_stp_mempolicy_mode_flags), STP_SYMS(uapi_mempolicy_mode_flags)));
+	CHECK(same_table("mbind_flags", STP_SYMS(_stp_mbind_flags), STP_SYMS(uapi_mbind_flags)));
+	CHECK(same_table("get_mempolicy_flags", STP_SYMS(_stp_get_mempolicy_flags), STP_SYMS(uapi_get_mempolicy_flags)));
+	CHECK(same_table("kexec_flags", STP_SYMS(_stp_kexec_flags), STP_SYMS(uapi_kexec_flags)));
+	CHECK(same_table("kexec_archs", STP_SYMS(_stp_kexec_archs), STP_SYMS(uapi_kexec_archs)));
+	CHECK(KEXEC_ARCH_MASK == STP_KEXEC_ARCH_MASK);
+	CHECK(same_table("kexec_file_flags", STP_SYMS(_stp_kexec_file_flags), STP_SYMS(uapi_kexec_file_flags)));
+	CHECK(same_table("key_specs", STP_SYMS(_stp_key_specs), STP_SYMS(uapi_key_specs)));
+	CHECK(same_table("perf_flags", STP_SYMS(_stp_perf_flags), STP_SYMS(uapi_perf_flags)));
+	CHECK(same_table("seccomp_ops", STP_SYMS(_stp_seccomp_ops), STP_SYMS(uapi_seccomp_ops)));
+	CHECK(same_table("seccomp_flags", STP_SYMS(_stp_seccomp_flags), STP_SYMS(uapi_seccomp_flags)));
+	CHECK(same_table("rwf_flags", STP_SYMS(_stp_rwf_flags), STP_SYMS(uapi_rwf_flags)));
+	CHECK(same_table("rseq_flags", STP_SYMS(_stp_rseq_flags), STP_SYMS(uapi_rseq_flags)));
+	CHECK(same_table("io_uring_enter_flags", STP_SYMS(_stp_io_uring_enter_flags), STP_SYMS(uapi_io_uring_enter_flags)));
+	CHECK(same_table("io_uring_register_ops", STP_SYMS(_stp_io_uring_register_ops), STP_SYMS(uapi_io_uring_register_ops)));
+	CHECK(same_table("open_tree_flags", STP_SYMS(_stp_open_tree_flags), STP_SYMS(uapi_open_tree_flags)));
+	CHECK(same_table("move_mount_flags", STP_SYMS(_stp_move_mount_flags), STP_SYMS(uapi_move_mount_flags)));
+	CHECK(same_table("fsopen_flags", STP_SYMS(_stp_fsopen_flags), STP_SYMS(uapi_fsopen_flags)));
+	CHECK(same_table("fspick_flags", STP_SYMS(_stp_fspick_flags), STP_SYMS(uapi_fspick_flags)));
+	CHECK(same_table("fsmount_flags", STP_SYMS(_stp_fsmount_flags), STP_SYMS(uapi_fsmount_flags)));
+	CHECK(same_table("mount_attr_flags", STP_SYMS(_stp_mount_attr_flags), STP_SYMS(uapi_mount_attr_flags)));
+	CHECK(same_table("fsconfig_cmds", STP_SYMS(_stp_fsconfig_cmds), STP_SYMS(uapi_fsconfig_cmds)));
+	CHECK(same_table("landlock_create_flags", STP_SYMS(_stp_landlock_create_flags), STP_SYMS(uapi_landlock_create_flags)));
+	CHECK(same_table("landlock_rule_types", STP_SYMS(_stp_landlock_rule_types), STP_SYMS(uapi_landlock_rule_types)));
 }
 
 /* The renderings, with values built from the UAPI names. */
@@ -392,6 +525,64 @@ static void test_more_argstr(void)
 	CHECK_STR(b, "MS_ASYNC");
 }
 
+/* The third batch: decoders with a shape of their own, and argstr of rows using sptr and skip. */
+static void test_third_batch(void)
+{
+	static const struct _stp_argstr_reader rd = {fake_string, fake_word};
+	char b[MAXSTRINGLEN];
+	unsigned long seccomp_args[6] = {SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC | SECCOMP_FILTER_FLAG_LOG,
+					 0x7ffd1000};
+	unsigned long preadv2_args[6] = {3, 0x7ffd2000, 2, 4096, 0xdead, RWF_NOWAIT | RWF_HIPRI};
+	unsigned long add_key_args[6] = {0x1001, 0x1002, 0x7ffd3000, 8,
+					 (unsigned long)(long)KEY_SPEC_SESSION_KEYRING};
+	unsigned long mbind_args[6] = {0x7f0000000000UL, 4096, MPOL_BIND | MPOL_F_STATIC_NODES, 0x7ffd4000, 65,
+				       MPOL_MF_STRICT | MPOL_MF_MOVE};
+	unsigned long move_mount_args[6] = {(unsigned long)(long)AT_FDCWD, 0x1000, 4, 0x1003,
+					    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_SYMLINKS};
+
+	_stp_decode_quotactl_cmd(b, sizeof(b), QCMD(Q_GETQUOTA, USRQUOTA));
+	CHECK_STR(b, "Q_GETQUOTA|USRQUOTA");
+	_stp_decode_quotactl_cmd(b, sizeof(b), QCMD(Q_XGETQSTAT, PRJQUOTA));
+	CHECK_STR(b, "Q_XGETQSTAT|PRJQUOTA");
+	_stp_decode_quotactl_cmd(b, sizeof(b), QCMD(0x77, 9));
+	CHECK_STR(b, "119|9");
+	_stp_decode_mempolicy_mode(b, sizeof(b), MPOL_INTERLEAVE | MPOL_F_STATIC_NODES);
+	CHECK_STR(b, "MPOL_INTERLEAVE|MPOL_F_STATIC_NODES");
+	_stp_decode_mempolicy_mode(b, sizeof(b), MPOL_DEFAULT);
+	CHECK_STR(b, "MPOL_DEFAULT");
+	_stp_decode_kexec_flags(b, sizeof(b), KEXEC_ON_CRASH | KEXEC_ARCH_X86_64);
+	CHECK_STR(b, "KEXEC_ON_CRASH|KEXEC_ARCH_X86_64");
+	_stp_decode_kexec_flags(b, sizeof(b), KEXEC_ARCH_DEFAULT);
+	CHECK_STR(b, "KEXEC_ARCH_DEFAULT");
+	_stp_decode_key_spec(b, sizeof(b), 0xfffffffdUL);	/* an int argument read as a register */
+	CHECK_STR(b, "KEY_SPEC_SESSION_KEYRING");
+	_stp_decode_key_spec(b, sizeof(b), 12345);
+	CHECK_STR(b, "12345");
+	_stp_decode_io_uring_enter_flags(b, sizeof(b), IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG);
+	CHECK_STR(b, "IORING_ENTER_GETEVENTS|IORING_ENTER_EXT_ARG");
+	_stp_decode_open_tree_flags(b, sizeof(b), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	CHECK_STR(b, "OPEN_TREE_CLONE|OPEN_TREE_CLOEXEC|AT_RECURSIVE");
+	_stp_decode_mount_attr_flags(b, sizeof(b), MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOATIME);
+	CHECK_STR(b, "MOUNT_ATTR_RDONLY|MOUNT_ATTR_NOATIME");
+	_stp_decode_perf_flags(b, sizeof(b), PERF_FLAG_FD_CLOEXEC);
+	CHECK_STR(b, "PERF_FLAG_FD_CLOEXEC");
+	_stp_decode_fsconfig_cmd(b, sizeof(b), FSCONFIG_CMD_CREATE);
+	CHECK_STR(b, "FSCONFIG_CMD_CREATE");
+
+	_stp_syscall_argstr(b, sizeof(b), seccomp_args, "uint:seccomp_op,uint:seccomp_flags,ptr", &rd);
+	CHECK_STR(b, "SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC|SECCOMP_FILTER_FLAG_LOG, 0x7ffd1000");
+	/* pos_h (skip) is not shown */
+	_stp_syscall_argstr(b, sizeof(b), preadv2_args, "int,ptr,int,long,skip,int:rwf_flags", &rd);
+	CHECK_STR(b, "3, 0x7ffd2000, 2, 4096, RWF_HIPRI|RWF_NOWAIT");
+	/* sptr: the string quoted, though the variable is the address */
+	_stp_syscall_argstr(b, sizeof(b), add_key_args, "sptr,sptr,ptr,ulong,int:key_spec", &rd);
+	CHECK_STR(b, "\"ls\", \"-l\", 0x7ffd3000, 8, KEY_SPEC_SESSION_KEYRING");
+	_stp_syscall_argstr(b, sizeof(b), mbind_args, "ptr,ulong,int:mempolicy_mode,ptr,ulong,uint:mbind_flags", &rd);
+	CHECK_STR(b, "0x7f0000000000, 4096, MPOL_BIND|MPOL_F_STATIC_NODES, 0x7ffd4000, 65, MPOL_MF_STRICT|MPOL_MF_MOVE");
+	_stp_syscall_argstr(b, sizeof(b), move_mount_args, "int:dirfd,ustr,int:dirfd,ustr,uint:move_mount_flags", &rd);
+	CHECK_STR(b, "AT_FDCWD, \"/etc/passwd\", 4, \"a\"b\n\", MOVE_MOUNT_F_EMPTY_PATH|MOVE_MOUNT_T_SYMLINKS");
+}
+
 static void test_argstr(void)
 {
 	static const struct _stp_argstr_reader rd = {fake_string, fake_word};
@@ -429,6 +620,7 @@ int main(void)
 	test_rendering();
 	test_more_decoders();
 	test_more_argstr();
+	test_third_batch();
 	unit_checks++;
 	unit_failures += test_libc_tables();
 	return unit_report("unit_syscall_decode");
