@@ -41,6 +41,8 @@ static void usage(FILE *out)
 		"  -w            suppress warnings\n"
 		"  --compatible=VERSION\n"
 		"                the SystemTap version systemtap_v reports in %%( %%) conditions\n"
+		"  --check-version\n"
+		"                warn at each systemtap_v test: that code depends on the version\n"
 		"  -W            treat warnings as errors\n"
 		"  --disable-cache\n"
 		"                always run kbuild; neither use nor fill the module cache\n"

@@ -35,6 +35,7 @@
 #define STAPIO_GAP_MAX_BYTES (64u << 20) /* ... and how much output may pile up meanwhile */
 #define STAPIO_READ_CHUNK 65536		/* bytes per read(2) of a trace file */
 #define STAPIO_ROUND_MAX (4u << 20)	/* bytes read from one file per polling round */
+#define STAPIO_BACKLOG_MAX ((1024ull << 20) + STAPIO_ROUND_MAX) /* ... in the first round after -A: a whole buffer (-s 1024 at most) */
 
 /* An output file being written: with -S, the current FILE.N of a rotation. */
 struct stapio_outfile {
@@ -240,14 +241,14 @@ void stapio_relay_close(struct stapio_relay *r)
 
 /*
  * Read what one file has now. While the session runs, a round stops at
- * the first short read or after STAPIO_ROUND_MAX bytes: stapio's own
- * reads may be probed (vfs_read), and each would bring a new record, so
- * "until empty" could go on forever. At the end (final) probes are gone
- * and the file is read until it is empty.
+ * the first short read or after limit bytes: stapio's own reads may be
+ * probed (vfs_read), and each would bring a new record, so "until empty"
+ * could go on forever. At the end (final) probes are gone and the file is
+ * read until it is empty.
  */
-static void stapio_cpu_read(struct stapio_cpu *c, bool final)
+static void stapio_cpu_read(struct stapio_cpu *c, bool final, unsigned long long limit)
 {
-	size_t round = 0;
+	unsigned long long round = 0;
 
 	for (;;) {
 		ssize_t n;
@@ -272,7 +273,7 @@ static void stapio_cpu_read(struct stapio_cpu *c, bool final)
 			return;
 		c->len += n;
 		round += n;
-		if (!final && (n < STAPIO_READ_CHUNK || round >= STAPIO_ROUND_MAX))
+		if (!final && (n < STAPIO_READ_CHUNK || round >= limit))
 			return;
 	}
 }
@@ -482,14 +483,15 @@ void stapio_relay_poll(struct stapio_relay *r, bool final)
 {
 	size_t i;
 
-	for (i = 0; i < r->ncpus; i++)
-		stapio_cpu_read(&r->cpus[i], final);
 	/*
-	 * Attached (-A): the records written while detached are all whole, and
-	 * the gaps among them (a CPU's oldest records overwritten in flight
-	 * recorder mode, or read by the stapio that detached) are for good:
-	 * waiting on each would only stall.
+	 * Attached (-A): the first round reads what was written while detached
+	 * whole (up to a short read), so the merge sees every CPU's backlog. Its
+	 * records are all complete, and the gaps among them (a CPU's oldest
+	 * records overwritten in flight recorder mode, or read by the stapio
+	 * that detached) are for good: waiting on each would only stall.
 	 */
+	for (i = 0; i < r->ncpus; i++)
+		stapio_cpu_read(&r->cpus[i], final, r->backlog ? STAPIO_BACKLOG_MAX : STAPIO_ROUND_MAX);
 	stapio_relay_merge(r, final || r->backlog);
 	r->backlog = false;
 	if (final) {
