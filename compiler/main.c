@@ -41,6 +41,8 @@ static void usage(FILE *out)
 		"  -w            suppress warnings\n"
 		"  --compatible=VERSION\n"
 		"                the SystemTap version systemtap_v reports in %%( %%) conditions\n"
+		"  --check-version\n"
+		"                warn at each systemtap_v test: that code depends on the version\n"
 		"  -W            treat warnings as errors\n"
 		"  --disable-cache\n"
 		"                always run kbuild; neither use nor fill the module cache\n"
@@ -60,6 +62,7 @@ static void usage(FILE *out)
 		"  -t            report each probe's hits and cycles (min/avg/max) at the end\n"
 		"  -b            bulk mode: one output file per CPU (-o FILE: FILE_CPU, else stpd_cpuCPU)\n"
 		"  -S SIZE[,N]   with -o FILE: write FILE.0, FILE.1... of SIZE MiB each, keep the last N\n"
+		"                (with -b: FILE_CPU.0, FILE_CPU.1... for each CPU)\n"
 		"  -F            flight recorder: start the probes and detach (reattach: staprun -A NAME);\n"
 		"                with -o, staprun runs in the background and prints its pid\n"
 		"  -P            the same as --prologue-searching=always\n"
@@ -369,9 +372,8 @@ int main(int argc, char **argv)
 			s->skip_badvars = true;
 			break;
 		case OPT_CHECK_VERSION:
-			/* SystemTap's option that stapc does not implement: say so rather than ignore it */
-			fprintf(stderr, "stap: --check-version is not supported by stapc\n");
-			return STAP_EXIT_USAGE;
+			s->check_version = true;
+			break;
 		case OPT_SUPPRESS_HANDLER_ERRORS:
 			s->suppress_handler_errors = true;
 			break;
@@ -468,10 +470,6 @@ int main(int argc, char **argv)
 	}
 	if (s->flight_recorder && s->target_cmd) {
 		fprintf(stderr, "stap: -F cannot be used with -c: a detached script has no command to wait for\n");
-		return STAP_EXIT_USAGE;
-	}
-	if (s->bulk && s->rotate) {
-		fprintf(stderr, "stap: -S cannot be used with -b: bulk mode writes a file per CPU\n");
 		return STAP_EXIT_USAGE;
 	}
 	if (s->bulk && s->remote && !s->output_file) {

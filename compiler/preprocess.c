@@ -902,7 +902,13 @@ static bool cond_atom(struct cond_parser *cp)
 			value = "kernel";
 		else
 			value = "stapdev"; /* the module is loaded by root */
-		return compare_strings(op, value, rstr, version);
+		bool holds = compare_strings(op, value, rstr, version);
+		/* --check-version: SystemTap's deprecation check, every test of the version it emulates */
+		if (session && session->check_version && !strcmp(name, "systemtap_v"))
+			diag_warning(lhs.loc, "version-specific code: 'systemtap_v %s \"%s\"' is %s for version %s "
+				     "(--compatible=VERSION selects another) [--check-version]",
+				     op_text, rstr, holds ? "true" : "false", value);
+		return holds;
 	}
 	if (!strcmp(name, "guru_mode")) {
 		if (rstr) {

@@ -46,6 +46,7 @@ struct session {
 	int buffer_mb;            /* -s MB, 0 = default */
 	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
 	const char *compatible;   /* --compatible=VERSION: systemtap_v, NULL for the default */
+	bool check_version;       /* --check-version: warn where code depends on systemtap_v */
 	bool disable_cache;       /* --disable-cache: neither use nor fill the module cache */
 	const char *debuginfo_mode; /* --debuginfo=auto|btf|dwarf, NULL: $STAPC_DEBUGINFO or auto */
 	bool list_probes;         /* -l PATTERN / -L PATTERN: list matching probe points */

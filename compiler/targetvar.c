@@ -569,9 +569,12 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 	}
 	case NODE_VAR: {
 		struct symbol *sym = n->u.var.sym;
+		if (sym && sym->kind == SYM_GLOBAL) {
+			*why = ast_printf("global '%s' keeps no type, only locals and function returns do", n->u.var.name);
+			return NULL;
+		}
 		if (!sym || sym->kind != SYM_LOCAL) {
-			*why = ast_printf("the type of %s '%s' is not known", sym && sym->kind == SYM_GLOBAL ? "global" : "parameter",
-					  n->u.var.name);
+			*why = ast_printf("the type of parameter '%s' is not known", n->u.var.name);
 			return NULL;
 		}
 		for (int i = 0; i < cx->typing.n; i++)
@@ -612,6 +615,11 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 		ast_walk(&w, fn->body);
 		return agreed_type(&fx, &aw.values, ast_printf("the value '%s' returns", fn->name), why);
 	}
+	case NODE_INDEX:
+		/* As in SystemTap, a type travels through locals and function returns only: an
+		 * array is shared by every probe, so what one probe stored has no type here. */
+		*why = ast_printf("array elements keep no type, only locals and function returns do");
+		return NULL;
 	default:
 		break;
 	}

@@ -435,6 +435,7 @@ static void _stp_session_stop(bool report)
 				missed += _stp_families[i]->missed();
 		msg.skipped = atomic64_read(&_stp_skipped) + missed;
 		msg.dropped = _stp_relay_dropped_count();
+		msg.overwritten = _stp_relay_overwritten_count();
 		msg.lost_msgs = atomic64_read(&_stp_ctl_lost);
 		_stp_ctl_send(STP_MSG_EXITED, &msg, sizeof(msg), true);
 	}

@@ -38,6 +38,10 @@
  *	A record whose len has STP_RECORD_SWITCH_FILE set carries no text: it
  *	marks where switch_file() was called, and stapio starts its next
  *	output file before writing the records after it.
+ *	In flight recorder mode (STP_FLIGHTREC_PARAM) every sub-buffer starts
+ *	with a record instead: records are padded to 8 bytes and never span
+ *	sub-buffers, and filler records take the rest of a sub-buffer (see
+ *	STP_RECORD_PADDED, STP_RECORD_FILL).
  */
 
 #ifdef __KERNEL__
@@ -47,7 +51,7 @@
 #endif
 
 /* Bump on any change to the layout or meaning of anything in this file. */
-#define STP_PROTOCOL_VERSION 4
+#define STP_PROTOCOL_VERSION 5
 
 /* Where the module's files live in debugfs (relative to its mount point). */
 #define STP_DEBUGFS_ROOT "systemtap"
@@ -56,6 +60,9 @@
 
 /* Module parameter for the relay size: MB per CPU (staprun -s). */
 #define STP_BUFSIZE_PARAM "_stp_bufsize"
+
+/* Module parameter staprun -L sets: flight recorder mode (keep the newest output while detached). */
+#define STP_FLIGHTREC_PARAM "_stp_flightrec"
 
 /* Read-only module parameter: 1 when the module was built with stap -b (bulk mode). */
 #define STP_BULKMODE_PARAM "_stp_bulkmode"
@@ -137,6 +144,7 @@ struct _stp_msg_exited {
 	uint32_t errors;		/* ERRORs reported */
 	uint64_t skipped;		/* probe hits skipped (reentrancy, lock timeouts, kprobe misses) */
 	uint64_t dropped;		/* output records lost because the relay buffers were full */
+	uint64_t overwritten;		/* flight recorder mode: older records overwritten by newer ones */
 	uint64_t lost_msgs;		/* control messages lost because the ring was full */
 };
 
@@ -145,6 +153,14 @@ struct _stp_msg_exited {
 
 /* Flag in a record's len: no text follows; start the next output file here (switch_file()). */
 #define STP_RECORD_SWITCH_FILE (1u << 31)
+
+/*
+ * Flags in a record's len (flight recorder mode): PADDED, the record is
+ * followed by 0-7 unused bytes, up to a multiple of 8 from its header's
+ * start; FILL, a filler with no seq (0): skip the len bytes that follow.
+ */
+#define STP_RECORD_PADDED (1u << 30)
+#define STP_RECORD_FILL (1u << 29)
 
 /* Starts every relay record; len bytes of output follow. */
 struct _stp_record_hdr {

@@ -206,10 +206,6 @@ static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 		stapio_err("-S needs -o FILE");
 		return -1;
 	}
-	if (opt->output.rotate_size && opt->output.bulk) {
-		stapio_err("-S and -b cannot be used together");
-		return -1;
-	}
 	if ((opt->detach || opt->attach) && opt->command) {
 		stapio_err("-c cannot be used with -L or -A");
 		return -1;
@@ -238,6 +234,10 @@ static int stapio_report(const struct stapio_control *ctl)
 		fprintf(stderr,
 			"stapio: %llu output records lost: the relay buffers were full "
 			"(use -s MB to enlarge them)\n", (unsigned long long)s->dropped);
+	if (s->overwritten)
+		fprintf(stderr,
+			"stapio: %llu older output records overwritten in flight recorder mode "
+			"(use -s MB to keep more)\n", (unsigned long long)s->overwritten);
 	if (s->lost_msgs)
 		fprintf(stderr, "stapio: %llu warning/error messages lost: the control "
 			"channel was full\n", (unsigned long long)s->lost_msgs);

@@ -14,7 +14,7 @@
  *    STAPIO_GAP_MAX_BYTES piled up behind it, is given up on, so a bug or
  *    an unexpected loss can neither stall the output nor eat the memory;
  *  - at the end (final) every file is read to its end and what is left is
- *    written in seq order.
+ *    written in seq order; so is what was there when stapio attached (-A).
  *
  * Output is collected per round and written with write(2) at its end, so
  * it reaches a pipe or file promptly and always in whole records.
@@ -35,12 +35,21 @@
 #define STAPIO_GAP_MAX_BYTES (64u << 20) /* ... and how much output may pile up meanwhile */
 #define STAPIO_READ_CHUNK 65536		/* bytes per read(2) of a trace file */
 #define STAPIO_ROUND_MAX (4u << 20)	/* bytes read from one file per polling round */
+#define STAPIO_BACKLOG_MAX ((1024ull << 20) + STAPIO_ROUND_MAX) /* ... in the first round after -A: a whole buffer (-s 1024 at most) */
+
+/* An output file being written: with -S, the current FILE.N of a rotation. */
+struct stapio_outfile {
+	int fd;			/* the open file, -1 if none */
+	char *base;		/* -o FILE (or FILE_CPU in bulk mode); NULL for stdout */
+	unsigned long index;	/* -S: the N of the FILE.N being written */
+	unsigned long long bytes; /* -S: bytes in it so far */
+};
 
 /* One trace<cpu> file and its unparsed bytes. */
 struct stapio_cpu {
 	int cpu;		/* the N of traceN */
 	int fd;			/* the open trace file */
-	int out_fd;		/* bulk mode (-b): this CPU's own output file, else -1 */
+	struct stapio_outfile out; /* bulk mode (-b): this CPU's own output file, else fd -1 */
 	char *buf;		/* bytes read, not yet written out */
 	size_t start;		/* offset of the first unconsumed byte */
 	size_t len;		/* offset just past the last byte read */
@@ -61,9 +70,9 @@ struct stapio_relay {
 	size_t out_cap;			/* allocated size of out */
 	unsigned long long gaps_skipped; /* seqs never seen */
 	bool resync;			/* attached to a running module (-A): next_seq is the first seen */
+	bool backlog;			/* -A: the first round, of what was written while detached */
 	struct stapio_output opt;	/* -o, -S, -b */
-	unsigned long file_index;	/* -S: the N of the FILE.N being written */
-	unsigned long long file_bytes;	/* -S: bytes in it so far */
+	struct stapio_outfile file;	/* -o FILE, not in bulk mode (out_fd is its fd) */
 };
 
 static void *stapio_xrealloc(void *p, size_t size)
@@ -98,18 +107,41 @@ static int stapio_out_open(const char *path)
 	return fd;
 }
 
-/* -S: open FILE.index, removing FILE.(index-keep) so that at most keep files remain. */
-static int stapio_out_open_rotated(struct stapio_relay *r)
+/* -S: open BASE.index, removing BASE.(index-keep) so that at most keep files remain. */
+static int stapio_out_open_rotated(const struct stapio_relay *r, struct stapio_outfile *f)
 {
 	char path[4096];
 
-	if (r->opt.rotate_keep && r->file_index >= r->opt.rotate_keep) {
-		snprintf(path, sizeof(path), "%s.%lu", r->opt.outfile, r->file_index - r->opt.rotate_keep);
+	if (r->opt.rotate_keep && f->index >= r->opt.rotate_keep) {
+		snprintf(path, sizeof(path), "%s.%lu", f->base, f->index - r->opt.rotate_keep);
 		unlink(path);
 	}
-	snprintf(path, sizeof(path), "%s.%lu", r->opt.outfile, r->file_index);
-	r->file_bytes = 0;
-	return stapio_out_open(path);
+	snprintf(path, sizeof(path), "%s.%lu", f->base, f->index);
+	f->bytes = 0;
+	f->fd = stapio_out_open(path);
+	return f->fd;
+}
+
+/* Open the output file base: BASE, or BASE.0 with -S. -1 after a message. */
+static int stapio_outfile_open(const struct stapio_relay *r, struct stapio_outfile *f, const char *base)
+{
+	f->base = strdup(base);
+	if (!f->base) {
+		stapio_err("out of memory");
+		return -1;
+	}
+	if (r->opt.rotate_size)
+		return stapio_out_open_rotated(r, f);
+	f->fd = stapio_out_open(base);
+	return f->fd;
+}
+
+/* Go on in the next file of the rotation, BASE.N+1; false if it cannot be opened. */
+static bool stapio_outfile_next(const struct stapio_relay *r, struct stapio_outfile *f)
+{
+	close(f->fd);
+	f->index++;
+	return stapio_out_open_rotated(r, f) >= 0;
 }
 
 struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_output *opt)
@@ -125,7 +157,9 @@ struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_outp
 	r->opt = *opt;
 	r->next_seq = 1;
 	r->resync = opt->attach;
+	r->backlog = opt->attach;
 	r->out_fd = STDOUT_FILENO;
+	r->file.fd = -1;
 	d = opendir(dir);
 	if (!d) {
 		stapio_err("cannot open %s: %s", dir, strerror(errno));
@@ -147,7 +181,7 @@ struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_outp
 		r->cpus = stapio_xrealloc(r->cpus, (r->ncpus + 1) * sizeof(*r->cpus));
 		memset(&r->cpus[r->ncpus], 0, sizeof(r->cpus[0]));
 		r->cpus[r->ncpus].cpu = cpu;
-		r->cpus[r->ncpus].out_fd = -1;
+		r->cpus[r->ncpus].out.fd = -1;
 		r->cpus[r->ncpus++].fd = fd;
 	}
 	closedir(d);
@@ -157,7 +191,7 @@ struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_outp
 		return NULL;
 	}
 	if (opt->bulk) {
-		/* -b: FILE_CPU with -o, else stpd_cpuCPU, in the current directory */
+		/* -b: FILE_CPU with -o (FILE_CPU.N with -S), else stpd_cpuCPU, in the current directory */
 		for (size_t i = 0; i < r->ncpus; i++) {
 			char path[4096];
 
@@ -165,14 +199,13 @@ struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_outp
 				snprintf(path, sizeof(path), "%s_%d", opt->outfile, r->cpus[i].cpu);
 			else
 				snprintf(path, sizeof(path), "stpd_cpu%d", r->cpus[i].cpu);
-			r->cpus[i].out_fd = stapio_out_open(path);
-			if (r->cpus[i].out_fd < 0) {
+			if (stapio_outfile_open(r, &r->cpus[i].out, path) < 0) {
 				stapio_relay_close(r);
 				return NULL;
 			}
 		}
 	} else if (opt->outfile) {
-		r->out_fd = opt->rotate_size ? stapio_out_open_rotated(r) : stapio_out_open(opt->outfile);
+		r->out_fd = stapio_outfile_open(r, &r->file, opt->outfile);
 		if (r->out_fd < 0) {
 			stapio_relay_close(r);
 			return NULL;
@@ -191,12 +224,14 @@ void stapio_relay_close(struct stapio_relay *r)
 		return;
 	for (i = 0; i < r->ncpus; i++) {
 		close(r->cpus[i].fd);
-		if (r->cpus[i].out_fd >= 0)
-			close(r->cpus[i].out_fd);
+		if (r->cpus[i].out.fd >= 0)
+			close(r->cpus[i].out.fd);
+		free(r->cpus[i].out.base);
 		free(r->cpus[i].buf);
 	}
 	if (r->own_out && r->out_fd >= 0)
 		close(r->out_fd);
+	free(r->file.base);
 	if (r->gaps_skipped)
 		stapio_log(1, "%llu record numbers never arrived", r->gaps_skipped);
 	free(r->cpus);
@@ -206,14 +241,14 @@ void stapio_relay_close(struct stapio_relay *r)
 
 /*
  * Read what one file has now. While the session runs, a round stops at
- * the first short read or after STAPIO_ROUND_MAX bytes: stapio's own
- * reads may be probed (vfs_read), and each would bring a new record, so
- * "until empty" could go on forever. At the end (final) probes are gone
- * and the file is read until it is empty.
+ * the first short read or after limit bytes: stapio's own reads may be
+ * probed (vfs_read), and each would bring a new record, so "until empty"
+ * could go on forever. At the end (final) probes are gone and the file is
+ * read until it is empty.
  */
-static void stapio_cpu_read(struct stapio_cpu *c, bool final)
+static void stapio_cpu_read(struct stapio_cpu *c, bool final, unsigned long long limit)
 {
-	size_t round = 0;
+	unsigned long long round = 0;
 
 	for (;;) {
 		ssize_t n;
@@ -238,26 +273,51 @@ static void stapio_cpu_read(struct stapio_cpu *c, bool final)
 			return;
 		c->len += n;
 		round += n;
-		if (!final && (n < STAPIO_READ_CHUNK || round >= STAPIO_ROUND_MAX))
+		if (!final && (n < STAPIO_READ_CHUNK || round >= limit))
 			return;
 	}
 }
 
-/* The head record of a CPU, if complete. A corrupt stream is reported and dropped. */
-static bool stapio_cpu_head(struct stapio_cpu *c, struct _stp_record_hdr *hdr)
+/* A record's header, decoded. */
+struct stapio_record {
+	uint32_t seq;		/* its seq (0 for a filler) */
+	uint32_t text_len;	/* bytes of output after the header */
+	size_t size;		/* bytes it takes in the stream, header and padding included */
+	bool switch_file;	/* a switch_file() marker: no text */
+};
+
+/*
+ * The head record of a CPU, if complete; fillers (flight recorder mode)
+ * are skipped here. A corrupt stream is reported and dropped.
+ */
+static bool stapio_cpu_head(struct stapio_cpu *c, struct stapio_record *rec)
 {
-	if (c->len - c->start < sizeof(*hdr))
-		return false;
-	memcpy(hdr, c->buf + c->start, sizeof(*hdr));
-	if (hdr->len == STP_RECORD_SWITCH_FILE)
-		return true;	/* a switch_file() marker: no text */
-	if (hdr->len > STP_RECORD_MAX) {
-		stapio_err("corrupt record (length %u) in %s%d; dropping %zu buffered bytes",
-			   hdr->len, STP_RELAY_BASENAME, c->cpu, c->len - c->start);
-		c->start = c->len;
-		return false;
+	for (;;) {
+		struct _stp_record_hdr hdr;
+		uint32_t flags;
+
+		if (c->len - c->start < sizeof(hdr))
+			return false;
+		memcpy(&hdr, c->buf + c->start, sizeof(hdr));
+		flags = hdr.len & (STP_RECORD_SWITCH_FILE | STP_RECORD_PADDED | STP_RECORD_FILL);
+		rec->seq = hdr.seq;
+		rec->text_len = hdr.len & ~flags;
+		rec->switch_file = flags & STP_RECORD_SWITCH_FILE;
+		rec->size = sizeof(hdr) + rec->text_len;
+		if (flags & (STP_RECORD_PADDED | STP_RECORD_FILL))
+			rec->size = (rec->size + 7) & ~(size_t)7;
+		if (rec->text_len > STP_RECORD_MAX || (rec->switch_file && rec->text_len)) {
+			stapio_err("corrupt record (length %#x) in %s%d; dropping %zu buffered bytes",
+				   hdr.len, STP_RELAY_BASENAME, c->cpu, c->len - c->start);
+			c->start = c->len;
+			return false;
+		}
+		if (c->len - c->start < rec->size)
+			return false;
+		if (!(flags & STP_RECORD_FILL))
+			return true;
+		c->start += rec->size;	/* a filler: the rest of its sub-buffer */
 	}
-	return c->len - c->start - sizeof(*hdr) >= hdr->len;
 }
 
 /* Bytes read but not yet written out, over all CPUs. */
@@ -306,31 +366,39 @@ static void stapio_out_flush(struct stapio_relay *r)
 	r->out_len = 0;
 }
 
+/* -S: whether a record of len bytes takes the file past SIZE, so the next file starts first. */
+static bool stapio_out_full(const struct stapio_relay *r, const struct stapio_outfile *f, size_t len)
+{
+	return r->opt.rotate_size && f->bytes && f->bytes + len > r->opt.rotate_size;
+}
+
 /*
  * One record's text goes out: to its CPU's file in bulk mode, else into
  * this round's output; with -S, a record that would take the file past
- * SIZE starts the next file (a record is never split between two).
+ * SIZE starts the next file (a record is never split between two), in
+ * bulk mode each CPU's file on its own (FILE_CPU.N).
  */
 static void stapio_out_record(struct stapio_relay *r, struct stapio_cpu *c, const char *data, size_t len)
 {
 	if (r->out_failed)
 		return;
-	if (c->out_fd >= 0) {
-		if (!stapio_write_all(c->out_fd, data, len))
+	if (c->out.fd >= 0) {
+		if ((stapio_out_full(r, &c->out, len) && !stapio_outfile_next(r, &c->out)) ||
+		    !stapio_write_all(c->out.fd, data, len))
 			r->out_failed = true;
+		c->out.bytes += len;
 		return;
 	}
-	if (r->opt.rotate_size && r->file_bytes && r->file_bytes + len > r->opt.rotate_size) {
+	if (stapio_out_full(r, &r->file, len)) {
 		stapio_out_flush(r);
-		close(r->out_fd);
-		r->file_index++;
-		r->out_fd = stapio_out_open_rotated(r);
-		if (r->out_fd < 0) {
+		r->out_fd = -1;
+		if (!stapio_outfile_next(r, &r->file)) {
 			r->out_failed = true;
 			return;
 		}
+		r->out_fd = r->file.fd;
 	}
-	r->file_bytes += len;
+	r->file.bytes += len;
 	stapio_out_append(r, data, len);
 }
 
@@ -344,12 +412,13 @@ static void stapio_out_switch(struct stapio_relay *r)
 	if (r->out_failed || !r->own_out || r->opt.bulk)
 		return;
 	stapio_out_flush(r);
-	close(r->out_fd);
-	r->file_index++;
-	r->out_fd = stapio_out_open_rotated(r);
-	if (r->out_fd < 0)
+	r->out_fd = -1;
+	if (!stapio_outfile_next(r, &r->file)) {
 		r->out_failed = true;
-	stapio_log(1, "switch_file(): now writing %s.%lu", r->opt.outfile, r->file_index);
+		return;
+	}
+	r->out_fd = r->file.fd;
+	stapio_log(1, "switch_file(): now writing %s.%lu", r->opt.outfile, r->file.index);
 }
 
 static long stapio_ms_since(const struct timespec *t)
@@ -364,7 +433,7 @@ static long stapio_ms_since(const struct timespec *t)
 static void stapio_relay_merge(struct stapio_relay *r, bool final)
 {
 	for (;;) {
-		struct _stp_record_hdr hdr, best_hdr = { 0, 0 };
+		struct stapio_record hdr, best_hdr = { 0 };
 		struct stapio_cpu *best = NULL;
 		size_t i;
 
@@ -400,13 +469,12 @@ static void stapio_relay_merge(struct stapio_relay *r, bool final)
 		}
 		/* else: a record whose gap was already given up on, written late */
 		r->gap = false;
-		if (best_hdr.len == STP_RECORD_SWITCH_FILE) {
+		if (best_hdr.switch_file)
 			stapio_out_switch(r);
-			best->start += sizeof(hdr);
-			continue;
-		}
-		stapio_out_record(r, best, best->buf + best->start + sizeof(hdr), best_hdr.len);
-		best->start += sizeof(hdr) + best_hdr.len;
+		else
+			stapio_out_record(r, best, best->buf + best->start + sizeof(struct _stp_record_hdr),
+					  best_hdr.text_len);
+		best->start += best_hdr.size;
 	}
 	stapio_out_flush(r);
 }
@@ -415,9 +483,17 @@ void stapio_relay_poll(struct stapio_relay *r, bool final)
 {
 	size_t i;
 
+	/*
+	 * Attached (-A): the first round reads what was written while detached
+	 * whole (up to a short read), so the merge sees every CPU's backlog. Its
+	 * records are all complete, and the gaps among them (a CPU's oldest
+	 * records overwritten in flight recorder mode, or read by the stapio
+	 * that detached) are for good: waiting on each would only stall.
+	 */
 	for (i = 0; i < r->ncpus; i++)
-		stapio_cpu_read(&r->cpus[i], final);
-	stapio_relay_merge(r, final);
+		stapio_cpu_read(&r->cpus[i], final, r->backlog ? STAPIO_BACKLOG_MAX : STAPIO_ROUND_MAX);
+	stapio_relay_merge(r, final || r->backlog);
+	r->backlog = false;
 	if (final) {
 		for (i = 0; i < r->ncpus; i++) {
 			struct stapio_cpu *c = &r->cpus[i];

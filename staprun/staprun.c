@@ -271,6 +271,8 @@ static char *staprun_params(const struct staprun_options *opt)
 	params[0] = '\0';
 	if (opt->bufsize_mb)
 		snprintf(params, len, "%s=%lu ", STP_BUFSIZE_PARAM, opt->bufsize_mb);
+	if (opt->detach)	/* flight recorder: keep the newest output until staprun -A */
+		snprintf(params + strlen(params), len - strlen(params), "%s=1 ", STP_FLIGHTREC_PARAM);
 	staprun_tz_params(params + strlen(params), len - strlen(params));
 	for (i = 0; i < opt->nparams; i++) {
 		if (params[0])

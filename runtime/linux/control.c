@@ -235,13 +235,19 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 static atomic_t _stp_ctl_opened = ATOMIC_INIT(0);	/* a stapio has .cmd open */
 
 /* One stapio at a time (staprun -A while another is attached would split the output): -EBUSY. */
+static void _stp_relay_reader(bool attached);
+
 static int _stp_ctl_open(struct inode *inode, struct file *file)
 {
-	return atomic_cmpxchg(&_stp_ctl_opened, 0, 1) ? -EBUSY : 0;
+	if (atomic_cmpxchg(&_stp_ctl_opened, 0, 1))
+		return -EBUSY;
+	_stp_relay_reader(true);	/* flight recorder: stop overwriting before stapio reads */
+	return 0;
 }
 
 static int _stp_ctl_release(struct inode *inode, struct file *file)
 {
+	_stp_relay_reader(false);
 	atomic_set(&_stp_ctl_opened, 0);
 	return 0;
 }

@@ -21,9 +21,7 @@ expect 2 "invalid -S '5,x'" -- -S 5,x -o f -e "$S"
 expect 2 "-S needs an output file (-o FILE)" -- -S 5 -e "$S"
 expect 2 "--suppress-time-limits needs guru mode (-g)" -- --suppress-time-limits -e "$S"
 expect 2 "invalid --prologue-searching 'sometimes'" -- --prologue-searching=sometimes -e "$S"
-expect 2 "--check-version is not supported by stapc" -- --check-version -e "$S"
 expect 2 "-F cannot be used with -c" -- -F -c true -e "$S"
-expect 2 "-S cannot be used with -b" -- -b -S 1 -o f -e "$S"
 expect 2 "with --remote=qemu, -b needs -o FILE" -- -b --remote=qemu -e "$S"
 expect 2 "--dump-* options take no script" -- --dump-functions -e "$S"
 echo "ok: option errors"
@@ -56,6 +54,8 @@ echo "ok: -G, -t, -b, --suppress-handler-errors in the C"
 
 # options that only reach pass 4 or 5 are accepted with a script that stops earlier
 "$STAP" -p2 -P --prologue-searching=never -F -S 2,3 -o f -B V=1 -e "$S" > /dev/null || fail "options not accepted"
+"$STAP" -p2 -b -S 1,2 -o f --check-version -e "$S" > /dev/null 2> err || fail "-b -S, --check-version not accepted"
+[ -s err ] && { cat err; fail "--check-version warned about a script without systemtap_v"; }
 "$STAP" -p2 -g --suppress-time-limits -e "$S" > /dev/null || fail "--suppress-time-limits -g not accepted"
 echo "ok: pass-4/5 options accepted"
 
