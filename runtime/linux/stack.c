@@ -29,6 +29,8 @@
 #define STP_STACK_C
 
 #include <linux/kallsyms.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/task_stack.h>
 #include <asm/unwind.h>
 
 #ifndef STP_STACK_SKIP_MAX
@@ -82,6 +84,57 @@ static int _stp_kstack(struct _stp_context *c, struct pt_regs *regs)
 		}
 		c->stack_pcs[n++] = addr;
 	}
+	return n;
+}
+
+/*
+ * task_backtrace(): fill c->stack_pcs with the kernel return addresses of
+ * another task's stack, innermost first, from where it last switched out
+ * (the scheduler's own frames included); the current task's is
+ * _stp_kstack's. task is a number from the script, so it is first
+ * checked to be a live task: its pid (read fault-safely) must lead back
+ * to it in the pid hash, under rcu_read_lock, which also keeps the task
+ * and its stack from being freed through release_task's RCU callback.
+ * The other way a stack goes is the dead task's last switch, and a task
+ * becomes TASK_DEAD under its pi_lock: that is held (trylock: the probe
+ * may have hit inside a holder) while the stack is walked, bounded by
+ * MAXBACKTRACE steps. A task running on another CPU has no saved frame
+ * to start from (the kernel's unwinder refuses it): no frames, as when
+ * the lock is busy. Returns the number of frames, -EINVAL for a pointer
+ * that is not a live task.
+ */
+static int _stp_task_kstack(struct _stp_context *c, unsigned long task)
+{
+	struct task_struct *t = (struct task_struct *)task;
+	struct unwind_state state;
+	unsigned long flags;
+	pid_t pid;
+	int n = 0;
+
+	if (t == current)
+		return _stp_kstack(c, c->regs);
+	/* a user address would oops under SMAP; the read checks the rest */
+	if (task < TASK_SIZE_MAX + PAGE_SIZE || copy_from_kernel_nofault(&pid, &t->pid, sizeof(pid)) || pid <= 0)
+		return -EINVAL;
+	rcu_read_lock();
+	if (pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID) != t) {
+		rcu_read_unlock();
+		return -EINVAL;
+	}
+	if (raw_spin_trylock_irqsave(&t->pi_lock, flags)) {
+		if (!READ_ONCE(t->on_cpu) && READ_ONCE(t->__state) != TASK_DEAD && task_stack_page(t)) {
+			for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state) && n < MAXBACKTRACE;
+			     unwind_next_frame(&state)) {
+				unsigned long addr = unwind_get_return_address(&state);
+
+				if (!addr)
+					break;
+				c->stack_pcs[n++] = addr;
+			}
+		}
+		raw_spin_unlock_irqrestore(&t->pi_lock, flags);
+	}
+	rcu_read_unlock();
 	return n;
 }
 
