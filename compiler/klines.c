@@ -28,6 +28,9 @@
 /* Rows in all at most, and probed functions whose files are looked at. */
 #define KLINES_MAX_ROWS 32768
 #define KLINES_MAX_SYMBOLS 256
+/* An exported kernel function whose address places the start table at run time. */
+#define KSTART_ANCHOR "sprint_symbol"
+#define KSTART_LINE_BITS 18  /* as STP_KSTART_LINE_BITS */
 
 /* One function of the table. */
 struct kline_func {
@@ -95,11 +98,113 @@ static int add_symbol(struct session *s, const char *symbol, int budget, struct 
 	return added;
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Add file to the sorted, unique vec files (looked up by binary search). */
+static void add_file(struct vec *files, const char *file)
+{
+	int lo = 0, hi = files->n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2, d = strcmp(files->items[mid], file);
+		if (!d)
+			return;
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	vec_push(files, NULL);
+	memmove(files->items + lo + 1, files->items + lo, (files->n - 1 - lo) * sizeof(void *));
+	files->items[lo] = (void *)file;
+}
+
+static int file_index(const struct vec *files, const char *file)
+{
+	const char **at = bsearch(&file, files->items, files->n, sizeof(void *), compare_strings);
+	return at ? (int)(at - (const char **)files->items) : 0;
+}
+
+/* The full line tables of the probed functions' files: _stp_klines[] and _stp_kline_funcs[]. */
+static void emit_full_tables(struct emitter *e, struct vec *funcs, const struct vec *files)
+{
+	emit_line(e, "static const struct _stp_kline _stp_klines[] = {");
+	int first = 0;
+	for (int i = 0; i < funcs->n; i++) {
+		struct kline_func *k = funcs->items[i];
+		k->first = first;
+		for (int a = 0; a < i; a++) {
+			struct kline_func *alias = funcs->items[a];
+			if (alias->lines->rows.items == k->lines->rows.items)
+				k->first = alias->first;  /* another name of a function already there */
+		}
+		if (k->first != first)
+			continue;
+		first += k->lines->rows.n;
+		for (int j = 0; j < k->lines->rows.n; j++) {
+			struct dbg_line_row *r = k->lines->rows.items[j];
+			emit_line(e, "\t{0x%llx, %d, %d},", (unsigned long long)r->offset, r->line, file_index(files, r->file));
+		}
+	}
+	if (!first)
+		emit_line(e, "\t{0, 0, 0},");
+	emit_line(e, "};");
+	emit_line(e, "static const struct _stp_kline_func _stp_kline_funcs[] = {");
+	for (int i = 0; i < funcs->n; i++) {
+		struct kline_func *k = funcs->items[i];
+		emit_line(e, "\t{%s, %s, 0x%llx, %d, %d},", emit_c_string(k->module), emit_c_string(k->lines->name),
+			  (unsigned long long)k->lines->size, k->first, k->lines->rows.n);
+	}
+	if (!funcs->n)
+		emit_line(e, "\t{\"\", \"\", 0, 0, 0},");
+	emit_line(e, "};");
+	emit_line(e, "#define STP_NR_KLINE_FUNCS %d", funcs->n);
+}
+
+/*
+ * Where every function of the kernel's .text starts, 8 bytes a function
+ * (offset from the first, file index and line packed in 32 bits), four to
+ * a line of C. Keyed by address, not name: names would cost three times
+ * as much. A function whose file index or line does not fit is left out.
+ */
+static void emit_starts(struct emitter *e, const struct vec *starts, uint64_t anchor, const struct vec *files)
+{
+	const struct dbg_func_start *base = starts->items[0];
+	int kept = 0;
+	emit_line(e, "#define STP_KSTART_ANCHOR 0x%llx", (unsigned long long)(anchor - base->addr));
+	emit_line(e, "static const struct _stp_kstart _stp_kstarts[] = {");
+	char buf[160];
+	size_t used = 0;
+	for (int i = 0; i < starts->n; i++) {
+		const struct dbg_func_start *f = starts->items[i];
+		int file = file_index(files, f->file);
+		if (f->addr - base->addr > UINT32_MAX || file >= 1 << (32 - KSTART_LINE_BITS) ||
+		    f->line >= 1 << KSTART_LINE_BITS)
+			continue;
+		used += snprintf(buf + used, sizeof(buf) - used, "{0x%llx, 0x%x},", (unsigned long long)(f->addr - base->addr),
+				 (unsigned)file << KSTART_LINE_BITS | (unsigned)f->line);
+		if (++kept % 4 == 0) {
+			emit_line(e, "\t%s", buf);
+			used = 0;
+		}
+	}
+	if (used)
+		emit_line(e, "\t%s", buf);
+	emit_line(e, "};");
+	emit_line(e, "#define STP_NR_KSTARTS %d", kept);
+}
+
 void klines_emit(struct emitter *e, struct session *s)
 {
 	if (!wanted(s))
 		return;
-	struct vec symbols = {0}, funcs = {0};
+	const char *err;
+	struct debuginfo *kernel = kernel_debuginfo(s, "kernel", &err);
+	if (!kernel || kernel->source != DBG_SOURCE_DWARF)
+		return;
+	struct vec symbols = {0}, funcs = {0}, starts = {0};
 	for (int i = 0; i < s->resolved.n && symbols.n < KLINES_MAX_SYMBOLS; i++) {
 		struct resolved_probe *r = s->resolved.items[i];
 		bool dup = false;
@@ -113,47 +218,37 @@ void klines_emit(struct emitter *e, struct session *s)
 	int rows = 0;  /* counting aliases' rows again: a bound, not the size */
 	for (int i = 0; i < symbols.n && rows < KLINES_MAX_ROWS; i++)
 		rows += add_symbol(s, symbols.items[i], KLINES_MAX_ROWS - rows, &funcs);
-	if (!funcs.n)
-		return;
 	qsort(funcs.items, funcs.n, sizeof(void *), compare_funcs);
+	dbg_func_starts(kernel, ".text", &starts);
+	uint64_t anchor = 0;
+	for (int i = 0; i < starts.n && !anchor; i++) {
+		const struct dbg_func_start *f = starts.items[i];
+		if (!strcmp(f->name, KSTART_ANCHOR))
+			anchor = f->addr;
+	}
+	if (!anchor)
+		starts.n = 0;  /* the table could not be placed at run time */
+	if (!funcs.n && !starts.n)
+		return;
 	struct vec files = {0};
-	emit_line(e, "/* Kernel source lines for context-lines.stp (compiler/klines.c): %d functions. */", funcs.n);
-	emit_line(e, "#define STP_HAVE_KLINES 1");
-	emit_line(e, "static const struct _stp_kline _stp_klines[] = {");
-	int first = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct kline_func *k = funcs.items[i];
-		k->first = first;
-		for (int a = 0; a < i; a++) {
-			struct kline_func *alias = funcs.items[a];
-			if (alias->lines->rows.items == k->lines->rows.items)
-				k->first = alias->first;  /* another name of a function already there */
-		}
-		if (k->first != first)
-			continue;
-		first += k->lines->rows.n;
-		for (int j = 0; j < k->lines->rows.n; j++) {
-			struct dbg_line_row *r = k->lines->rows.items[j];
-			int f = 0;
-			while (f < files.n && strcmp(files.items[f], r->file))
-				f++;
-			if (f == files.n)
-				vec_push(&files, (void *)r->file);
-			emit_line(e, "\t{0x%llx, %d, %d},", (unsigned long long)r->offset, r->line, f);
-		}
+		for (int j = 0; j < k->lines->rows.n; j++)
+			add_file(&files, ((struct dbg_line_row *)k->lines->rows.items[j])->file);
 	}
-	emit_line(e, "};");
+	for (int i = 0; i < starts.n; i++)
+		add_file(&files, ((struct dbg_func_start *)starts.items[i])->file);
+	emit_line(e, "/* Kernel source lines for context-lines.stp (compiler/klines.c): the full tables of %d functions,", funcs.n);
+	emit_line(e, "   where %d functions start, %d files. */", starts.n, files.n);
+	emit_line(e, "#define STP_HAVE_KLINES 1");
 	emit_line(e, "static const char *const _stp_kline_files[] = {");
 	for (int f = 0; f < files.n; f++)
 		emit_line(e, "\t%s,", emit_c_string(files.items[f]));
 	emit_line(e, "};");
-	emit_line(e, "static const struct _stp_kline_func _stp_kline_funcs[] = {");
-	for (int i = 0; i < funcs.n; i++) {
-		struct kline_func *k = funcs.items[i];
-		emit_line(e, "\t{%s, %s, 0x%llx, %d, %d},", emit_c_string(k->module), emit_c_string(k->lines->name),
-			  (unsigned long long)k->lines->size, k->first, k->lines->rows.n);
-	}
-	emit_line(e, "};");
-	emit_line(e, "#define STP_NR_KLINE_FUNCS %d", funcs.n);
+	emit_full_tables(e, &funcs, &files);
+	if (starts.n)
+		emit_starts(e, &starts, anchor, &files);
+	else
+		emit_line(e, "#define STP_NR_KSTARTS 0");
 	emit_blank(e);
 }

@@ -511,11 +511,17 @@ struct _stp_ucfi {
 };
 /*
  * Kernel source lines: with STP_HAVE_KLINES, the generated code defines
- * (compiler/klines.c) _stp_kline_funcs[STP_NR_KLINE_FUNCS], sorted by
- * module, name and size, the rows _stp_klines[] they index and the file
- * names _stp_kline_files[]; linux/stack.c finds an address's function
- * through kallsyms, so relocation (KASLR, module load address) never
- * matters.
+ * (compiler/klines.c) two tables and the file names _stp_kline_files[]
+ * they share:
+ *  - the full line tables of some functions (those the script probes and
+ *    the rest of their files): _stp_kline_funcs[STP_NR_KLINE_FUNCS],
+ *    sorted by module, name and size, and the rows _stp_klines[] they
+ *    index; a function is found through its kallsyms name, so relocation
+ *    (KASLR, module load address) never matters;
+ *  - where every function of the kernel's .text starts:
+ *    _stp_kstarts[STP_NR_KSTARTS], by offset from the first; the offset
+ *    of sprint_symbol, STP_KSTART_ANCHOR, gives the table's base at run
+ *    time (the kernel moves as a whole under KASLR).
  */
 struct _stp_kline_func {
 	const char *module;              /* "kernel" or a module name, as kallsyms shows it */
@@ -529,6 +535,13 @@ struct _stp_kline {
 	u32 line;                        /* the source line from there up to the next row */
 	u32 file;                        /* index in _stp_kline_files[] */
 };
+struct _stp_kstart {
+	u32 offset;                      /* the function's start, bytes past the table's base */
+	u32 file_line;                   /* STP_KSTART_FILE(): index in _stp_kline_files[]; _LINE(): the line */
+};
+#define STP_KSTART_LINE_BITS 18
+#define STP_KSTART_FILE(s) ((s)->file_line >> STP_KSTART_LINE_BITS)
+#define STP_KSTART_LINE(s) ((s)->file_line & ((1u << STP_KSTART_LINE_BITS) - 1))
 
 /* One row of a file's line table: the source line from vaddr up to the next row. */
 struct _stp_uline {

@@ -194,6 +194,38 @@ static const struct _stp_kline_func _stp_kline_funcs[] = { {"", "", 0, 0, 0} };
 static const struct _stp_kline _stp_klines[] = { {0, 0, 0} };
 static const char *const _stp_kline_files[] = { "" };
 #define STP_NR_KLINE_FUNCS 0
+#define STP_NR_KSTARTS 0
+#endif
+
+#if STP_NR_KSTARTS
+/*
+ * The line where the kernel function starting at start begins, from
+ * _stp_kstarts[]: the table's base is where sprint_symbol is now minus
+ * its offset in the table. False if no function starts exactly there.
+ */
+static bool _stp_kstart_of(unsigned long start, const char **file, unsigned int *line)
+{
+	unsigned long base = (unsigned long)&sprint_symbol - STP_KSTART_ANCHOR;
+	int lo = 0, hi = STP_NR_KSTARTS - 1;
+
+	if (start < base || start - base > U32_MAX)
+		return false;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		u32 off = _stp_kstarts[mid].offset;
+
+		if (off == start - base) {
+			*file = _stp_kline_files[STP_KSTART_FILE(&_stp_kstarts[mid])];
+			*line = STP_KSTART_LINE(&_stp_kstarts[mid]);
+			return true;
+		}
+		if (off < start - base)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return false;
+}
 #endif
 
 /* Compare a kernel line table function with module mod and name (len bytes). */
@@ -209,12 +241,15 @@ static int _stp_kline_cmp(const struct _stp_kline_func *f, const char *mod, size
 }
 
 /*
- * The source line of a kernel address, from its symbol text (what
- * _stp_ksym left in c->sym_buf: "name+0xoff/0xsize [module]") and the
- * line table of the functions the module carries; caller: the address is
- * a return address (the line of the byte before). False if not known.
+ * The source line of kernel address addr, from its symbol text (what
+ * _stp_ksym left in c->sym_buf: "name+0xoff/0xsize [module]"): the row
+ * of the full line tables the module carries for the function if it has
+ * them, else (a function of the kernel itself) the line where the
+ * function starts. caller: addr is a return address (the line of the
+ * byte before). False if not known.
  */
-static bool _stp_kline_of(const char *symdata, bool caller, const char **file, unsigned int *line)
+static bool _stp_kline_of(const char *symdata, unsigned long addr, bool caller, const char **file,
+			  unsigned int *line)
 {
 	const char *plus = strchr(symdata, '+'), *slash, *open, *close;
 	char num[20];
@@ -222,6 +257,7 @@ static bool _stp_kline_of(const char *symdata, bool caller, const char **file, u
 	size_t len;
 	int lo = 0, hi = STP_NR_KLINE_FUNCS - 1;
 	const struct _stp_kline_func *best;
+	unsigned long start;
 
 	if (!plus || !(slash = strchr(plus, '/')) || !(open = strchr(slash, '[')) || !(close = strchr(open, ']')))
 		return false;
@@ -239,6 +275,9 @@ static bool _stp_kline_of(const char *symdata, bool caller, const char **file, u
 	num[len] = '\0';
 	if (kstrtoul(num, 16, &size))
 		return false;
+	if (off > addr)
+		return false;
+	start = addr - off;
 	if (caller && off)
 		off--;
 	/* The first function of that module and name... */
@@ -280,17 +319,21 @@ static bool _stp_kline_of(const char *symdata, bool caller, const char **file, u
 			return true;
 		}
 	}
+#if STP_NR_KSTARTS
+	if (close - open - 1 == 6 && !strncmp(open + 1, "kernel", 6))
+		return _stp_kstart_of(start, file, line);
+#endif
 	return false;
 }
 
 /* Append " at file:line" to c->sym_buf (the symbol of a known address) if its line is known. */
-static void _stp_ksym_add_line(struct _stp_context *c, bool caller)
+static void _stp_ksym_add_line(struct _stp_context *c, unsigned long addr, bool caller)
 {
 	const char *file;
 	unsigned int line;
 	size_t len = strlen(c->sym_buf);
 
-	if (_stp_kline_of(c->sym_buf, caller, &file, &line))
+	if (_stp_kline_of(c->sym_buf, addr, caller, &file, &line))
 		snprintf(c->sym_buf + len, sizeof(c->sym_buf) - len, " at %s:%u", file, line);
 }
 
@@ -307,7 +350,7 @@ static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr
 	bool known = _stp_ksym(c, addr), verbose = flags & STP_SYM_VERBOSE;
 
 	if (known && (flags & STP_SYM_FILELINE))
-		_stp_ksym_add_line(c, flags & STP_SYM_CALLER);
+		_stp_ksym_add_line(c, addr, flags & STP_SYM_CALLER);
 
 	if (!dst) {
 		if (verbose && !known)

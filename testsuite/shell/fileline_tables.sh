@@ -1,7 +1,8 @@
 # The source-line tables of symfileline & co at pass 3 (compiler/klines.c,
 # compiler/usyms.c), without booting a guest: with the kernel's DWARF the
 # module carries the rows of the probed function and of its source file,
-# bounded; with --debuginfo=btf none (the functions answer in hex); a
+# bounded, and where every function of the kernel's .text starts (vfs_read's
+# entry checked against addr2line); with --debuginfo=btf none (the functions answer in hex); a
 # program built without .eh_frame for its code unwinds by its .debug_frame;
 # a script that asks for no lines gets no line table.
 fail() { echo "FAIL: $*"; exit 1; }
@@ -16,7 +17,28 @@ if [ -d "/usr/lib/debug/lib/modules/$RELEASE" ] || [ -f "/usr/lib/debug/boot/vml
   grep -q '"fs/read_write.c",' k.c || fail "fs/read_write.c is not among the files"
   rows=$(awk '/_stp_klines\[\] = \{/,/^\};/' k.c | grep -c '^	{0x')
   [ "$rows" -gt 100 ] && [ "$rows" -le 32768 ] || fail "$rows kernel line rows"
+  starts=$(sed -n 's/^#define STP_NR_KSTARTS //p' k.c)
+  [ "$starts" -gt 20000 ] || fail "$starts kernel function starts"
+  vmlinux=/usr/lib/debug/boot/vmlinux-$RELEASE
+  if [ -f "$vmlinux" ]; then
+    anchor=$(sed -n 's/^#define STP_KSTART_ANCHOR //p' k.c)
+    syms=$(nm "$vmlinux" | awk '$3 == "sprint_symbol" || $3 == "vfs_read"')
+    ss=$(echo "$syms" | awk '$3 == "sprint_symbol" { print $1 }')
+    vr=$(echo "$syms" | awk '$3 == "vfs_read" { print $1 }')
+    # the low 32 bits: sh's arithmetic clamps kernel addresses to INTMAX_MAX
+    off=$(printf '0x%x' $((0x${vr#ffffffff} - (0x${ss#ffffffff} - anchor))))
+    packed=$(grep -o "{$off, 0x[0-9a-f]*}" k.c | sed 's/.*, //; s/}//')
+    [ -n "$packed" ] || fail "vfs_read (offset $off) is not in the start table"
+    file=$(awk '/_stp_kline_files\[\] = \{/,/^\};/' k.c | sed -n "$(((packed >> 18) + 2))p" | tr -d '\t",')
+    want=$(addr2line -e "$vmlinux" "0x$vr" | sed 's#.*/\(fs/[^:]*\):\([0-9]*\).*#\1:\2#')
+    [ "$file:$((packed & 0x3ffff))" = "$want" ] || fail "vfs_read starts at $file:$((packed & 0x3ffff)), not $want"
+  fi
 fi
+cat > k0.stp <<'STP'
+probe kernel.function("vfs_read") { print_backtrace() }
+STP
+"$STAP" -p3 -r "$RELEASE" k0.stp > k0.c || fail "-p3 without lines"
+grep -q 'STP_HAVE_KLINES' k0.c && fail "a kernel line table nobody asked for"
 "$STAP" -p3 -r "$RELEASE" --debuginfo=btf k.stp > kb.c || fail "-p3 with BTF"
 grep -q 'STP_HAVE_KLINES' kb.c && fail "a kernel line table from BTF"
 
