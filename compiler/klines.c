@@ -98,6 +98,40 @@ static int add_symbol(struct session *s, const char *symbol, int budget, struct 
 	return added;
 }
 
+/*
+ * Where each function of a probed kernel module starts, for those funcs
+ * does not have whole: one row each, found by name like the full tables
+ * (a module's load address is known only at run time). Returns the rows added.
+ */
+static int add_module_starts(struct session *s, const char *module, int budget, struct vec *funcs)
+{
+	const char *err;
+	struct debuginfo *di = kernel_debuginfo(s, module, &err);
+	if (!di || di->source != DBG_SOURCE_DWARF)
+		return 0;
+	struct vec starts = {0};
+	dbg_func_starts(di, NULL, &starts);
+	int added = 0;
+	for (int i = 0; i < starts.n && added < budget; i++) {
+		const struct dbg_func_start *f = starts.items[i];
+		struct dbg_func_lines *fl = ast_alloc(sizeof(*fl));
+		fl->name = f->name;
+		fl->size = f->size;
+		if (!f->size || known(funcs, module, fl))
+			continue;
+		struct dbg_line_row *r = ast_alloc(sizeof(*r));
+		r->line = f->line;
+		r->file = f->file;
+		vec_push(&fl->rows, r);
+		struct kline_func *k = ast_alloc(sizeof(*k));
+		k->module = module;
+		k->lines = fl;
+		vec_push(funcs, k);
+		added++;
+	}
+	return added;
+}
+
 static int compare_strings(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -218,6 +252,17 @@ void klines_emit(struct emitter *e, struct session *s)
 	int rows = 0;  /* counting aliases' rows again: a bound, not the size */
 	for (int i = 0; i < symbols.n && rows < KLINES_MAX_ROWS; i++)
 		rows += add_symbol(s, symbols.items[i], KLINES_MAX_ROWS - rows, &funcs);
+	struct vec modules = {0};
+	for (int i = 0; i < symbols.n; i++) {
+		const char *symbol = symbols.items[i], *colon = strchr(symbol, ':');
+		bool dup = false;
+		for (int m = 0; m < modules.n && colon && !dup; m++)
+			dup = !strncmp(modules.items[m], symbol, colon - symbol) && !((char *)modules.items[m])[colon - symbol];
+		if (colon && !dup)
+			vec_push(&modules, (void *)ast_printf("%.*s", (int)(colon - symbol), symbol));
+	}
+	for (int m = 0; m < modules.n && rows < KLINES_MAX_ROWS; m++)
+		rows += add_module_starts(s, modules.items[m], KLINES_MAX_ROWS - rows, &funcs);
 	qsort(funcs.items, funcs.n, sizeof(void *), compare_funcs);
 	dbg_func_starts(kernel, ".text", &starts);
 	uint64_t anchor = 0;

@@ -149,6 +149,7 @@ struct dbg_func_lines {
 struct dbg_func_start {
 	uint64_t addr;          /* link-time address of the symbol */
 	const char *name;       /* the ELF symbol (the first by address order among aliases) */
+	uint64_t size;          /* its size */
 	const char *file;       /* relative to the compilation directory ("fs/open.c") */
 	int line;               /* the line of its first instruction */
 };
@@ -182,8 +183,9 @@ struct dbg_ops {
 	   struct dbg_func_lines *); at most max_rows rows in all, the named function's
 	   first. Returns the rows added. DWARF only (NULL in BTF). */
 	int (*func_lines)(struct debuginfo *di, const char *name, bool whole_cu, int max_rows, struct vec *out);
-	/* Where every function symbol of the section named 'section' (".text") starts:
-	   struct dbg_func_start *, by address, one per address. DWARF only (NULL in BTF). */
+	/* Where every function symbol of the section named 'section' (".text"; NULL: any
+	   but .init ones, the only choice in a kernel module) starts: struct
+	   dbg_func_start *, by address, one per address. DWARF only (NULL in BTF). */
 	void (*func_starts)(struct debuginfo *di, const char *section, struct vec *out);
 };
 

@@ -1018,19 +1018,24 @@ static void dwarf_func_starts(struct debuginfo *di, const char *section, struct 
 	struct dwarf_state *st = di->priv;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
-	uint64_t lo = 0, hi = 0;
-	if (st->rel || elf_getshdrstrndx(st->elf, &shstrndx) != 0)
+	uint64_t lo = 0, hi = UINT64_MAX;
+	if (st->rel && section)
 		return;
-	while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(st->elf, shstrndx, sh.sh_name) : NULL;
-		if (name && !strcmp(name, section) && (sh.sh_flags & SHF_ALLOC)) {
-			lo = sh.sh_addr;
-			hi = sh.sh_addr + sh.sh_size;
+	if (section) {
+		if (elf_getshdrstrndx(st->elf, &shstrndx) != 0)
+			return;
+		hi = 0;
+		while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(st->elf, shstrndx, sh.sh_name) : NULL;
+			if (name && !strcmp(name, section) && (sh.sh_flags & SHF_ALLOC)) {
+				lo = sh.sh_addr;
+				hi = sh.sh_addr + sh.sh_size;
+			}
 		}
+		if (lo == hi)
+			return;
 	}
-	if (lo == hi)
-		return;
 	unsigned char *done = calloc(st->nsyms ? st->nsyms : 1, 1);  /* by index into st->syms */
 	struct vec found = {0};
 	Dwarf_Off off = 0, next;
@@ -1055,6 +1060,7 @@ static void dwarf_func_starts(struct debuginfo *di, const char *section, struct 
 				struct dbg_func_start *f = ast_alloc(sizeof(*f));
 				f->addr = addr;
 				f->name = sym->name;
+				f->size = sym->size;
 				f->file = relative_file(&cu, dwarf_linesrc(l, NULL, NULL));
 				f->line = lineno;
 				if (f->file)
