@@ -30,7 +30,8 @@
 #define KLINES_MAX_SYMBOLS 256
 /* An exported kernel function whose address places the start table at run time. */
 #define KSTART_ANCHOR "sprint_symbol"
-#define KSTART_LINE_BITS 18  /* as STP_KSTART_LINE_BITS */
+#define KSTART_RUN_FILE_BITS 14  /* as STP_KSTART_RUN_FILE_BITS */
+#define KSTART_BLOCK 32          /* functions a search may scan */
 
 /* One function of the table. */
 struct kline_func {
@@ -197,37 +198,91 @@ static void emit_full_tables(struct emitter *e, struct vec *funcs, const struct 
 	emit_line(e, "#define STP_NR_KLINE_FUNCS %d", funcs->n);
 }
 
-/*
- * Where every function of the kernel's .text starts, 8 bytes a function
- * (offset from the first, file index and line packed in 32 bits), four to
- * a line of C. Keyed by address, not name: names would cost three times
- * as much. A function whose file index or line does not fit is left out.
- */
-static void emit_starts(struct emitter *e, const struct vec *starts, uint64_t anchor, const struct vec *files)
+/* Writes numbers as C initializers, sixteen to a line. */
+struct number_row {
+	struct emitter *e;
+	char buf[256];
+	size_t used;
+	int n;
+};
+
+static void number_add(struct number_row *r, unsigned long long v)
 {
-	const struct dbg_func_start *base = starts->items[0];
-	int kept = 0;
-	emit_line(e, "#define STP_KSTART_ANCHOR 0x%llx", (unsigned long long)(anchor - base->addr));
-	emit_line(e, "static const struct _stp_kstart _stp_kstarts[] = {");
-	char buf[160];
-	size_t used = 0;
-	for (int i = 0; i < starts->n; i++) {
-		const struct dbg_func_start *f = starts->items[i];
-		int file = file_index(files, f->file);
-		if (f->addr - base->addr > UINT32_MAX || file >= 1 << (32 - KSTART_LINE_BITS) ||
-		    f->line >= 1 << KSTART_LINE_BITS)
-			continue;
-		used += snprintf(buf + used, sizeof(buf) - used, "{0x%llx, 0x%x},", (unsigned long long)(f->addr - base->addr),
-				 (unsigned)file << KSTART_LINE_BITS | (unsigned)f->line);
-		if (++kept % 4 == 0) {
-			emit_line(e, "\t%s", buf);
-			used = 0;
-		}
+	r->used += snprintf(r->buf + r->used, sizeof(r->buf) - r->used, "%s%llu,", r->n % 16 ? " " : "", v);
+	if (++r->n % 16 == 0) {
+		emit_line(r->e, "\t%s", r->buf);
+		r->used = 0;
 	}
-	if (used)
-		emit_line(e, "\t%s", buf);
+}
+
+static void number_end(struct number_row *r)
+{
+	if (r->used)
+		emit_line(r->e, "\t%s", r->buf);
+	if (!r->n)
+		emit_line(r->e, "\t0,");
+	emit_line(r->e, "};");
+}
+
+/*
+ * Where every function of the kernel's .text starts (see runtime_api.h),
+ * about 4.5 bytes a function: a u16 distance from the function before and
+ * a u16 line each, a block start every KSTART_BLOCK functions, a file per
+ * run. Keyed by address, not name: names would cost several times as
+ * much. A function whose line or file index does not fit is left out.
+ */
+static void emit_starts(struct emitter *e, const struct vec *all, uint64_t anchor, const struct vec *files)
+{
+	struct vec starts = {0};
+	for (int i = 0; i < all->n; i++) {
+		const struct dbg_func_start *f = all->items[i];
+		if (f->line <= UINT16_MAX && file_index(files, f->file) < 1 << KSTART_RUN_FILE_BITS)
+			vec_push(&starts, (void *)f);
+	}
+	if (starts.n >= 1 << (32 - KSTART_RUN_FILE_BITS))
+		starts.n = 0;
+	const struct dbg_func_start *base = starts.n ? starts.items[0] : NULL;
+	if (!base || anchor - base->addr > UINT32_MAX) {
+		emit_line(e, "#define STP_NR_KSTARTS 0");
+		return;
+	}
+	emit_line(e, "#define STP_KSTART_ANCHOR 0x%llx", (unsigned long long)(anchor - base->addr));
+	emit_line(e, "#define STP_NR_KSTARTS %d", starts.n);
+	struct number_row r = {.e = e};
+	emit_line(e, "static const u16 _stp_kstart_deltas[] = {");
+	int blocks = 0;
+	for (int i = 0; i < starts.n; i++) {
+		const struct dbg_func_start *f = starts.items[i], *prev = i ? starts.items[i - 1] : NULL;
+		bool block = !prev || i % KSTART_BLOCK == 0 || f->addr - prev->addr > UINT16_MAX;
+		blocks += block;
+		number_add(&r, block ? 0 : f->addr - prev->addr);
+	}
+	number_end(&r);
+	r = (struct number_row){.e = e};
+	emit_line(e, "static const u16 _stp_kstart_lines[] = {");
+	for (int i = 0; i < starts.n; i++)
+		number_add(&r, ((const struct dbg_func_start *)starts.items[i])->line);
+	number_end(&r);
+	emit_line(e, "static const struct _stp_kstart_block _stp_kstart_blocks[] = {");
+	for (int i = 0; i < starts.n; i++) {
+		const struct dbg_func_start *f = starts.items[i], *prev = i ? starts.items[i - 1] : NULL;
+		if (!prev || i % KSTART_BLOCK == 0 || f->addr - prev->addr > UINT16_MAX)
+			emit_line(e, "\t{0x%llx, %d},", (unsigned long long)(f->addr - base->addr), i);
+	}
 	emit_line(e, "};");
-	emit_line(e, "#define STP_NR_KSTARTS %d", kept);
+	emit_line(e, "#define STP_NR_KSTART_BLOCKS %d", blocks);
+	r = (struct number_row){.e = e};
+	emit_line(e, "static const u32 _stp_kstart_runs[] = {");
+	int runs = 0;
+	for (int i = 0; i < starts.n; i++) {
+		const struct dbg_func_start *f = starts.items[i], *prev = i ? starts.items[i - 1] : NULL;
+		if (prev && !strcmp(prev->file, f->file))
+			continue;
+		number_add(&r, (unsigned long long)i << KSTART_RUN_FILE_BITS | (unsigned)file_index(files, f->file));
+		runs++;
+	}
+	number_end(&r);
+	emit_line(e, "#define STP_NR_KSTART_RUNS %d", runs);
 }
 
 void klines_emit(struct emitter *e, struct session *s)
@@ -291,9 +346,6 @@ void klines_emit(struct emitter *e, struct session *s)
 		emit_line(e, "\t%s,", emit_c_string(files.items[f]));
 	emit_line(e, "};");
 	emit_full_tables(e, &funcs, &files);
-	if (starts.n)
-		emit_starts(e, &starts, anchor, &files);
-	else
-		emit_line(e, "#define STP_NR_KSTARTS 0");
+	emit_starts(e, &starts, anchor, &files);
 	emit_blank(e);
 }

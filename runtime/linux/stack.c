@@ -199,32 +199,53 @@ static const char *const _stp_kline_files[] = { "" };
 
 #if STP_NR_KSTARTS
 /*
- * The line where the kernel function starting at start begins, from
- * _stp_kstarts[]: the table's base is where sprint_symbol is now minus
- * its offset in the table. False if no function starts exactly there.
+ * The line where the kernel function starting at start begins, from the
+ * _stp_kstart_* tables: the base is where sprint_symbol is now minus its
+ * offset from it; the last block starting at or before start, then at
+ * most one block's functions. False if no function starts exactly there.
  */
 static bool _stp_kstart_of(unsigned long start, const char **file, unsigned int *line)
 {
-	unsigned long base = (unsigned long)&sprint_symbol - STP_KSTART_ANCHOR;
-	int lo = 0, hi = STP_NR_KSTARTS - 1;
+	unsigned long base = (unsigned long)&sprint_symbol - STP_KSTART_ANCHOR, want, at;
+	int lo = 0, hi = STP_NR_KSTART_BLOCKS - 1, block = -1, i, end;
 
 	if (start < base || start - base > U32_MAX)
 		return false;
+	want = start - base;
 	while (lo <= hi) {
 		int mid = lo + (hi - lo) / 2;
-		u32 off = _stp_kstarts[mid].offset;
 
-		if (off == start - base) {
-			*file = _stp_kline_files[STP_KSTART_FILE(&_stp_kstarts[mid])];
-			*line = STP_KSTART_LINE(&_stp_kstarts[mid]);
-			return true;
-		}
-		if (off < start - base)
+		if (_stp_kstart_blocks[mid].offset <= want) {
+			block = mid;
 			lo = mid + 1;
-		else
+		} else {
 			hi = mid - 1;
+		}
 	}
-	return false;
+	if (block < 0)
+		return false;
+	end = block + 1 < STP_NR_KSTART_BLOCKS ? _stp_kstart_blocks[block + 1].first : STP_NR_KSTARTS;
+	at = _stp_kstart_blocks[block].offset;
+	for (i = _stp_kstart_blocks[block].first; i < end && at < want; ) {
+		if (++i < end)
+			at += _stp_kstart_deltas[i];
+	}
+	if (i >= end || at != want)
+		return false;
+	/* the file: the last run starting at or before i */
+	for (lo = 0, hi = STP_NR_KSTART_RUNS - 1, block = 0; lo <= hi; ) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (STP_KSTART_RUN_FIRST(_stp_kstart_runs[mid]) <= (u32)i) {
+			block = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	*file = _stp_kline_files[STP_KSTART_RUN_FILE(_stp_kstart_runs[block])];
+	*line = _stp_kstart_lines[i];
+	return true;
 }
 #endif
 

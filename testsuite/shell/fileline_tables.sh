@@ -21,17 +21,31 @@ if [ -d "/usr/lib/debug/lib/modules/$RELEASE" ] || [ -f "/usr/lib/debug/boot/vml
   [ "$starts" -gt 20000 ] || fail "$starts kernel function starts"
   vmlinux=/usr/lib/debug/boot/vmlinux-$RELEASE
   if [ -f "$vmlinux" ]; then
-    anchor=$(sed -n 's/^#define STP_KSTART_ANCHOR //p' k.c)
-    syms=$(nm "$vmlinux" | awk '$3 == "sprint_symbol" || $3 == "vfs_read"')
-    ss=$(echo "$syms" | awk '$3 == "sprint_symbol" { print $1 }')
-    vr=$(echo "$syms" | awk '$3 == "vfs_read" { print $1 }')
-    # the low 32 bits: sh's arithmetic clamps kernel addresses to INTMAX_MAX
-    off=$(printf '0x%x' $((0x${vr#ffffffff} - (0x${ss#ffffffff} - anchor))))
-    packed=$(grep -o "{$off, 0x[0-9a-f]*}" k.c | sed 's/.*, //; s/}//')
-    [ -n "$packed" ] || fail "vfs_read (offset $off) is not in the start table"
-    file=$(awk '/_stp_kline_files\[\] = \{/,/^\};/' k.c | sed -n "$(((packed >> 18) + 2))p" | tr -d '\t",')
+    # decode the start tables (runtime_api.h) for vfs_read's link address
+    vr=$(nm "$vmlinux" | awk '$3 == "vfs_read" { print $1 }')
+    start=$(python3 - "$vr" "$vmlinux" k.c <<'PY'
+import re, subprocess, sys
+c = open(sys.argv[3]).read()
+def table(name):
+    return [int(x, 0) for x in re.findall(r'(0x[0-9a-f]+|\d+)', re.search(name + r'\[\] = \{(.*?)\n\};', c, re.S).group(1))]
+files = re.findall(r'"(.*)",', re.search(r'_stp_kline_files\[\] = \{(.*?)\n\};', c, re.S).group(1))
+deltas, lines, runs = table('_stp_kstart_deltas'), table('_stp_kstart_lines'), table('_stp_kstart_runs')
+blocks = table('_stp_kstart_blocks')
+anchor = int(re.search(r'#define STP_KSTART_ANCHOR (0x[0-9a-f]+)', c).group(1), 16)
+syms = subprocess.run(['nm', sys.argv[2]], capture_output=True, text=True).stdout
+ss = int(re.search(r'^([0-9a-f]+) T sprint_symbol$', syms, re.M).group(1), 16)
+want = int(sys.argv[1], 16) - (ss - anchor)
+starts = {blocks[k + 1]: blocks[k] for k in range(0, len(blocks), 2)}
+at = None
+for i in range(len(deltas)):
+    at = starts[i] if i in starts else at + deltas[i]
+    if at == want:
+        f = max(r for r in runs if r >> 14 <= i) & 0x3fff
+        print('%s:%d' % (files[f], lines[i]))
+PY
+)
     want=$(addr2line -e "$vmlinux" "0x$vr" | sed 's#.*/\(fs/[^:]*\):\([0-9]*\).*#\1:\2#')
-    [ "$file:$((packed & 0x3ffff))" = "$want" ] || fail "vfs_read starts at $file:$((packed & 0x3ffff)), not $want"
+    [ "$start" = "$want" ] || fail "vfs_read starts at '$start', not $want"
   fi
 fi
 cat > k0.stp <<'STP'
