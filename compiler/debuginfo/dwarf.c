@@ -1008,6 +1008,8 @@ static int dwarf_func_lines(struct debuginfo *di, const char *name, bool whole_c
 	return added;
 }
 
+#define FUNC_STARTS_CHUNK 32
+
 /*
  * The first line of every function symbol in the section: one pass over
  * every compilation unit's line table, keeping the rows at a symbol's
@@ -1040,11 +1042,17 @@ static void dwarf_func_starts(struct debuginfo *di, const char *section, struct 
 	struct vec found = {0};
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+	/*
+	 * libdw keeps every line table it decoded until its handle ends, and
+	 * vmlinux's add up to hundreds of megabytes: a linked image's units
+	 * are read through handles of their own, FUNC_STARTS_CHUNK units each.
+	 */
+	Dwarf *dw = st->rel ? st->dw : dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+	for (int units = 1; dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0; units++) {
 		Dwarf_Die cu;
 		Dwarf_Lines *lines;
 		size_t nlines;
-		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &nlines) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &nlines) == 0) {
 			for (size_t j = 0; j < nlines; j++) {
 				Dwarf_Line *l = dwarf_onesrcline(lines, j);
 				Dwarf_Addr addr;
@@ -1068,7 +1076,13 @@ static void dwarf_func_starts(struct debuginfo *di, const char *section, struct 
 			}
 		}
 		off = next;
+		if (!st->rel && units % FUNC_STARTS_CHUNK == 0) {
+			dwarf_end(dw);
+			dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+		}
 	}
+	if (dw && !st->rel)
+		dwarf_end(dw);
 	free(done);
 	qsort(found.items, found.n, sizeof(void *), compare_start_addr);
 	for (int i = 0; i < found.n; i++)
