@@ -3,16 +3,24 @@
  * (symfile, symline, symfileline, print_backtrace_fileline).
  *
  * The whole vmlinux line table has millions of rows; a module carries
- * only those of the functions it can be expected to meet: every kernel
- * (or module) function a probe of the script is in (kernel.function,
- * kprobe.function, the syscall aliases...), then the other functions of
- * their compilation units (a static helper's callers are usually in its
- * own file), up to KLINES_MAX_ROWS rows in all (12 bytes each). A table
- * is keyed by module, symbol name and size, never by address: the runtime
- * finds an address's function through kallsyms (linux/stack.c), so KASLR
- * and module load addresses never matter. Without DWARF (--debuginfo=btf,
- * or no -dbg package) there is no table and the functions answer with the
- * address in hex.
+ * two smaller tables, and only when the script calls one of those
+ * functions:
+ *  - full line tables (12 bytes a row) of the functions it can be
+ *    expected to meet most: every kernel (or module) function a probe of
+ *    the script is in (kernel.function, kprobe.function, the syscall
+ *    aliases...), then the other functions of their compilation units (a
+ *    static helper's callers are usually in its own file), up to
+ *    KLINES_MAX_ROWS rows in all, plus the start line (one row) of every
+ *    other function of a probed kernel module. Keyed by module, symbol
+ *    name and size, never by address: the runtime finds an address's
+ *    function through kallsyms (linux/stack.c), so module load addresses
+ *    never matter;
+ *  - where every function of vmlinux's .text starts (about 4.7 bytes a
+ *    function), keyed by offset from the first function: the kernel
+ *    moves as a whole under KASLR, and the address of an exported
+ *    function (KSTART_ANCHOR) places the table at run time.
+ * Without DWARF (--debuginfo=btf, or no -dbg package) there is no table
+ * and the functions answer with the address in hex.
  */
 #include <stdlib.h>
 #include <string.h>
