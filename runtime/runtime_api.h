@@ -511,11 +511,22 @@ struct _stp_ucfi {
 };
 /*
  * Kernel source lines: with STP_HAVE_KLINES, the generated code defines
- * (compiler/klines.c) _stp_kline_funcs[STP_NR_KLINE_FUNCS], sorted by
- * module, name and size, the rows _stp_klines[] they index and the file
- * names _stp_kline_files[]; linux/stack.c finds an address's function
- * through kallsyms, so relocation (KASLR, module load address) never
- * matters.
+ * (compiler/klines.c) two tables and the file names _stp_kline_files[]
+ * they share:
+ *  - the full line tables of some functions (those the script probes and
+ *    the rest of their files): _stp_kline_funcs[STP_NR_KLINE_FUNCS],
+ *    sorted by module, name and size, and the rows _stp_klines[] they
+ *    index; a function is found through its kallsyms name, so relocation
+ *    (KASLR, module load address) never matters;
+ *  - where every function of the kernel's .text starts, by offset from
+ *    the first (the table's base): STP_NR_KSTARTS functions, each a u16
+ *    distance from the one before in _stp_kstart_deltas[] and a u16 line
+ *    in _stp_kstart_lines[]; _stp_kstart_blocks[] give the offset of every
+ *    32nd function (or of one too far from the one before), the only
+ *    places a search can start; _stp_kstart_runs[] the file of each run
+ *    of functions from one file. The offset of sprint_symbol,
+ *    STP_KSTART_ANCHOR, gives the base at run time (the kernel moves as
+ *    a whole under KASLR).
  */
 struct _stp_kline_func {
 	const char *module;              /* "kernel" or a module name, as kallsyms shows it */
@@ -529,6 +540,14 @@ struct _stp_kline {
 	u32 line;                        /* the source line from there up to the next row */
 	u32 file;                        /* index in _stp_kline_files[] */
 };
+struct _stp_kstart_block {
+	u32 offset;                      /* its first function's offset from the table's base */
+	u32 first;                       /* its first function's index */
+};
+/* A run of functions from one file: its first function's index and the file's, packed. */
+#define STP_KSTART_RUN_FILE_BITS 14
+#define STP_KSTART_RUN_FIRST(r) ((r) >> STP_KSTART_RUN_FILE_BITS)
+#define STP_KSTART_RUN_FILE(r) ((r) & ((1u << STP_KSTART_RUN_FILE_BITS) - 1))
 
 /* One row of a file's line table: the source line from vaddr up to the next row. */
 struct _stp_uline {

@@ -40,6 +40,12 @@ int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int ma
 	return di->ops->func_lines ? di->ops->func_lines(di, name, whole_cu, max_rows, out) : 0;
 }
 
+void dbg_func_starts(struct debuginfo *di, const char *section, struct vec *out)
+{
+	if (di->ops->func_starts)
+		di->ops->func_starts(di, section, out);
+}
+
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle)
 {
 	struct dbg_type *t = ast_alloc(sizeof(*t));

@@ -145,6 +145,15 @@ struct dbg_func_lines {
 	struct vec rows;        /* of struct dbg_line_row *, by offset, a change of line each */
 };
 
+/* Where one function symbol starts in the source (symfileline of any kernel function). */
+struct dbg_func_start {
+	uint64_t addr;          /* link-time address of the symbol */
+	const char *name;       /* the ELF symbol (the first by address order among aliases) */
+	uint64_t size;          /* its size */
+	const char *file;       /* relative to the compilation directory ("fs/open.c") */
+	int line;               /* the line of its first instruction */
+};
+
 /* Backend operations; see dwarf.c and btf.c for what each source can answer. */
 struct dbg_ops {
 	/* Functions whose name matches the glob pattern (and whose file matches
@@ -174,6 +183,10 @@ struct dbg_ops {
 	   struct dbg_func_lines *); at most max_rows rows in all, the named function's
 	   first. Returns the rows added. DWARF only (NULL in BTF). */
 	int (*func_lines)(struct debuginfo *di, const char *name, bool whole_cu, int max_rows, struct vec *out);
+	/* Where every function symbol of the section named 'section' (".text"; NULL: any
+	   but .init ones, the only choice in a kernel module) starts: struct
+	   dbg_func_start *, by address, one per address. DWARF only (NULL in BTF). */
+	void (*func_starts)(struct debuginfo *di, const char *section, struct vec *out);
 };
 
 /* One opened binary. */
@@ -208,6 +221,7 @@ extern enum dbg_prologue_mode dbg_prologue_searching; /* set once from the comma
 uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f); /* f->addr without the op */
 int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows,
 		   struct vec *out); /* 0 without the op */
+void dbg_func_starts(struct debuginfo *di, const char *section, struct vec *out); /* nothing without the op */
 
 /* Types. */
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle);

@@ -911,6 +911,12 @@ static int compare_row_offset(const void *a, const void *b)
 }
 
 /* Sort fl's rows by offset and keep one per change of line (the first row at an offset wins). */
+static int compare_start_addr(const void *a, const void *b)
+{
+	const struct dbg_func_start *x = *(struct dbg_func_start *const *)a, *y = *(struct dbg_func_start *const *)b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static void tidy_rows(struct dbg_func_lines *fl)
 {
 	qsort(fl->rows.items, fl->rows.n, sizeof(void *), compare_row_offset);
@@ -1002,6 +1008,87 @@ static int dwarf_func_lines(struct debuginfo *di, const char *name, bool whole_c
 	return added;
 }
 
+#define FUNC_STARTS_CHUNK 32
+
+/*
+ * The first line of every function symbol in the section: one pass over
+ * every compilation unit's line table, keeping the rows at a symbol's
+ * address (the first such row of a unit; the first unit that has one).
+ */
+static void dwarf_func_starts(struct debuginfo *di, const char *section, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	uint64_t lo = 0, hi = UINT64_MAX;
+	if (st->rel && section)
+		return;
+	if (section) {
+		if (elf_getshdrstrndx(st->elf, &shstrndx) != 0)
+			return;
+		hi = 0;
+		while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(st->elf, shstrndx, sh.sh_name) : NULL;
+			if (name && !strcmp(name, section) && (sh.sh_flags & SHF_ALLOC)) {
+				lo = sh.sh_addr;
+				hi = sh.sh_addr + sh.sh_size;
+			}
+		}
+		if (lo == hi)
+			return;
+	}
+	unsigned char *done = calloc(st->nsyms ? st->nsyms : 1, 1);  /* by index into st->syms */
+	struct vec found = {0};
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	/*
+	 * libdw keeps every line table it decoded until its handle ends, and
+	 * vmlinux's add up to hundreds of megabytes: a linked image's units
+	 * are read through handles of their own, FUNC_STARTS_CHUNK units each.
+	 */
+	Dwarf *dw = st->rel ? st->dw : dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+	for (int units = 1; dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0; units++) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nlines;
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &nlines) == 0) {
+			for (size_t j = 0; j < nlines; j++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, j);
+				Dwarf_Addr addr;
+				int lineno;
+				bool end;
+				if (dwarf_lineaddr(l, &addr) || addr < lo || addr >= hi || dwarf_lineno(l, &lineno) ||
+				    lineno <= 0 || dwarf_lineendsequence(l, &end) || end)
+					continue;
+				const struct elf_sym *sym = symbol_at(st, addr);
+				if (!sym || done[sym - st->syms])
+					continue;
+				done[sym - st->syms] = 1;
+				struct dbg_func_start *f = ast_alloc(sizeof(*f));
+				f->addr = addr;
+				f->name = sym->name;
+				f->size = sym->size;
+				f->file = relative_file(&cu, dwarf_linesrc(l, NULL, NULL));
+				f->line = lineno;
+				if (f->file)
+					vec_push(&found, f);
+			}
+		}
+		off = next;
+		if (!st->rel && units % FUNC_STARTS_CHUNK == 0) {
+			dwarf_end(dw);
+			dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+		}
+	}
+	if (dw && !st->rel)
+		dwarf_end(dw);
+	free(done);
+	qsort(found.items, found.n, sizeof(void *), compare_start_addr);
+	for (int i = 0; i < found.n; i++)
+		vec_push(out, found.items[i]);
+}
+
 /* ---- globals ---- */
 
 static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, const char *file_glob)
@@ -1069,6 +1156,7 @@ static const struct dbg_ops dwarf_ops = {
 	.typedefs = dwarf_typedefs,
 	.prologue_end = dwarf_prologue_end,
 	.func_lines = dwarf_func_lines,
+	.func_starts = dwarf_func_starts,
 };
 
 /* libdwfl for a relocatable object: sections laid out, DWARF relocated; no search for separate debuginfo. */

@@ -29,6 +29,8 @@
 #define STP_STACK_C
 
 #include <linux/kallsyms.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/task_stack.h>
 #include <asm/unwind.h>
 
 #ifndef STP_STACK_SKIP_MAX
@@ -82,6 +84,57 @@ static int _stp_kstack(struct _stp_context *c, struct pt_regs *regs)
 		}
 		c->stack_pcs[n++] = addr;
 	}
+	return n;
+}
+
+/*
+ * task_backtrace(): fill c->stack_pcs with the kernel return addresses of
+ * another task's stack, innermost first, from where it last switched out
+ * (the scheduler's own frames included); the current task's is
+ * _stp_kstack's. task is a number from the script, so it is first
+ * checked to be a live task: its pid (read fault-safely) must lead back
+ * to it in the pid hash, under rcu_read_lock, which also keeps the task
+ * and its stack from being freed through release_task's RCU callback.
+ * The other way a stack goes is the dead task's last switch, and a task
+ * becomes TASK_DEAD under its pi_lock: that is held (trylock: the probe
+ * may have hit inside a holder) while the stack is walked, bounded by
+ * MAXBACKTRACE steps. A task running on another CPU has no saved frame
+ * to start from (the kernel's unwinder refuses it): no frames, as when
+ * the lock is busy. Returns the number of frames, -EINVAL for a pointer
+ * that is not a live task.
+ */
+static int _stp_task_kstack(struct _stp_context *c, unsigned long task)
+{
+	struct task_struct *t = (struct task_struct *)task;
+	struct unwind_state state;
+	unsigned long flags;
+	pid_t pid;
+	int n = 0;
+
+	if (t == current)
+		return _stp_kstack(c, c->regs);
+	/* a user address would oops under SMAP; the read checks the rest */
+	if (task < TASK_SIZE_MAX + PAGE_SIZE || copy_from_kernel_nofault(&pid, &t->pid, sizeof(pid)) || pid <= 0)
+		return -EINVAL;
+	rcu_read_lock();
+	if (pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID) != t) {
+		rcu_read_unlock();
+		return -EINVAL;
+	}
+	if (raw_spin_trylock_irqsave(&t->pi_lock, flags)) {
+		if (!READ_ONCE(t->on_cpu) && READ_ONCE(t->__state) != TASK_DEAD && task_stack_page(t)) {
+			for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state) && n < MAXBACKTRACE;
+			     unwind_next_frame(&state)) {
+				unsigned long addr = unwind_get_return_address(&state);
+
+				if (!addr)
+					break;
+				c->stack_pcs[n++] = addr;
+			}
+		}
+		raw_spin_unlock_irqrestore(&t->pi_lock, flags);
+	}
+	rcu_read_unlock();
 	return n;
 }
 
@@ -141,6 +194,59 @@ static const struct _stp_kline_func _stp_kline_funcs[] = { {"", "", 0, 0, 0} };
 static const struct _stp_kline _stp_klines[] = { {0, 0, 0} };
 static const char *const _stp_kline_files[] = { "" };
 #define STP_NR_KLINE_FUNCS 0
+#define STP_NR_KSTARTS 0
+#endif
+
+#if STP_NR_KSTARTS
+/*
+ * The line where the kernel function starting at start begins, from the
+ * _stp_kstart_* tables: the base is where sprint_symbol is now minus its
+ * offset from it; the last block starting at or before start, then at
+ * most one block's functions. False if no function starts exactly there.
+ */
+static bool _stp_kstart_of(unsigned long start, const char **file, unsigned int *line)
+{
+	unsigned long base = (unsigned long)&sprint_symbol - STP_KSTART_ANCHOR, want, at;
+	int lo = 0, hi = STP_NR_KSTART_BLOCKS - 1, block = -1, i, end;
+
+	if (start < base || start - base > U32_MAX)
+		return false;
+	want = start - base;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (_stp_kstart_blocks[mid].offset <= want) {
+			block = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (block < 0)
+		return false;
+	end = block + 1 < STP_NR_KSTART_BLOCKS ? _stp_kstart_blocks[block + 1].first : STP_NR_KSTARTS;
+	at = _stp_kstart_blocks[block].offset;
+	for (i = _stp_kstart_blocks[block].first; i < end && at < want; ) {
+		if (++i < end)
+			at += _stp_kstart_deltas[i];
+	}
+	if (i >= end || at != want)
+		return false;
+	/* the file: the last run starting at or before i */
+	for (lo = 0, hi = STP_NR_KSTART_RUNS - 1, block = 0; lo <= hi; ) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (STP_KSTART_RUN_FIRST(_stp_kstart_runs[mid]) <= (u32)i) {
+			block = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	*file = _stp_kline_files[STP_KSTART_RUN_FILE(_stp_kstart_runs[block])];
+	*line = _stp_kstart_lines[i];
+	return true;
+}
 #endif
 
 /* Compare a kernel line table function with module mod and name (len bytes). */
@@ -156,12 +262,15 @@ static int _stp_kline_cmp(const struct _stp_kline_func *f, const char *mod, size
 }
 
 /*
- * The source line of a kernel address, from its symbol text (what
- * _stp_ksym left in c->sym_buf: "name+0xoff/0xsize [module]") and the
- * line table of the functions the module carries; caller: the address is
- * a return address (the line of the byte before). False if not known.
+ * The source line of kernel address addr, from its symbol text (what
+ * _stp_ksym left in c->sym_buf: "name+0xoff/0xsize [module]"): the row
+ * of the full line tables the module carries for the function if it has
+ * them, else (a function of the kernel itself) the line where the
+ * function starts. caller: addr is a return address (the line of the
+ * byte before). False if not known.
  */
-static bool _stp_kline_of(const char *symdata, bool caller, const char **file, unsigned int *line)
+static bool _stp_kline_of(const char *symdata, unsigned long addr, bool caller, const char **file,
+			  unsigned int *line)
 {
 	const char *plus = strchr(symdata, '+'), *slash, *open, *close;
 	char num[20];
@@ -169,6 +278,7 @@ static bool _stp_kline_of(const char *symdata, bool caller, const char **file, u
 	size_t len;
 	int lo = 0, hi = STP_NR_KLINE_FUNCS - 1;
 	const struct _stp_kline_func *best;
+	unsigned long start;
 
 	if (!plus || !(slash = strchr(plus, '/')) || !(open = strchr(slash, '[')) || !(close = strchr(open, ']')))
 		return false;
@@ -186,6 +296,9 @@ static bool _stp_kline_of(const char *symdata, bool caller, const char **file, u
 	num[len] = '\0';
 	if (kstrtoul(num, 16, &size))
 		return false;
+	if (off > addr)
+		return false;
+	start = addr - off;
 	if (caller && off)
 		off--;
 	/* The first function of that module and name... */
@@ -227,17 +340,21 @@ static bool _stp_kline_of(const char *symdata, bool caller, const char **file, u
 			return true;
 		}
 	}
+#if STP_NR_KSTARTS
+	if (close - open - 1 == 6 && !strncmp(open + 1, "kernel", 6))
+		return _stp_kstart_of(start, file, line);
+#endif
 	return false;
 }
 
 /* Append " at file:line" to c->sym_buf (the symbol of a known address) if its line is known. */
-static void _stp_ksym_add_line(struct _stp_context *c, bool caller)
+static void _stp_ksym_add_line(struct _stp_context *c, unsigned long addr, bool caller)
 {
 	const char *file;
 	unsigned int line;
 	size_t len = strlen(c->sym_buf);
 
-	if (_stp_kline_of(c->sym_buf, caller, &file, &line))
+	if (_stp_kline_of(c->sym_buf, addr, caller, &file, &line))
 		snprintf(c->sym_buf + len, sizeof(c->sym_buf) - len, " at %s:%u", file, line);
 }
 
@@ -254,7 +371,7 @@ static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr
 	bool known = _stp_ksym(c, addr), verbose = flags & STP_SYM_VERBOSE;
 
 	if (known && (flags & STP_SYM_FILELINE))
-		_stp_ksym_add_line(c, flags & STP_SYM_CALLER);
+		_stp_ksym_add_line(c, addr, flags & STP_SYM_CALLER);
 
 	if (!dst) {
 		if (verbose && !known)

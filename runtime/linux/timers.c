@@ -1,7 +1,9 @@
 /*
  * timers.c - timer.ms(N) and friends: one hrtimer per probe, re-armed from
  * its own callback, each period drawn afresh with .randomize(M); and
- * timer.profile: a pinned hrtimer per CPU, firing every tick.
+ * timer.profile: a pinned hrtimer per CPU, firing every tick, in hard
+ * interrupt context even on PREEMPT_RT (_HARD: else RT expires it from
+ * the timer softirq, where get_irq_regs() is no sample's registers).
  */
 
 #ifdef STP_HAVE_TIMERS
@@ -78,7 +80,7 @@ static void _stp_profile_start_cpu(void *info)
 {
 	struct _stp_profile_timer __percpu *timers = info;
 
-	hrtimer_start(&this_cpu_ptr(timers)->timer, ns_to_ktime(TICK_NSEC), HRTIMER_MODE_REL_PINNED);
+	hrtimer_start(&this_cpu_ptr(timers)->timer, ns_to_ktime(TICK_NSEC), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static int _stp_profile_register(size_t i)
@@ -92,7 +94,7 @@ static int _stp_profile_register(size_t i)
 	for_each_possible_cpu(cpu) {
 		struct _stp_profile_timer *pt = per_cpu_ptr(_stp_profile_timers[i], cpu);
 
-		hrtimer_init(&pt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		hrtimer_init(&pt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		pt->timer.function = _stp_profile_fire;
 		pt->tp = tp;
 	}
