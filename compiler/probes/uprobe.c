@@ -3,7 +3,8 @@
  * file and attached with uprobes (file + offset):
  *
  *   process("path").function("pattern")[.call | .return]
- *   process("path").statement("func@file:line")
+ *   process("path").statement("func@file:LINES")                 (linespec.h)
+ *   process("path").function("pattern").label("glob")           source labels
  *   process("path")[.provider("p")].mark("name")         SDT markers
  *   process("path").library("lib").function(...)         ... in a library it uses
  *
@@ -28,6 +29,7 @@
 
 #include "debuginfo/debuginfo.h"
 #include "diag.h"
+#include "probes/linespec.h"
 #include "probes/process.h"
 #include "targetvar.h"
 
@@ -450,16 +452,17 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 	return true;
 }
 
-/* .statement("func@file:line"): the first instruction of that line in each matching function. */
+/* .statement("func@file:LINES"): the first instruction of each line named, in each matching function. */
 static bool resolve_statement(struct user_file *uf, struct probe_component *c, struct process_point *pt,
 			      const char *family)
 {
 	const char *spec = c->arg->u.str;
-	const char *at = strchr(spec, '@'), *colon = at ? strrchr(at, ':') : NULL;
-	char *end;
-	long line = colon ? strtol(colon + 1, &end, 10) : 0;
-	if (!at || !colon || colon == at + 1 || at == spec || *end || line <= 0 || line > INT_MAX) {
-		diag_error(c->arg->loc, "expected \"function@file:line\", not \"%s\"", spec);
+	struct linespec ls;
+	if (!linespec_parse(spec, &ls, c->arg->loc))
+		return false;
+	if (!ls.file || ls.kind == LINESPEC_NONE) {
+		diag_error(c->arg->loc, "expected \"function@file:LINES\" (LINES: N, N-M, a list of those, '*', or +N past "
+			   "the function's declaration), not \"%s\"", spec);
 		return false;
 	}
 	if (!uf->di) {
@@ -467,25 +470,62 @@ static bool resolve_statement(struct user_file *uf, struct probe_component *c, s
 								 uf->no_dwarf));
 		return false;
 	}
-	const char *func = ast_strndup(spec, (size_t)(at - spec));
-	const char *file = ast_strndup(at + 1, (size_t)(colon - at - 1));
-	struct vec lines = {0};
-	if (uf->di->ops->lines)
-		uf->di->ops->lines(uf->di, func, file, (int)line, &lines);
-	for (int i = 0; i < lines.n; i++) {
-		struct dbg_line *dl = lines.items[i];
-		uint64_t offset;
-		if (!elfsym_offset(uf->elf, dl->addr, &offset))
-			continue;
-		const char *what = ast_printf("%s at line %d", dl->func->name, dl->line);
-		add_site(pt, offset, dl->addr,
-			 ast_printf("%s+0x%llx", dl->func->name, (unsigned long long)(dl->addr - dl->func->addr)),
-			 ast_printf("%s.statement(\"%s@%s:%d\")", family, dl->func->name, dl->file, dl->line),
-			 dwarf_scope(uf->di, dl->func, dl->addr, false, false, what));
+	struct vec funcs = {0};
+	dbg_functions(uf->di, ls.func, NULL, false, &funcs);
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		struct vec lines = {0};
+		uf->di->ops->statements(uf->di, f, ls.file, &lines);
+		for (int j = 0; j < lines.n; j++) {
+			struct dbg_line *dl = lines.items[j];
+			uint64_t offset;
+			if (!linespec_has_line(&ls, f->line, dl->line) || (ls.kind == LINESPEC_ANY && dl->inlined) ||
+			    !elfsym_offset(uf->elf, dl->addr, &offset))
+				continue;
+			const char *what = ast_printf("%s at line %d", f->name, dl->line);
+			add_site(pt, offset, dl->addr,
+				 ast_printf("%s+0x%llx", f->name, (unsigned long long)(dl->addr - f->addr)),
+				 ast_printf("%s.statement(\"%s@%s:%d\")", family, f->name, dl->file, dl->line),
+				 dwarf_scope(uf->di, f, dl->addr, false, false, what));
+		}
 	}
 	if (!pt->sites.n) {
-		not_found(pt->optional, c->arg->loc, ast_printf("no code for line %ld of %s in a function matching '%s' in %s",
-								 line, file, func, pt->file));
+		const char *lines = linespec_lines_text(&ls);
+		not_found(pt->optional, c->arg->loc, ast_printf("no code for line%s %s of %s in a function matching '%s' in %s",
+								 linespec_single(&ls) ? "" : "s", lines + (*lines == ':'),
+								 ls.file, ls.func, pt->file));
+		return false;
+	}
+	return true;
+}
+
+/* .function("pattern").label("glob"): the labelled code, in each matching function (DWARF only). */
+static bool resolve_label(struct user_file *uf, struct probe_component *c, struct probe_component *lc,
+			  struct process_point *pt, const char *family)
+{
+	if (!uf->di) {
+		not_found(pt->optional, lc->loc, ast_printf(".label needs the program's DWARF: %s", uf->no_dwarf));
+		return false;
+	}
+	struct vec funcs = {0};
+	dbg_functions(uf->di, c->arg->u.str, NULL, false, &funcs);
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		struct vec labels = {0};
+		uf->di->ops->labels(uf->di, f, lc->arg->u.str, &labels);
+		for (int j = 0; j < labels.n; j++) {
+			struct dbg_label *lb = labels.items[j];
+			uint64_t offset;
+			if (!elfsym_offset(uf->elf, lb->addr, &offset))
+				continue;
+			add_site(pt, offset, lb->addr, ast_printf("%s:%s", f->name, lb->name),
+				 ast_printf("%s.function(\"%s\").label(\"%s\")", family, function_spec(f->name, f), lb->name),
+				 dwarf_scope(uf->di, f, lb->addr, false, false, ast_printf("label %s of %s", lb->name, f->name)));
+		}
+	}
+	if (!pt->sites.n) {
+		not_found(pt->optional, lc->arg->loc, ast_printf("no label matching '%s' in a function matching '%s' in %s",
+								  lc->arg->u.str, c->arg->u.str, pt->file));
 		return false;
 	}
 	return true;
@@ -585,20 +625,26 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	}
 	/* the suffix first: a .return probe's sites and variables differ */
 	const char *suffix = "";
-	struct probe_component *sc = probes_component(pp, next + 1);
+	struct probe_component *sc = probes_component(pp, next + 1), *label = NULL;
 	if (sc) {
-		if (is_function && !sc->arg && (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) &&
+		if (is_function && !strcmp(sc->name, "label") && probes_ncomponents(pp) == next + 2) {
+			if (!string_arg(sc, "a label name"))
+				return false;
+			label = sc;
+		} else if (is_function && !sc->arg && (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) &&
 		    probes_ncomponents(pp) == next + 2) {
 			pt->is_return = !strcmp(sc->name, "return");
 			suffix = ast_printf(".%s", sc->name);
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
-				   is_function ? ": only .call or .return may follow" : "");
+				   is_function ? ": only .call, .return or .label(\"name\") may follow" : "");
 			return false;
 		}
 	}
 	bool ok;
-	if (is_function)
+	if (is_function && label)
+		ok = string_arg(c, "a function name") && resolve_label(&uf, c, label, pt, family);
+	else if (is_function)
 		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix);
 	else if (!strcmp(c->name, "statement"))
 		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, pt, family);
