@@ -7,6 +7,7 @@
  *   process("path").function("pattern").label("glob")           source labels
  *   process("path")[.provider("p")].mark("name")         SDT markers
  *   process("path").library("lib").function(...)         ... in a library it uses
+ *   process("path")[.library("lib")].plt[("glob")][.return]  PLT entries
  *
  * Paths are the target's: with --sysroot=DIR the file read here is
  * DIR/path. A name without '/' is looked up in PATH. Wildcard patterns
@@ -531,6 +532,33 @@ static bool resolve_label(struct user_file *uf, struct probe_component *c, struc
 	return true;
 }
 
+/*
+ * .plt or .plt("glob"): the PLT entries of the file (each a stub that
+ * jumps to a library function), named by the symbol each calls. $$name is
+ * that symbol; in a .return probe $return (a long) is what it returned.
+ */
+static bool resolve_plt(struct user_file *uf, struct probe_component *c, struct process_point *pt, const char *family,
+			const char *suffix)
+{
+	const char *glob = c->arg ? c->arg->u.str : "*";
+	struct vec entries = {0};
+	elfsym_plt(uf->elf, glob, &entries);
+	if (!entries.n) {
+		not_found(pt->optional, c->arg ? c->arg->loc : c->loc,
+			  ast_printf("no PLT entry%s%s in %s", c->arg ? " matching " : "", c->arg ? glob : "", pt->file));
+		return false;
+	}
+	for (int i = 0; i < entries.n; i++) {
+		struct elfsym_func *fn = entries.items[i];
+		struct target_scope *scope = bare_scope(ast_printf("a PLT entry has no DWARF (%s@plt)", fn->name), pt->is_return,
+							 ast_printf("PLT entry %s", fn->name));
+		targetvar_provide(scope, "$name", TYPE_STRING, emit_c_string(fn->name), NULL, false);
+		add_site(pt, fn->offset, fn->vaddr, ast_printf("%s@plt", fn->name),
+			 ast_printf("%s.plt(\"%s\")%s", family, fn->name, suffix), scope);
+	}
+	return true;
+}
+
 /* .mark("name"), after an optional .provider("p"): every matching SDT marker. */
 static bool resolve_mark(struct user_file *uf, const char *provider, struct probe_component *c, struct process_point *pt,
 			 const char *family)
@@ -598,13 +626,13 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		pt->file = uf.target;
 		family = ast_printf("%s.library(\"%s\")", family, pt->file);
 		c = probes_component(pp, ++next);
-		if (!c || strcmp(c->name, "function")) {
-			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\") after .library(...)");
+		if (!c || (strcmp(c->name, "function") && strcmp(c->name, "plt"))) {
+			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\") or .plt after .library(...)");
 			return false;
 		}
 	}
 	pt->relocatable = elfsym_relocatable(uf.elf);
-	if (strcmp(c->name, "provider") && strcmp(c->name, "mark"))
+	if (strcmp(c->name, "provider") && strcmp(c->name, "mark") && strcmp(c->name, "plt"))
 		load_dwarf(&uf);
 	const char *provider = "*";
 	if (!strcmp(c->name, "provider")) {
@@ -617,10 +645,10 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 			return false;
 		}
 	}
-	bool is_function = !strcmp(c->name, "function");
-	if (!is_function && strcmp(c->name, "statement") && strcmp(c->name, "mark")) {
+	bool is_function = !strcmp(c->name, "function"), is_plt = !strcmp(c->name, "plt");
+	if (!is_function && !is_plt && strcmp(c->name, "statement") && strcmp(c->name, "mark")) {
 		diag_error(c->loc, "unknown process probe '.%s': expected begin, end, thread, function, statement, "
-			   "mark, provider or library", c->name);
+			   "mark, provider, plt or library", c->name);
 		return false;
 	}
 	/* the suffix first: a .return probe's sites and variables differ */
@@ -631,13 +659,14 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 			if (!string_arg(sc, "a label name"))
 				return false;
 			label = sc;
-		} else if (is_function && !sc->arg && (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) &&
-		    probes_ncomponents(pp) == next + 2) {
+		} else if ((is_function || (is_plt && !strcmp(sc->name, "return"))) && !sc->arg &&
+			   (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) && probes_ncomponents(pp) == next + 2) {
 			pt->is_return = !strcmp(sc->name, "return");
 			suffix = ast_printf(".%s", sc->name);
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
-				   is_function ? ": only .call, .return or .label(\"name\") may follow" : "");
+				   is_function ? ": only .call, .return or .label(\"name\") may follow"
+				   : is_plt ? ": only .return may follow" : "");
 			return false;
 		}
 	}
@@ -646,6 +675,8 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		ok = string_arg(c, "a function name") && resolve_label(&uf, c, label, pt, family);
 	else if (is_function)
 		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix);
+	else if (is_plt)
+		ok = (!c->arg || string_arg(c, "a symbol name")) && resolve_plt(&uf, c, pt, family, suffix);
 	else if (!strcmp(c->name, "statement"))
 		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, pt, family);
 	else
@@ -653,7 +684,8 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	if (!ok)
 		return false;
 	if (pt->sites.n > UPROBE_MAX_SITES && !s->list_probes) {
-		diag_error(c->arg->loc, "'%s' matches %d places in %s, more than %d", c->arg->u.str, pt->sites.n,
+		diag_error(c->arg ? c->arg->loc : c->loc, "'%s' matches %d places in %s, more than %d",
+			   c->arg ? c->arg->u.str : c->name, pt->sites.n,
 			   pt->file, UPROBE_MAX_SITES);
 		return false;
 	}
