@@ -201,6 +201,8 @@ struct _stp_kprobe_probe {
 	int optional;                    /* '?': a registration failure is not an error */
 	int wildcard;                    /* a wildcard's match: a registration failure is a warning */
 	int maxactive;                   /* kretprobe instances, 0 for the kernel's default */
+	long callee_return;              /* .callee: runs only if the return address at the entry is the
+					    probed address plus this (its call site); 0 for every call */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
 	size_t data_size;                /* .return with entry: bytes of instance data */
 	int registered;                  /* runtime-owned */

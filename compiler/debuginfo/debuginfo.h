@@ -145,6 +145,7 @@ struct dbg_label {
 struct dbg_call {
 	struct dbg_func *caller;
 	const char *callee;     /* the called function's name */
+	const char *callee_file;/* where it is declared, NULL if unknown (tells apart statics of one name) */
 	uint64_t return_addr;   /* link-time address the call returns to (in the caller) */
 };
 

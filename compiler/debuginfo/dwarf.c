@@ -978,7 +978,8 @@ static void dwarf_labels(struct debuginfo *di, struct dbg_func *f, const char *g
 }
 
 /* Call sites under die whose callee (DW_AT_call_origin, or GCC's DW_AT_abstract_origin) matches glob. */
-static void walk_calls(struct debuginfo *di, Dwarf_Die *die, struct dbg_func *f, const char *glob, struct vec *out)
+static void walk_calls(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, struct dbg_func *f, const char *glob,
+		       struct vec *out)
 {
 	Dwarf_Die child;
 	if (dwarf_child(die, &child) != 0)
@@ -999,11 +1000,12 @@ static void walk_calls(struct debuginfo *di, Dwarf_Die *die, struct dbg_func *f,
 				struct dbg_call *c = ast_alloc(sizeof(*c));
 				c->caller = f;
 				c->callee = ast_strdup(name);
+				c->callee_file = relative_file(cu, dwarf_decl_file(&callee));
 				c->return_addr = ret;
 				vec_push(out, c);
 			}
 		} else if (tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) {
-			walk_calls(di, &child, f, glob, out);
+			walk_calls(di, cu, &child, f, glob, out);
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -1011,9 +1013,9 @@ static void walk_calls(struct debuginfo *di, Dwarf_Die *die, struct dbg_func *f,
 static void dwarf_calls(struct debuginfo *di, struct dbg_func *f, const char *glob, struct vec *out)
 {
 	struct dwarf_state *st = di->priv;
-	Dwarf_Die die;
-	if (f->handle && dwarf_offdie(st->dw, f->handle, &die))
-		walk_calls(di, &die, f, glob, out);
+	Dwarf_Die die, cu;
+	if (f->handle && dwarf_offdie(st->dw, f->handle, &die) && dwarf_addrdie(st->dw, f->addr, &cu))
+		walk_calls(di, &cu, &die, f, glob, out);
 }
 
 /* ---- line tables of functions (symfileline) ---- */

@@ -79,9 +79,17 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 							 : ".callee needs a function name in quotes: .callee(\"name\")");
 			return false;
 		}
-		diag_error(c->loc, ".%s probes are not supported: stapc finds the call sites (DWARF), but its kprobes "
-			   "cannot yet check at run time that the callee was called from there", c->name);
-		return false;
+		if (callees && c->arg && c->arg->u.num > 1) {
+			diag_error(c->arg->loc, ".callees(%lld) is not supported: a callee deeper than 1 would have to check "
+				   "its chain of callers on the stack, which stapc does not do; "
+				   "use .callees or .callees(1)", (long long)c->arg->u.num);
+			return false;
+		}
+		if (sf->ret || sf->inl || sf->exported || sf->maxactive) {
+			diag_error(c->loc, ".%s takes only .call after it%s", c->name,
+				   sf->ret ? " (.return is not supported: stapc checks the caller only at the callee's entry)" : "");
+			return false;
+		}
 	}
 	if (sf->maxactive && !sf->ret) {
 		diag_error(pp->loc, ".maxactive(N) applies only to .return probes");
@@ -231,6 +239,44 @@ static void expand_labels(struct request *rq, struct debuginfo *di, struct dbg_f
 }
 
 /*
+ * .callee("glob") of one caller: a probe on the entry of each function it
+ * calls directly (a DWARF call site, not a tail call) that runs only when
+ * the return address is that call site's (runtime/linux/kprobes.c).
+ */
+static void expand_callees(struct request *rq, struct debuginfo *di, struct dbg_func *f, const struct ktext *kt,
+			   const struct resolved_probe *tmpl, struct vec *out)
+{
+	const char *glob = rq->sf.callee->arg && rq->sf.callee->arg->kind == NODE_STR ? rq->sf.callee->arg->u.str : "*";
+	struct vec calls = {0};
+	di->ops->calls(di, f, glob, &calls);
+	for (int j = 0; j < calls.n; j++) {
+		struct dbg_call *call = calls.items[j];
+		struct vec named = {0};
+		struct dbg_func *callee = NULL;
+		dbg_functions(di, call->callee, NULL, false, &named);
+		for (int k = 0; k < named.n && !callee; k++) {
+			struct dbg_func *g = named.items[k];
+			if (!call->callee_file || (g->file && !strcmp(g->file, call->callee_file)))
+				callee = g;
+		}
+		uint64_t site;
+		if (!callee || callee->addr != callee->symbol_addr || (kt && ktext_check(kt, callee->addr, &site) != KTEXT_OK))
+			continue; /* renamed by the compiler (.isra, .constprop), or not probeable */
+		struct resolved_probe *r = new_probe(tmpl, "", callee, callee->addr);
+		r->callee_return = (int64_t)(call->return_addr - callee->addr);
+		r->wildcard = true;
+		r->pp = ast_printf("%s.callee(\"%s@%s:%d\")%s", where_text("kernel.function", f->name, f->file, f->line),
+				   callee->name, callee->file ? callee->file : "", callee->line, rq->sf.call ? ".call" : "");
+		if (!callee->file)
+			r->pp = ast_printf("%s.callee(\"%s\")%s", where_text("kernel.function", f->name, f->file, f->line),
+					   callee->name, rq->sf.call ? ".call" : "");
+		r->scope = function_scope(di, callee, callee->addr, false, ast_printf("function %s called from %s",
+										   callee->name, f->name));
+		vec_push(out, r);
+	}
+}
+
+/*
  * The functions of one module (or the kernel) that the request names;
  * quiet: a module without a match is no error (module("*")). Returns
  * false after a diagnostic; out grows by the matches.
@@ -261,13 +307,20 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	}
 	/* what only DWARF knows */
 	const char *needs = rq->statement ? "statement probes need" : sf.inl ? ".inline needs"
-			    : sf.label ? ".label needs" : pat.file ? "a source file in the pattern needs" : NULL;
+			    : sf.label ? ".label needs" : sf.callee ? ".callee needs"
+			    : pat.file ? "a source file in the pattern needs" : NULL;
 	if (needs && di->source != DBG_SOURCE_DWARF) {
 		diag_error(what->loc, "%s DWARF debuginfo: %s", needs, kernel_dwarf_missing(s, module));
 		return false;
 	}
 	const char *prefix = kernel ? "" : ast_printf("%s:", kernel_module_name(module));
 	int before = out->n;
+	if (sf.callee && !kernel) {
+		diag_error(sf.callee->loc, ".%s is supported in the kernel only: in a module, caller and callee may lie in "
+			   "sections loaded apart, so the call site's address cannot be derived from the callee's",
+			   sf.callee->name);
+		return false;
+	}
 	if (rq->statement) {
 		if (!expand_statements(s, rq, di, family, prefix, tmpl, out))
 			return false;
@@ -312,6 +365,10 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			expand_labels(rq, di, f, family, prefix, tmpl, out);
 			continue;
 		}
+		if (sf.callee) {
+			expand_callees(rq, di, f, kernel_text(di), tmpl, out);
+			continue;
+		}
 		uint64_t site = 0;
 		enum ktext_verdict verdict = kt ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
 		if (verdict != KTEXT_OK && wildcard) {
@@ -346,6 +403,10 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		if (sf.label && funcs.n)
 			diag_error(what->arg->loc, "no label matching \"%s\" in a function matching \"%s\" in %s", sf.label,
 				   what->arg->u.str, where);
+		else if (sf.callee && funcs.n)
+			diag_error(what->arg->loc, "a function matching \"%s\" calls no probeable function matching \"%s\" "
+				   "at a call site DWARF records in %s", what->arg->u.str,
+				   sf.callee->arg && sf.callee->arg->kind == NODE_STR ? sf.callee->arg->u.str : "*", where);
 		else
 			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s", sf.inl ? "inlined " : "",
 				   sf.exported ? "exported " : "", what->arg->u.str, where,

@@ -25,10 +25,35 @@ static u64 _stp_modules_missed_before(void);
  * backtraces and symbols start at the probe point. Restored before the
  * kernel single-steps or emulates the probed instruction.
  */
+/*
+ * A .callee probe sits on the callee's entry and runs only for the call
+ * from its caller's call site: the return address on the stack (what
+ * regs->sp points at on entry, under an int3 or an ftrace-based kprobe
+ * alike) must be the probed address plus callee_return (the kernel image
+ * moves as one piece, so link-time differences hold at run time).
+ * -DSTAP_CALLEE_MATCHALL runs it for every call, as SystemTap's does.
+ */
+static __always_inline bool _stp_kprobe_caller_ok(struct kprobe *kp, struct pt_regs *regs)
+{
+#ifndef STAP_CALLEE_MATCHALL
+	const struct _stp_kprobe_probe *kpp = container_of(kp, struct _stp_kprobe_probe, u.kp);
+	unsigned long ret;
+
+	if (kpp->callee_return &&
+	    (copy_from_kernel_nofault(&ret, (void *)kernel_stack_pointer(regs), sizeof(ret)) ||
+	     ret != (unsigned long)kp->addr + kpp->callee_return))
+		return false;
+#endif
+	return true;
+}
+
 static __always_inline void _stp_kprobe_run_at(const struct _stp_probe *p, struct kprobe *kp,
 					       struct pt_regs *regs)
 {
 	unsigned long ip = instruction_pointer(regs);
+
+	if (!_stp_kprobe_caller_ok(kp, regs))
+		return;
 
 	if (!p->regless)
 		instruction_pointer_set(regs, (unsigned long)kp->addr);
@@ -311,7 +336,7 @@ static int _stp_kprobe_register_one(size_t i)
 	 * An entry probe: registered disabled, then hooked through ftrace or
 	 * enabled. Not a conditional one: it is armed and disarmed as a kprobe.
 	 */
-	if (kpp->offset == 0 && !cond && !_stp_kprobes_any_conditional()) {
+	if (kpp->offset == 0 && !cond && !kpp->callee_return && !_stp_kprobes_any_conditional()) {
 		int rc;
 
 		kpp->u.kp.flags = KPROBE_FLAG_DISABLED;
