@@ -397,6 +397,9 @@ static void _stp_tv_append_string(char *dst, unsigned long addr, long max, int u
 static long _stp_copy_string(char *dst, unsigned long addr, long max, int user);
 static int _stp_string_or_error(struct _stp_context *c, char *dst, unsigned long addr, long max, int user);
 extern struct task_struct init_task;   /* @var: its address measures the KASLR offset */
+/* @var("sym", "module"): the address of data symbol sym of module (kbuild's name) where it
+   is loaded now; non-zero (and c's error set, if c) when it is not loaded or has no such symbol. */
+static int _stp_module_symbol(struct _stp_context *c, const char *module, const char *sym, unsigned long *out);
 
 /* Errors. Set c->base.last_error (and return) to end the probe with an error;
  * the runtime prints "ERROR: <last_error> near <last_stmt>" and stops the script.

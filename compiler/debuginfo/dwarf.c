@@ -1123,6 +1123,7 @@ static int dwarf_func_lines(struct debuginfo *di, const char *name, bool whole_c
 static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, const char *file_glob)
 {
 	struct dwarf_state *st = di->priv;
+	struct dbg_var *fallback = NULL; /* defined, with a location that is no link-time address */
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
@@ -1142,11 +1143,13 @@ static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, cons
 				v->loc = locate(st, &child, 0, 1);
 				if (v->loc.kind == DBG_LOC_MEMORY && v->loc.absolute)
 					return v;
+				if (!fallback && dwarf_hasattr(&child, DW_AT_location))
+					fallback = v; /* a module's static: no address until loaded */
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
 		off = next;
 	}
-	return NULL;
+	return fallback;
 }
 
 static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *out)

@@ -340,6 +340,41 @@ const char *kernel_module_function_missing(struct session *s, const char *module
 	return ast_printf("module %s has no function %s (no such symbol in %s)", module, function, m->path);
 }
 
+const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name)
+{
+	const char *path = btf_path(s, module);
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0)
+		return kernel_module_missing(s, module);
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	int n = 0;
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *sname;
+			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_OBJECT &&
+			    sym.st_shndx != SHN_UNDEF && (sname = elf_strptr(elf, sh.sh_link, sym.st_name)) &&
+			    !strcmp(sname, name))
+				n++;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (n == 1)
+		return NULL;
+	return n ? ast_printf("module %s has %d data symbols named %s: the loaded module's would be ambiguous", module, n,
+			      name)
+		 : ast_printf("module %s has no data symbol %s in %s (a variable the compiler kept in a register, or "
+			      "merged away, has none)", module, name, path);
+}
+
 bool kernel_module_has_function(struct session *s, const char *module, const char *glob)
 {
 	struct module_functions *m = module_functions(s, module);
