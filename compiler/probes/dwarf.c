@@ -202,27 +202,6 @@ static bool expand_statements(struct session *s, struct request *rq, struct debu
 	return true;
 }
 
-/* The first and last line of f's code in its own file; false if DWARF has no rows there. */
-static bool function_span(struct debuginfo *di, struct dbg_func *f, int *first, int *last)
-{
-	struct vec lines = {0};
-	if (!f->file)
-		return false;
-	di->ops->statements(di, f, f->file, &lines);
-	*first = f->line;
-	*last = 0;
-	for (int i = 0; i < lines.n; i++) {
-		struct dbg_line *dl = lines.items[i];
-		if (dl->inlined)
-			continue;
-		if (!*first || dl->line < *first)
-			*first = dl->line;
-		if (dl->line > *last)
-			*last = dl->line;
-	}
-	return *last > 0;
-}
-
 /* .label("glob") of one function: a probe per matching label. */
 static void expand_labels(struct request *rq, struct debuginfo *di, struct dbg_func *f, const char *family,
 			  const char *prefix, const struct resolved_probe *tmpl, struct vec *out)
@@ -352,11 +331,9 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
-		int first, last;
 		if (pat.kind == LINESPEC_RANGES || pat.kind == LINESPEC_RELATIVE) {
 			/* the functions that span one of the lines (an inline instance: its declaration line) */
-			if (sf.inl ? !linespec_has_line(&pat, f->line, f->line)
-				   : !function_span(di, f, &first, &last) || !linespec_spans(&pat, f->line, first, last))
+			if (sf.inl ? !linespec_has_line(&pat, f->line, f->line) : !linespec_function_spans(&pat, di, f))
 				continue;
 		}
 		if (sf.exported && !f->exported)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfo/debuginfo.h"
 #include "diag.h"
 #include "probes/linespec.h"
 
@@ -114,6 +115,27 @@ bool linespec_spans(const struct linespec *ls, int decl_line, int first, int las
 		return false;
 	}
 	return false;
+}
+
+bool linespec_function_spans(const struct linespec *ls, struct debuginfo *di, struct dbg_func *f)
+{
+	if (ls->kind == LINESPEC_NONE || ls->kind == LINESPEC_ANY)
+		return true;
+	if (!f->file || !di->ops->statements)
+		return false;
+	struct vec lines = {0};
+	di->ops->statements(di, f, f->file, &lines);
+	int first = f->line, last = 0;
+	for (int i = 0; i < lines.n; i++) {
+		struct dbg_line *dl = lines.items[i];
+		if (dl->inlined)
+			continue;
+		if (!first || dl->line < first)
+			first = dl->line;
+		if (dl->line > last)
+			last = dl->line;
+	}
+	return last > 0 && linespec_spans(ls, f->line, first, last);
 }
 
 bool linespec_single(const struct linespec *ls)

@@ -40,6 +40,11 @@ bool linespec_parse(const char *text, struct linespec *out, struct srcloc loc);
 bool linespec_has_line(const struct linespec *ls, int decl_line, int line);
 /* Does a function whose lines run from first to last hold a line the spec names? */
 bool linespec_spans(const struct linespec *ls, int decl_line, int first, int last);
+struct debuginfo;
+struct dbg_func;
+/* Does function f (out of line) span a line the spec names: from its declaration to the last
+   line of its own code (not of functions inlined into it), by its DWARF line table? */
+bool linespec_function_spans(const struct linespec *ls, struct debuginfo *di, struct dbg_func *f);
 /* Is it one line (":N" or "+N"), as a statement probe on one line was before ranges? */
 bool linespec_single(const struct linespec *ls);
 /* The line part as written: ":*", ":10-20", "+3", "" for none. */

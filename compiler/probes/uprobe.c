@@ -422,13 +422,36 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 			     const char *family, const char *suffix)
 {
 	struct vec fns = {0}, dfuncs = {0};
-	elfsym_functions(uf->elf, c->arg->u.str, &fns);
+	struct linespec ls;
+	if (!linespec_parse(c->arg->u.str, &ls, c->arg->loc))
+		return false;
+	if (ls.file && !uf->di) {
+		not_found(pt->optional, c->arg->loc, ast_printf("a source file in the pattern needs the program's DWARF: %s",
+								 uf->no_dwarf));
+		return false;
+	}
+	elfsym_functions(uf->elf, ls.func, &fns);
+	if (uf->di)
+		dbg_functions(uf->di, ls.func, ls.file, false, &dfuncs);
+	if (ls.file) {
+		/* only the functions DWARF places in that file (and spanning its lines) */
+		int kept = 0;
+		for (int i = 0; i < fns.n; i++) {
+			struct elfsym_func *fn = fns.items[i];
+			bool ok = false;
+			for (int j = 0; j < dfuncs.n && !ok; j++) {
+				struct dbg_func *df = dfuncs.items[j];
+				ok = df->addr == fn->vaddr && linespec_function_spans(&ls, uf->di, df);
+			}
+			if (ok)
+				fns.items[kept++] = fn;
+		}
+		fns.n = kept;
+	}
 	if (!fns.n) {
 		not_found(pt->optional, c->arg->loc, ast_printf("no function matching '%s' in %s", c->arg->u.str, pt->file));
 		return false;
 	}
-	if (uf->di)
-		dbg_functions(uf->di, c->arg->u.str, NULL, false, &dfuncs);
 	for (int i = 0; i < fns.n; i++) {
 		struct elfsym_func *fn = fns.items[i];
 		struct dbg_func *df = NULL;
@@ -509,10 +532,15 @@ static bool resolve_label(struct user_file *uf, struct probe_component *c, struc
 		return false;
 	}
 	struct vec funcs = {0};
-	dbg_functions(uf->di, c->arg->u.str, NULL, false, &funcs);
+	struct linespec ls;
+	if (!linespec_parse(c->arg->u.str, &ls, c->arg->loc))
+		return false;
+	dbg_functions(uf->di, ls.func, ls.file, false, &funcs);
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		struct vec labels = {0};
+		if (!linespec_function_spans(&ls, uf->di, f))
+			continue;
 		uf->di->ops->labels(uf->di, f, lc->arg->u.str, &labels);
 		for (int j = 0; j < labels.n; j++) {
 			struct dbg_label *lb = labels.items[j];
