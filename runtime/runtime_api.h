@@ -366,6 +366,8 @@ struct _stp_uprobe {
 	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
 	size_t data_size;                /* .return with entry: bytes it saves */
+	long callee_return;              /* .callee: runs only if the return address at the entry is the
+					    probed address plus this; 0 for every call */
 	struct uprobe_consumer consumer; /* runtime-owned */
 	struct path kpath;               /* runtime-owned: path, held while registered */
 	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */

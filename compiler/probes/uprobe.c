@@ -8,6 +8,7 @@
  *   process("path")[.provider("p")].mark("name")         SDT markers
  *   process("path").library("lib").function(...)         ... in a library it uses
  *   process("path")[.library("lib")].plt[("glob")][.return]  PLT entries
+ *   process("path").function("pattern").callee("glob")[.call]   calls at DWARF call sites
  *
  * Paths are the target's: with --sysroot=DIR the file read here is
  * DIR/path. A name without '/' is looked up in PATH. Wildcard patterns
@@ -561,6 +562,72 @@ static bool resolve_label(struct user_file *uf, struct probe_component *c, struc
 }
 
 /*
+ * .callee("glob") / .callees[(1)] [.call]: the entry of each function of
+ * the file a matching function calls at a DWARF call site, run only for
+ * that call (the runtime checks the return address). The probe stays on
+ * the callee's first instruction, where the return address is at the
+ * stack pointer: unoptimized code's parameters are read from the argument
+ * registers there, its locals are not set yet.
+ */
+static bool resolve_callees(struct user_file *uf, struct probe_component *c, struct probe_component *cc,
+			    struct process_point *pt, const char *family, const char *suffix)
+{
+	const char *glob = cc->arg && cc->arg->kind == NODE_STR ? cc->arg->u.str : "*";
+	struct linespec ls;
+	if (!linespec_parse(c->arg->u.str, &ls, c->arg->loc))
+		return false;
+	if (!uf->di) {
+		not_found(pt->optional, cc->loc, ast_printf(".%s needs the program's DWARF: %s", cc->name, uf->no_dwarf));
+		return false;
+	}
+	struct vec callers = {0};
+	dbg_functions(uf->di, ls.func, ls.file, false, &callers);
+	for (int i = 0; i < callers.n; i++) {
+		struct dbg_func *f = callers.items[i];
+		struct vec calls = {0};
+		if (!linespec_function_spans(&ls, uf->di, f))
+			continue;
+		uf->di->ops->calls(uf->di, f, glob, &calls);
+		for (int j = 0; j < calls.n; j++) {
+			struct dbg_call *call = calls.items[j];
+			struct vec named = {0};
+			struct dbg_func *callee = NULL;
+			uint64_t offset;
+			dbg_functions(uf->di, call->callee, NULL, false, &named);
+			for (int k = 0; k < named.n && !callee; k++) {
+				struct dbg_func *g = named.items[k];
+				if (!call->callee_file || (g->file && !strcmp(g->file, call->callee_file)))
+					callee = g;
+			}
+			if (!callee || !elfsym_offset(uf->elf, callee->addr, &offset))
+				continue;
+			struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, false, false,
+								 ast_printf("function %s called from %s", callee->name, f->name));
+			if (dbg_prologue_end(uf->di, callee) != callee->addr) {
+				/* unoptimized: the parameters are still in the argument registers */
+				dbg_abi_locate(&scope->vars);
+				for (int v = 0; v < scope->vars.n; v++) {
+					struct dbg_var *var = scope->vars.items[v];
+					if (!var->is_param)
+						var->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1,
+									    .why = "a .callee probe reads it at the entry, before it is set"};
+				}
+			}
+			struct uprobe_site *site = add_site(pt, offset, callee->addr, callee->name,
+				ast_printf("%s.function(\"%s\").callee(\"%s\")%s", family, function_spec(f->name, f),
+					   function_spec(callee->name, callee), suffix), scope);
+			site->callee_return = (int64_t)(call->return_addr - callee->addr);
+		}
+	}
+	if (!pt->sites.n) {
+		not_found(pt->optional, c->arg->loc, ast_printf("a function matching '%s' calls no function matching '%s' at a "
+								 "call site DWARF records in %s", c->arg->u.str, glob, pt->file));
+		return false;
+	}
+	return true;
+}
+
+/*
  * .plt or .plt("glob"): the PLT entries of the file (each a stub that
  * jumps to a library function), named by the symbol each calls. $$name is
  * that symbol; in a .return probe $return (a long) is what it returned.
@@ -681,7 +748,26 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	}
 	/* the suffix first: a .return probe's sites and variables differ */
 	const char *suffix = "";
-	struct probe_component *sc = probes_component(pp, next + 1), *label = NULL;
+	struct probe_component *sc = probes_component(pp, next + 1), *label = NULL, *callee = NULL;
+	if (sc && is_function && (!strcmp(sc->name, "callee") || !strcmp(sc->name, "callees"))) {
+		struct probe_component *after = probes_component(pp, next + 2);
+		bool callees = !strcmp(sc->name, "callees");
+		if (callees ? sc->arg && (sc->arg->kind != NODE_NUM || sc->arg->u.num != 1) : !string_arg(sc, "a function name")) {
+			if (callees)
+				diag_error(sc->loc, ".callees takes only a depth of 1: a deeper callee would have to check its "
+					   "chain of callers on the stack, which stapc does not do");
+			return false;
+		}
+		if (after && (strcmp(after->name, "call") || after->arg || probes_ncomponents(pp) != next + 3)) {
+			diag_error(after->loc, "unexpected '.%s' after .%s(...): only .call may follow%s", after->name, sc->name,
+				   !strcmp(after->name, "return") ? " (stapc checks the caller only at the callee's entry)" : "");
+			return false;
+		}
+		callee = sc;
+		if (after)
+			suffix = ".call";
+		sc = NULL;
+	}
 	if (sc) {
 		if (is_function && !strcmp(sc->name, "label") && probes_ncomponents(pp) == next + 2) {
 			if (!string_arg(sc, "a label name"))
@@ -699,7 +785,9 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		}
 	}
 	bool ok;
-	if (is_function && label)
+	if (is_function && callee)
+		ok = string_arg(c, "a function name") && resolve_callees(&uf, c, callee, pt, family, suffix);
+	else if (is_function && label)
 		ok = string_arg(c, "a function name") && resolve_label(&uf, c, label, pt, family);
 	else if (is_function)
 		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix);
@@ -773,12 +861,13 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 			struct uprobe_site *site = pt->sites.items[j];
 			emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, "
 				  ".semaphore = 0x%llxULL, .is_return = %d, .relocatable = %d, .filter_path = %s, .sdt = %s, "
-				  ".what = %s%s },",
+				  ".what = %s%s%s },",
 				  r->index, emit_c_string(pt->file), (unsigned long long)site->offset,
 				  (unsigned long long)site->vaddr, (unsigned long long)site->semaphore, pt->is_return,
 				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
 				  site->mark ? ast_printf("&_stp_sdt_sites[%d]", site->sdt_index) : "NULL",
 				  emit_c_string(site->what),
+				  site->callee_return ? ast_printf(", .callee_return = %lldL", (long long)site->callee_return) : "",
 				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 						     targetvar_entry_size(r->scope)) : "");
 		}
