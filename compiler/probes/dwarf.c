@@ -165,12 +165,16 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
 	return r;
 }
 
-/* The out-of-line functions named by the pattern's function part (and its .c file, which rules out CUs cheaply). */
-static void named_functions(struct debuginfo *di, const struct linespec *pat, struct vec *out)
+/*
+ * The out-of-line functions named by the pattern: declared in its file,
+ * or for statements (whose lines may come from headers inlined anywhere)
+ * only when the file is a .c file, which rules out CUs cheaply.
+ */
+static void named_functions(struct debuginfo *di, const struct linespec *pat, bool statements, struct vec *out)
 {
 	size_t n = pat->file ? strlen(pat->file) : 0;
 	bool c_file = n > 2 && !strcmp(pat->file + n - 2, ".c");
-	dbg_functions(di, pat->func, c_file ? pat->file : NULL, false, out);
+	dbg_functions(di, pat->func, !statements || c_file ? pat->file : NULL, false, out);
 	vec_sort(out, compare_funcs);
 }
 
@@ -179,7 +183,7 @@ static bool expand_statements(struct session *s, struct request *rq, struct debu
 			      const char *prefix, const struct resolved_probe *tmpl, struct vec *out)
 {
 	struct vec funcs = {0};
-	named_functions(di, &rq->pat, &funcs);
+	named_functions(di, &rq->pat, true, &funcs);
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		struct vec lines = {0};
@@ -316,7 +320,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		dbg_functions(di, pat.func, pat.file, true, &funcs);
 		vec_sort(&funcs, compare_funcs);
 	} else {
-		named_functions(di, &pat, &funcs);
+		named_functions(di, &pat, false, &funcs);
 	}
 	/*
 	 * A wildcard leaves out the matches no probe can attach to: functions
