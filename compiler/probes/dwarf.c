@@ -85,9 +85,8 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 				   "use .callees or .callees(1)", (long long)c->arg->u.num);
 			return false;
 		}
-		if (sf->ret || sf->inl || sf->exported || sf->maxactive) {
-			diag_error(c->loc, ".%s takes only .call after it%s", c->name,
-				   sf->ret ? " (.return is not supported: stapc checks the caller only at the callee's entry)" : "");
+		if (sf->inl || sf->exported) {
+			diag_error(c->loc, ".%s takes only .call, .return or .return.maxactive(N) after it", c->name);
 			return false;
 		}
 	}
@@ -247,14 +246,17 @@ static void expand_callees(struct request *rq, struct debuginfo *di, struct dbg_
 			continue; /* renamed by the compiler (.isra, .constprop), or not probeable */
 		struct resolved_probe *r = new_probe(tmpl, "", callee, callee->addr);
 		r->callee_return = (int64_t)(call->return_addr - callee->addr);
+		r->is_return = rq->sf.ret;
+		r->maxactive = rq->sf.maxactive;
 		r->wildcard = true;
-		r->pp = ast_printf("%s.callee(\"%s@%s:%d\")%s", where_text("kernel.function", f->name, f->file, f->line),
-				   callee->name, callee->file ? callee->file : "", callee->line, rq->sf.call ? ".call" : "");
-		if (!callee->file)
-			r->pp = ast_printf("%s.callee(\"%s\")%s", where_text("kernel.function", f->name, f->file, f->line),
-					   callee->name, rq->sf.call ? ".call" : "");
-		r->scope = function_scope(di, callee, callee->addr, false, ast_printf("function %s called from %s",
-										   callee->name, f->name));
+		const char *how = rq->sf.ret ? ".return" : rq->sf.call ? ".call" : "";
+		r->pp = callee->file ? ast_printf("%s.callee(\"%s@%s:%d\")%s", where_text("kernel.function", f->name, f->file,
+											   f->line),
+						  callee->name, callee->file, callee->line, how)
+				     : ast_printf("%s.callee(\"%s\")%s", where_text("kernel.function", f->name, f->file, f->line),
+						  callee->name, how);
+		r->scope = function_scope(di, callee, callee->addr, rq->sf.ret, ast_printf("function %s called from %s",
+											callee->name, f->name));
 		vec_push(out, r);
 	}
 }
