@@ -33,6 +33,8 @@ struct resolved_probe {
 	uint64_t ftrace_site;                   /* kprobe: link-time address of the function's ftrace call
 						   site (kernel functions with DWARF), 0 if unknown */
 	const struct ktext *ktext;              /* kprobe: the kernel image ftrace_site is in (ktext.h) */
+	int64_t callee_return;                  /* kprobe .callee: the call site's return address minus the
+						   callee's entry (link-time); 0 for none */
 	bool wildcard;                          /* kprobe: matched by a wildcard: skipped with a warning
 						   when it cannot be attached, where a named one is fatal */
 	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */

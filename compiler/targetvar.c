@@ -196,6 +196,7 @@ enum tv_op_kind {
 	TV_START_CONST,  /* v = k */
 	TV_START_ARG,    /* v = handler argument reg (tracepoints) */
 	TV_START_ABS,    /* v = link-time kernel address k, relocated at run time */
+	TV_START_MODSYM, /* v = where data symbol symbol of kernel module module is loaded now */
 	TV_START_EXPR,   /* v = the script expression expr (@cast) */
 	TV_ADD,          /* v += k */
 	TV_INDEX,        /* v += expr * k */
@@ -213,6 +214,8 @@ struct tv_op {
 	struct node *expr;
 	int bit, bits;
 	int64_t size_base;         /* TV_START_ABS: init_task's link-time address */
+	const char *module;        /* TV_START_MODSYM: the module (kbuild's name) */
+	const char *symbol;        /* TV_START_MODSYM: its symbol */
 };
 
 /* The access plan of one target expression at one probe point. */
@@ -715,9 +718,19 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 				       : ast_printf("@var: %s", err);
 			return pl;
 		}
-		if (n->u.target.module) {
-			pl->error = "@var in a module is not supported (module addresses are known only at load time)";
-			return pl;
+		if (n->u.target.module && strcmp(n->u.target.module, "kernel") && !pl->user) {
+			/* found by its symbol where the module is loaded, at each use: the symbol must be unique */
+			const char *why = kernel_module_data_symbol_unique(cx->s, n->u.target.module, name);
+			if (why) {
+				pl->error = ast_printf("@var: %s", why);
+				return pl;
+			}
+			struct tv_op *op = add_op(pl, TV_START_MODSYM);
+			op->module = kernel_module_name(n->u.target.module);
+			op->symbol = ast_strdup(name);
+			pl->type = v->type;
+			pl->in_memory = true;
+			break;
 		}
 		if (pl->user) {
 			/* the program's global: relocated by the uprobe's load bias (TV_START_ABS) */
@@ -1177,6 +1190,15 @@ static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v,
 				/* link-time address + the KASLR offset, measured on init_task */
 				code = ast_printf("%s%s = 0x%" PRIx64 "UL + ((unsigned long)&init_task - 0x%" PRIx64 "UL); ", code,
 						  v, (uint64_t)op->k, (uint64_t)op->size_base);
+			break;
+		case TV_START_MODSYM:
+			if (quiet)
+				code = ast_printf("%sif (unlikely(_stp_module_symbol(NULL, %s, %s, &%s))) goto %s; ", code,
+						  emit_c_string(op->module), emit_c_string(op->symbol), v, fault_label);
+			else
+				code = ast_printf("%sif (unlikely(_stp_module_symbol(&c->base, %s, %s, &%s))) { "
+						  "c->base.last_stmt = %s; goto %s; } ", code, emit_c_string(op->module),
+						  emit_c_string(op->symbol), v, where, codegen_fail_label(g));
 			break;
 		case TV_START_EXPR:
 			code = ast_printf("%s%s = (unsigned long)(%s); ", code, v, codegen_expr(g, op->expr));

@@ -201,6 +201,8 @@ struct _stp_kprobe_probe {
 	int optional;                    /* '?': a registration failure is not an error */
 	int wildcard;                    /* a wildcard's match: a registration failure is a warning */
 	int maxactive;                   /* kretprobe instances, 0 for the kernel's default */
+	long callee_return;              /* .callee: runs only if the return address at the entry is the
+					    probed address plus this (its call site); 0 for every call */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
 	size_t data_size;                /* .return with entry: bytes of instance data */
 	int registered;                  /* runtime-owned */
@@ -364,6 +366,8 @@ struct _stp_uprobe {
 	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
 	size_t data_size;                /* .return with entry: bytes it saves */
+	long callee_return;              /* .callee: runs only if the return address at the entry is the
+					    probed address plus this; 0 for every call */
 	struct uprobe_consumer consumer; /* runtime-owned */
 	struct path kpath;               /* runtime-owned: path, held while registered */
 	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */
@@ -395,6 +399,9 @@ static void _stp_tv_append_string(char *dst, unsigned long addr, long max, int u
 static long _stp_copy_string(char *dst, unsigned long addr, long max, int user);
 static int _stp_string_or_error(struct _stp_context *c, char *dst, unsigned long addr, long max, int user);
 extern struct task_struct init_task;   /* @var: its address measures the KASLR offset */
+/* @var("sym", "module"): the address of data symbol sym of module (kbuild's name) where it
+   is loaded now; non-zero (and c's error set, if c) when it is not loaded or has no such symbol. */
+static int _stp_module_symbol(struct _stp_context *c, const char *module, const char *sym, unsigned long *out);
 
 /* Errors. Set c->base.last_error (and return) to end the probe with an error;
  * the runtime prints "ERROR: <last_error> near <last_stmt>" and stops the script.

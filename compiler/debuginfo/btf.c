@@ -7,7 +7,7 @@
  * or variable locations, so:
  *   - a function's parameters are located by the calling convention at the
  *     function's entry (dbg_abi_locate);
- *   - statement probes, .inline and func@file need DWARF (ops->lines is NULL,
+ *   - statement probes, .inline and func@file need DWARF (ops->statements is NULL,
  *     dbg_func.file is NULL);
  *   - at a return probe only $return (rax) is known.
  *
@@ -261,7 +261,7 @@ static const struct dbg_ops btf_ops = {
 	.variables = btf_variables,
 	.find_type = btf_find_type,
 	.load_members = btf_load_members,
-	.lines = NULL,
+	.statements = NULL,
 	.global = NULL,
 	.typedefs = btf_typedefs,
 };

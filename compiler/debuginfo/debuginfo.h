@@ -129,6 +129,24 @@ struct dbg_line {
 	const char *file;       /* as recorded in the line table */
 	int line;
 	uint64_t addr;          /* link-time address of the first instruction of the line */
+	bool inlined;           /* the code is that of a function inlined there, not func's own */
+};
+
+/* A source label inside a function (.label probes). */
+struct dbg_label {
+	struct dbg_func *func;  /* the function it is in */
+	const char *name;
+	const char *file;       /* where it is declared, NULL if unknown */
+	int line;
+	uint64_t addr;          /* link-time address of the labelled code */
+};
+
+/* A call a function makes, known from a DWARF call site (.callee probes). */
+struct dbg_call {
+	struct dbg_func *caller;
+	const char *callee;     /* the called function's name */
+	const char *callee_file;/* where it is declared, NULL if unknown (tells apart statics of one name) */
+	uint64_t return_addr;   /* link-time address the call returns to (in the caller) */
 };
 
 /* One row of a function's line table: from offset (bytes past its symbol) up to the next row. */
@@ -167,10 +185,16 @@ struct dbg_ops {
 	struct dbg_type *(*find_type)(struct debuginfo *di, const char *name);
 	/* Fill t->members. */
 	void (*load_members)(struct debuginfo *di, struct dbg_type *t);
-	/* Addresses where source line 'line' of a file matching file_glob starts, inside
-	   functions matching func_glob (NULL: any). DWARF only (NULL in BTF). */
-	void (*lines)(struct debuginfo *di, const char *func_glob, const char *file_glob, int line,
-		      struct vec *out);
+	/* Per source line of f in a file matching file_glob (NULL: any), the first address
+	   where a statement of it starts (struct dbg_line *), in line order, one per
+	   address. DWARF only (NULL in BTF). */
+	void (*statements)(struct debuginfo *di, struct dbg_func *f, const char *file_glob, struct vec *out);
+	/* The labels of f (not of functions inlined into it) whose name matches glob,
+	   as struct dbg_label *. DWARF only (NULL in BTF). */
+	void (*labels)(struct debuginfo *di, struct dbg_func *f, const char *glob, struct vec *out);
+	/* The direct calls f makes (not tail calls) to functions matching glob, as
+	   struct dbg_call *, from the DWARF call sites. DWARF only (NULL in BTF). */
+	void (*calls)(struct debuginfo *di, struct dbg_func *f, const char *glob, struct vec *out);
 	/* A global variable by name (and file glob), as a variable with an absolute location. */
 	struct dbg_var *(*global)(struct debuginfo *di, const char *name, const char *file_glob);
 	/* Typedefs whose name matches glob (struct dbg_type *, each name once). */

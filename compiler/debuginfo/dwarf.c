@@ -859,47 +859,163 @@ static uint64_t dwarf_prologue_end(struct debuginfo *di, struct dbg_func *f, boo
 
 /* ---- lines ---- */
 
-static void dwarf_lines(struct debuginfo *di, const char *func_glob, const char *file_glob, int line, struct vec *out)
+static int compare_line_number(const void *a, const void *b)
 {
-	struct vec funcs = {0};
-	dwarf_functions(di, func_glob ? func_glob : "*", NULL, false, &funcs);
-	struct dwarf_state *st = di->priv;
-	for (int i = 0; i < funcs.n; i++) {
-		struct dbg_func *f = funcs.items[i];
-		const struct elf_sym *sym = symbol_at(st, f->addr);
-		Dwarf_Die cu;
-		Dwarf_Lines *lines;
-		size_t nlines;
-		if (!sym || !dwarf_addrdie(st->dw, f->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
-			continue;
-		uint64_t best = 0;
-		const char *best_file = NULL;
-		for (size_t j = 0; j < nlines; j++) {
-			Dwarf_Line *l = dwarf_onesrcline(lines, j);
-			int lineno;
-			Dwarf_Addr addr;
-			bool stmt;
-			if (dwarf_lineno(l, &lineno) != 0 || lineno != line || dwarf_lineaddr(l, &addr) != 0 ||
-			    addr < sym->addr || addr >= sym->addr + sym->size ||
-			    dwarf_linebeginstatement(l, &stmt) != 0 || !stmt)
-				continue;
-			const char *file = relative_file(&cu, dwarf_linesrc(l, NULL, NULL));
-			if (file_glob && !file_matches(file_glob, file))
-				continue;
-			if (!best || addr < best) {
-				best = addr;
-				best_file = file;
+	const struct dbg_line *x = *(struct dbg_line *const *)a, *y = *(struct dbg_line *const *)b;
+	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The address ranges of the inline instances under die, as pairs of uint64_t (low, high) in out. */
+static void inline_ranges(Dwarf_Die *die, struct vec *out)
+{
+	Dwarf_Die child;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Addr base, low, high;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &low, &high)) > 0) {
+				uint64_t *pair = ast_alloc(2 * sizeof(uint64_t));
+				pair[0] = low;
+				pair[1] = high;
+				vec_push(out, pair);
 			}
+		} else if (tag == DW_TAG_lexical_block) {
+			inline_ranges(&child, out);
 		}
-		if (!best)
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * Per source line of f (in a file matching file_glob), the first address
+ * in f's symbol where a statement of it starts; in line order. A line
+ * whose address an earlier line already has is left out: one probe per
+ * address.
+ */
+static void dwarf_statements(struct debuginfo *di, struct dbg_func *f, const char *file_glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	const struct elf_sym *sym = symbol_at(st, f->symbol_addr);
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t nlines;
+	if (!sym || !dwarf_addrdie(st->dw, f->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+		return;
+	struct vec found = {0}, inlines = {0};
+	Dwarf_Die die;
+	if (f->handle && !f->inlined && dwarf_offdie(st->dw, f->handle, &die))
+		inline_ranges(&die, &inlines);
+	for (size_t j = 0; j < nlines; j++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, j);
+		int lineno;
+		Dwarf_Addr addr;
+		bool stmt, end;
+		if (dwarf_lineno(l, &lineno) != 0 || lineno <= 0 || dwarf_lineaddr(l, &addr) != 0 ||
+		    addr < sym->addr || addr >= sym->addr + sym->size || dwarf_linebeginstatement(l, &stmt) != 0 ||
+		    !stmt || dwarf_lineendsequence(l, &end) != 0 || end)
+			continue;
+		const char *file = relative_file(&cu, dwarf_linesrc(l, NULL, NULL));
+		if (file_glob && !file_matches(file_glob, file))
 			continue;
 		struct dbg_line *dl = ast_alloc(sizeof(*dl));
 		dl->func = f;
-		dl->file = best_file;
-		dl->line = line;
-		dl->addr = best;
-		vec_push(out, dl);
+		dl->file = file;
+		dl->line = lineno;
+		dl->addr = addr;
+		for (int k = 0; k < inlines.n && !dl->inlined; k++) {
+			const uint64_t *pair = inlines.items[k];
+			dl->inlined = addr >= pair[0] && addr < pair[1];
+		}
+		vec_push(&found, dl);
 	}
+	vec_sort(&found, compare_line_number);
+	for (int i = 0; i < found.n; i++) {
+		struct dbg_line *dl = found.items[i];
+		bool dup = false;
+		for (int k = 0; k < out->n && !dup; k++) {
+			struct dbg_line *o = out->items[k];
+			dup = o->func == f && (o->addr == dl->addr || (o->line == dl->line && !strcmp(o->file, dl->file)));
+		}
+		if (!dup)
+			vec_push(out, dl);
+	}
+}
+
+/* Labels under die (lexical blocks included, inline instances not) matching glob. */
+static void walk_labels(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, struct dbg_func *f, const char *glob,
+			struct vec *out)
+{
+	Dwarf_Die child;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name = dwarf_diename(&child);
+		Dwarf_Addr low;
+		if (tag == DW_TAG_label && name && dbg_glob_match(glob, name) && dwarf_lowpc(&child, &low) == 0) {
+			struct dbg_label *lb = ast_alloc(sizeof(*lb));
+			lb->func = f;
+			lb->name = ast_strdup(name);
+			lb->file = relative_file(cu, dwarf_decl_file(&child));
+			dwarf_decl_line(&child, &lb->line);
+			lb->addr = low;
+			vec_push(out, lb);
+		} else if (tag == DW_TAG_lexical_block) {
+			walk_labels(di, cu, &child, f, glob, out);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void dwarf_labels(struct debuginfo *di, struct dbg_func *f, const char *glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die die, cu;
+	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !dwarf_addrdie(st->dw, f->addr, &cu))
+		return;
+	walk_labels(di, &cu, &die, f, glob, out);
+}
+
+/* Call sites under die whose callee (DW_AT_call_origin, or GCC's DW_AT_abstract_origin) matches glob. */
+static void walk_calls(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, struct dbg_func *f, const char *glob,
+		       struct vec *out)
+{
+	Dwarf_Die child;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
+			Dwarf_Attribute a;
+			Dwarf_Die callee;
+			Dwarf_Addr ret;
+			bool origin = (dwarf_attr(&child, DW_AT_call_origin, &a) || dwarf_attr(&child, DW_AT_abstract_origin, &a)) &&
+				      dwarf_formref_die(&a, &callee);
+			bool has_ret = (dwarf_attr(&child, DW_AT_call_return_pc, &a) || dwarf_attr(&child, DW_AT_low_pc, &a)) &&
+				       dwarf_formaddr(&a, &ret) == 0;
+			bool tail = dwarf_hasattr(&child, DW_AT_call_tail_call) || dwarf_hasattr(&child, DW_AT_GNU_tail_call);
+			const char *name = origin ? dwarf_diename(&callee) : NULL;
+			if (name && has_ret && !tail && dbg_glob_match(glob, name)) {
+				struct dbg_call *c = ast_alloc(sizeof(*c));
+				c->caller = f;
+				c->callee = ast_strdup(name);
+				c->callee_file = relative_file(cu, dwarf_decl_file(&callee));
+				c->return_addr = ret;
+				vec_push(out, c);
+			}
+		} else if (tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) {
+			walk_calls(di, cu, &child, f, glob, out);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void dwarf_calls(struct debuginfo *di, struct dbg_func *f, const char *glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die die, cu;
+	if (f->handle && dwarf_offdie(st->dw, f->handle, &die) && dwarf_addrdie(st->dw, f->addr, &cu))
+		walk_calls(di, &cu, &die, f, glob, out);
 }
 
 /* ---- line tables of functions (symfileline) ---- */
@@ -1094,6 +1210,7 @@ static void dwarf_func_starts(struct debuginfo *di, const char *section, struct 
 static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, const char *file_glob)
 {
 	struct dwarf_state *st = di->priv;
+	struct dbg_var *fallback = NULL; /* defined, with a location that is no link-time address */
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
@@ -1113,11 +1230,13 @@ static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, cons
 				v->loc = locate(st, &child, 0, 1);
 				if (v->loc.kind == DBG_LOC_MEMORY && v->loc.absolute)
 					return v;
+				if (!fallback && dwarf_hasattr(&child, DW_AT_location))
+					fallback = v; /* a module's static: no address until loaded */
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
 		off = next;
 	}
-	return NULL;
+	return fallback;
 }
 
 static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
@@ -1151,7 +1270,9 @@ static const struct dbg_ops dwarf_ops = {
 	.variables = dwarf_variables,
 	.find_type = dwarf_find_type,
 	.load_members = dwarf_load_members,
-	.lines = dwarf_lines,
+	.statements = dwarf_statements,
+	.labels = dwarf_labels,
+	.calls = dwarf_calls,
 	.global = dwarf_global,
 	.typedefs = dwarf_typedefs,
 	.prologue_end = dwarf_prologue_end,

@@ -179,6 +179,41 @@ void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *ou
 		vec_sort(out, by_name);
 }
 
+/*
+ * The PLT: .rela.plt's R_X86_64_JUMP_SLOT relocations, in order, name
+ * the entries of .plt.sec (the IBT layout: entry i at 16 * i) or, without
+ * it, of .plt (entry i at 16 * (i + 1): entry 0 is the resolver's).
+ */
+void elfsym_plt(struct elfsym_file *f, const char *pattern, struct vec *out)
+{
+	GElf_Shdr rela, plt, dynsym;
+	Elf_Scn *rscn = find_section_name(f, ".rela.plt", &rela);
+	bool sec = find_section_name(f, ".plt.sec", &plt) != NULL;
+	if (!rscn || (!sec && !find_section_name(f, ".plt", &plt)) || !rela.sh_entsize)
+		return;
+	Elf_Scn *dscn = elf_getscn(f->elf, rela.sh_link);
+	Elf_Data *data = elf_getdata(rscn, NULL), *syms = dscn ? elf_getdata(dscn, NULL) : NULL;
+	if (!data || !syms || !gelf_getshdr(dscn, &dynsym))
+		return;
+	for (size_t i = 0; i < rela.sh_size / rela.sh_entsize; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name;
+		if (!gelf_getrela(data, (int)i, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+		    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) ||
+		    !(name = elf_strptr(f->elf, dynsym.sh_link, sym.st_name)) || !*name || fnmatch(pattern, name, 0))
+			continue;
+		struct elfsym_func *fn = ast_alloc(sizeof(*fn));
+		fn->name = ast_strdup(name);
+		fn->vaddr = plt.sh_addr + 16 * (sec ? i : i + 1);
+		fn->size = 16;
+		if (fn->vaddr + 16 <= plt.sh_addr + plt.sh_size && elfsym_offset(f, fn->vaddr, &fn->offset))
+			vec_push(out, fn);
+	}
+	if (out->n > 1)
+		vec_sort(out, by_name);
+}
+
 static void add_symbol(GElf_Sym *sym, const char *name, void *arg)
 {
 	struct vec *out = arg;

@@ -46,6 +46,10 @@ bool elfsym_offset(const struct elfsym_file *f, uint64_t vaddr, uint64_t *offset
 /* Functions whose names match pattern (fnmatch), sorted by name, duplicates dropped: of struct elfsym_func *. */
 void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *out);
 
+/* PLT entries whose symbol matches pattern (fnmatch), sorted by name: of struct elfsym_func * (name: the
+   symbol, vaddr and offset: the entry's). Empty without a .rela.plt (a static program). */
+void elfsym_plt(struct elfsym_file *f, const char *pattern, struct vec *out);
+
 /* Address of a global data symbol (for rip-relative SDT operands); false if absent. */
 bool elfsym_data_symbol(struct elfsym_file *f, const char *name, uint64_t *vaddr);
 

@@ -79,6 +79,70 @@ static const char *find_ko(const char *dir, const char *name, int depth)
 	return found;
 }
 
+static int compare_names(const void *a, const void *b);
+
+/* One module of /lib/modules/R/modules.dep. */
+struct dep_module {
+	const char *name;       /* the file's name without .ko, '-' as '_' */
+	const char *rel;        /* its path under /lib/modules/R ("kernel/fs/ext4/ext4.ko") */
+};
+
+/* The target's modules.dep, read once: struct dep_module *, by name. */
+static const struct vec *dep_modules(struct session *s)
+{
+	static struct vec mods;
+	static bool loaded;
+	if (loaded)
+		return &mods;
+	loaded = true;
+	FILE *f = fopen(ast_printf("/lib/modules/%s/modules.dep", s->release), "r");
+	char line[4096];
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		const char *base = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
+		size_t n = strlen(base);
+		if (n <= 3 || strcmp(base + n - 3, ".ko"))
+			continue;
+		struct dep_module *m = ast_alloc(sizeof(*m));
+		m->name = kernel_module_name(ast_strndup(base, n - 3));
+		m->rel = ast_strdup(line);
+		vec_push(&mods, m);
+	}
+	if (f)
+		fclose(f);
+	return &mods;
+}
+
+/* dir/REL of module from modules.dep, if that file exists. */
+static const char *dep_ko(struct session *s, const char *dir, const char *module)
+{
+	const struct vec *mods = dep_modules(s);
+	const char *name = kernel_module_name(module);
+	for (int i = 0; i < mods->n; i++) {
+		const struct dep_module *m = mods->items[i];
+		if (!strcmp(m->name, name)) {
+			const char *path = ast_printf("%s/%s", dir, m->rel);
+			return exists(path) ? path : NULL;
+		}
+	}
+	return NULL;
+}
+
+void kernel_modules_matching(struct session *s, const char *glob, struct vec *out)
+{
+	const struct vec *mods = dep_modules(s);
+	const char *name_glob = kernel_module_name(glob);
+	for (int i = 0; i < mods->n; i++) {
+		const struct dep_module *m = mods->items[i];
+		if (dbg_glob_match(name_glob, m->name))
+			vec_push(out, (void *)m->name);
+	}
+	vec_sort(out, compare_names);
+}
+
 enum kernel_dbg_mode kernel_dbg_mode(const char *arg)
 {
 	const char *v = arg ? arg : getenv("STAPC_DEBUGINFO");
@@ -110,7 +174,9 @@ static const char *dwarf_path(struct session *s, const char *module)
 				return candidates[i];
 		return NULL;
 	}
-	const char *ko = find_ko(ast_printf("/usr/lib/debug/lib/modules/%s/kernel", r), module, 0);
+	const char *ko = dep_ko(s, ast_printf("/usr/lib/debug/lib/modules/%s", r), module);
+	if (!ko)
+		ko = find_ko(ast_printf("/usr/lib/debug/lib/modules/%s/kernel", r), module, 0);
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
 	return ko;
@@ -139,7 +205,9 @@ static const char *btf_path(struct session *s, const char *module)
 				return candidates[i];
 		return NULL;
 	}
-	const char *ko = find_ko(ast_printf("/lib/modules/%s/kernel", s->release), module, 0);
+	const char *ko = dep_ko(s, ast_printf("/lib/modules/%s", s->release), module);
+	if (!ko)
+		ko = find_ko(ast_printf("/lib/modules/%s/kernel", s->release), module, 0);
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
 	return ko;
@@ -203,7 +271,6 @@ struct module_functions {
 };
 static struct vec module_functions_cache; /* of struct module_functions * */
 
-static int compare_names(const void *a, const void *b);
 
 static void read_module_functions(struct module_functions *m)
 {
@@ -271,6 +338,52 @@ const char *kernel_module_function_missing(struct session *s, const char *module
 		return ast_printf("function %s of module %s is in .init.text, which is freed before a probe can attach",
 				  function, module);
 	return ast_printf("module %s has no function %s (no such symbol in %s)", module, function, m->path);
+}
+
+const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name)
+{
+	const char *path = btf_path(s, module);
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0)
+		return kernel_module_missing(s, module);
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	int n = 0;
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *sname;
+			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_OBJECT &&
+			    sym.st_shndx != SHN_UNDEF && (sname = elf_strptr(elf, sh.sh_link, sym.st_name)) &&
+			    !strcmp(sname, name))
+				n++;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (n == 1)
+		return NULL;
+	return n ? ast_printf("module %s has %d data symbols named %s: the loaded module's would be ambiguous", module, n,
+			      name)
+		 : ast_printf("module %s has no data symbol %s in %s (a variable the compiler kept in a register, or "
+			      "merged away, has none)", module, name, path);
+}
+
+bool kernel_module_has_function(struct session *s, const char *module, const char *glob)
+{
+	struct module_functions *m = module_functions(s, module);
+	if (!dbg_is_glob(glob))
+		return has_name(&m->probeable, glob);
+	for (int i = 0; i < m->probeable.n; i++)
+		if (dbg_glob_match(glob, m->probeable.items[i]))
+			return true;
+	return false;
 }
 
 static int compare_names(const void *a, const void *b)

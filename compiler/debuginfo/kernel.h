@@ -34,4 +34,16 @@ const char *kernel_module_missing(struct session *s, const char *module);
    can attach to (not in .init.text), else an error message naming both. */
 const char *kernel_module_function_missing(struct session *s, const char *module, const char *function);
 
+/* The target's modules (names as kbuild gives them, '_' for '-') matching glob, sorted, from
+   /lib/modules/R/modules.dep. */
+void kernel_modules_matching(struct session *s, const char *glob, struct vec *out);
+
+/* NULL if module's .ko has exactly one data symbol name (what @var finds it by at run time),
+   else why not. */
+const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name);
+
+/* Does module's .ko have a function symbol matching glob that a probe can attach to? (cheap:
+   its symbol table, before its debuginfo is opened) */
+bool kernel_module_has_function(struct session *s, const char *module, const char *glob);
+
 #endif

@@ -4,16 +4,21 @@
  * without it), attached as kprobes by symbol name plus offset.
  *
  *   kernel.function("PATTERN")[.call|.return|.inline][.exported][.maxactive(N)]
- *   kernel.statement("func@file:line")
- *   module("name").function("PATTERN")...   module("name").statement(...)
+ *   kernel.function("PATTERN").label("LPATTERN")
+ *   kernel.statement("PATTERN")
+ *   module("MPATTERN").function("PATTERN")...   module("MPATTERN").statement(...)
  *   kernel.trace("...")                     handed to probes/tracepoint.c
  *
- * PATTERN is func, func@file or func@file:lines (lines N, N-M, a list of
- * those separated by ',', or '*': functions declared there); func and file
- * take wildcards. kernel.function("f") is the function's out-of-line entry (what BTF also knows, so both sources
- * probe the same places); .inline its inlined copies (DWARF only). Each
- * match becomes one resolved probe of the kprobe family, with the variables
- * visible at the probed address as its target-variable scope.
+ * PATTERN is func[@file[:LINES|+N]] (linespec.h); func, file and MPATTERN
+ * take wildcards (MPATTERN over the target's modules.dep). A function
+ * pattern with lines names the functions that span one of them; a
+ * statement pattern every line it names that has code (":*" every line of
+ * the function, "+N" the line N past its declaration).
+ * kernel.function("f") is the function's out-of-line entry (what BTF also
+ * knows, so both sources probe the same places); .inline its inlined
+ * copies, .label its source labels, statements their lines (DWARF only).
+ * Each match becomes one resolved probe of the kprobe family, with the
+ * variables visible at the probed address as its target-variable scope.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,91 +27,15 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
+#include "probes/linespec.h"
 #include "targetvar.h"
-
-/* A parsed "func@file:lines" pattern. */
-struct fpattern {
-	const char *func;   /* glob */
-	const char *file;   /* glob or NULL */
-	int line_lo;        /* the first range: 0 if no line or ':*' */
-	int line_hi;
-	int nranges;        /* ':x,y-z': line ranges, 0 for any line */
-	int ranges[16][2];  /* [lo, hi] */
-};
-
-/* Does line fall in the pattern's lines (any line without a line part or with ':*')? */
-static bool pattern_has_line(const struct fpattern *p, int line)
-{
-	for (int i = 0; i < p->nranges; i++)
-		if (line >= p->ranges[i][0] && line <= p->ranges[i][1])
-			return true;
-	return p->nranges == 0;
-}
-
-/* ":N", ":N-M", ":x,y-z" (at most 16 ranges) or ":*". */
-static bool parse_lines(char *text, struct fpattern *p)
-{
-	size_t len = strlen(text);
-	if (!strcmp(text, "*"))
-		return true;
-	if (!len || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,"))
-		return false;
-	for (char *part = strtok(text, ","); part; part = strtok(NULL, ",")) {
-		char *end;
-		if (p->nranges == 16)
-			return false;
-		int lo = (int)strtol(part, &end, 10), hi = lo;
-		if (end == part)
-			return false;
-		if (*end == '-')
-			hi = (int)strtol(end + 1, &end, 10);
-		if (*end || lo <= 0 || hi < lo)
-			return false;
-		p->ranges[p->nranges][0] = lo;
-		p->ranges[p->nranges][1] = hi;
-		p->nranges++;
-	}
-	if (!p->nranges)
-		return false;
-	p->line_lo = p->ranges[0][0];
-	p->line_hi = p->ranges[0][1];
-	return true;
-}
-
-static bool parse_pattern(const char *text, struct fpattern *p, struct srcloc loc)
-{
-	char *s = ast_strdup(text);
-	memset(p, 0, sizeof(*p));
-	char *at = strchr(s, '@');
-	if (at) {
-		*at++ = '\0';
-		char *colon = strrchr(at, ':');
-		if (colon) {
-			*colon++ = '\0';
-			if (!parse_lines(ast_strdup(colon), p)) {
-				diag_error(loc, "bad line number '%s' in \"%s\" (expected N, N-M, a list of those "
-					   "separated by ',', or '*')", colon, text);
-				return false;
-			}
-		}
-		if (!*at) {
-			diag_error(loc, "missing file name after '@' in \"%s\"", text);
-			return false;
-		}
-		p->file = at;
-	}
-	if (!*s) {
-		diag_error(loc, "missing function name in \"%s\"", text);
-		return false;
-	}
-	p->func = s;
-	return true;
-}
 
 /* The suffixes after function("..."). */
 struct suffixes {
 	bool call, ret, inl, exported;
 	int64_t maxactive;
+	const char *label;      /* .label("glob"), NULL if none */
+	struct probe_component *callee; /* .callee(...) or .callees[(N)], NULL if none */
 };
 
 static bool parse_suffixes(struct probe_point *pp, int first, bool statement, struct suffixes *sf)
@@ -123,13 +52,41 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 			sf->inl = true;
 		else if (ok && !strcmp(c->name, "exported") && !c->arg)
 			sf->exported = true;
+		else if (ok && !strcmp(c->name, "label") && i == first && probes_ncomponents(pp) == i + 1) {
+			if (!c->arg || c->arg->kind != NODE_STR || !*c->arg->u.str) {
+				diag_error(c->loc, ".label needs a label name in quotes (wildcards allowed): .label(\"name\")");
+				return false;
+			}
+			sf->label = c->arg->u.str;
+		} else if (ok && (!strcmp(c->name, "callee") || !strcmp(c->name, "callees")))
+			sf->callee = c;
 		else if (ok && !strcmp(c->name, "maxactive") && c->arg && c->arg->kind == NODE_NUM && c->arg->u.num > 0 &&
 			 c->arg->u.num <= 4096)
 			sf->maxactive = c->arg->u.num;
 		else {
 			diag_error(c->loc, "unexpected '.%s' here: %s", c->name,
 				   statement ? "a statement probe takes no suffix"
-					     : "expected .call, .return, .inline, .exported or .maxactive(N) (1-4096)");
+					     : "expected .call, .return, .inline, .exported, .maxactive(N) (1-4096) or .label(\"name\")");
+			return false;
+		}
+	}
+	if (sf->callee) {
+		struct probe_component *c = sf->callee;
+		bool callees = !strcmp(c->name, "callees");
+		if (callees ? c->arg && (c->arg->kind != NODE_NUM || c->arg->u.num < 1)
+			    : !c->arg || c->arg->kind != NODE_STR || !*c->arg->u.str) {
+			diag_error(c->loc, "%s", callees ? ".callees takes a depth of 1 or more: .callees or .callees(N)"
+							 : ".callee needs a function name in quotes: .callee(\"name\")");
+			return false;
+		}
+		if (callees && c->arg && c->arg->u.num > 1) {
+			diag_error(c->arg->loc, ".callees(%lld) is not supported: a callee deeper than 1 would have to check "
+				   "its chain of callers on the stack, which stapc does not do; "
+				   "use .callees or .callees(1)", (long long)c->arg->u.num);
+			return false;
+		}
+		if (sf->inl || sf->exported) {
+			diag_error(c->loc, ".%s takes only .call, .return or .return.maxactive(N) after it", c->name);
 			return false;
 		}
 	}
@@ -184,89 +141,189 @@ static const struct ktext *kernel_text(struct debuginfo *di)
 	return k;
 }
 
-static bool kernel_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
+/* More statement probes than this from one point is surely a mistake (and slow to register). */
+#define STATEMENT_MAX 10000
+
+/* What one kernel.* or module(...).* point asks for, parsed once for all the modules it names. */
+struct request {
+	struct probe_point *pp;
+	struct probe_component *what;   /* .function(...) or .statement(...) */
+	bool statement;
+	struct linespec pat;
+	struct suffixes sf;
+};
+
+static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const char *prefix, struct dbg_func *f,
+					uint64_t addr)
 {
-	struct probe_component *first = probes_component(pp, 0);
-	const char *module = "kernel";
-	if (!strcmp(first->name, "module")) {
-		if (!first->arg || first->arg->kind != NODE_STR || !*first->arg->u.str || dbg_is_glob(first->arg->u.str)) {
-			diag_error(first->loc, "module needs a module name in quotes (no wildcards): module(\"name\")");
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	*r = *tmpl;
+	r->provider = &probe_kprobe;
+	r->symbol = ast_printf("%s%s", prefix, f->symbol);
+	r->offset = (int64_t)(addr - f->symbol_addr);
+	return r;
+}
+
+/*
+ * The out-of-line functions named by the pattern: declared in its file,
+ * or for statements (whose lines may come from headers inlined anywhere)
+ * only when the file is a .c file, which rules out CUs cheaply.
+ */
+static void named_functions(struct debuginfo *di, const struct linespec *pat, bool statements, struct vec *out)
+{
+	size_t n = pat->file ? strlen(pat->file) : 0;
+	bool c_file = n > 2 && !strcmp(pat->file + n - 2, ".c");
+	dbg_functions(di, pat->func, !statements || c_file ? pat->file : NULL, false, out);
+	vec_sort(out, compare_funcs);
+}
+
+/* .statement: every line the pattern names that has code, in every matching function. */
+static bool expand_statements(struct session *s, struct request *rq, struct debuginfo *di, const char *family,
+			      const char *prefix, const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct vec funcs = {0};
+	named_functions(di, &rq->pat, true, &funcs);
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		struct vec lines = {0};
+		di->ops->statements(di, f, rq->pat.file, &lines);
+		for (int j = 0; j < lines.n; j++) {
+			struct dbg_line *dl = lines.items[j];
+			if (!linespec_has_line(&rq->pat, f->line, dl->line) || (rq->pat.kind == LINESPEC_ANY && dl->inlined))
+				continue;
+			struct resolved_probe *r = new_probe(tmpl, prefix, f, dl->addr);
+			r->pp = where_text(family, f->name, dl->file, dl->line);
+			r->scope = function_scope(di, f, dl->addr, false, ast_printf("%s at line %d", f->name, dl->line));
+			vec_push(out, r);
+		}
+		if (out->n > STATEMENT_MAX && !s->list_probes) {
+			diag_error(rq->what->arg->loc, "\"%s\" matches more than %d statements", rq->what->arg->u.str,
+				   STATEMENT_MAX);
 			return false;
 		}
-		module = first->arg->u.str;
-	} else if (first->arg) {
-		diag_error(first->loc, "'kernel' takes no argument");
-		return false;
 	}
-	struct probe_component *what = probes_component(pp, 1);
-	if (what && !strcmp(what->name, "trace") && !strcmp(module, "kernel"))
-		return probe_tracepoint.expand(s, pp, tmpl, out);
-	bool statement = what && !strcmp(what->name, "statement");
-	if (!what || (!statement && strcmp(what->name, "function")) || !what->arg || what->arg->kind != NODE_STR) {
-		diag_error(what ? what->loc : pp->loc, "expected %s.function(\"pattern\")%s", first->name,
-			   !strcmp(module, "kernel") ? ", kernel.statement(\"func@file:line\") or kernel.trace(\"name\")"
-						    : " or .statement(\"func@file:line\")");
-		return false;
+	return true;
+}
+
+/* .label("glob") of one function: a probe per matching label. */
+static void expand_labels(struct request *rq, struct debuginfo *di, struct dbg_func *f, const char *family,
+			  const char *prefix, const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct vec labels = {0};
+	di->ops->labels(di, f, rq->sf.label, &labels);
+	for (int j = 0; j < labels.n; j++) {
+		struct dbg_label *lb = labels.items[j];
+		struct resolved_probe *r = new_probe(tmpl, prefix, f, lb->addr);
+		r->pp = ast_printf("%s.label(\"%s\")", where_text(family, f->name, f->file, f->line), lb->name);
+		r->scope = function_scope(di, f, lb->addr, false, ast_printf("label %s of %s", lb->name, f->name));
+		vec_push(out, r);
 	}
-	struct fpattern pat;
-	struct suffixes sf;
-	if (!parse_pattern(what->arg->u.str, &pat, what->arg->loc) || !parse_suffixes(pp, 2, statement, &sf))
-		return false;
-	const char *family = ast_printf("%s%s", !strcmp(module, "kernel") ? "kernel" : ast_printf("module(\"%s\")", module),
-					statement ? ".statement" : ".function");
-	const char *err = strcmp(module, "kernel") ? kernel_module_missing(s, module) : NULL;
+}
+
+/*
+ * .callee("glob") of one caller: a probe on the entry of each function it
+ * calls directly (a DWARF call site, not a tail call) that runs only when
+ * the return address is that call site's (runtime/linux/kprobes.c).
+ */
+static void expand_callees(struct request *rq, struct debuginfo *di, struct dbg_func *f, const struct ktext *kt,
+			   const struct resolved_probe *tmpl, struct vec *out)
+{
+	const char *glob = rq->sf.callee->arg && rq->sf.callee->arg->kind == NODE_STR ? rq->sf.callee->arg->u.str : "*";
+	struct vec calls = {0};
+	di->ops->calls(di, f, glob, &calls);
+	for (int j = 0; j < calls.n; j++) {
+		struct dbg_call *call = calls.items[j];
+		struct vec named = {0};
+		struct dbg_func *callee = NULL;
+		dbg_functions(di, call->callee, NULL, false, &named);
+		for (int k = 0; k < named.n && !callee; k++) {
+			struct dbg_func *g = named.items[k];
+			if (!call->callee_file || (g->file && !strcmp(g->file, call->callee_file)))
+				callee = g;
+		}
+		uint64_t site;
+		if (!callee || callee->addr != callee->symbol_addr || (kt && ktext_check(kt, callee->addr, &site) != KTEXT_OK))
+			continue; /* renamed by the compiler (.isra, .constprop), or not probeable */
+		struct resolved_probe *r = new_probe(tmpl, "", callee, callee->addr);
+		r->callee_return = (int64_t)(call->return_addr - callee->addr);
+		r->is_return = rq->sf.ret;
+		r->maxactive = rq->sf.maxactive;
+		r->wildcard = true;
+		const char *how = rq->sf.ret ? ".return" : rq->sf.call ? ".call" : "";
+		r->pp = callee->file ? ast_printf("%s.callee(\"%s@%s:%d\")%s", where_text("kernel.function", f->name, f->file,
+											   f->line),
+						  callee->name, callee->file, callee->line, how)
+				     : ast_printf("%s.callee(\"%s\")%s", where_text("kernel.function", f->name, f->file, f->line),
+						  callee->name, how);
+		r->scope = function_scope(di, callee, callee->addr, rq->sf.ret, ast_printf("function %s called from %s",
+											callee->name, f->name));
+		vec_push(out, r);
+	}
+}
+
+/*
+ * The functions of one module (or the kernel) that the request names;
+ * quiet: a module without a match is no error (module("*")). Returns
+ * false after a diagnostic; out grows by the matches.
+ */
+static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
+		      const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct probe_point *pp = rq->pp;
+	struct probe_component *what = rq->what;
+	struct suffixes sf = rq->sf;
+	struct linespec pat = rq->pat;
+	bool kernel = !strcmp(module, "kernel");
+	const char *family = ast_printf("%s%s", kernel ? "kernel" : ast_printf("module(\"%s\")", module),
+					rq->statement ? ".statement" : ".function");
+	const char *err = kernel ? NULL : kernel_module_missing(s, module);
 	if (err) {
 		if (pp->optional)
 			return true; /* '?': no such module is no match */
-		diag_error(first->arg->loc, "%s", err);
+		diag_error(probes_component(pp, 0)->arg->loc, "%s", err);
 		return false;
 	}
 	struct debuginfo *di = kernel_debuginfo(s, module, &err);
 	if (!di) {
-		if (pp->optional)
+		if (pp->optional || quiet)
 			return true; /* '?': no debuginfo is no match */
 		diag_error(what->loc, "%s", err);
 		return false;
 	}
 	/* what only DWARF knows */
-	const char *needs = statement ? "statement probes need" : sf.inl ? ".inline needs"
+	const char *needs = rq->statement ? "statement probes need" : sf.inl ? ".inline needs"
+			    : sf.label ? ".label needs" : sf.callee ? ".callee needs"
 			    : pat.file ? "a source file in the pattern needs" : NULL;
 	if (needs && di->source != DBG_SOURCE_DWARF) {
 		diag_error(what->loc, "%s DWARF debuginfo: %s", needs, kernel_dwarf_missing(s, module));
 		return false;
 	}
-	const char *prefix = strcmp(module, "kernel") ? ast_printf("%s:", kernel_module_name(module)) : "";
-	if (statement) {
-		if (pat.nranges != 1 || pat.line_lo != pat.line_hi || !pat.file) {
-			diag_error(what->arg->loc, "a statement probe needs \"func@file:line\" with one line number");
+	const char *prefix = kernel ? "" : ast_printf("%s:", kernel_module_name(module));
+	int before = out->n;
+	if (sf.callee && !kernel) {
+		diag_error(sf.callee->loc, ".%s is supported in the kernel only: in a module, caller and callee may lie in "
+			   "sections loaded apart, so the call site's address cannot be derived from the callee's",
+			   sf.callee->name);
+		return false;
+	}
+	if (rq->statement) {
+		if (!expand_statements(s, rq, di, family, prefix, tmpl, out))
 			return false;
-		}
-		struct vec lines = {0};
-		di->ops->lines(di, pat.func, pat.file, pat.line_lo, &lines);
-		if (!lines.n) {
-			if (pp->optional)
-				return true;
-			diag_error(what->arg->loc, "no code for line %d of %s in a function matching '%s' in %s", pat.line_lo,
+		if (out->n == before && !pp->optional && !quiet) {
+			diag_error(what->arg->loc, "no code for line%s %s of %s in a function matching '%s' in %s",
+				   linespec_single(&pat) ? "" : "s", linespec_lines_text(&pat) + (*linespec_lines_text(&pat) == ':'),
 				   pat.file, pat.func, di->path);
 			return false;
-		}
-		for (int i = 0; i < lines.n; i++) {
-			struct dbg_line *dl = lines.items[i];
-			struct resolved_probe *r = ast_alloc(sizeof(*r));
-			*r = *tmpl;
-			r->provider = &probe_kprobe;
-			r->symbol = ast_printf("%s%s", prefix, dl->func->symbol);
-			r->offset = (int64_t)(dl->addr - dl->func->symbol_addr);
-			r->pp = where_text(family, dl->func->name, dl->file, dl->line);
-			r->scope = function_scope(di, dl->func, dl->addr, false,
-						  ast_printf("%s at line %d", dl->func->name, dl->line));
-			vec_push(out, r);
 		}
 		return true;
 	}
 	struct vec funcs = {0};
-	dbg_functions(di, pat.func, pat.file, sf.inl, &funcs);
-	vec_sort(&funcs, compare_funcs);
+	if (sf.inl) {
+		dbg_functions(di, pat.func, pat.file, true, &funcs);
+		vec_sort(&funcs, compare_funcs);
+	} else {
+		named_functions(di, &pat, false, &funcs);
+	}
 	/*
 	 * A wildcard leaves out the matches no probe can attach to: functions
 	 * in .init.text, on the kprobes blacklist, or without an ftrace site
@@ -275,16 +332,26 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	 * Only the vmlinux with DWARF tells (ktext.h); with BTF every match is
 	 * tried, and a wildcard match that fails is skipped at run time.
 	 */
-	bool wildcard = dbg_is_glob(pat.func) || (pat.file && dbg_is_glob(pat.file));
-	const struct ktext *kt = !strcmp(module, "kernel") && di->source == DBG_SOURCE_DWARF && !sf.inl
-				 ? kernel_text(di) : NULL;
+	bool wildcard = dbg_is_glob(pat.func) || (pat.file && dbg_is_glob(pat.file)) || quiet;
+	const struct ktext *kt = kernel && di->source == DBG_SOURCE_DWARF && !sf.inl ? kernel_text(di) : NULL;
 	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
-		if (!pattern_has_line(&pat, f->line))
-			continue;
+		if (pat.kind == LINESPEC_RANGES || pat.kind == LINESPEC_RELATIVE) {
+			/* the functions that span one of the lines (an inline instance: its declaration line) */
+			if (sf.inl ? !linespec_has_line(&pat, f->line, f->line) : !linespec_function_spans(&pat, di, f))
+				continue;
+		}
 		if (sf.exported && !f->exported)
 			continue;
+		if (sf.label) {
+			expand_labels(rq, di, f, family, prefix, tmpl, out);
+			continue;
+		}
+		if (sf.callee) {
+			expand_callees(rq, di, f, kernel_text(di), tmpl, out);
+			continue;
+		}
 		uint64_t site = 0;
 		enum ktext_verdict verdict = kt ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
 		if (verdict != KTEXT_OK && wildcard) {
@@ -293,14 +360,9 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 			continue;
 		}
 		/* BTF also describes a module's .init.text functions, freed before a probe can attach */
-		if (strcmp(module, "kernel") && di->source != DBG_SOURCE_DWARF &&
-		    kernel_module_function_missing(s, module, f->symbol))
+		if (!kernel && di->source != DBG_SOURCE_DWARF && kernel_module_function_missing(s, module, f->symbol))
 			continue;
-		struct resolved_probe *r = ast_alloc(sizeof(*r));
-		*r = *tmpl;
-		r->provider = &probe_kprobe;
-		r->symbol = ast_printf("%s%s", prefix, f->symbol);
-		r->offset = (int64_t)(f->addr - f->symbol_addr);
+		struct resolved_probe *r = new_probe(tmpl, prefix, f, f->addr);
 		r->is_return = sf.ret;
 		r->maxactive = sf.maxactive;
 		r->ftrace_site = verdict == KTEXT_OK && f->addr == f->symbol_addr ? site : 0;
@@ -315,16 +377,77 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 					     skipped[KTEXT_INIT], skipped[KTEXT_BLACKLIST], skipped[KTEXT_NOTRACE]);
 	if (nskipped && s->verbose)
 		fprintf(stderr, "%s:%d:%d: %s(\"%s\"): %d functions match, %d skipped (%s)\n", what->arg->loc.file,
-			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n + nskipped, nskipped,
-			why_skipped);
-	if (!out->n) {
-		if (pp->optional)
-			return true; /* '?': the core skips the point */
-		diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s (%s)%s", sf.inl ? "inlined " : "",
-			   sf.exported ? "exported " : "", what->arg->u.str,
-			   strcmp(module, "kernel") ? ast_printf("module %s", module) : "the kernel",
-			   di->source == DBG_SOURCE_DWARF ? ast_printf("DWARF of %s", di->path) : ast_printf("BTF of %s", di->path),
-			   nskipped ? ast_printf(" that a probe can attach to: %d skipped (%s)", nskipped, why_skipped) : "");
+			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
+			nskipped, why_skipped);
+	if (out->n == before && !pp->optional && !quiet) {
+		const char *where = ast_printf("%s (%s)", kernel ? "the kernel" : ast_printf("module %s", module),
+					       di->source == DBG_SOURCE_DWARF ? ast_printf("DWARF of %s", di->path)
+									      : ast_printf("BTF of %s", di->path));
+		if (sf.label && funcs.n)
+			diag_error(what->arg->loc, "no label matching \"%s\" in a function matching \"%s\" in %s", sf.label,
+				   what->arg->u.str, where);
+		else if (sf.callee && funcs.n)
+			diag_error(what->arg->loc, "a function matching \"%s\" calls no probeable function matching \"%s\" "
+				   "at a call site DWARF records in %s", what->arg->u.str,
+				   sf.callee->arg && sf.callee->arg->kind == NODE_STR ? sf.callee->arg->u.str : "*", where);
+		else
+			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s", sf.inl ? "inlined " : "",
+				   sf.exported ? "exported " : "", what->arg->u.str, where,
+				   nskipped ? ast_printf(" that a probe can attach to: %d skipped (%s)", nskipped, why_skipped) : "");
+		return false;
+	}
+	return true;
+}
+
+static bool kernel_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct probe_component *first = probes_component(pp, 0);
+	const char *module = "kernel";
+	if (!strcmp(first->name, "module")) {
+		if (!first->arg || first->arg->kind != NODE_STR || !*first->arg->u.str) {
+			diag_error(first->loc, "module needs a module name or pattern in quotes: module(\"name\")");
+			return false;
+		}
+		module = first->arg->u.str;
+	} else if (first->arg) {
+		diag_error(first->loc, "'kernel' takes no argument");
+		return false;
+	}
+	struct probe_component *what = probes_component(pp, 1);
+	if (what && !strcmp(what->name, "trace") && !strcmp(module, "kernel"))
+		return probe_tracepoint.expand(s, pp, tmpl, out);
+	struct request rq = {.pp = pp, .what = what, .statement = what && !strcmp(what->name, "statement")};
+	if (!what || (!rq.statement && strcmp(what->name, "function")) || !what->arg || what->arg->kind != NODE_STR) {
+		diag_error(what ? what->loc : pp->loc, "expected %s.function(\"pattern\")%s", first->name,
+			   !strcmp(module, "kernel") ? ", kernel.statement(\"func@file:line\") or kernel.trace(\"name\")"
+						    : " or .statement(\"func@file:line\")");
+		return false;
+	}
+	if (!linespec_parse(what->arg->u.str, &rq.pat, what->arg->loc) || !parse_suffixes(pp, 2, rq.statement, &rq.sf))
+		return false;
+	if (rq.statement && (rq.pat.kind == LINESPEC_NONE || !rq.pat.file)) {
+		diag_error(what->arg->loc, "a statement probe needs \"func@file:LINES\" (LINES: N, N-M, a list of those, "
+			   "'*', or +N past the function's declaration)");
+		return false;
+	}
+	if (!dbg_is_glob(module))
+		return expand_in(s, &rq, module, false, tmpl, out);
+	/* module("pattern"): every installed module of the target it matches whose symbols have the function */
+	struct vec mods = {0};
+	kernel_modules_matching(s, module, &mods);
+	int n = 0;
+	for (int i = 0; i < mods.n; i++) {
+		if (!rq.sf.inl && !kernel_module_has_function(s, mods.items[i], rq.pat.func))
+			continue;
+		n++;
+		if (!expand_in(s, &rq, mods.items[i], true, tmpl, out))
+			return false;
+	}
+	if (!out->n && !pp->optional) {
+		diag_error(what->arg->loc, "no module matching \"%s\" of kernel %s has %s matching \"%s\" (%d of %d "
+			   "modules have a function of that name)", module, s->release,
+			   rq.statement ? "code" : rq.sf.label ? "a label in a function" : "a function", what->arg->u.str,
+			   n, mods.n);
 		return false;
 	}
 	return true;

@@ -90,7 +90,8 @@ static void kprobe_defines(struct emitter *e)
 
 static bool fentry_eligible(const struct resolved_probe *r)
 {
-	return !r->is_return && r->offset == 0 && r->ftrace_site && r->ktext && !strchr(r->symbol, ':');
+	return !r->is_return && r->offset == 0 && r->ftrace_site && r->ktext && !strchr(r->symbol, ':') &&
+	       !r->callee_return;
 }
 
 static int compare_site(const void *a, const void *b)
@@ -194,9 +195,10 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 		struct resolved_probe *r = rows.items[i];
 		bool saves = r->is_return && r->scope && r->scope->saved.n;
 		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld, "
-			  ".optional = %d%s%s },",
+			  ".optional = %d%s%s%s },",
 			  r->index, emit_c_string(r->symbol), (long long)r->offset, r->is_return, (long long)r->maxactive,
 			  r->point->optional, r->wildcard ? ", .wildcard = 1" : "",
+			  r->callee_return ? ast_printf(", .callee_return = %lldL", (long long)r->callee_return) : "",
 			  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 					     targetvar_entry_size(r->scope)) : "");
 	}

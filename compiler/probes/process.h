@@ -29,6 +29,8 @@ struct uprobe_site {
 	int sdt_index;               /* its entry in the generated SDT site table */
 	const char *pp;              /* canonical text: process("/bin/x").function("f@x.c:3").return */
 	struct target_scope *scope;  /* its target variables (targetvar.h) */
+	int64_t callee_return;       /* .callee: the call site's return address minus the callee's entry
+					(link-time), checked at the entry; 0 for none */
 };
 
 /* What a process point resolved to (resolved_probe.data). */

@@ -3,9 +3,12 @@
  * file and attached with uprobes (file + offset):
  *
  *   process("path").function("pattern")[.call | .return]
- *   process("path").statement("func@file:line")
+ *   process("path").statement("func@file:LINES")                 (linespec.h)
+ *   process("path").function("pattern").label("glob")           source labels
  *   process("path")[.provider("p")].mark("name")         SDT markers
  *   process("path").library("lib").function(...)         ... in a library it uses
+ *   process("path")[.library("lib")].plt[("glob")][.return]  PLT entries
+ *   process("path").function("pattern").callee("glob")[.call]   calls at DWARF call sites
  *
  * Paths are the target's: with --sysroot=DIR the file read here is
  * DIR/path. A name without '/' is looked up in PATH. Wildcard patterns
@@ -28,6 +31,7 @@
 
 #include "debuginfo/debuginfo.h"
 #include "diag.h"
+#include "probes/linespec.h"
 #include "probes/process.h"
 #include "targetvar.h"
 
@@ -419,13 +423,36 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 			     const char *family, const char *suffix)
 {
 	struct vec fns = {0}, dfuncs = {0};
-	elfsym_functions(uf->elf, c->arg->u.str, &fns);
+	struct linespec ls;
+	if (!linespec_parse(c->arg->u.str, &ls, c->arg->loc))
+		return false;
+	if (ls.file && !uf->di) {
+		not_found(pt->optional, c->arg->loc, ast_printf("a source file in the pattern needs the program's DWARF: %s",
+								 uf->no_dwarf));
+		return false;
+	}
+	elfsym_functions(uf->elf, ls.func, &fns);
+	if (uf->di)
+		dbg_functions(uf->di, ls.func, ls.file, false, &dfuncs);
+	if (ls.file) {
+		/* only the functions DWARF places in that file (and spanning its lines) */
+		int kept = 0;
+		for (int i = 0; i < fns.n; i++) {
+			struct elfsym_func *fn = fns.items[i];
+			bool ok = false;
+			for (int j = 0; j < dfuncs.n && !ok; j++) {
+				struct dbg_func *df = dfuncs.items[j];
+				ok = df->addr == fn->vaddr && linespec_function_spans(&ls, uf->di, df);
+			}
+			if (ok)
+				fns.items[kept++] = fn;
+		}
+		fns.n = kept;
+	}
 	if (!fns.n) {
 		not_found(pt->optional, c->arg->loc, ast_printf("no function matching '%s' in %s", c->arg->u.str, pt->file));
 		return false;
 	}
-	if (uf->di)
-		dbg_functions(uf->di, c->arg->u.str, NULL, false, &dfuncs);
 	for (int i = 0; i < fns.n; i++) {
 		struct elfsym_func *fn = fns.items[i];
 		struct dbg_func *df = NULL;
@@ -450,16 +477,17 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 	return true;
 }
 
-/* .statement("func@file:line"): the first instruction of that line in each matching function. */
+/* .statement("func@file:LINES"): the first instruction of each line named, in each matching function. */
 static bool resolve_statement(struct user_file *uf, struct probe_component *c, struct process_point *pt,
 			      const char *family)
 {
 	const char *spec = c->arg->u.str;
-	const char *at = strchr(spec, '@'), *colon = at ? strrchr(at, ':') : NULL;
-	char *end;
-	long line = colon ? strtol(colon + 1, &end, 10) : 0;
-	if (!at || !colon || colon == at + 1 || at == spec || *end || line <= 0 || line > INT_MAX) {
-		diag_error(c->arg->loc, "expected \"function@file:line\", not \"%s\"", spec);
+	struct linespec ls;
+	if (!linespec_parse(spec, &ls, c->arg->loc))
+		return false;
+	if (!ls.file || ls.kind == LINESPEC_NONE) {
+		diag_error(c->arg->loc, "expected \"function@file:LINES\" (LINES: N, N-M, a list of those, '*', or +N past "
+			   "the function's declaration), not \"%s\"", spec);
 		return false;
 	}
 	if (!uf->di) {
@@ -467,26 +495,161 @@ static bool resolve_statement(struct user_file *uf, struct probe_component *c, s
 								 uf->no_dwarf));
 		return false;
 	}
-	const char *func = ast_strndup(spec, (size_t)(at - spec));
-	const char *file = ast_strndup(at + 1, (size_t)(colon - at - 1));
-	struct vec lines = {0};
-	if (uf->di->ops->lines)
-		uf->di->ops->lines(uf->di, func, file, (int)line, &lines);
-	for (int i = 0; i < lines.n; i++) {
-		struct dbg_line *dl = lines.items[i];
-		uint64_t offset;
-		if (!elfsym_offset(uf->elf, dl->addr, &offset))
-			continue;
-		const char *what = ast_printf("%s at line %d", dl->func->name, dl->line);
-		add_site(pt, offset, dl->addr,
-			 ast_printf("%s+0x%llx", dl->func->name, (unsigned long long)(dl->addr - dl->func->addr)),
-			 ast_printf("%s.statement(\"%s@%s:%d\")", family, dl->func->name, dl->file, dl->line),
-			 dwarf_scope(uf->di, dl->func, dl->addr, false, false, what));
+	struct vec funcs = {0};
+	dbg_functions(uf->di, ls.func, NULL, false, &funcs);
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		struct vec lines = {0};
+		uf->di->ops->statements(uf->di, f, ls.file, &lines);
+		for (int j = 0; j < lines.n; j++) {
+			struct dbg_line *dl = lines.items[j];
+			uint64_t offset;
+			if (!linespec_has_line(&ls, f->line, dl->line) || (ls.kind == LINESPEC_ANY && dl->inlined) ||
+			    !elfsym_offset(uf->elf, dl->addr, &offset))
+				continue;
+			const char *what = ast_printf("%s at line %d", f->name, dl->line);
+			add_site(pt, offset, dl->addr,
+				 ast_printf("%s+0x%llx", f->name, (unsigned long long)(dl->addr - f->addr)),
+				 ast_printf("%s.statement(\"%s@%s:%d\")", family, f->name, dl->file, dl->line),
+				 dwarf_scope(uf->di, f, dl->addr, false, false, what));
+		}
 	}
 	if (!pt->sites.n) {
-		not_found(pt->optional, c->arg->loc, ast_printf("no code for line %ld of %s in a function matching '%s' in %s",
-								 line, file, func, pt->file));
+		const char *lines = linespec_lines_text(&ls);
+		not_found(pt->optional, c->arg->loc, ast_printf("no code for line%s %s of %s in a function matching '%s' in %s",
+								 linespec_single(&ls) ? "" : "s", lines + (*lines == ':'),
+								 ls.file, ls.func, pt->file));
 		return false;
+	}
+	return true;
+}
+
+/* .function("pattern").label("glob"): the labelled code, in each matching function (DWARF only). */
+static bool resolve_label(struct user_file *uf, struct probe_component *c, struct probe_component *lc,
+			  struct process_point *pt, const char *family)
+{
+	if (!uf->di) {
+		not_found(pt->optional, lc->loc, ast_printf(".label needs the program's DWARF: %s", uf->no_dwarf));
+		return false;
+	}
+	struct vec funcs = {0};
+	struct linespec ls;
+	if (!linespec_parse(c->arg->u.str, &ls, c->arg->loc))
+		return false;
+	dbg_functions(uf->di, ls.func, ls.file, false, &funcs);
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		struct vec labels = {0};
+		if (!linespec_function_spans(&ls, uf->di, f))
+			continue;
+		uf->di->ops->labels(uf->di, f, lc->arg->u.str, &labels);
+		for (int j = 0; j < labels.n; j++) {
+			struct dbg_label *lb = labels.items[j];
+			uint64_t offset;
+			if (!elfsym_offset(uf->elf, lb->addr, &offset))
+				continue;
+			add_site(pt, offset, lb->addr, ast_printf("%s:%s", f->name, lb->name),
+				 ast_printf("%s.function(\"%s\").label(\"%s\")", family, function_spec(f->name, f), lb->name),
+				 dwarf_scope(uf->di, f, lb->addr, false, false, ast_printf("label %s of %s", lb->name, f->name)));
+		}
+	}
+	if (!pt->sites.n) {
+		not_found(pt->optional, lc->arg->loc, ast_printf("no label matching '%s' in a function matching '%s' in %s",
+								  lc->arg->u.str, c->arg->u.str, pt->file));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * .callee("glob") / .callees[(1)] [.call]: the entry of each function of
+ * the file a matching function calls at a DWARF call site, run only for
+ * that call (the runtime checks the return address). The probe stays on
+ * the callee's first instruction, where the return address is at the
+ * stack pointer: unoptimized code's parameters are read from the argument
+ * registers there, its locals are not set yet.
+ */
+static bool resolve_callees(struct user_file *uf, struct probe_component *c, struct probe_component *cc,
+			    struct process_point *pt, const char *family, const char *suffix)
+{
+	const char *glob = cc->arg && cc->arg->kind == NODE_STR ? cc->arg->u.str : "*";
+	struct linespec ls;
+	if (!linespec_parse(c->arg->u.str, &ls, c->arg->loc))
+		return false;
+	if (!uf->di) {
+		not_found(pt->optional, cc->loc, ast_printf(".%s needs the program's DWARF: %s", cc->name, uf->no_dwarf));
+		return false;
+	}
+	struct vec callers = {0};
+	dbg_functions(uf->di, ls.func, ls.file, false, &callers);
+	for (int i = 0; i < callers.n; i++) {
+		struct dbg_func *f = callers.items[i];
+		struct vec calls = {0};
+		if (!linespec_function_spans(&ls, uf->di, f))
+			continue;
+		uf->di->ops->calls(uf->di, f, glob, &calls);
+		for (int j = 0; j < calls.n; j++) {
+			struct dbg_call *call = calls.items[j];
+			struct vec named = {0};
+			struct dbg_func *callee = NULL;
+			uint64_t offset;
+			dbg_functions(uf->di, call->callee, NULL, false, &named);
+			for (int k = 0; k < named.n && !callee; k++) {
+				struct dbg_func *g = named.items[k];
+				if (!call->callee_file || (g->file && !strcmp(g->file, call->callee_file)))
+					callee = g;
+			}
+			if (!callee || !elfsym_offset(uf->elf, callee->addr, &offset))
+				continue;
+			struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, false, false,
+								 ast_printf("function %s called from %s", callee->name, f->name));
+			if (dbg_prologue_end(uf->di, callee) != callee->addr) {
+				/* unoptimized: the parameters are still in the argument registers */
+				dbg_abi_locate(&scope->vars);
+				for (int v = 0; v < scope->vars.n; v++) {
+					struct dbg_var *var = scope->vars.items[v];
+					if (!var->is_param)
+						var->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1,
+									    .why = "a .callee probe reads it at the entry, before it is set"};
+				}
+			}
+			struct uprobe_site *site = add_site(pt, offset, callee->addr, callee->name,
+				ast_printf("%s.function(\"%s\").callee(\"%s\")%s", family, function_spec(f->name, f),
+					   function_spec(callee->name, callee), suffix), scope);
+			site->callee_return = (int64_t)(call->return_addr - callee->addr);
+		}
+	}
+	if (!pt->sites.n) {
+		not_found(pt->optional, c->arg->loc, ast_printf("a function matching '%s' calls no function matching '%s' at a "
+								 "call site DWARF records in %s", c->arg->u.str, glob, pt->file));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * .plt or .plt("glob"): the PLT entries of the file (each a stub that
+ * jumps to a library function), named by the symbol each calls. $$name is
+ * that symbol; in a .return probe $return (a long) is what it returned.
+ */
+static bool resolve_plt(struct user_file *uf, struct probe_component *c, struct process_point *pt, const char *family,
+			const char *suffix)
+{
+	const char *glob = c->arg ? c->arg->u.str : "*";
+	struct vec entries = {0};
+	elfsym_plt(uf->elf, glob, &entries);
+	if (!entries.n) {
+		not_found(pt->optional, c->arg ? c->arg->loc : c->loc,
+			  ast_printf("no PLT entry%s%s in %s", c->arg ? " matching " : "", c->arg ? glob : "", pt->file));
+		return false;
+	}
+	for (int i = 0; i < entries.n; i++) {
+		struct elfsym_func *fn = entries.items[i];
+		struct target_scope *scope = bare_scope(ast_printf("a PLT entry has no DWARF (%s@plt)", fn->name), pt->is_return,
+							 ast_printf("PLT entry %s", fn->name));
+		targetvar_provide(scope, "$name", TYPE_STRING, emit_c_string(fn->name), NULL, false);
+		add_site(pt, fn->offset, fn->vaddr, ast_printf("%s@plt", fn->name),
+			 ast_printf("%s.plt(\"%s\")%s", family, fn->name, suffix), scope);
 	}
 	return true;
 }
@@ -558,13 +721,13 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		pt->file = uf.target;
 		family = ast_printf("%s.library(\"%s\")", family, pt->file);
 		c = probes_component(pp, ++next);
-		if (!c || strcmp(c->name, "function")) {
-			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\") after .library(...)");
+		if (!c || (strcmp(c->name, "function") && strcmp(c->name, "plt"))) {
+			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\") or .plt after .library(...)");
 			return false;
 		}
 	}
 	pt->relocatable = elfsym_relocatable(uf.elf);
-	if (strcmp(c->name, "provider") && strcmp(c->name, "mark"))
+	if (strcmp(c->name, "provider") && strcmp(c->name, "mark") && strcmp(c->name, "plt"))
 		load_dwarf(&uf);
 	const char *provider = "*";
 	if (!strcmp(c->name, "provider")) {
@@ -577,29 +740,59 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 			return false;
 		}
 	}
-	bool is_function = !strcmp(c->name, "function");
-	if (!is_function && strcmp(c->name, "statement") && strcmp(c->name, "mark")) {
+	bool is_function = !strcmp(c->name, "function"), is_plt = !strcmp(c->name, "plt");
+	if (!is_function && !is_plt && strcmp(c->name, "statement") && strcmp(c->name, "mark")) {
 		diag_error(c->loc, "unknown process probe '.%s': expected begin, end, thread, function, statement, "
-			   "mark, provider or library", c->name);
+			   "mark, provider, plt or library", c->name);
 		return false;
 	}
 	/* the suffix first: a .return probe's sites and variables differ */
 	const char *suffix = "";
-	struct probe_component *sc = probes_component(pp, next + 1);
+	struct probe_component *sc = probes_component(pp, next + 1), *label = NULL, *callee = NULL;
+	if (sc && is_function && (!strcmp(sc->name, "callee") || !strcmp(sc->name, "callees"))) {
+		struct probe_component *after = probes_component(pp, next + 2);
+		bool callees = !strcmp(sc->name, "callees");
+		if (callees ? sc->arg && (sc->arg->kind != NODE_NUM || sc->arg->u.num != 1) : !string_arg(sc, "a function name")) {
+			if (callees)
+				diag_error(sc->loc, ".callees takes only a depth of 1: a deeper callee would have to check its "
+					   "chain of callers on the stack, which stapc does not do");
+			return false;
+		}
+		if (after && (strcmp(after->name, "call") || after->arg || probes_ncomponents(pp) != next + 3)) {
+			diag_error(after->loc, "unexpected '.%s' after .%s(...): only .call may follow%s", after->name, sc->name,
+				   !strcmp(after->name, "return") ? " (stapc checks the caller only at the callee's entry)" : "");
+			return false;
+		}
+		callee = sc;
+		if (after)
+			suffix = ".call";
+		sc = NULL;
+	}
 	if (sc) {
-		if (is_function && !sc->arg && (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) &&
-		    probes_ncomponents(pp) == next + 2) {
+		if (is_function && !strcmp(sc->name, "label") && probes_ncomponents(pp) == next + 2) {
+			if (!string_arg(sc, "a label name"))
+				return false;
+			label = sc;
+		} else if ((is_function || (is_plt && !strcmp(sc->name, "return"))) && !sc->arg &&
+			   (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) && probes_ncomponents(pp) == next + 2) {
 			pt->is_return = !strcmp(sc->name, "return");
 			suffix = ast_printf(".%s", sc->name);
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
-				   is_function ? ": only .call or .return may follow" : "");
+				   is_function ? ": only .call, .return or .label(\"name\") may follow"
+				   : is_plt ? ": only .return may follow" : "");
 			return false;
 		}
 	}
 	bool ok;
-	if (is_function)
+	if (is_function && callee)
+		ok = string_arg(c, "a function name") && resolve_callees(&uf, c, callee, pt, family, suffix);
+	else if (is_function && label)
+		ok = string_arg(c, "a function name") && resolve_label(&uf, c, label, pt, family);
+	else if (is_function)
 		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix);
+	else if (is_plt)
+		ok = (!c->arg || string_arg(c, "a symbol name")) && resolve_plt(&uf, c, pt, family, suffix);
 	else if (!strcmp(c->name, "statement"))
 		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, pt, family);
 	else
@@ -607,7 +800,8 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	if (!ok)
 		return false;
 	if (pt->sites.n > UPROBE_MAX_SITES && !s->list_probes) {
-		diag_error(c->arg->loc, "'%s' matches %d places in %s, more than %d", c->arg->u.str, pt->sites.n,
+		diag_error(c->arg ? c->arg->loc : c->loc, "'%s' matches %d places in %s, more than %d",
+			   c->arg ? c->arg->u.str : c->name, pt->sites.n,
 			   pt->file, UPROBE_MAX_SITES);
 		return false;
 	}
@@ -667,12 +861,13 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 			struct uprobe_site *site = pt->sites.items[j];
 			emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, "
 				  ".semaphore = 0x%llxULL, .is_return = %d, .relocatable = %d, .filter_path = %s, .sdt = %s, "
-				  ".what = %s%s },",
+				  ".what = %s%s%s },",
 				  r->index, emit_c_string(pt->file), (unsigned long long)site->offset,
 				  (unsigned long long)site->vaddr, (unsigned long long)site->semaphore, pt->is_return,
 				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
 				  site->mark ? ast_printf("&_stp_sdt_sites[%d]", site->sdt_index) : "NULL",
 				  emit_c_string(site->what),
+				  site->callee_return ? ast_printf(", .callee_return = %lldL", (long long)site->callee_return) : "",
 				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 						     targetvar_entry_size(r->scope)) : "");
 		}

@@ -206,3 +206,57 @@ static int _stp_string_or_error(struct _stp_context *c, char *dst, unsigned long
 	}
 	return 0;
 }
+
+/*
+ * @var of a kernel module. The kernel exports no lookup of a module or of
+ * its symbols, so the list of loaded modules is walked from this module's
+ * own entry (the list is RCU-protected; probe handlers run with
+ * preemption off, and rcu_read_lock_sched covers the other callers): the
+ * list's head, which is no module, is told apart by its address, outside
+ * the modules area. The module's kallsyms table (what /proc/kallsyms
+ * shows of it, static data included with CONFIG_KALLSYMS_ALL) gives the
+ * symbol. Looked up at each use, so a module unloaded or reloaded
+ * elsewhere is always seen as it is: the cost is one pass over the
+ * loaded modules and one over that module's symbols.
+ */
+static int __maybe_unused _stp_module_symbol(struct _stp_context *c, const char *module, const char *sym,
+					     unsigned long *out)
+{
+	struct module *mod;
+	int found = 0;
+
+	*out = 0;
+	rcu_read_lock_sched();
+	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
+		unsigned long at = (unsigned long)mod;
+#ifdef CONFIG_KALLSYMS
+		struct mod_kallsyms *ks;
+		unsigned int i;
+#endif
+
+		if (at < MODULES_VADDR || at >= MODULES_END)
+			continue;	/* the list head */
+		if (mod->state == MODULE_STATE_UNFORMED || strcmp(mod->name, module))
+			continue;
+		found = 1;
+#ifdef CONFIG_KALLSYMS
+		ks = rcu_dereference_sched(mod->kallsyms);
+		for (i = 0; ks && i < ks->num_symtab; i++) {
+			const Elf_Sym *s = &ks->symtab[i];
+
+			if (s->st_shndx != SHN_UNDEF && !strcmp(ks->strtab + s->st_name, sym)) {
+				*out = s->st_value;
+				break;
+			}
+		}
+#endif
+		break;
+	}
+	rcu_read_unlock_sched();
+	if (*out)
+		return 0;
+	if (c)
+		_stp_error_fmt(c, found ? "@var: module %s has no symbol %s" : "@var: module %s is not loaded",
+			       module, sym);
+	return -ENOENT;
+}

@@ -25,10 +25,61 @@ static u64 _stp_modules_missed_before(void);
  * backtraces and symbols start at the probe point. Restored before the
  * kernel single-steps or emulates the probed instruction.
  */
+/*
+ * A .callee probe sits on the callee's entry and runs only for the call
+ * from its caller's call site: the return address (on the stack, where
+ * regs->sp points on entry under an int3 or an ftrace-based kprobe alike,
+ * unless a return probe moved it) must be the probed address plus callee_return (the kernel image
+ * moves as one piece, so link-time differences hold at run time).
+ * -DSTAP_CALLEE_MATCHALL runs it for every call, as SystemTap's does.
+ */
+static unsigned long _stp_kprobe_return_address(struct pt_regs *regs)
+{
+	unsigned long sp = kernel_stack_pointer(regs), ret;
+
+	if (copy_from_kernel_nofault(&ret, (void *)sp, sizeof(ret)))
+		return 0;
+#ifdef CONFIG_RETHOOK
+	{
+		/*
+		 * A return probe on the same function (a .return of this
+		 * script or anyone's) whose handler ran first has put its
+		 * trampoline there, keeping the real address in the task's
+		 * newest rethook node for this frame (bounded walk).
+		 */
+		struct llist_node *n = current->rethooks.first;
+		int i;
+
+		for (i = 0; n && i < 16; i++, n = n->next) {
+			struct rethook_node *rn = container_of(n, struct rethook_node, llist);
+
+			if (rn->frame == sp)
+				return rn->ret_addr;
+		}
+	}
+#endif
+	return ret;
+}
+
+static __always_inline bool _stp_kprobe_caller_ok(struct kprobe *kp, struct pt_regs *regs)
+{
+#ifndef STAP_CALLEE_MATCHALL
+	const struct _stp_kprobe_probe *kpp = container_of(kp, struct _stp_kprobe_probe, u.kp);
+
+	if (kpp->callee_return &&
+	    _stp_kprobe_return_address(regs) != (unsigned long)kp->addr + kpp->callee_return)
+		return false;
+#endif
+	return true;
+}
+
 static __always_inline void _stp_kprobe_run_at(const struct _stp_probe *p, struct kprobe *kp,
 					       struct pt_regs *regs)
 {
 	unsigned long ip = instruction_pointer(regs);
+
+	if (!_stp_kprobe_caller_ok(kp, regs))
+		return;
 
 	if (!p->regless)
 		instruction_pointer_set(regs, (unsigned long)kp->addr);
@@ -74,6 +125,20 @@ static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	kpp = container_of(rp, struct _stp_kprobe_probe, u.rp);
 	memset(ri->data, 0, kpp->data_size);
 	return _stp_run_probe_with(kpp->entry, regs, ri->data, NULL) ? 0 : 1;
+}
+
+/*
+ * The entry of a .callee(...).return probe: a call from elsewhere gets no
+ * instance (non-zero drops it), so its return runs nothing; then what the
+ * body reads at entry is saved, as for any .return probe.
+ */
+static int _stp_kretprobe_callee_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (!rp || !_stp_kprobe_caller_ok(&rp->kp, regs))
+		return 1;
+	return container_of(rp, struct _stp_kprobe_probe, u.rp)->entry ? _stp_kretprobe_entry(ri, regs) : 0;
 }
 
 #ifdef STP_KPROBE_BODIES
@@ -300,6 +365,8 @@ static int _stp_kprobe_register_one(size_t i)
 		} else {
 			kpp->u.rp.handler = STP_KRETPROBE_RET(i);
 		}
+		if (kpp->callee_return)
+			kpp->u.rp.entry_handler = _stp_kretprobe_callee_entry;
 		return register_kretprobe(&kpp->u.rp);
 	}
 	kpp->u.kp.symbol_name = kpp->symbol;
@@ -311,7 +378,7 @@ static int _stp_kprobe_register_one(size_t i)
 	 * An entry probe: registered disabled, then hooked through ftrace or
 	 * enabled. Not a conditional one: it is armed and disarmed as a kprobe.
 	 */
-	if (kpp->offset == 0 && !cond && !_stp_kprobes_any_conditional()) {
+	if (kpp->offset == 0 && !cond && !kpp->callee_return && !_stp_kprobes_any_conditional()) {
 		int rc;
 
 		kpp->u.kp.flags = KPROBE_FLAG_DISABLED;

@@ -235,11 +235,30 @@ static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
 }
 
+/*
+ * A .callee probe on the callee's entry runs only for the call from its
+ * call site: the return address the call pushed (at the user stack
+ * pointer) is the probed address plus callee_return, both in one file
+ * moved by one load bias. -DSTAP_CALLEE_MATCHALL: every call.
+ */
+static bool _stp_uprobe_caller_ok(const struct _stp_uprobe *up, struct pt_regs *regs)
+{
+#ifndef STAP_CALLEE_MATCHALL
+	unsigned long ret;
+
+	if (up->callee_return &&
+	    (copy_from_user_nofault(&ret, (const void __user *)user_stack_pointer(regs), sizeof(ret)) ||
+	     ret != instruction_pointer(regs) + up->callee_return))
+		return false;
+#endif
+	return true;
+}
+
 static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
 
-	if (_stp_uprobe_wanted(up))
+	if (_stp_uprobe_wanted(up) && _stp_uprobe_caller_ok(up, regs))
 		_stp_run_probe_data(up->probe, regs, NULL, up);
 	return 0;
 }
