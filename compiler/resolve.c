@@ -537,9 +537,13 @@ static void resolve_node(struct scope *sc, struct node *n)
 			diag_error(n->loc, "embedded C in a script needs guru mode (-g)");
 		break;
 	case NODE_TARGET:
-		/* a function has no probe point whose variables it could read */
-		if (sc->func && n->u.target.base != TARGET_BASE_CAST && n->u.target.base != TARGET_BASE_AUTO)
-			diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @cast and '->' on typed values)",
+		/*
+		 * A function has no probe point whose variables it could read;
+		 * a kernel global (@var) it can read anywhere, and typed values.
+		 */
+		if (sc->func && n->u.target.base != TARGET_BASE_CAST && n->u.target.base != TARGET_BASE_AUTO &&
+		    n->u.target.base != TARGET_BASE_AT_VAR)
+			diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @var, @cast and '->' on typed values)",
 				   ast_expr_text(n));
 		resolve_node(sc, n->u.target.operand);
 		for (int i = 0; i < n->u.target.path.n; i++)
