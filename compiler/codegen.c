@@ -254,10 +254,10 @@ static const char *gen_assign(struct codegen *g, struct node *n)
 {
 	struct node *lhs = n->u.assign.lhs, *rhs = n->u.assign.rhs;
 	enum ast_op op = n->u.assign.op;
+	if (lhs->kind == NODE_TARGET)
+		return targetvar_gen_assign(g, n); /* it generates the value: a long $value takes it in pieces */
 	const char *v = temp(g, "v");
 	const char *value = gen_expr(g, rhs);
-	if (lhs->kind == NODE_TARGET)
-		return targetvar_gen_assign(g, n, value);
 	if (lhs->type == TYPE_STRING || n->type == TYPE_STRING) {
 		const char *dst;
 		const char *prefix = "";

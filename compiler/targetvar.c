@@ -1367,6 +1367,11 @@ const char *targetvar_gen_expr(struct codegen *g, struct node *n)
 	if (!pl || pl->error)
 		return ast_printf("({ %s; %s; })", codegen_fail(g, "target variable not available here", n),
 				  is_string ? "(const char *)\"\"" : "(int64_t)0");
+	if (pl->provided && pl->provided->strbuf) {
+		/* a buffer longer than a string_t: a string reads its first MAXSTRINGLEN-1 bytes */
+		const char *slot = codegen_string_slot(g);
+		return ast_printf("({ _stp_strlcpy(%s, %s); (const char *)%s; })", slot, pl->provided->rvalue, slot);
+	}
 	if (pl->provided) {
 		/* the provider's C may fail (a bad address): it says why, the location says where */
 		const char *t = codegen_temp(g, "t");
@@ -1388,10 +1393,74 @@ const char *targetvar_gen_expr(struct codegen *g, struct node *n)
 	return ast_printf("({ unsigned long %s = 0; %s(int64_t)%s; })", v, gen_ops(g, pl, v, n, false, NULL), v);
 }
 
-const char *targetvar_gen_assign(struct codegen *g, struct node *assign, const char *value)
+/* The operands of a chain of '.' (a . b . c), left to right, pushed on out. */
+static void concat_operands(struct node *n, struct vec *out)
+{
+	if (n->kind == NODE_BINARY && n->u.binary.op == OP_CONCAT) {
+		concat_operands(n->u.binary.lhs, out);
+		concat_operands(n->u.binary.rhs, out);
+	} else {
+		vec_push(out, n);
+	}
+}
+
+/* Whether n is, or reads, the target variable $name. */
+static bool reads_var(struct node *n, const char *name)
+{
+	struct vec targets = inner_targets(n);
+	for (int i = 0; i < targets.n; i++) {
+		struct node *t = targets.items[i];
+		if (t->kind == NODE_TARGET && t->u.target.base == TARGET_BASE_VAR && !strcmp(t->u.target.name, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * An assignment to a string longer than a string_t (struct _stp_strbuf,
+ * procfs .read.maxsize): the right side's operands of '.' are stored one
+ * after the other, each a string of up to MAXSTRINGLEN-1 bytes, so the text
+ * grows past MAXSTRINGLEN. "$v = $v . a . b" appends a and b; "$v = a . b"
+ * stores a and appends b. When a later operand reads $v (whose value would
+ * change under it) the whole right side is computed first, as one string.
+ */
+static const char *gen_assign_strbuf(struct codegen *g, struct node *assign, const char *lvalue)
+{
+	struct node *n = assign->u.assign.lhs;
+	struct vec parts = {0};
+	concat_operands(assign->u.assign.rhs, &parts);
+	int first = 0;
+	bool append = assign->u.assign.op == OP_CONCAT;
+	struct node *head = parts.items[0];
+	if (!append && head->kind == NODE_TARGET && head->u.target.base == TARGET_BASE_VAR &&
+	    !strcmp(head->u.target.name, n->u.target.name)) {
+		append = true; /* $v = $v . rest: append the rest */
+		first = 1;
+	}
+	bool whole = false;
+	for (int i = append ? first : 1; i < parts.n; i++)
+		whole |= reads_var(parts.items[i], n->u.target.name);
+	const char *b = codegen_temp(g, "b");
+	char *code = ast_printf("({ struct _stp_strbuf *%s = %s; ", b, lvalue);
+	if (whole) {
+		const char *w = codegen_temp(g, "w");
+		return ast_printf("({ const char *%s = %s; struct _stp_strbuf *%s = %s; _stp_strbuf_%s(%s, %s); "
+				  "(const char *)%s->text; })", w, codegen_expr(g, assign->u.assign.rhs), b, lvalue,
+				  append ? "append" : "set", b, w, b);
+	}
+	for (int i = first; i < parts.n; i++)
+		code = ast_printf("%s_stp_strbuf_%s(%s, %s); ", code, append || i > first ? "append" : "set", b,
+				  codegen_expr(g, parts.items[i]));
+	return ast_printf("%s(const char *)%s->text; })", code, b);
+}
+
+const char *targetvar_gen_assign(struct codegen *g, struct node *assign)
 {
 	struct node *n = assign->u.assign.lhs;
 	struct tv_plan *pl = plan_for(n, g->probe);
+	if (pl && pl->provided && pl->provided->lvalue && pl->provided->strbuf)
+		return gen_assign_strbuf(g, assign, pl->provided->lvalue);
+	const char *value = codegen_expr(g, assign->u.assign.rhs);
 	if (pl && pl->provided && pl->provided->lvalue && pl->provided->type == TYPE_LONG) {
 		/* an integer the probe point owns (netfilter's $verdict) */
 		const char *w = codegen_temp(g, "w");

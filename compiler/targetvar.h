@@ -27,6 +27,9 @@ struct target_provided {
 	const char *lvalue;        /* TYPE_STRING: a char * to a MAXSTRINGLEN buffer it is written through;
 	                              TYPE_LONG: a C lvalue of an integer type; NULL: read-only */
 	const char *readonly_why;  /* lvalue NULL: the error for an assignment (NULL: a generic one) */
+	bool strbuf;               /* TYPE_STRING: lvalue is a struct _stp_strbuf *, a buffer longer than a
+	                              string_t (procfs .read.maxsize): written with _stp_strbuf_set/append,
+	                              read as its first MAXSTRINGLEN-1 bytes */
 	bool in_parms;             /* listed by $$parms and $$vars (SDT operands) */
 };
 
@@ -81,7 +84,7 @@ bool targetvar_resolve(struct session *s);
 
 /* Pass 3 (codegen.c): C for a TARGET, DEFINED or ENTRY node; C for an assignment to a TARGET. */
 const char *targetvar_gen_expr(struct codegen *g, struct node *n);
-const char *targetvar_gen_assign(struct codegen *g, struct node *assign, const char *value);
+const char *targetvar_gen_assign(struct codegen *g, struct node *assign);
 
 /*
  * Pass 3 (probes/kprobe.c): for a return probe whose scope saves values at

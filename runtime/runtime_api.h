@@ -276,6 +276,7 @@ struct _stp_procfs_file {
 	unsigned short mode;                   /* permissions: 0400 read, 0200 write, or .umask(N)'s */
 	const struct _stp_probe *read_probe;   /* fills $value for a reader; NULL: not readable */
 	const struct _stp_probe *write_probe;  /* gets what was written as $value; NULL: not writable */
+	size_t maxsize;                        /* .read.maxsize(N): bytes a reader may get; 0: MAXSTRINGLEN-1 */
 	struct proc_dir_entry *pde;            /* runtime-owned */
 };
 
@@ -442,6 +443,19 @@ static void _stp_format_memory(char *dst, int64_t addr, int64_t len, int64_t wid
 static void _stp_strlcpy(char *dst, const char *src);           /* dst is a string_t */
 static void _stp_strlcat(char *dst, const char *src);           /* dst is a string_t */
 
+/*
+ * A string longer than a string_t: the $value of a procfs .read.maxsize(N)
+ * probe. Generated code stores into it with set and append, which truncate
+ * at size bytes and keep len, so building a long text is linear.
+ */
+struct _stp_strbuf {
+	char *text;                      /* NUL-terminated; size + 1 bytes */
+	size_t size;                     /* the most bytes of text it holds */
+	size_t len;                      /* strlen(text) */
+};
+static void _stp_strbuf_set(struct _stp_strbuf *b, const char *s);     /* s may not point into b->text */
+static void _stp_strbuf_append(struct _stp_strbuf *b, const char *s);  /* s may not point into b->text */
+
 /* The string tapset's helpers; dst is a string_t and may not overlap the inputs
  * unless stated (string.c documents each). */
 static void _stp_substr(char *dst, const char *s, int64_t start, int64_t length); /* dst may be s */
@@ -475,8 +489,10 @@ static void _stp_write_unlock(struct _stp_rwlock *l);
 /* When a lock can't be taken the generated handler calls this and returns. */
 static void _stp_skip_probe(struct _stp_context *c, const char *why);
 
-/* $value of a procfs probe: a string_t, the file's text. */
+/* $value of a procfs probe: the file's text (at least a string_t's room, .read.maxsize(N): N + 1). */
 static char *_stp_procfs_value(struct _stp_context *c);
+/* The same as a struct _stp_strbuf: what a .read.maxsize(N) probe stores $value through. */
+static struct _stp_strbuf *_stp_procfs_strbuf(struct _stp_context *c);
 
 /* Target variables of uprobes: at SDT markers $argN (1-based; sets last_error
  * if the operand's memory cannot be read), $$name, $$provider; the load bias

@@ -99,6 +99,23 @@ static void _stp_strlcat(char *dst, const char *src)
 	dst[have + n] = '\0';
 }
 
+/* Append src to b, truncated at b->size bytes in all. */
+static void _stp_strbuf_append(struct _stp_strbuf *b, const char *src)
+{
+	size_t n = _stp_strnlen(src, b->size - b->len);
+
+	memcpy(b->text + b->len, src, n);
+	b->len += n;
+	b->text[b->len] = '\0';
+}
+
+/* Make b's text src, truncated at b->size bytes. */
+static void _stp_strbuf_set(struct _stp_strbuf *b, const char *src)
+{
+	b->len = 0;
+	_stp_strbuf_append(b, src);
+}
+
 /* ---- The string tapset (tapset/string.stp) ---- */
 
 /* substr: at most length bytes of s from byte start (0-based); "" when out of range. */

@@ -11,7 +11,16 @@
  * write probe (0600 with both); procfs("name").umask(N).read gives the
  * read bits of everyone (0444) less N instead, .umask(N).write the write
  * bits (0222) less N: umask(0040).read makes the file 0404.
+ *
+ * procfs("name").read.maxsize(N) (also .umask(U).read.maxsize(N), and the
+ * .umask(U).maxsize(N) that SystemTap's manual lists, a read probe too):
+ * $value holds up to N bytes instead of MAXSTRINGLEN-1, in a buffer the
+ * runtime allocates per file when the session starts. Writes to such a
+ * $value go through _stp_strbuf_set/_stp_strbuf_append (targetvar.c), so
+ * `$value .= a . b` and `$value = $value . a` build a long text piece by
+ * piece; reading it gives its first MAXSTRINGLEN-1 bytes.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "diag.h"
@@ -23,7 +32,23 @@ struct procfs_point {
 	const char *name;  /* file name under /proc/systemtap/MODULE */
 	bool write;        /* .write rather than .read */
 	int mode;          /* the permission bits this probe gives the file */
+	int64_t maxsize;   /* .read.maxsize(N): bytes $value holds; 0: a string_t's */
 };
+
+/* The largest .maxsize(N): the buffer is allocated once per file for the whole session. */
+#define PROCFS_MAXSIZE_LIMIT (1 << 20)
+
+/* .maxsize(N) at op (N from 1 to PROCFS_MAXSIZE_LIMIT) into *maxsize; false with a diagnostic. */
+static bool parse_maxsize(struct probe_component *op, int64_t *maxsize)
+{
+	if (!op->arg || op->arg->kind != NODE_NUM || op->arg->u.num < 1 || op->arg->u.num > PROCFS_MAXSIZE_LIMIT) {
+		diag_error(op->arg ? op->arg->loc : op->loc, "procfs(...).read.maxsize(N) needs a number from 1 to %d",
+			   PROCFS_MAXSIZE_LIMIT);
+		return false;
+	}
+	*maxsize = op->arg->u.num;
+	return true;
+}
 
 /* A file name: not empty, no '/', not . or .., printable, short. */
 static const char *bad_file_name(const char *name)
@@ -50,6 +75,7 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 	struct probe_component *op = probes_component(pp, 1);
 	const char *name = "command";
 	int64_t umask = -1;	/* none */
+	int64_t maxsize = 0;	/* none */
 	int next = 2;
 	if (op && !strcmp(op->name, "umask")) {
 		if (!op->arg || op->arg->kind != NODE_NUM || op->arg->u.num < 0 || op->arg->u.num > 0777) {
@@ -72,18 +98,40 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 			return false;
 		}
 	}
-	if (!op || (strcmp(op->name, "read") && strcmp(op->name, "write")) || op->arg) {
-		diag_error(op ? op->loc : root->loc, "expected procfs(\"name\").read or procfs(\"name\").write");
-		return false;
+	bool write = false;
+	if (op && umask >= 0 && !strcmp(op->name, "maxsize")) {
+		/* procfs.umask(U).maxsize(N), as SystemTap's manual spells it: a read probe */
+		if (!parse_maxsize(op, &maxsize))
+			return false;
+	} else {
+		if (!op || (strcmp(op->name, "read") && strcmp(op->name, "write")) || op->arg) {
+			diag_error(op ? op->loc : root->loc, "expected procfs(\"name\").read or procfs(\"name\").write");
+			return false;
+		}
+		write = !strcmp(op->name, "write");
+		struct probe_component *size = probes_component(pp, next);
+		if (size && !strcmp(size->name, "maxsize")) {
+			if (write) {
+				diag_error(size->loc, "'.maxsize' applies to procfs(...).read only: a .write probe's $value is "
+					   "what one write() brings, at most MAXSTRINGLEN-1 bytes");
+				return false;
+			}
+			if (!parse_maxsize(size, &maxsize))
+				return false;
+			next++;
+		}
 	}
 	if (probes_ncomponents(pp) > next) {
 		struct probe_component *extra = probes_component(pp, next);
-		diag_error(extra->loc, "unexpected '.%s' after procfs(...).%s", extra->name, op->name);
+		diag_error(extra->loc, "unexpected '.%s' after procfs(...).%s", extra->name,
+			   probes_component(pp, next - 1)->name);
 		return false;
 	}
+	const char *kind = write ? "write" : "read";
 	struct procfs_point *pt = ast_alloc(sizeof(*pt));
 	pt->name = name;
-	pt->write = !strcmp(op->name, "write");
+	pt->write = write;
+	pt->maxsize = maxsize;
 	if (umask < 0)
 		pt->mode = pt->write ? 0200 : 0400;
 	else
@@ -93,19 +141,24 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 		struct resolved_probe *other = s->resolved.items[i];
 		struct procfs_point *o = other->data;
 		if (other->provider == &probe_procfs && !strcmp(o->name, name) && o->write == pt->write) {
-			diag_error(op->loc, "procfs file \"%s\" already has a .%s probe", name, op->name);
+			diag_error(op->loc, "procfs file \"%s\" already has a .%s probe", name, kind);
 			diag_note(other->point->loc, "the other one is here");
 			return false;
 		}
 	}
 	out->data = pt;
-	out->pp = umask < 0 ? ast_printf("procfs(\"%s\").%s", name, op->name)
-			    : ast_printf("procfs(\"%s\").umask(0%o).%s", name, (unsigned)umask, op->name);
+	out->pp = umask < 0 ? ast_printf("procfs(\"%s\").%s", name, kind)
+			    : ast_printf("procfs(\"%s\").umask(0%o).%s", name, (unsigned)umask, kind);
+	if (maxsize)
+		out->pp = ast_printf("%s.maxsize(%" PRId64 ")", out->pp, maxsize);
 	/* $value: the file's text, written by a .read probe, read in a .write probe */
 	out->scope = ast_alloc(sizeof(*out->scope));
 	out->scope->what = out->pp;
 	targetvar_provide(out->scope, "value", TYPE_STRING, "(const char *)_stp_procfs_value(&c->base)",
-			  pt->write ? NULL : "_stp_procfs_value(&c->base)", false);
+			  pt->write ? NULL : maxsize ? "_stp_procfs_strbuf(&c->base)" : "_stp_procfs_value(&c->base)",
+			  false);
+	if (maxsize)
+		((struct target_provided *)out->scope->provided.items[0])->strbuf = true;
 	if (pt->write)
 		((struct target_provided *)out->scope->provided.items[0])->readonly_why =
 			"$value is what the user wrote and cannot be assigned in a procfs .write probe";
@@ -126,6 +179,7 @@ static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 		struct resolved_probe *r = mine->items[i];
 		struct procfs_point *pt = r->data;
 		int j, reader = -1, writer = -1, mode = 0;
+		int64_t maxsize = 0;
 		for (j = 0; j < i; j++)
 			if (!strcmp(((struct procfs_point *)((struct resolved_probe *)mine->items[j])->data)->name, pt->name))
 				break;
@@ -137,13 +191,16 @@ static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 			if (strcmp(opt->name, pt->name))
 				continue;
 			mode |= opt->mode;
-			if (opt->write)
+			if (opt->write) {
 				writer = o->index;
-			else
+			} else {
 				reader = o->index;
+				maxsize = opt->maxsize;
+			}
 		}
-		emit_line(e, "{ .name = %s, .mode = 0%o, .read_probe = %s, .write_probe = %s },", emit_c_string(pt->name),
-			  (unsigned)mode, reader < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", reader),
+		emit_line(e, "{ .name = %s, .mode = 0%o, .maxsize = %" PRId64 ", .read_probe = %s, .write_probe = %s },",
+			  emit_c_string(pt->name), (unsigned)mode, maxsize,
+			  reader < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", reader),
 			  writer < 0 ? "NULL" : ast_printf("&_stp_probes[%d]", writer));
 	}
 	emit_close(e, "};");

@@ -107,6 +107,31 @@ static void test_tokenize(void)
 	CHECK_STR(s, "x");
 }
 
+/* The long $value of a procfs .read.maxsize(N) probe: set, append, truncation at size, len kept. */
+static void test_strbuf(void)
+{
+	char text[11];
+	struct _stp_strbuf b = { .text = text, .size = 10, .len = 0 };
+
+	_stp_strbuf_set(&b, "abc");
+	CHECK_STR(text, "abc");
+	CHECK(b.len == 3);
+	_stp_strbuf_append(&b, "defg");
+	_stp_strbuf_append(&b, "");
+	CHECK_STR(text, "abcdefg");
+	CHECK(b.len == 7);
+	_stp_strbuf_append(&b, "hijkl");	/* cut at 10 bytes */
+	CHECK_STR(text, "abcdefghij");
+	CHECK(b.len == 10);
+	_stp_strbuf_append(&b, "x");		/* full: unchanged */
+	CHECK_STR(text, "abcdefghij");
+	_stp_strbuf_set(&b, "0123456789abc");
+	CHECK_STR(text, "0123456789");
+	_stp_strbuf_set(&b, "");
+	CHECK_STR(text, "");
+	CHECK(b.len == 0);
+}
+
 int main(void)
 {
 	test_substr_strpos();
@@ -114,5 +139,6 @@ int main(void)
 	test_strtol();
 	test_text_str();
 	test_tokenize();
+	test_strbuf();
 	return unit_report("unit_string");
 }
