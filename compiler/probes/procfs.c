@@ -18,9 +18,11 @@
  * runtime allocates per file when the session starts. Writes to such a
  * $value go through _stp_strbuf_set/_stp_strbuf_append (targetvar.c), so
  * `$value .= a . b` and `$value = $value . a` build a long text piece by
- * piece; reading it gives its first MAXSTRINGLEN-1 bytes.
+ * piece; reading it gives its first MAXSTRINGLEN-1 bytes. A read probe
+ * without .maxsize gets -D STP_PROCFS_BUFSIZE=N's size if that is given.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -48,6 +50,29 @@ static bool parse_maxsize(struct probe_component *op, int64_t *maxsize)
 	}
 	*maxsize = op->arg->u.num;
 	return true;
+}
+
+/*
+ * -D STP_PROCFS_BUFSIZE=N, SystemTap's default for read probes without
+ * .maxsize: 0 when not given, N (1 to PROCFS_MAXSIZE_LIMIT) when given, -1
+ * (after a diagnostic at loc) when it is not such a number.
+ */
+static int64_t default_bufsize(struct session *s, struct srcloc loc)
+{
+	for (int i = s->defines.n - 1; i >= 0; i--) {
+		struct define *d = s->defines.items[i];
+		if (strcmp(d->name, "STP_PROCFS_BUFSIZE"))
+			continue;
+		char *end = NULL;
+		long long n = d->value ? strtoll(d->value, &end, 0) : 0;
+		if (!d->value || end == d->value || *end || n < 1 || n > PROCFS_MAXSIZE_LIMIT) {
+			diag_error(loc, "-D STP_PROCFS_BUFSIZE=%s: the size of a procfs read buffer is a number from 1 to %d",
+				   d->value ? d->value : "", PROCFS_MAXSIZE_LIMIT);
+			return -1;
+		}
+		return n;
+	}
+	return 0;
 }
 
 /* A file name: not empty, no '/', not . or .., printable, short. */
@@ -121,6 +146,13 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 			next++;
 		}
 	}
+	bool explicit_maxsize = maxsize != 0;
+	if (!write && !maxsize) {
+		/* without .maxsize, -D STP_PROCFS_BUFSIZE=N if given; pp() shows no .maxsize */
+		maxsize = default_bufsize(s, root->loc);
+		if (maxsize < 0)
+			return false;
+	}
 	if (probes_ncomponents(pp) > next) {
 		struct probe_component *extra = probes_component(pp, next);
 		diag_error(extra->loc, "unexpected '.%s' after procfs(...).%s", extra->name,
@@ -149,7 +181,7 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 	out->data = pt;
 	out->pp = umask < 0 ? ast_printf("procfs(\"%s\").%s", name, kind)
 			    : ast_printf("procfs(\"%s\").umask(0%o).%s", name, (unsigned)umask, kind);
-	if (maxsize)
+	if (explicit_maxsize)
 		out->pp = ast_printf("%s.maxsize(%" PRId64 ")", out->pp, maxsize);
 	/* $value: the file's text, written by a .read probe, read in a .write probe */
 	out->scope = ast_alloc(sizeof(*out->scope));
