@@ -80,7 +80,7 @@ struct _stp_context {
 	const struct _stp_probe *probe;/* the probe running (set unless regless) */
 	void *entry_data;              /* .return probes: values saved at entry (kretprobe instance data), else NULL */
 	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
-	void *hit_data;                /* procfs: the file's text; uprobes: the struct _stp_uprobe (set only there) */
+	void *hit_data;                /* procfs: the file's text (struct _stp_strbuf *); uprobes: the struct _stp_uprobe (set only there) */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
