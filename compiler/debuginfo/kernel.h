@@ -34,4 +34,8 @@ const char *kernel_module_missing(struct session *s, const char *module);
    can attach to (not in .init.text), else an error message naming both. */
 const char *kernel_module_function_missing(struct session *s, const char *module, const char *function);
 
+/* The event class of a tracepoint of module (CLASS of its BPF entry point
+   __bpf_trace_CLASS, from the .ko's relocations), NULL if unknown. */
+const char *kernel_module_tracepoint_class(struct session *s, const char *module, const char *tracepoint);
+
 #endif
