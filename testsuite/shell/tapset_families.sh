@@ -212,14 +212,15 @@ probe nfsd.lookup { println(client_ip, fh, filename, filelen) }
 probe nfsd.open { println(client_ip, fh, type, access) }
 probe nfsd.read { println(client_ip, fh, file, offset, count, size, vec, vlen) }
 probe nfsd.write { println(client_ip, fh, file, offset, count, size, vec, vlen, stable) }
-probe nfsd.commit { println(client_ip, fh, offset, count, size) }
+probe nfsd.commit { println(client_ip, fh, offset, count, size, flag) }
 probe nfsd.create { println(client_ip, fh, filename, filelen, type, iap_valid, iap_mode) }
-probe nfsd.createv3 { println(client_ip, fh, filename, filelen, createmode, iap_valid, iap_mode, verifier) }
+probe nfsd.createv3 { println(client_ip, fh, filename, filelen, createmode, iap_valid, iap_mode, verifier, truncp) }
 probe nfsd.unlink { println(client_ip, fh, filename, filelen, type) }
 probe nfsd.rename, nfsd.proc.rename { println(client_ip, fh, tfh, filename, flen, tname, tlen) }
 probe nfsd.proc.lookup, nfsd.proc.create, nfsd.proc.remove { println(client_ip, proto, version, uid, gid, fh, filename, filelen) }
 probe nfsd.proc.read, nfsd.proc.commit { println(client_ip, proto, version, uid, gid, fh, offset, count, size) }
-probe nfsd.proc.write { println(client_ip, proto, version, uid, gid, fh, offset, count, size, stable) }
+probe nfsd.proc.write { println(client_ip, proto, version, uid, gid, fh, offset, count, size, stable, vec, vlen) }
+probe nfsd.proc.read { println(vec, vlen) }
 probe nfsd.proc.rename { println(uid, gid) }
 probe begin { println(nfsderror(-2)) }
 STP
@@ -241,7 +242,7 @@ probe nfs.aop.readpage { println(__page, page_index, file, dev, ino, i_flag, i_s
 probe nfs.aop.readpages { println(file, dev, ino, nr_pages, size, rsize, rpages) }
 probe nfs.aop.release_page { println(__page, page_index, dev, ino, size) }
 probe nfs.aop.set_page_dirty { println(__page, page_flag) }
-probe nfs.aop.write_begin { println(dev, ino, page_index, offset, to, size) }
+probe nfs.aop.write_begin { println(dev, ino, page_index, offset, to, size, __page) }
 probe nfs.aop.write_end { println(__page, dev, ino, page_index, offset, to, size, i_flag, i_size, sb_flag) }
 probe nfs.aop.writepage { println(__page, page_index, dev, ino, i_flag, i_state, i_size, sb_flag, wsize, size, for_kupdate, for_reclaim) }
 probe nfs.aop.writepages { println(dev, ino, nr_to_write, size, wsize, wpages, for_kupdate, for_reclaim) }
@@ -254,9 +255,9 @@ probe nfs.proc.read_setup { println(server_ip, prot, version, offset, count, siz
 probe nfs.proc.read_done { println(server_ip, prot, version, status, count, timestamp) }
 probe nfs.proc.write_setup { println(server_ip, prot, version, offset, count, size, how, bitmask0, bitmask1) }
 probe nfs.proc.write_done { println(server_ip, prot, version, status, count, valid, timestamp) }
-probe nfs.proc.commit_done { println(server_ip, prot, version, status, count, valid) }
+probe nfs.proc.commit_done { println(server_ip, prot, version, status, count, valid, timestamp) }
 probe nfs.proc.rename_setup { println(server_ip, prot, version, fh) }
-probe nfs.proc.rename_done { println(server_ip, prot, version, status, old_fh, new_fh) }
+probe nfs.proc.rename_done { println(server_ip, prot, version, status, old_fh, new_fh, timestamp) }
 probe nfs.proc.open, nfs.proc.release { println(server_ip, prot, version, filename, flag, mode) }
 probe nfs.proc.handle_exception { println(errorcode) }
 probe nfs.proc.create { println(server_ip, prot, version, fh, filename, filelen, flag) }
