@@ -210,6 +210,7 @@ probe nfsd.*, nfsd.proc.* { printf("%s\n", name) }
 probe nfsd.dispatch { println(client_ip, proto, version, xid, prog, proc) }
 probe nfsd.lookup { println(client_ip, fh, filename, filelen) }
 probe nfsd.open { println(client_ip, fh, type, access) }
+probe nfsd.close { println(filename) }
 probe nfsd.read { println(client_ip, fh, file, offset, count, size, vec, vlen) }
 probe nfsd.write { println(client_ip, fh, file, offset, count, size, vec, vlen, stable) }
 probe nfsd.commit { println(client_ip, fh, offset, count, size, flag) }
