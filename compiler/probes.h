@@ -40,6 +40,7 @@ struct resolved_probe {
 	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
 	const char *tracepoint;                 /* tracepoint: the kernel's name for it */
 	int tp_nargs;                           /* tracepoint: arguments its probe function takes */
+	const char *tp_module;                  /* tracepoint: the module that defines it (its kernel name), NULL for vmlinux */
 	void *data;                             /* other providers: their own resolved data */
 };
 

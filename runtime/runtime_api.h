@@ -239,13 +239,15 @@ struct _stp_fentry {
 };
 
 /*
- * kernel.trace("name"): found by name among the kernel's tracepoints. The
- * generated callback takes (void *data, unsigned long args...) and calls
- * _stp_tracepoint_hit(data, args); data is this struct.
+ * kernel.trace("name"): found by name among the kernel's tracepoints, or
+ * among a module's as it loads. The generated callback takes (void *data,
+ * unsigned long args...) and calls _stp_tracepoint_hit(data, args); data is
+ * this struct.
  */
 struct _stp_tracepoint_probe {
 	const struct _stp_probe *probe;
 	const char *name;                /* the tracepoint's name */
+	const char *module;              /* the module defining it, NULL for vmlinux */
 	void *callback;                  /* generated _stp_tracepoint_cb_N */
 	struct tracepoint *tp;           /* runtime-owned */
 	int registered;                  /* runtime-owned */

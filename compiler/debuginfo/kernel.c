@@ -386,6 +386,98 @@ bool kernel_module_has_function(struct session *s, const char *module, const cha
 	return false;
 }
 
+/*
+ * The event classes of one module's tracepoints, from its .ko: each entry of
+ * section __bpf_raw_tp_map (struct bpf_raw_event_map) starts with the
+ * address of the event's struct tracepoint (a relocation to
+ * __tracepoint_NAME) followed by that of its BPF entry point __bpf_trace_CLASS
+ * (a relocation to that symbol, or to its section plus an offset).
+ */
+struct module_tp_classes {
+	const char *module;
+	struct strmap classes;  /* tracepoint name -> class name */
+};
+static struct vec module_tp_cache; /* of struct module_tp_classes * */
+
+/* The name of the function symbol of section shndx at value, NULL if none. */
+static const char *function_at(Elf *elf, Elf_Data *symtab, size_t nsyms, size_t strndx, size_t shndx, uint64_t value)
+{
+	for (size_t i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+		if (gelf_getsym(symtab, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+		    sym.st_shndx == shndx && sym.st_value == value)
+			return elf_strptr(elf, strndx, sym.st_name);
+	}
+	return NULL;
+}
+
+static void read_module_tp_classes(struct module_tp_classes *m, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	while (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh, target, symsh;
+		Elf_Data *rela, *symtab;
+		const char *target_name;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !gelf_getshdr(elf_getscn(elf, sh.sh_info), &target) ||
+		    !(target_name = elf_strptr(elf, shstrndx, target.sh_name)) || strcmp(target_name, "__bpf_raw_tp_map") ||
+		    !gelf_getshdr(elf_getscn(elf, sh.sh_link), &symsh) || !symsh.sh_entsize ||
+		    !(rela = elf_getdata(scn, NULL)) || !(symtab = elf_getdata(elf_getscn(elf, sh.sh_link), NULL)))
+			continue;
+		size_t nrela = sh.sh_size / sh.sh_entsize, nsyms = symsh.sh_size / symsh.sh_entsize;
+		for (size_t i = 0; i < nrela; i++) {
+			GElf_Rela tp_rel, fn_rel;
+			GElf_Sym tp_sym, fn_sym;
+			const char *tp_name, *fn_name = NULL;
+			if (!gelf_getrela(rela, (int)i, &tp_rel) ||
+			    !gelf_getsym(symtab, (int)GELF_R_SYM(tp_rel.r_info), &tp_sym) ||
+			    !(tp_name = elf_strptr(elf, symsh.sh_link, tp_sym.st_name)) ||
+			    strncmp(tp_name, "__tracepoint_", 13))
+				continue;
+			for (size_t j = 0; j < nrela && !fn_name; j++) {
+				if (!gelf_getrela(rela, (int)j, &fn_rel) || fn_rel.r_offset != tp_rel.r_offset + 8 ||
+				    !gelf_getsym(symtab, (int)GELF_R_SYM(fn_rel.r_info), &fn_sym))
+					continue;
+				fn_name = GELF_ST_TYPE(fn_sym.st_info) == STT_SECTION
+						  ? function_at(elf, symtab, nsyms, symsh.sh_link, fn_sym.st_shndx,
+								fn_sym.st_value + (uint64_t)fn_rel.r_addend)
+						  : elf_strptr(elf, symsh.sh_link, fn_sym.st_name);
+			}
+			if (fn_name && !strncmp(fn_name, "__bpf_trace_", 12))
+				*strmap_slot(&m->classes, ast_strdup(tp_name + 13)) = ast_strdup(fn_name + 12);
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+const char *kernel_module_tracepoint_class(struct session *s, const char *module, const char *tracepoint)
+{
+	struct module_tp_classes *m = NULL;
+	for (int i = 0; i < module_tp_cache.n && !m; i++) {
+		struct module_tp_classes *c = module_tp_cache.items[i];
+		if (!strcmp(c->module, module))
+			m = c;
+	}
+	if (!m) {
+		m = ast_alloc(sizeof(*m));
+		m->module = ast_strdup(module);
+		vec_push(&module_tp_cache, m);
+		const char *ko = btf_path(s, module);
+		if (ko)
+			read_module_tp_classes(m, ko);
+	}
+	return strmap_get(&m->classes, tracepoint);
+}
+
+
 static int compare_names(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

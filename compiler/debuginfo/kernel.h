@@ -46,4 +46,8 @@ const char *kernel_module_data_symbol_unique(struct session *s, const char *modu
    its symbol table, before its debuginfo is opened) */
 bool kernel_module_has_function(struct session *s, const char *module, const char *glob);
 
+/* The event class of a tracepoint of module (CLASS of its BPF entry point
+   __bpf_trace_CLASS, from the .ko's relocations), NULL if unknown. */
+const char *kernel_module_tracepoint_class(struct session *s, const char *module, const char *tracepoint);
+
 #endif

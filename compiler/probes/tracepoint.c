@@ -12,9 +12,18 @@
  * TRACE_EVENT / DEFINE_EVENT invocations); a tracepoint those headers do not
  * describe has no system and arguments named $arg1, $arg2...
  *
+ * Tracepoints of a loadable module: kernel.trace("SYSTEM:name") with a
+ * literal SYSTEM that names a module of the target (sunrpc, nfs, nfsd) also
+ * searches that module's typedefs (its BTF over vmlinux's, or its DWARF).
+ * Such an event's system is its header's TRACE_SYSTEM where the build tree's
+ * trace headers describe it, else the module's name; its class (for the
+ * argument names) comes from the .ko's relocations when no header names it
+ * (kernel_module_tracepoint_class).
+ *
  * At run time the module finds each tracepoint by name
- * (for_each_kernel_tracepoint) and registers a callback taking the arguments
- * as unsigned longs; targetvar.c narrows them to their declared types.
+ * (for_each_kernel_tracepoint, or the module's own tracepoints as it loads)
+ * and registers a callback taking the arguments as unsigned longs;
+ * targetvar.c narrows them to their declared types.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -189,6 +198,42 @@ static int compare_scope_names(const void *a, const void *b)
 	return strcmp(x->pp, y->pp);
 }
 
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * The tracepoints of module (a literal system name that is also a module of
+ * the target) whose names match pattern: pushed onto out as probes that
+ * attach when the module loads. Nothing if the module has no debuginfo.
+ */
+static void module_tracepoints(struct session *s, const char *module, const char *pattern,
+			       const struct resolved_probe *tmpl, struct vec *out)
+{
+	const char *err = NULL;
+	struct debuginfo *di = kernel_debuginfo(s, module, &err);
+	if (!di)
+		return;
+	struct vec tds = {0};
+	di->ops->typedefs(di, ast_printf("btf_trace_%s", pattern), &tds);
+	for (int i = 0; i < tds.n; i++) {
+		struct dbg_type *td = tds.items[i];
+		const char *name = td->name + strlen("btf_trace_");
+		struct tp_info *ti = header_info(name);
+		const char *system = ti && ti->system ? ti->system : kernel_module_name(module);
+		const char *class_name = ti ? ti->class_name : kernel_module_tracepoint_class(s, module, name);
+		struct resolved_probe *r = ast_alloc(sizeof(*r));
+		*r = *tmpl;
+		r->provider = &probe_tracepoint;
+		r->tracepoint = name;
+		r->tp_module = kernel_module_name(module);
+		r->pp = ast_printf("kernel.trace(\"%s:%s\")", system, name);
+		r->scope = tp_scope(di, td, name, class_name, &r->tp_nargs);
+		vec_push(out, r);
+	}
+}
+
 static bool tracepoint_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl,
 			      struct vec *out)
 {
@@ -234,10 +279,14 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 		r->scope = tp_scope(di, td, name, ti ? ti->class_name : NULL, &r->tp_nargs);
 		vec_push(out, r);
 	}
+	bool module = sys_glob && !has_glob(sys_glob) && !kernel_module_missing(s, sys_glob);
+	if (!out->n && module)
+		module_tracepoints(s, sys_glob, pattern, tmpl, out);
 	if (!out->n) {
 		if (pp->optional)
 			return true; /* '?': the core skips the point */
-		diag_error(c->arg->loc, "no tracepoint matches \"%s\" in kernel %s", c->arg->u.str, s->release);
+		diag_error(c->arg->loc, "no tracepoint matches \"%s\" in kernel %s%s", c->arg->u.str, s->release,
+			   module ? ast_printf(" or its module %s", sys_glob) : "");
 		return false;
 	}
 	vec_sort(out, compare_scope_names);
@@ -274,8 +323,9 @@ static void tracepoint_table(struct emitter *e, struct session *s, struct vec *m
 	emit_open(e, "static struct _stp_tracepoint_probe _stp_tracepoint_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
-		emit_line(e, "{ .probe = &_stp_probes[%d], .name = %s, .callback = (void *)_stp_tracepoint_cb_%d },", r->index,
-			  emit_c_string(r->tracepoint), r->tp_nargs < 63 ? r->tp_nargs : 63);
+		emit_line(e, "{ .probe = &_stp_probes[%d], .name = %s, .module = %s, .callback = (void *)_stp_tracepoint_cb_%d },",
+			  r->index, emit_c_string(r->tracepoint), r->tp_module ? emit_c_string(r->tp_module) : "NULL",
+			  r->tp_nargs < 63 ? r->tp_nargs : 63);
 	}
 	emit_close(e, "};");
 }

@@ -188,7 +188,85 @@ probe begin { println(proc_mem_size(), proc_mem_rss(), proc_mem_shr(), proc_mem_
 probe begin { println(proc_mem_size(1), proc_mem_rss(1), proc_mem_shr(1), proc_mem_txt(1), proc_mem_data(1), proc_mem_string(1)) }
 STP
 
-families="scheduler kprocess vm irq vfs net signal socket netdev mib netfilter block scsi tty procmem"
+cat > rpc.stp <<'STP'
+probe sunrpc.*.* { printf("%s\n", name) }
+probe sunrpc.clnt.create_client, sunrpc.clnt.clone_client { println(servername, progname, prog, vers, prot, port, authflavor) }
+probe sunrpc.clnt.shutdown_client { printf("%s %s %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", servername, progname, prog, vers, prot, port, authflavor, clones, tasks, rpccnt, netreconn, om_ops, om_ntrans, om_bytes_sent, om_bytes_recv, om_queue, om_rtt, om_execute) }
+probe sunrpc.clnt.bind_new_program { println(servername, old_progname, old_prog, old_vers, progname, prog, vers) }
+probe sunrpc.clnt.call_sync, sunrpc.clnt.call_async { printf("%s %s %d %d %d %d %d %d %s %d %d\n", servername, progname, prog, vers, prot, port, xid, proc, procname, flags, dead) }
+probe sunrpc.clnt.restart_call { println(servername, prog, xid, tk_pid, tk_flags, tk_priority, tk_runstate) }
+probe sunrpc.svc.register { println(sv_name, progname, prog, prot, port) }
+probe sunrpc.svc.create { println(progname, prog, pg_nvers, bufsize) }
+probe sunrpc.svc.destroy { println(sv_name, sv_progname, sv_prog, sv_nrthreads, netcnt, nettcpconn, rpccnt, rpcbadfmt, rpcbadauth) }
+probe sunrpc.svc.process { println(sv_name, sv_prog, sv_nrthreads, peer_ip, rq_xid, rq_prog, rq_vers, rq_proc, rq_prot) }
+probe sunrpc.svc.authorise, sunrpc.svc.send, sunrpc.svc.drop { println(sv_name, peer_ip, rq_xid, rq_prog, rq_vers, rq_proc, rq_prot) }
+probe sunrpc.svc.recv { println(sv_name, sv_prog, sv_nrthreads, timeout) }
+probe sunrpc.sched.new_task, sunrpc.sched.release_task { println(xid, prog, vers, prot, tk_flags) }
+probe sunrpc.sched.execute { println(xid, prog, vers, prot, tk_pid, tk_flags) }
+probe sunrpc.sched.delay { println(xid, prog, vers, prot, tk_pid, tk_flags, delay) }
+STP
+cat > nfsd.stp <<'STP'
+probe nfsd.*, nfsd.proc.* { printf("%s\n", name) }
+probe nfsd.dispatch { println(client_ip, proto, version, xid, prog, proc) }
+probe nfsd.lookup { println(client_ip, fh, filename, filelen) }
+probe nfsd.open { println(client_ip, fh, type, access) }
+probe nfsd.close { println(filename) }
+probe nfsd.read { println(client_ip, fh, file, offset, count, size, vec, vlen) }
+probe nfsd.write { println(client_ip, fh, file, offset, count, size, vec, vlen, stable) }
+probe nfsd.commit { println(client_ip, fh, offset, count, size, flag) }
+probe nfsd.create { println(client_ip, fh, filename, filelen, type, iap_valid, iap_mode) }
+probe nfsd.createv3 { println(client_ip, fh, filename, filelen, createmode, iap_valid, iap_mode, verifier, truncp) }
+probe nfsd.unlink { println(client_ip, fh, filename, filelen, type) }
+probe nfsd.rename, nfsd.proc.rename { println(client_ip, fh, tfh, filename, flen, tname, tlen) }
+probe nfsd.proc.lookup, nfsd.proc.create, nfsd.proc.remove { println(client_ip, proto, version, uid, gid, fh, filename, filelen) }
+probe nfsd.proc.read, nfsd.proc.commit { println(client_ip, proto, version, uid, gid, fh, offset, count, size) }
+probe nfsd.proc.write { println(client_ip, proto, version, uid, gid, fh, offset, count, size, stable, vec, vlen) }
+probe nfsd.proc.read { println(vec, vlen) }
+probe nfsd.proc.rename { println(uid, gid) }
+probe begin { println(nfsderror(-2)) }
+STP
+cat > nfs.stp <<'STP'
+probe nfs.fop.*, nfs.aop.* { printf("%s\n", name) }
+probe nfs.fop.llseek { println(dev, ino, offset, whence, whence_str) }
+probe nfs.fop.read, nfs.fop.write { println(devname) }
+probe nfs.fop.read_iter, nfs.fop.aio_read { println(dev, ino, file_name, parent_name, pos, count, buf, cache_valid, cache_time, attrtimeo) }
+probe nfs.fop.write_iter, nfs.fop.aio_write { println(dev, ino, file_name, parent_name, pos, count, buf) }
+probe nfs.fop.mmap { println(dev, ino, file_name, parent_name, vm_start, vm_end, vm_flag, buf, cache_valid, cache_time, attrtimeo) }
+probe nfs.fop.open { println(dev, ino, file_name, flag, i_size) }
+probe nfs.fop.flush { println(dev, ino, mode, ndirty) }
+probe nfs.fop.release { println(dev, ino, mode) }
+probe nfs.fop.fsync { println(dev, ino, ndirty) }
+probe nfs.fop.lock { println(dev, ino, i_mode, cmd, fl_type, fl_flag, fl_start, fl_end) }
+probe nfs.fop.sendfile { println(dev, ino, ppos, count, cache_valid, cache_time, attrtimeo) }
+probe nfs.fop.check_flags { println(flag) }
+probe nfs.aop.readpage { println(__page, page_index, file, dev, ino, i_flag, i_size, sb_flag, rsize, size) }
+probe nfs.aop.readpages { println(file, dev, ino, nr_pages, size, rsize, rpages) }
+probe nfs.aop.release_page { println(__page, page_index, dev, ino, size) }
+probe nfs.aop.set_page_dirty { println(__page, page_flag) }
+probe nfs.aop.write_begin { println(dev, ino, page_index, offset, to, size, __page) }
+probe nfs.aop.write_end { println(__page, dev, ino, page_index, offset, to, size, i_flag, i_size, sb_flag) }
+probe nfs.aop.writepage { println(__page, page_index, dev, ino, i_flag, i_state, i_size, sb_flag, wsize, size, for_kupdate, for_reclaim) }
+probe nfs.aop.writepages { println(dev, ino, nr_to_write, size, wsize, wpages, for_kupdate, for_reclaim) }
+probe nfs.proc.* { printf("%s\n", name) }
+probe nfs.proc.lookup { println(server_ip, prot, version, filename, name_len, bitmask0, bitmask1) }
+probe nfs.proc.read { println(server_ip, prot, version, flags, offset, count) }
+probe nfs.proc.write { println(server_ip, prot, version, flags, offset, size, bitmask0, bitmask1) }
+probe nfs.proc.commit, nfs.proc.commit_setup { println(server_ip, prot, version, offset, size, bitmask0, bitmask1) }
+probe nfs.proc.read_setup { println(server_ip, prot, version, offset, count, size) }
+probe nfs.proc.read_done { println(server_ip, prot, version, status, count, timestamp) }
+probe nfs.proc.write_setup { println(server_ip, prot, version, offset, count, size, how, bitmask0, bitmask1) }
+probe nfs.proc.write_done { println(server_ip, prot, version, status, count, valid, timestamp) }
+probe nfs.proc.commit_done { println(server_ip, prot, version, status, count, valid, timestamp) }
+probe nfs.proc.rename_setup { println(server_ip, prot, version, fh) }
+probe nfs.proc.rename_done { println(server_ip, prot, version, status, old_fh, new_fh, timestamp) }
+probe nfs.proc.open, nfs.proc.release { println(server_ip, prot, version, filename, flag, mode) }
+probe nfs.proc.handle_exception { println(errorcode) }
+probe nfs.proc.create { println(server_ip, prot, version, fh, filename, filelen, flag) }
+probe nfs.proc.remove { println(server_ip, prot, version, fh, filename, filelen) }
+probe nfs.proc.rename { println(server_ip, prot, version, old_fh, old_name, old_filelen, new_fh, new_name, new_filelen) }
+STP
+
+families="scheduler kprocess vm irq vfs net signal socket netdev mib netfilter block scsi tty procmem rpc nfsd nfs"
 for r in $releases; do
   modes=btf
   [ -e "/usr/lib/debug/boot/vmlinux-$r" ] && modes="btf dwarf"
