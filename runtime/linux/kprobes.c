@@ -23,6 +23,13 @@ static u64 _stp_modules_missed_before(void);
 #define _stp_kpp_is_return(kpp) 0
 #endif
 
+/* Whether a failure of row kpp is skipped with a warning (a wildcard's match; STP_KPROBES_WILDCARD). */
+#ifdef STP_KPROBES_WILDCARD
+#define _stp_kpp_is_wildcard(kpp) ((kpp)->wildcard)
+#else
+#define _stp_kpp_is_wildcard(kpp) 0
+#endif
+
 /*
  * The handlers. With STP_KPROBE_BODIES from the generated code, each
  * kprobe gets a pair of its own, naming its entry of the const
@@ -488,7 +495,7 @@ static int _stp_kprobes_register(void)
 		rc = _stp_kprobe_register_one(_stp_kprobes_registered);
 		if (rc && kpp->optional)
 			continue;	/* '?': a point that cannot be attached is skipped */
-		if (rc && kpp->wildcard) {
+		if (rc && _stp_kpp_is_wildcard(kpp)) {
 			/* a wildcard's match that cannot be attached: skipped, with a warning */
 			_stp_warn("probe %s: cannot attach it (%s, %d): skipped", kpp->probe->pp,
 				  _stp_kprobe_strerror(rc), rc);

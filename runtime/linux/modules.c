@@ -120,7 +120,7 @@ static int _stp_modules_register_one(size_t i, bool waiting_ok)
 	memset(&kpp->u, 0, sizeof(kpp->u));
 	if ((rc == -ENOENT && waiting_ok) || kpp->optional)
 		return 0;
-	if (kpp->wildcard) {
+	if (_stp_kpp_is_wildcard(kpp)) {
 		/* a wildcard's match that cannot be attached: skipped, with a warning */
 		_stp_warn("probe %s: cannot attach it (%s, %d): skipped", kpp->probe->pp,
 			  _stp_kprobe_strerror(rc), rc);
