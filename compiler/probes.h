@@ -82,12 +82,15 @@ struct probe_provider {
 	 */
 	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
 	/*
-	 * Pass 3, before runtime.h is included: emit the STP_HAVE_* define.
+	 * Pass 3, before runtime.h is included: emit the STP_HAVE_* define,
+	 * and the STP_* feature defines that say which parts of the family's
+	 * runtime mine (the resolved probes it owns) needs; the runtime
+	 * compiles out the others (runtime_api.h lists them).
 	 * Pass 3, after the probe bodies: emit this family's table over mine
-	 * (the resolved probes it owns, in order). Contract: the table's name
-	 * and element type are the ones runtime_api.h lists for the family.
+	 * (in order). Contract: the table's name and element type are the
+	 * ones runtime_api.h lists for the family.
 	 */
-	void (*emit_defines)(struct emitter *e);
+	void (*emit_defines)(struct emitter *e, struct session *s, struct vec *mine);
 	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
 	const struct runtime_family *families; /* its runtime families, {0}-terminated; NULL for none */
 };

@@ -543,6 +543,16 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 
 static struct resolved_probe *timing_report; /* -t: the end probe that prints the report, or NULL */
 
+/* The resolved probes prov owns, in order. */
+static void provider_probes(struct session *s, const struct probe_provider *prov, struct vec *mine)
+{
+	for (int j = 0; j < s->resolved.n; j++) {
+		struct resolved_probe *r = s->resolved.items[j];
+		if (r->provider == prov)
+			vec_push(mine, r);
+	}
+}
+
 static void emit_tables(struct emitter *e, struct session *s)
 {
 	emit_open(e, "static const struct _stp_probe _stp_probes[] = {");
@@ -566,11 +576,7 @@ static void emit_tables(struct emitter *e, struct session *s)
 	for (int i = 0; i < used.n; i++) {
 		const struct probe_provider *prov = used.items[i];
 		struct vec mine = {0};
-		for (int j = 0; j < s->resolved.n; j++) {
-			struct resolved_probe *r = s->resolved.items[j];
-			if (r->provider == prov)
-				vec_push(&mine, r);
-		}
+		provider_probes(s, prov, &mine);
 		prov->emit_table(e, s, &mine);
 	}
 	emit_blank(e);
@@ -804,8 +810,12 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_line(e, "#define STP_MODULE_NAME \"%s\"", module_name(s));
 	struct vec used = {0};
 	probes_providers_used(s, &used);
-	for (int i = 0; i < used.n; i++)
-		((const struct probe_provider *)used.items[i])->emit_defines(e);
+	for (int i = 0; i < used.n; i++) {
+		const struct probe_provider *prov = used.items[i];
+		struct vec mine = {0};
+		provider_probes(s, prov, &mine);
+		prov->emit_defines(e, s, &mine);
+	}
 	if (conds.n)
 		emit_line(e, "#define STP_HAVE_CONDS 1");
 	if (s->timing)

@@ -10,9 +10,14 @@
  *
  *	#define STP_MODULE_NAME "stap_abc"     (always)
  *	#define STP_HAVE_KPROBES 1             (only if the script has kprobes)
+ *	#define STP_KPROBES_RETURN 1           (... and one of them is a .return: kretprobes)
+ *	#define STP_KPROBES_MODULES 1          (... and one is in a module: the module notifier)
+ *	#define STP_KPROBES_WILDCARD 1         (... and one is a wildcard's match: skipped if it cannot attach)
  *	#define STP_HAVE_TIMERS 1              (only if it has timer probes)
  *	#define STP_HAVE_BEGIN_END 1           (only if it has begin/end/error probes)
  *	#define STP_HAVE_CONDS 1               (only if it has conditional probes)
+ *	The runtime compiles out what no define asks for: a define says what the
+ *	script uses, so a small script builds only the runtime it needs.
  *	#define STP_HAVE_TRACEPOINTS 1         (only if it has kernel.trace probes)
  *	... -D definitions from the command line come from kbuild ccflags ...
  *	#include "runtime.h"                   (limits, types, this API)
@@ -472,8 +477,10 @@ static void _stp_warn(const char *fmt, ...);    /* "WARNING: ..." on stapio's st
 static void _stp_request_exit(void);            /* exit(): end probes run, then unload */
 static void _stp_system(const char *cmd);       /* system(): stapio runs cmd after the output so far */
 
+#ifdef STP_HAVE_CONDS
 /* Conditional probes: store a condition's new value (0 or 1) in its flag. Any context. */
 static void _stp_cond_set(atomic_t *flag, int value);
+#endif
 extern long _stp_target;                        /* target(): -x PID or -c CMD's pid, 0 if none */
 extern long _stp_stapio_pid;                    /* stp_pid(): the stapio that sent START */
 extern long _stp_tz_gmtoff;                     /* tz_gmtoff(): seconds west of UTC, from staprun */

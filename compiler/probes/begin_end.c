@@ -26,8 +26,10 @@ static bool be_resolve(struct session *s, struct probe_point *pp, struct resolve
 	return true;
 }
 
-static void be_defines(struct emitter *e)
+static void be_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_BEGIN_END 1");
 }
 

@@ -453,8 +453,10 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	return true;
 }
 
-static void kernel_defines(struct emitter *e)
+static void kernel_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	(void)e; /* its probes belong to the kprobe and tracepoint families */
 }
 

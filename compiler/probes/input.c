@@ -38,8 +38,10 @@ static bool input_resolve(struct session *s, struct probe_point *pp, struct reso
 	return true;
 }
 
-static void input_defines(struct emitter *e)
+static void input_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_INPUT 1");
 }
 

@@ -73,10 +73,30 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 	return true;
 }
 
-static void kprobe_defines(struct emitter *e)
+/*
+ * What the rows need beyond an entry kprobe on a kernel symbol: the runtime
+ * compiles out kretprobes without a .return probe, the module notifier
+ * without a "module:symbol" row, and the skip-with-a-warning path without a
+ * wildcard's match (runtime/linux/kprobes.c, modules.c).
+ */
+static void kprobe_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	bool returns = false, modules = false, wildcard = false;
+	for (int i = 0; i < mine->n; i++) {
+		const struct resolved_probe *r = mine->items[i];
+		returns |= r->is_return;
+		modules |= strchr(r->symbol, ':') != NULL;
+		wildcard |= r->wildcard;
+	}
 	emit_line(e, "#define STP_HAVE_KPROBES 1");
 	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */");
+	if (returns)
+		emit_line(e, "#define STP_KPROBES_RETURN 1 /* some probe is a .return: kretprobes */");
+	if (modules)
+		emit_line(e, "#define STP_KPROBES_MODULES 1 /* some probe is in a module: the module notifier */");
+	if (wildcard)
+		emit_line(e, "#define STP_KPROBES_WILDCARD 1 /* a wildcard's match that cannot attach is skipped */");
 }
 
 /*

@@ -159,8 +159,10 @@ static bool netfilter_resolve(struct session *s, struct probe_point *pp, struct 
 	return true;
 }
 
-static void netfilter_defines(struct emitter *e)
+static void netfilter_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_NETFILTER 1");
 }
 

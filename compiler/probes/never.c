@@ -21,8 +21,10 @@ static bool never_resolve(struct session *s, struct probe_point *pp, struct reso
 }
 
 /* Nothing to attach: the body is in _stp_probes[] and no table refers to it. */
-static void never_defines(struct emitter *e)
+static void never_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	(void)e;
 }
 

@@ -102,8 +102,10 @@ static bool perf_resolve(struct session *s, struct probe_point *pp, struct resol
 	return true;
 }
 
-static void perf_defines(struct emitter *e)
+static void perf_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_PERF 1");
 }
 

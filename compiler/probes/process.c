@@ -103,8 +103,10 @@ static bool process_expand(struct session *s, struct probe_point *pp, const stru
 	return true;
 }
 
-static void process_defines(struct emitter *e)
+static void process_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_PROCESS 1");
 }
 

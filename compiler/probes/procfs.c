@@ -197,8 +197,10 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 	return true;
 }
 
-static void procfs_defines(struct emitter *e)
+static void procfs_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_PROCFS 1");
 }
 

@@ -120,8 +120,10 @@ static bool timer_resolve(struct session *s, struct probe_point *pp, struct reso
 	return false;
 }
 
-static void timer_defines(struct emitter *e)
+static void timer_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_TIMERS 1");
 }
 

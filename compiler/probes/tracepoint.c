@@ -293,8 +293,10 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 	return true;
 }
 
-static void tracepoint_defines(struct emitter *e)
+static void tracepoint_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)s;
+	(void)mine;
 	emit_line(e, "#define STP_HAVE_TRACEPOINTS 1");
 }
 

@@ -1,5 +1,7 @@
 /* conds.c - conditional probes: the flags generated code keeps current, and arming kprobes to match them. */
 
+#ifdef STP_HAVE_CONDS
+
 #include <linux/irq_work.h>
 
 /*
@@ -39,9 +41,7 @@ static void _stp_cond_set(atomic_t *flag, int value)
 /* START, before anything is registered: every flag from the initial globals. */
 static void _stp_conds_init(void)
 {
-#ifdef STP_HAVE_CONDS
 	_stp_probe_run(&_stp_cond_init_probe, NULL, STP_SESSION_STARTING);
-#endif
 }
 
 /* Teardown, once no probe body can run: nothing queued or running afterwards. */
@@ -50,3 +50,16 @@ static void _stp_conds_exit(void)
 	irq_work_sync(&_stp_conds_irq_work);
 	cancel_work_sync(&_stp_conds_work);
 }
+
+#else
+
+/* No conditional probe (the compiler defines STP_HAVE_CONDS for one). */
+static void _stp_conds_init(void)
+{
+}
+
+static void _stp_conds_exit(void)
+{
+}
+
+#endif

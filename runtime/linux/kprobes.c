@@ -13,6 +13,24 @@ static size_t _stp_kprobe_module_len(const struct _stp_kprobe_probe *kpp);
 static u64 _stp_modules_missed_before(void);
 
 /*
+ * Whether row kpp is a kretprobe: a constant 0 when the script has no
+ * .return probe (the compiler defines STP_KPROBES_RETURN when it has one),
+ * so no kretprobe code is built.
+ */
+#ifdef STP_KPROBES_RETURN
+#define _stp_kpp_is_return(kpp) ((kpp)->is_return)
+#else
+#define _stp_kpp_is_return(kpp) 0
+#endif
+
+/* Whether a failure of row kpp is skipped with a warning (a wildcard's match; STP_KPROBES_WILDCARD). */
+#ifdef STP_KPROBES_WILDCARD
+#define _stp_kpp_is_wildcard(kpp) ((kpp)->wildcard)
+#else
+#define _stp_kpp_is_wildcard(kpp) 0
+#endif
+
+/*
  * The handlers. With STP_KPROBE_BODIES from the generated code, each
  * kprobe gets a pair of its own, naming its entry of the const
  * _stp_probes[]: the compiler then calls (or inlines) the body directly,
@@ -96,6 +114,7 @@ static int _stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+#ifdef STP_KPROBES_RETURN
 static int _stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
@@ -126,6 +145,7 @@ static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	memset(ri->data, 0, kpp->data_size);
 	return _stp_run_probe_with(kpp->entry, regs, ri->data, NULL) ? 0 : 1;
 }
+#endif
 
 /*
  * The entry of a .callee(...).return probe: a call from elsewhere gets no
@@ -143,12 +163,24 @@ static int _stp_kretprobe_callee_entry(struct kretprobe_instance *ri, struct pt_
 
 #ifdef STP_KPROBE_BODIES
 
-#define STP_KPROBE_HANDLER_PAIR(K, I)						\
+#define STP_KPROBE_PRE_HANDLER(K, I)						\
 	static int notrace _stp_kprobe_pre_##K(struct kprobe *kp, struct pt_regs *regs) \
 	{									\
 		_stp_kprobe_run_at(&_stp_probes[I], kp, regs);			\
 		return 0;							\
-	}									\
+	}
+STP_KPROBE_BODIES(STP_KPROBE_PRE_HANDLER)
+
+#define STP_KPROBE_PRE_ENTRY(K, I) [K] = _stp_kprobe_pre_##K,
+static const kprobe_pre_handler_t _stp_kprobe_pre_handlers[] = {
+	STP_KPROBE_BODIES(STP_KPROBE_PRE_ENTRY)
+};
+static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_probes),
+	      "STP_KPROBE_BODIES must list every kprobe");
+#define STP_KPROBE_PRE(i) _stp_kprobe_pre_handlers[i]
+
+#ifdef STP_KPROBES_RETURN
+#define STP_KRETPROBE_RET_HANDLER(K, I)						\
 	static int notrace _stp_kretprobe_ret_##K(struct kretprobe_instance *ri, \
 					  struct pt_regs *regs)			\
 	{									\
@@ -156,21 +188,14 @@ static int _stp_kretprobe_callee_entry(struct kretprobe_instance *ri, struct pt_
 			_stp_run_probe(&_stp_probes[I], regs);			\
 		return 0;							\
 	}
-STP_KPROBE_BODIES(STP_KPROBE_HANDLER_PAIR)
+STP_KPROBE_BODIES(STP_KRETPROBE_RET_HANDLER)
 
-#define STP_KPROBE_PRE_ENTRY(K, I) [K] = _stp_kprobe_pre_##K,
 #define STP_KPROBE_RET_ENTRY(K, I) [K] = _stp_kretprobe_ret_##K,
-static const kprobe_pre_handler_t _stp_kprobe_pre_handlers[] = {
-	STP_KPROBE_BODIES(STP_KPROBE_PRE_ENTRY)
-};
 static const kretprobe_handler_t _stp_kretprobe_ret_handlers[] = {
 	STP_KPROBE_BODIES(STP_KPROBE_RET_ENTRY)
 };
-static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_probes),
-	      "STP_KPROBE_BODIES must list every kprobe");
-
-#define STP_KPROBE_PRE(i) _stp_kprobe_pre_handlers[i]
 #define STP_KRETPROBE_RET(i) _stp_kretprobe_ret_handlers[i]
+#endif
 
 #ifdef STP_FTRACE
 #define STP_FTRACE_EACH 1	/* entry probes may get an ftrace_ops each (_stp_ftrace_try) */
@@ -267,6 +292,9 @@ static bool _stp_kprobes_any_conditional(void)
 {
 	size_t i;
 
+	if (!IS_ENABLED(STP_HAVE_CONDS))
+		return false;
+
 	for (i = 0; i < ARRAY_SIZE(_stp_kprobe_probes); i++)
 		if (_stp_kprobe_probes[i].probe->cond)
 			return true;
@@ -352,6 +380,7 @@ static int _stp_kprobe_register_one(size_t i)
 
 	memset(&kpp->u, 0, sizeof(kpp->u));
 	kpp->disarmed = cond && !atomic_read(cond);
+#ifdef STP_KPROBES_RETURN
 	if (kpp->is_return) {
 		kpp->u.rp.kp.symbol_name = kpp->symbol;
 		kpp->u.rp.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
@@ -369,6 +398,7 @@ static int _stp_kprobe_register_one(size_t i)
 			kpp->u.rp.entry_handler = _stp_kretprobe_callee_entry;
 		return register_kretprobe(&kpp->u.rp);
 	}
+#endif
 	kpp->u.kp.symbol_name = kpp->symbol;
 	kpp->u.kp.offset = kpp->offset;
 	kpp->u.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
@@ -398,6 +428,7 @@ static int _stp_kprobe_register_one(size_t i)
 	return register_kprobe(&kpp->u.kp);
 }
 
+#ifdef STP_HAVE_CONDS
 /*
  * Conditional kprobes follow their flags: enabled while the condition
  * holds, disabled (no trap at all) while it does not. Process context,
@@ -410,7 +441,7 @@ static void _stp_kprobes_arm(void)
 	_stp_modules_lock();	/* module kprobes register and go meanwhile */
 	for (i = 0; i < _stp_kprobes_registered; i++) {
 		struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
-		struct kprobe *kp = kpp->is_return ? &kpp->u.rp.kp : &kpp->u.kp;
+		struct kprobe *kp = _stp_kpp_is_return(kpp) ? &kpp->u.rp.kp : &kpp->u.kp;
 		int want;
 
 		if (!kpp->registered || !kpp->probe->cond)
@@ -423,6 +454,7 @@ static void _stp_kprobes_arm(void)
 	}
 	_stp_modules_unlock();
 }
+#endif
 
 static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
 {
@@ -439,7 +471,7 @@ static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
 		return;
 	}
 #endif
-	if (kpp->is_return)
+	if (_stp_kpp_is_return(kpp))
 		unregister_kretprobe(&kpp->u.rp);
 	else
 		unregister_kprobe(&kpp->u.kp);
@@ -461,7 +493,7 @@ static u64 _stp_kprobes_missed(void)
 			continue;
 		}
 #endif
-		if (kpp->is_return)
+		if (_stp_kpp_is_return(kpp))
 			missed += kpp->u.rp.nmissed + kpp->u.rp.kp.nmissed;
 		else
 			missed += kpp->u.kp.nmissed;
@@ -484,9 +516,9 @@ static void _stp_kprobes_unregister(void)
 	_stp_fentry_unregister();
 	n = _stp_kprobes_registered;
 	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	rps = IS_ENABLED(STP_KPROBES_RETURN) ? kmalloc_array(n, sizeof(*rps), GFP_KERNEL) : NULL;
 
-	if (n && kps && rps) {
+	if (n && kps && (rps || !IS_ENABLED(STP_KPROBES_RETURN))) {
 		for (i = 0; i < n; i++) {
 			struct _stp_kprobe_probe *kpp = &_stp_kprobe_probes[i];
 
@@ -498,7 +530,7 @@ static void _stp_kprobes_unregister(void)
 				continue;
 			}
 #endif
-			if (kpp->is_return)
+			if (_stp_kpp_is_return(kpp))
 				rps[nr++] = &kpp->u.rp;
 			else
 				kps[nk++] = &kpp->u.kp;
@@ -530,7 +562,7 @@ static int _stp_kprobes_register(void)
 		rc = _stp_kprobe_register_one(_stp_kprobes_registered);
 		if (rc && kpp->optional)
 			continue;	/* '?': a point that cannot be attached is skipped */
-		if (rc && kpp->wildcard) {
+		if (rc && _stp_kpp_is_wildcard(kpp)) {
 			/* a wildcard's match that cannot be attached: skipped, with a warning */
 			_stp_warn("probe %s: cannot attach it (%s, %d): skipped", kpp->probe->pp,
 				  _stp_kprobe_strerror(rc), rc);
@@ -588,6 +620,8 @@ static const struct _stp_family _stp_family_kprobes = {
 	.register_all = _stp_kprobes_register,
 	.unregister_all = _stp_kprobes_unregister,
 	.missed = _stp_kprobes_missed,
+#ifdef STP_HAVE_CONDS
 	.arm = _stp_kprobes_arm,
+#endif
 };
 #endif

@@ -1,6 +1,6 @@
 /* modules.c - kprobes in kernel modules: attached while their module is live, whenever it loads. */
 
-#ifdef STP_HAVE_KPROBES
+#if defined(STP_HAVE_KPROBES) && defined(STP_KPROBES_MODULES)
 
 #include <linux/module.h>
 #include <linux/notifier.h>
@@ -92,7 +92,7 @@ static u64 _stp_modules_missed_before(void)
  */
 static void _stp_modules_keep_missed(struct _stp_kprobe_probe *kpp)
 {
-	if (kpp->is_return)
+	if (_stp_kpp_is_return(kpp))
 		_stp_modules_missed += kpp->u.rp.nmissed + kpp->u.rp.kp.nmissed;
 	else
 		_stp_modules_missed += kpp->u.kp.nmissed;
@@ -120,7 +120,7 @@ static int _stp_modules_register_one(size_t i, bool waiting_ok)
 	memset(&kpp->u, 0, sizeof(kpp->u));
 	if ((rc == -ENOENT && waiting_ok) || kpp->optional)
 		return 0;
-	if (kpp->wildcard) {
+	if (_stp_kpp_is_wildcard(kpp)) {
 		/* a wildcard's match that cannot be attached: skipped, with a warning */
 		_stp_warn("probe %s: cannot attach it (%s, %d): skipped", kpp->probe->pp,
 			  _stp_kprobe_strerror(rc), rc);
@@ -157,7 +157,7 @@ static void _stp_modules_unregister(const struct module *mod)
 				continue;
 			}
 #endif
-			if (kpp->is_return)
+			if (_stp_kpp_is_return(kpp))
 				rps[nr++] = &kpp->u.rp;
 			else
 				kps[nk++] = &kpp->u.kp;
@@ -241,6 +241,36 @@ static void _stp_modules_stop(void)
 	if (_stp_modules_notifier_on)
 		unregister_module_notifier(&_stp_modules_nb);	/* waits for calls in flight */
 	_stp_modules_notifier_on = false;
+}
+
+#elif defined(STP_HAVE_KPROBES)
+
+/* No "module:symbol" kprobe (the compiler defines STP_KPROBES_MODULES for one): nothing to watch. */
+static void _stp_modules_lock(void)
+{
+}
+
+static void _stp_modules_unlock(void)
+{
+}
+
+static size_t _stp_kprobe_module_len(const struct _stp_kprobe_probe *kpp)
+{
+	return 0;
+}
+
+static u64 _stp_modules_missed_before(void)
+{
+	return 0;
+}
+
+static int _stp_modules_start(void)
+{
+	return 0;
+}
+
+static void _stp_modules_stop(void)
+{
 }
 
 #endif

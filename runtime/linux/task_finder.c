@@ -66,13 +66,7 @@
  * first; a thread.end of the same process may follow it.
  */
 
-#include <linux/binfmts.h>
-#include <linux/hash.h>
-#include <linux/log2.h>
-#include <linux/namei.h>
-#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
-#include <linux/tracepoint.h>
 
 /* The inode of the program mm runs, or NULL; mm must stay alive meanwhile. */
 static struct inode *_stp_tf_mm_exe(struct mm_struct *mm)
@@ -109,6 +103,13 @@ static struct inode *_stp_tf_exe_inode(struct task_struct *t, bool stable)
 }
 
 #ifdef STP_HAVE_PROCESS
+
+#include <linux/binfmts.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/namei.h>
+#include <linux/sched/signal.h>
+#include <linux/tracepoint.h>
 
 #define STP_TF_SLOTS 1024		/* entries in each set; a power of two */
 #define STP_TF_PENDING_PROCESS 1	/* pending flags: a new process ... */
