@@ -87,6 +87,7 @@ struct stapvm_options {
 	int memory_mb;         /* -m: guest memory */
 	int timeout_sec;       /* --timeout: whole-run limit */
 	bool icount;           /* --icount: exact instruction counting */
+	bool mttcg;            /* --mttcg: a host thread per vCPU (see stapvm_start_qemu) */
 	bool verbose;          /* -v: show the console live and timings */
 	int userland;          /* --userland: enum stapvm_userland */
 	char **files;          /* --file: host files the command needs (copied in "copy" mode) */
@@ -763,8 +764,16 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 	char *qemu_log = xasprintf("%s/qemu.log", run->tmpdir);
 
 	argv[argc++] = "qemu-system-x86_64";
+	/*
+	 * One host thread runs every vCPU unless --mttcg: QEMU's multi-threaded
+	 * TCG was seen to keep running a stale translation of kernel code the
+	 * guest had just patched (a kprobe's int3 at a function entry, after
+	 * text_poke put the nop back), so the kernel's kprobe int3 handler
+	 * restarted the instruction forever: soft lockups on every vCPU, only
+	 * when the host was loaded.
+	 */
 	argv[argc++] = "-accel";
-	argv[argc++] = "tcg";
+	argv[argc++] = run->opt.mttcg ? "tcg,thread=multi" : "tcg,thread=single";
 	argv[argc++] = "-cpu";
 	argv[argc++] = "max";
 	argv[argc++] = "-m";
@@ -1144,7 +1153,7 @@ static void stapvm_cleanup(struct stapvm_run *run)
 
 static void usage(FILE *f)
 {
-	fputs("usage: stapvm [-r RELEASE] [-d DIR] [--smp N] [-m MB] [--timeout SEC] [--icount] [-v]\n"
+	fputs("usage: stapvm [-r RELEASE] [-d DIR] [--smp N] [-m MB] [--timeout SEC] [--icount] [--mttcg] [-v]\n"
 	      "              [--userland=MODE] [--file PATH]... [-C DIR] [--outdir DIR] -- COMMAND [ARGS...]\n"
 	      "Boot /boot/vmlinuz-RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
 	      "in /work (a copy of DIR), with staprun and stapio on PATH.  The command's stdout\n"
@@ -1155,6 +1164,9 @@ static void usage(FILE *f)
 	      "  -m MB          guest memory (default 512)\n"
 	      "  --timeout SEC  kill the guest after SEC seconds (default 300)\n"
 	      "  --icount       exact instruction counting: guest ns == instructions\n"
+	      "  --mttcg        a host thread per guest CPU (faster on an idle host; QEMU's\n"
+	      "                 multi-threaded TCG can livelock a guest that patches its\n"
+	      "                 kernel text, as kprobes do; default: one thread for all)\n"
 	      "  --userland=M   host: the host's / read-only over 9p with a tmpfs overlay;\n"
 	      "                 copy: busybox plus the --file files and their libraries;\n"
 	      "                 busybox: busybox only; auto (default): host if the kernel\n"
@@ -1207,7 +1219,7 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_USERLAND, OPT_FILE, OPT_OUTDIR };
+	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1215,6 +1227,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "memory", required_argument, NULL, 'm' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "icount", no_argument, NULL, OPT_ICOUNT },
+		{ "mttcg", no_argument, NULL, OPT_MTTCG },
 		{ "userland", required_argument, NULL, OPT_USERLAND },
 		{ "file", required_argument, NULL, OPT_FILE },
 		{ "cwd", required_argument, NULL, 'C' },
@@ -1237,6 +1250,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		case OPT_SMP: opt->smp = parse_int(optarg, "CPU count"); break;
 		case OPT_TIMEOUT: opt->timeout_sec = parse_int(optarg, "timeout"); break;
 		case OPT_ICOUNT: opt->icount = true; break;
+		case OPT_MTTCG: opt->mttcg = true; break;
 		case OPT_USERLAND: opt->userland = parse_userland(optarg, "--userland"); break;
 		case OPT_FILE:
 			opt->files = realloc(opt->files, (opt->n_files + 1) * sizeof(*opt->files));

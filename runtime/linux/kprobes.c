@@ -145,7 +145,6 @@ static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	memset(ri->data, 0, kpp->data_size);
 	return _stp_run_probe_with(kpp->entry, regs, ri->data, NULL) ? 0 : 1;
 }
-#endif
 
 /*
  * The entry of a .callee(...).return probe: a call from elsewhere gets no
@@ -160,6 +159,7 @@ static int _stp_kretprobe_callee_entry(struct kretprobe_instance *ri, struct pt_
 		return 1;
 	return container_of(rp, struct _stp_kprobe_probe, u.rp)->entry ? _stp_kretprobe_entry(ri, regs) : 0;
 }
+#endif
 
 #ifdef STP_KPROBE_BODIES
 
