@@ -272,13 +272,35 @@ struct module_functions {
 static struct vec module_functions_cache; /* of struct module_functions * */
 
 
+/* A module file's ELF for reading its sections, or NULL (*fd is then closed or -1). */
+static Elf *module_elf_open(const char *path, int *fd)
+{
+	*fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (*fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		close(*fd);
+		*fd = -1;
+	}
+	return elf;
+}
+
+static void module_elf_close(Elf *elf, int fd)
+{
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
 static void read_module_functions(struct module_functions *m)
 {
-	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	int fd;
+	Elf *elf = module_elf_open(m->path, &fd);
+	if (!elf)
 		return;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	while (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
@@ -299,9 +321,7 @@ static void read_module_functions(struct module_functions *m)
 			vec_push(section && !strncmp(section, ".init", 5) ? &m->init : &m->probeable, ast_strdup(name));
 		}
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	module_elf_close(elf, fd);
 	vec_sort(&m->probeable, compare_names);
 	vec_sort(&m->init, compare_names);
 }
@@ -343,11 +363,10 @@ const char *kernel_module_function_missing(struct session *s, const char *module
 const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name)
 {
 	const char *path = btf_path(s, module);
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	if (fd < 0)
+	int fd;
+	Elf *elf = module_elf_open(path, &fd);
+	if (!elf)
 		return kernel_module_missing(s, module);
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	Elf_Scn *scn = NULL;
 	int n = 0;
 	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
@@ -364,9 +383,7 @@ const char *kernel_module_data_symbol_unique(struct session *s, const char *modu
 				n++;
 		}
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	module_elf_close(elf, fd);
 	if (n == 1)
 		return NULL;
 	return n ? ast_printf("module %s has %d data symbols named %s: the loaded module's would be ambiguous", module, n,
@@ -413,11 +430,10 @@ static const char *function_at(Elf *elf, Elf_Data *symtab, size_t nsyms, size_t 
 
 static void read_module_tp_classes(struct module_tp_classes *m, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	int fd;
+	Elf *elf = module_elf_open(path, &fd);
+	if (!elf)
 		return;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	while (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
@@ -453,9 +469,7 @@ static void read_module_tp_classes(struct module_tp_classes *m, const char *path
 				*strmap_slot(&m->classes, ast_strdup(tp_name + 13)) = ast_strdup(fn_name + 12);
 		}
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	module_elf_close(elf, fd);
 }
 
 const char *kernel_module_tracepoint_class(struct session *s, const char *module, const char *tracepoint)
