@@ -60,5 +60,5 @@ check host "$ninep"
 if STAPC_QEMU_USERLAND=busybox "$STAP" --remote=qemu:"$RELEASE" -c './prog 3' -e "$script" >out.txt 2>err.txt; then
 	fail "busybox: ./prog ran in a busybox-only guest: $(cat out.txt)"
 fi
-grep -q "prog" err.txt || fail "busybox: no message names the missing program: $(cat err.txt)"
+grep -q "prog" err.txt || fail "busybox: no message names the missing program: stderr: $(cat err.txt); stdout: $(cat out.txt)"
 echo ok
