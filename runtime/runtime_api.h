@@ -13,6 +13,7 @@
  *	#define STP_KPROBES_RETURN 1           (... and one of them is a .return: kretprobes)
  *	#define STP_KPROBES_MODULES 1          (... and one is in a module: the module notifier)
  *	#define STP_KPROBES_WILDCARD 1         (... and one is a wildcard's match: skipped if it cannot attach)
+ *	#define STP_KPROBES_CALLEE 1           (... and one is a .callee: each hit checks the caller)
  *	#define STP_HAVE_TIMERS 1              (only if it has timer probes)
  *	#define STP_HAVE_BEGIN_END 1           (only if it has begin/end/error probes)
  *	#define STP_HAVE_CONDS 1               (only if it has conditional probes)

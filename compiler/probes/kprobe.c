@@ -82,12 +82,13 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 static void kprobe_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
-	bool returns = false, modules = false, wildcard = false;
+	bool returns = false, modules = false, wildcard = false, callee = false;
 	for (int i = 0; i < mine->n; i++) {
 		const struct resolved_probe *r = mine->items[i];
 		returns |= r->is_return;
 		modules |= strchr(r->symbol, ':') != NULL;
 		wildcard |= r->wildcard;
+		callee |= r->callee_return != 0;
 	}
 	emit_line(e, "#define STP_HAVE_KPROBES 1");
 	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */");
@@ -97,6 +98,8 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 		emit_line(e, "#define STP_KPROBES_MODULES 1 /* some probe is in a module: the module notifier */");
 	if (wildcard)
 		emit_line(e, "#define STP_KPROBES_WILDCARD 1 /* a wildcard's match that cannot attach is skipped */");
+	if (callee)
+		emit_line(e, "#define STP_KPROBES_CALLEE 1 /* a .callee probe checks its caller on each hit */");
 }
 
 /*

@@ -51,6 +51,7 @@ static u64 _stp_modules_missed_before(void);
  * moves as one piece, so link-time differences hold at run time).
  * -DSTAP_CALLEE_MATCHALL runs it for every call, as SystemTap's does.
  */
+#if defined(STP_KPROBES_CALLEE) && !defined(STAP_CALLEE_MATCHALL)
 static unsigned long _stp_kprobe_return_address(struct pt_regs *regs)
 {
 	unsigned long sp = kernel_stack_pointer(regs), ret;
@@ -81,15 +82,18 @@ static unsigned long _stp_kprobe_return_address(struct pt_regs *regs)
 
 static __always_inline bool _stp_kprobe_caller_ok(struct kprobe *kp, struct pt_regs *regs)
 {
-#ifndef STAP_CALLEE_MATCHALL
 	const struct _stp_kprobe_probe *kpp = container_of(kp, struct _stp_kprobe_probe, u.kp);
 
-	if (kpp->callee_return &&
-	    _stp_kprobe_return_address(regs) != (unsigned long)kp->addr + kpp->callee_return)
-		return false;
-#endif
+	return !kpp->callee_return ||
+	       _stp_kprobe_return_address(regs) == (unsigned long)kp->addr + kpp->callee_return;
+}
+#else
+/* No .callee probe (or -DSTAP_CALLEE_MATCHALL): every hit is for the probe, no test on the hot path. */
+static __always_inline bool _stp_kprobe_caller_ok(struct kprobe *kp, struct pt_regs *regs)
+{
 	return true;
 }
+#endif
 
 static __always_inline void _stp_kprobe_run_at(const struct _stp_probe *p, struct kprobe *kp,
 					       struct pt_regs *regs)
