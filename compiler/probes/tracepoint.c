@@ -203,6 +203,20 @@ static bool has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* The probe on tracepoint name (its btf_trace_ typedef td), of module (NULL: the kernel). */
+static struct resolved_probe *tp_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
+				       const char *name, const char *system, const char *class_name, const char *module)
+{
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	*r = *tmpl;
+	r->provider = &probe_tracepoint;
+	r->tracepoint = name;
+	r->tp_module = module;
+	r->pp = system ? ast_printf("kernel.trace(\"%s:%s\")", system, name) : ast_printf("kernel.trace(\"%s\")", name);
+	r->scope = tp_scope(di, td, name, class_name, &r->tp_nargs);
+	return r;
+}
+
 /*
  * The tracepoints of module (a literal system name that is also a module of
  * the target) whose names match pattern: pushed onto out as probes that
@@ -223,14 +237,7 @@ static void module_tracepoints(struct session *s, const char *module, const char
 		struct tp_info *ti = header_info(name);
 		const char *system = ti && ti->system ? ti->system : kernel_module_name(module);
 		const char *class_name = ti ? ti->class_name : kernel_module_tracepoint_class(s, module, name);
-		struct resolved_probe *r = ast_alloc(sizeof(*r));
-		*r = *tmpl;
-		r->provider = &probe_tracepoint;
-		r->tracepoint = name;
-		r->tp_module = kernel_module_name(module);
-		r->pp = ast_printf("kernel.trace(\"%s:%s\")", system, name);
-		r->scope = tp_scope(di, td, name, class_name, &r->tp_nargs);
-		vec_push(out, r);
+		vec_push(out, tp_probe(tmpl, di, td, name, system, class_name, kernel_module_name(module)));
 	}
 }
 
@@ -270,14 +277,7 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 		struct tp_info *ti = header_info(name);
 		if (sys_glob && (!ti || !ti->system || !dbg_glob_match(sys_glob, ti->system)))
 			continue;
-		struct resolved_probe *r = ast_alloc(sizeof(*r));
-		*r = *tmpl;
-		r->provider = &probe_tracepoint;
-		r->tracepoint = name;
-		r->pp = ti && ti->system ? ast_printf("kernel.trace(\"%s:%s\")", ti->system, name)
-					 : ast_printf("kernel.trace(\"%s\")", name);
-		r->scope = tp_scope(di, td, name, ti ? ti->class_name : NULL, &r->tp_nargs);
-		vec_push(out, r);
+		vec_push(out, tp_probe(tmpl, di, td, name, ti ? ti->system : NULL, ti ? ti->class_name : NULL, NULL));
 	}
 	bool module = sys_glob && !has_glob(sys_glob) && !kernel_module_missing(s, sys_glob);
 	if (!out->n && module)
