@@ -135,7 +135,7 @@ int dump_run(struct session *s)
 	}
 	if (!tapset_load(s))
 		return STAP_EXIT_FAILURE;
-	tapset_parse_everything(&files);
+	tapset_parse_everything(s, &files);
 	for (int i = 0; i < files.n; i++) {
 		const struct ast_file *f = files.items[i];
 		if (s->dump == STAP_DUMP_FUNCTIONS) {

@@ -89,8 +89,8 @@ static void usage(FILE *out)
 /* The directory holding this executable (for staprun, stapio, stapvm and data). */
 static const char *exe_dir(void)
 {
-	static char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *buf = ast_alloc(PATH_MAX);
+	ssize_t n = readlink("/proc/self/exe", buf, PATH_MAX - 1);
 	if (n <= 0)
 		return ".";
 	buf[n] = '\0';
@@ -224,6 +224,8 @@ static bool rotation_spec(const char *arg)
 int main(int argc, char **argv)
 {
 	struct session *s = ast_alloc(sizeof(*s));
+	s->diag = diag_new();
+	diag_use(s->diag);
 	const char *script_text = NULL;
 	const char *kernel_arg = NULL;
 	bool kernel_given = false;
@@ -480,7 +482,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stap: -F cannot be used with --remote=qemu: the guest ends with the run\n");
 		return STAP_EXIT_USAGE;
 	}
-	dbg_prologue_searching = (enum dbg_prologue_mode)s->prologue_searching;
 	if (s->suppress_time_limits) {
 		/* raised, not removed: a hit stays bounded (about a second at most) */
 		static const char *const raised[][2] = { {"MAXACTION", "1000000"}, {"MAXTRYLOCK", "1000000"} };

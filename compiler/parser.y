@@ -67,6 +67,7 @@ struct parse_key {
 
 /* State shared by the scanner (as yyextra) and the parser (as a parameter). */
 struct parse_state {
+	struct session *session;  /* whose options, arguments and macros the preprocessor sees */
 	const char *path;         /* interned file name, put in every srcloc */
 	bool is_tapset;           /* mark declarations as from_tapset */
 	struct ast_file *file;    /* the file being built */

@@ -88,6 +88,23 @@ struct session {
 	struct vec resolved;      /* of struct resolved_probe * (probes.h) */
 	struct vec embedded;      /* of const char *: top-level %{ %} in use */
 
+	/*
+	 * What the passes keep between calls, each in its module's own struct
+	 * (declared in that .c file, made on first use): nothing of one
+	 * script's compile lives outside its session.
+	 */
+	struct diag_state *diag;            /* diag.c: sources, counts, expansion stack, output */
+	struct preprocess_state *preprocess; /* preprocess.c: *.stpm macros, script arguments used */
+	struct tapset_state *tapset;        /* tapset.c: the library's files and name tables */
+	struct alias_index *aliases;        /* probes.c: probe alias names by component */
+	struct syscalls_state *syscalls;    /* syscalls.c: the syscall table and generated aliases */
+	struct regex_state *regex;          /* regex_use.c: the matchers the script uses */
+	struct types_state *types;          /* types.c: parsed formats, locations reported */
+	struct tracepoint_state *tracepoints; /* probes/tracepoint.c: events read from the headers */
+	struct uprobe_state *uprobes;       /* probes/uprobe.c: user files by host path */
+	struct kernel_files *kernel_files;  /* debuginfo/kernel.c: the target kernel's files opened */
+	struct resolved_probe *timing_report; /* translate.c: -t's report probe, or NULL */
+
 	/* build products */
 	const char *tmpdir;       /* pass-4 working directory */
 	const char *c_file;       /* pass-3 output path */
