@@ -63,6 +63,7 @@ void tapset_use_alias(struct session *s, struct probe *alias);
 
 /* resolve.c: bind names to symbols and functions, collect what each probe uses. */
 bool resolve_program(struct session *s);
+
 enum builtin resolve_builtin(const char *name);
 void resolve_add_global(struct session *s, struct global *g);
 /* Pass 3, first: give overloaded functions and same-named private globals distinct C names. */

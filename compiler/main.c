@@ -13,6 +13,7 @@
 #include "debuginfo/debuginfo.h"
 #include "debuginfo/kernel.h"
 #include "passes.h"
+#include "privilege.h"
 #include "session.h"
 
 static void usage(FILE *out)
@@ -181,7 +182,8 @@ static void set_kernel(struct session *s, const char *arg)
 
 enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
-		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES };
+		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
+		OPT_PRIVILEGE, OPT_UNPRIVILEGED };
 
 static bool is_identifier(const char *p, size_t len)
 {
@@ -247,6 +249,8 @@ int main(int argc, char **argv)
 		{"dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES},
 		{"dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS},
 		{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
+		{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
+		{"unprivileged", no_argument, NULL, OPT_UNPRIVILEGED},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -390,6 +394,20 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DUMP_PROBE_ALIASES:
 			s->dump = STAP_DUMP_PROBE_ALIASES;
+			break;
+		case OPT_PRIVILEGE:
+			if (optarg && !privilege_parse(optarg, &s->privilege)) {
+				fprintf(stderr, "stap: invalid privilege level '%s' for --privilege (expected stapusr, stapsys or stapdev)\n",
+					optarg);
+				return STAP_EXIT_USAGE;
+			}
+			if (!optarg)
+				s->privilege = PRIV_STAPUSR;
+			s->privilege_given = true;
+			break;
+		case OPT_UNPRIVILEGED:
+			s->privilege = PRIV_STAPUSR;
+			s->privilege_given = true;
 			break;
 		case 'g':
 			s->guru = true;
@@ -545,6 +563,8 @@ int main(int argc, char **argv)
 		.library_warnings = s->verbose > 0,
 	});
 
+	if (!privilege_configure(s))
+		return STAP_EXIT_USAGE;
 	if (s->dump)
 		return dump_run(s);
 	return passes_run(s);

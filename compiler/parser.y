@@ -1212,6 +1212,7 @@ static void set_pragmas(struct function *f, const char *code)
 	f->pure = has_pragma(code, "pure");
 	f->stable = has_pragma(code, "stable");
 	f->unprivileged = has_pragma(code, "unprivileged");
+	f->myproc_unprivileged = has_pragma(code, "myproc-unprivileged");
 	f->guru_only = has_pragma(code, "guru");
 	f->prints = has_pragma(code, "pragma:print");
 	f->reads_regs = has_pragma(code, "pragma:regs");

@@ -46,6 +46,7 @@
 #include "elaborate.h"
 #include "parse.h"
 #include "preprocess.h"
+#include "privilege.h"
 
 /* Macro calls and $N arguments may nest this deep; deeper is almost surely recursion. */
 #define PP_MAX_DEPTH 64
@@ -914,7 +915,7 @@ static bool cond_atom(struct cond_parser *cp)
 		else if (!strcmp(name, "runtime"))
 			value = "kernel";
 		else
-			value = "stapdev"; /* the module is loaded by root */
+			value = privilege_name(session->privilege); /* systemtap_privilege: --privilege */
 		bool holds = compare_strings(op, value, rstr, version);
 		/* --check-version: SystemTap's deprecation check, every test of the version it emulates */
 		if (session->check_version && !strcmp(name, "systemtap_v"))

@@ -19,6 +19,13 @@ enum stap_dump {
 	STAP_DUMP_PROBE_ALIASES, /* --dump-probe-aliases: every tapset probe alias */
 };
 
+/* --privilege: what the module may do (privilege.c); stapdev, the default, is root's. */
+enum stap_privilege {
+	PRIV_STAPDEV = 0,  /* anything */
+	PRIV_STAPSYS,      /* every probe point; no guru mode, no embedded C in the script */
+	PRIV_STAPUSR,      /* begin/end/error/never/timer/process probes, unprivileged tapset functions */
+};
+
 /* The SystemTap language version stapc implements: systemtap_v in %( %) conditions. */
 #define STAPC_LANGUAGE_VERSION "5.0"
 
@@ -68,6 +75,8 @@ struct session {
 	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */
 	bool suppress_time_limits;    /* --suppress-time-limits: MAXACTION/MAXTRYLOCK raised (guru) */
 	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
+	int privilege;            /* --privilege=LEVEL / --unprivileged: an enum stap_privilege */
+	bool privilege_given;     /* --privilege or --unprivileged was on the command line */
 
 	/* locations of the installed or build-tree data */
 	const char *tapset_dir;   /* tapset/ */

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "passes.h"
+#include "privilege.h"
 #include "probes.h"
 #include "klines.h"
 #include "usyms.h"
@@ -277,6 +278,13 @@ static void emit_embedded_function(struct emitter *e, struct function *fn)
 	emit_line(e, "#define STAP_ERROR(...) do { _stp_error_fmt(&c->base, __VA_ARGS__); goto out; } while (0)");
 	emit_line(e, "#define STAP_PRINTF(...) _stp_printf(__VA_ARGS__)");
 	emit_line(e, "#define CONTEXT (&c->base)");
+	if (fn->myproc_unprivileged) {
+		/* --privilege=stapusr: only in the loading user's own processes (man stap, UNPRIVILEGED USERS) */
+		emit_line(e, "#ifdef STP_PRIVILEGE_STAPUSR");
+		emit_line(e, "if (!_stp_myproc())");
+		emit_line(e, "\tSTAP_ERROR(\"myproc-unprivileged function '%s' called outside the user's own process\");", fn->name);
+		emit_line(e, "#endif");
+	}
 	emit_open(e, "{");
 	emit_raw(e, "%s\n", fn->body->u.embedded.code);
 	emit_close(e, "}");
@@ -823,6 +831,10 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_line(e, "#define STP_SUPPRESS_HANDLER_ERRORS 1");
 	if (s->bulk)
 		emit_line(e, "#define STP_BULKMODE 1");
+	if (s->privilege == PRIV_STAPUSR)
+		emit_line(e, "#define STP_PRIVILEGE_STAPUSR 1");
+	/* the level the module was compiled at, for staprun and modinfo */
+	emit_line(e, "#define STP_PRIVILEGE \"%s\"", privilege_name(s->privilege));
 	if (codegen_regex_work_words(s)) {
 		emit_line(e, "#define STP_HAVE_REGEX 1");
 		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words(s));

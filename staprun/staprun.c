@@ -167,6 +167,13 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 	opt->module_path = argv[optind];
 	opt->params = argv + optind + 1;
 	opt->nparams = argc - optind - 1;
+	for (int i = 0; i < opt->nparams; i++) {
+		if (!strncmp(opt->params[i], STP_UID_PARAM "=", strlen(STP_UID_PARAM) + 1)) {
+			fprintf(stderr, "staprun: %s is set by staprun itself (the user it runs for), not on its command line\n",
+				STP_UID_PARAM);
+			exit(1);
+		}
+	}
 	if ((opt->delete_only || opt->attach) && opt->nparams) {
 		staprun_err("-%c takes a module name and nothing else", opt->attach ? 'A' : 'd');
 		return -1;
@@ -274,6 +281,7 @@ static char *staprun_params(const struct staprun_options *opt)
 	if (opt->detach)	/* flight recorder: keep the newest output until staprun -A */
 		snprintf(params + strlen(params), len - strlen(params), "%s=1 ", STP_FLIGHTREC_PARAM);
 	staprun_tz_params(params + strlen(params), len - strlen(params));
+	snprintf(params + strlen(params), len - strlen(params), " %s=%u", STP_UID_PARAM, (unsigned)getuid());
 	for (i = 0; i < opt->nparams; i++) {
 		if (params[0])
 			strcat(params, " ");
