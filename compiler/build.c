@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sign.h"
 #include "cache.h"
 #include "passes.h"
 
@@ -191,6 +192,9 @@ bool build_module(struct session *s)
 		if (cacheable)
 			cache_store(s, key, ko);
 	}
+	/* the cache keeps the module unsigned: this run's copy is signed */
+	if (s->sign_module && !sign_module(s, ko))
+		return false;
 	s->ko_path = ko;
 	if (s->last_pass == 4) {
 		/* -p4 leaves NAME.ko in the current directory */

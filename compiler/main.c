@@ -183,7 +183,7 @@ static void set_kernel(struct session *s, const char *arg)
 enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
-		OPT_PRIVILEGE, OPT_UNPRIVILEGED };
+		OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_SIGN_MODULE };
 
 static bool is_identifier(const char *p, size_t len)
 {
@@ -251,6 +251,7 @@ int main(int argc, char **argv)
 		{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
 		{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
 		{"unprivileged", no_argument, NULL, OPT_UNPRIVILEGED},
+		{"sign-module", optional_argument, NULL, OPT_SIGN_MODULE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -404,6 +405,10 @@ int main(int argc, char **argv)
 			if (!optarg)
 				s->privilege = PRIV_STAPUSR;
 			s->privilege_given = true;
+			break;
+		case OPT_SIGN_MODULE:
+			s->sign_module = true;
+			s->sign_key_dir = optarg;
 			break;
 		case OPT_UNPRIVILEGED:
 			s->privilege = PRIV_STAPUSR;

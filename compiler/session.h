@@ -77,6 +77,8 @@ struct session {
 	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
 	int privilege;            /* --privilege=LEVEL / --unprivileged: an enum stap_privilege */
 	bool privilege_given;     /* --privilege or --unprivileged was on the command line */
+	bool sign_module;         /* --sign-module: sign the module with a MOK after pass 4 (sign.c) */
+	const char *sign_key_dir; /* --sign-module=DIR: where the key pair is, NULL for the default */
 
 	/* locations of the installed or build-tree data */
 	const char *tapset_dir;   /* tapset/ */

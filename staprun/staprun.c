@@ -304,7 +304,8 @@ static const char *staprun_load_hint(int err)
 		return " (module loading is disabled or locked down)";
 	case EKEYREJECTED:
 	case EBADMSG:
-		return " (the kernel requires signed modules)";
+		return " (the kernel requires modules signed by a key it trusts: build it with stap --sign-module "
+		       "and enroll the key with mokutil --import; see man stap, SECUREBOOT)";
 	case EINVAL:
 		return " (bad module parameters or version magic; see dmesg)";
 	default:
