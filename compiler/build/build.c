@@ -179,7 +179,7 @@ bool build_module(struct session *s)
 	 * still decodes to source lines. Only when the kernel builds with
 	 * debug info at all.
 	 */
-	const char *debug = "# line tables only: see compiler/build.c\nccflags-$(CONFIG_DEBUG_INFO) += -g1\n";
+	const char *debug = "# line tables only: see compiler/build/build.c\nccflags-$(CONFIG_DEBUG_INFO) += -g1\n";
 	const char *kbuild = ast_printf("%sobj-m := %s.o\n%s\n%s", make_args, s->module_name, ccflags, debug);
 	if (!write_text(ast_printf("%s/Kbuild", s->tmpdir), kbuild))
 		return false;

@@ -254,7 +254,7 @@ void usyms_emit(struct emitter *e, struct session *s)
 		return;
 	struct vec files = {0};
 	collect_files(s, &files);
-	emit_line(e, "/* User-space symbols for the ucontext tapset (compiler/usyms.c). */");
+	emit_line(e, "/* User-space symbols for the ucontext tapset (compiler/translate/usyms.c). */");
 	emit_line(e, "#define STP_HAVE_USYMS 1");
 	bool want_lines = uses_tapset_file(s, "ucontext-lines.stp");
 	int n = 0;

@@ -346,7 +346,7 @@ void klines_emit(struct emitter *e, struct session *s)
 	}
 	for (int i = 0; i < starts.n; i++)
 		add_file(&files, ((struct dbg_func_start *)starts.items[i])->file);
-	emit_line(e, "/* Kernel source lines for context-lines.stp (compiler/klines.c): the full tables of %d functions,",
+	emit_line(e, "/* Kernel source lines for context-lines.stp (compiler/translate/klines.c): the full tables of %d functions,",
 		  funcs.n);
 	emit_line(e, "   where %d functions start, %d files. */", starts.n, files.n);
 	emit_line(e, "#define STP_HAVE_KLINES 1");
