@@ -14,6 +14,7 @@
 #include "debuginfo/kernel.h"
 #include "passes.h"
 #include "privilege.h"
+#include "use_server.h"
 #include "session.h"
 
 static void usage(FILE *out)
@@ -183,7 +184,7 @@ static void set_kernel(struct session *s, const char *arg)
 enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
-		OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_SIGN_MODULE };
+		OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS };
 
 static bool is_identifier(const char *p, size_t len)
 {
@@ -252,6 +253,9 @@ int main(int argc, char **argv)
 		{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
 		{"unprivileged", no_argument, NULL, OPT_UNPRIVILEGED},
 		{"sign-module", optional_argument, NULL, OPT_SIGN_MODULE},
+		{"use-server", optional_argument, NULL, OPT_USE_SERVER},
+		{"trust-servers", required_argument, NULL, OPT_TRUST_SERVERS},
+		{"list-servers", no_argument, NULL, OPT_LIST_SERVERS},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -406,6 +410,13 @@ int main(int argc, char **argv)
 				s->privilege = PRIV_STAPUSR;
 			s->privilege_given = true;
 			break;
+		case OPT_USE_SERVER:
+			s->use_server = optarg ? optarg : "";
+			break;
+		case OPT_TRUST_SERVERS:
+			return use_server_trust(optarg);
+		case OPT_LIST_SERVERS:
+			return use_server_list();
 		case OPT_SIGN_MODULE:
 			s->sign_module = true;
 			s->sign_key_dir = optarg;

@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "parse.h"
 #include "passes.h"
+#include "use_server.h"
 #include "preprocess.h"
 
 /* One pass: run it, and print its result when it is the last pass asked for. */
@@ -205,6 +206,8 @@ int passes_run(struct session *s)
 {
 	int npasses = (int)(sizeof(pass_table) / sizeof(pass_table[0]));
 	catch_stop_signals();
+	if (s->use_server)
+		return use_server_run(s);	/* passes 1-4 on a compile server (run/use_server.c) */
 	for (int i = 0; i < npasses && i < s->last_pass; i++) {
 		double start = now_ms();
 		bool ok = pass_table[i].run(s);

@@ -79,6 +79,7 @@ struct session {
 	bool privilege_given;     /* --privilege or --unprivileged was on the command line */
 	bool sign_module;         /* --sign-module: sign the module with a MOK after pass 4 (sign.c) */
 	const char *sign_key_dir; /* --sign-module=DIR: where the key pair is, NULL for the default */
+	const char *use_server;   /* --use-server[=SPEC]: passes 1-4 on a stapc-server ("" for the default), or NULL */
 
 	/* locations of the installed or build-tree data */
 	const char *tapset_dir;   /* tapset/ */

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "staprun.h"
+#include "wire.h"
 
 /* Symlinks followed on the way to the module directory, at most. */
 #define TRUSTED_MAX_LINKS 8
@@ -239,13 +240,86 @@ static bool stapusr_options_ok(int argc, char **argv, const char **module)
 	return false;
 }
 
-int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_path, size_t path_size)
+/*
+ * A module by path, with its signature file beside it (PATH.sgn, from
+ * stapc-server): read once, its signature checked against the trusted
+ * signers' certificates (a directory checked as the module directory is),
+ * and its level (modinfo stapc_privilege) one the user's groups allow. The
+ * verified image is what gets loaded. 0, or -1 after a message.
+ */
+static int read_signed_module(const char *path, bool stapsys, unsigned char **image, size_t *len)
+{
+	char why_dir[PATH_MAX + 128], level[32];
+	const char *why = NULL;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *sig = NULL;
+	int dir = -1, rc = -1;
+
+	*image = NULL;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+		staprun_err("cannot open module '%s'%s%s", path, fd < 0 ? ": " : " (not a regular file of at most 64 MB)",
+			    fd < 0 ? strerror(errno) : "");
+		goto out;
+	}
+	*len = (size_t)st.st_size;
+	*image = malloc(*len ? *len : 1);
+	if (!*image || pread(fd, *image, *len, 0) != (ssize_t)*len) {
+		staprun_err("cannot read module '%s'", path);
+		goto out;
+	}
+	char sgn[PATH_MAX + 8];
+	snprintf(sgn, sizeof(sgn), "%s.sgn", path);
+	FILE *f = fopen(sgn, "re");
+	sig = f ? malloc(4096) : NULL;
+	size_t n = sig ? fread(sig, 1, 4095, f) : 0;
+	if (f)
+		fclose(f);
+	if (!sig) {
+		staprun_err("members of stapusr load a module from elsewhere than /lib/modules/RELEASE/systemtap/ only "
+			    "when a trusted compile server signed it: '%s' has no signature file %s", path, sgn);
+		goto out;
+	}
+	sig[n] = '\0';
+	dir = open_trusted_dir(WIRE_TRUSTED_SIGNERS, why_dir, sizeof(why_dir));
+	if (dir < 0) {
+		staprun_err("%s cannot be trusted: %s", WIRE_TRUSTED_SIGNERS, why_dir);
+		goto out;
+	}
+	if (wire_verify(sig, *image, *len, dir, &why) < 0) {
+		staprun_err("module '%s' refused: %s", path, why);
+		goto out;
+	}
+	if (staprun_modinfo_get(*image, *len, "stapc_privilege", level, sizeof(level)) < 0 ||
+	    (strcmp(level, "stapusr") && !(stapsys && !strcmp(level, "stapsys")))) {
+		staprun_err("module '%s' was compiled at privilege level %s: members of %s may load modules compiled "
+			    "with --privilege=%s", path, level[0] ? level : "stapdev", stapsys ? "stapsys" : "stapusr",
+			    stapsys ? "stapusr or stapsys" : "stapusr");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc < 0) {
+		free(*image);
+		*image = NULL;
+	}
+	free(sig);
+	if (dir >= 0)
+		close(dir);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_path, size_t path_size,
+			    unsigned char **image, size_t *image_len)
 {
 	const char *module = NULL;
 	const char *term = getenv("TERM");
 	char keep_term[64] = "";
 
 	*module_fd = -1;
+	*image = NULL;
 	if (getuid() == 0 || geteuid() != 0)
 		return 0;	/* root, or not setuid: the kernel decides */
 	/* setuid: a fixed environment, whatever the caller set */
@@ -264,6 +338,10 @@ int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_
 	}
 	if (!stapusr_options_ok(argc, argv, &module))
 		return -1;
+	if (strchr(module, '/')) {
+		snprintf(module_path, path_size, "%s", module);
+		return read_signed_module(module, in_group("stapsys"), image, image_len);
+	}
 	*module_fd = open_admin_module(module, module_path, path_size);
 	return *module_fd < 0 ? -1 : 0;
 }

@@ -42,6 +42,8 @@ struct staprun_options {
 	const char *rotate;	/* -S SIZE[,N], passed to stapio */
 	const char *module_path; /* the .ko file (or module name with -d) */
 	int module_fd;		/* the module opened and checked by privilege.c, or -1 */
+	unsigned char *module_image; /* a signed module read and verified by privilege.c, or NULL */
+	size_t module_len;	/* its length */
 	char **params;		/* module parameters param=value */
 	int nparams;		/* number of params */
 };
@@ -313,7 +315,7 @@ static const char *staprun_load_hint(int err)
 	}
 }
 
-static int staprun_load(int fd, const char *name, const char *params)
+static int staprun_load(int fd, const unsigned char *image, size_t len, const char *name, const char *params)
 {
 	char sysdir[PATH_MAX];
 	struct stat st;
@@ -325,7 +327,8 @@ static int staprun_load(int fd, const char *name, const char *params)
 		return -1;
 	}
 	staprun_log("loading %s with parameters '%s'", name, params);
-	if (syscall(SYS_finit_module, fd, params, 0) != 0) {
+	/* a verified image is loaded as read: the file it came from may change after the check */
+	if (image ? syscall(SYS_init_module, image, len, params) != 0 : syscall(SYS_finit_module, fd, params, 0) != 0) {
 		int err = errno;
 
 		staprun_err("cannot load module '%s': %s%s", name, strerror(err),
@@ -544,20 +547,31 @@ static int staprun_load_file(const struct staprun_options *opt, char *name, size
 	char *params;
 	int fd, rc;
 
-	fd = staprun_read_module(opt->module_path, opt->module_fd, &image, &len);
-	if (fd < 0)
-		return -1;
+	if (opt->module_image) {
+		image = opt->module_image;
+		len = opt->module_len;
+		fd = -1;
+	} else {
+		fd = staprun_read_module(opt->module_path, opt->module_fd, &image, &len);
+		if (fd < 0)
+			return -1;
+	}
 	if (staprun_modinfo_name(image, len, name, size) < 0)
 		staprun_name_from_path(opt->module_path, name, size);
-	free(image);
+	if (!opt->module_image) {
+		free(image);
+		image = NULL;
+	}
 	params = staprun_params(opt);
 	if (!params) {
 		staprun_err("out of memory");
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	rc = staprun_load(fd, name, params);
-	close(fd);
+	rc = staprun_load(fd, image, len, name, params);
+	if (fd >= 0)
+		close(fd);
 	free(params);
 	return rc;
 }
@@ -571,11 +585,17 @@ int main(int argc, char **argv)
 	char trusted_path[PATH_MAX];
 	int module_fd;
 
-	if (staprun_privilege_check(argc, argv, &module_fd, trusted_path, sizeof(trusted_path)) < 0)
+	unsigned char *signed_image = NULL;
+	size_t signed_len = 0;
+
+	if (staprun_privilege_check(argc, argv, &module_fd, trusted_path, sizeof(trusted_path), &signed_image,
+				    &signed_len) < 0)
 		return 1;
 	if (staprun_parse(argc, argv, &opt) < 0)
 		return 2;
 	opt.module_fd = module_fd;
+	opt.module_image = signed_image;
+	opt.module_len = signed_len;
 	if (module_fd >= 0)
 		opt.module_path = trusted_path;
 	else
