@@ -54,6 +54,34 @@ cp signed_usr.ko g/changed.ko && cp signed_usr.ko.sgn g/changed.ko.sgn
 printf 'X' | dd of=g/changed.ko bs=1 seek=4096 conv=notrunc 2>/dev/null
 fp=$(sed -n 's/^signer //p' signed_usr.ko.sgn)
 cp sd1/server.crt "g/$fp.crt"
+# Hostile input for the setuid staprun as a stapusr member: modules with bytes
+# changed, truncated or garbage signature files, random options and names.
+mkdir g/fuzz
+python3 - "$PWD/signed_usr.ko" "$PWD/signed_usr.ko.sgn" g/fuzz <<'PY'
+import os, random, sys
+ko, sgn, out = sys.argv[1], sys.argv[2], sys.argv[3]
+data, sig = open(ko, "rb").read(), open(sgn).read()
+rnd = random.Random(20261125)
+cases = []
+for i in range(40):
+    d = bytearray(data)
+    for _ in range(rnd.randint(1, 8)):
+        d[rnd.randrange(len(d))] = rnd.randrange(256)
+    if i % 5 == 0:
+        d = d[:rnd.randrange(len(d))]
+    s = sig
+    if i % 3 == 1:
+        s = sig[:rnd.randrange(len(sig))]
+    elif i % 3 == 2:
+        s = "".join(rnd.choice("0123456789abcdef \n") for _ in range(rnd.randint(0, 300)))
+    open("%s/m%d.ko" % (out, i), "wb").write(d)
+    open("%s/m%d.ko.sgn" % (out, i), "w").write(s)
+opts = ["-v", "-s", "0", "-s", "99999", "-L", "-c", "x", "-o", "/etc/x", "-d", "-A", "--", "-", "x=1",
+        "_stp_uid=0", "../../etc/passwd", "/dev/zero", "/proc/self/mem", "%s%s%n", "a" * 300, ""]
+with open("%s/args" % out, "w") as f:
+    for i in range(60):
+        f.write(" ".join("'%s'" % rnd.choice(opts) for _ in range(rnd.randint(0, 5))) + "\n")
+PY
 cat > g/test.sh <<'GUEST'
 chmod 755 / /etc 2>/dev/null
 mkdir -p -m 755 /etc/stapc/trusted-signers && cp /work/*.crt /etc/stapc/trusted-signers/ && chmod 644 /etc/stapc/trusted-signers/*
@@ -66,6 +94,17 @@ for m in signed_usr changed signed_dev signed_other unsigned; do
 	su u2 -s /bin/sh -c "/tmp/bin/staprun /work/$m.ko" > out.txt 2> err.txt
 	echo "$m: status $?"; cat out.txt err.txt
 done
+crashes=0
+for m in /work/fuzz/m*.ko; do
+	su u2 -s /bin/sh -c "/tmp/bin/staprun $m" > /dev/null 2>&1; st=$?
+	[ $st -lt 128 ] || { echo "staprun crashed (status $st) on $m"; crashes=$((crashes + 1)); }
+done
+while read -r args; do
+	su u2 -s /bin/sh -c "/tmp/bin/staprun $args" > /dev/null 2>&1; st=$?
+	[ $st -lt 128 ] || { echo "staprun crashed (status $st) on: $args"; crashes=$((crashes + 1)); }
+	[ $st = 0 ] && echo "staprun accepted: $args"
+done < /work/fuzz/args
+echo "fuzz: $crashes crashes, $(grep -c . /proc/modules) modules loaded"
 GUEST
 "$BIN/stapvm" -r "$RELEASE" --userland=busybox -d g --timeout 240 -- sh /work/test.sh > guest.out 2> guest.err ||
 	{ cat guest.out guest.err; fail "the guest failed"; }
@@ -80,4 +119,6 @@ expect "signed_other: status 1"
 expect "its signer is not a trusted signer"
 expect "unsigned: status 1"
 expect "has no signature file /work/unsigned.ko.sgn"
-echo "ok: staprun loads the signed stapusr module only"
+expect "fuzz: 0 crashes, 0 modules loaded"
+grep -q "staprun accepted" guest.out && { cat guest.out; fail "staprun accepted a hostile command line"; }
+echo "ok: staprun loads the signed stapusr module only; 100 hostile inputs refused without a crash"
