@@ -23,7 +23,8 @@
  * runner (interrupts off, no sleeping); the allocations and the copies to
  * and from user space happen outside the body, without any script lock.
  *
- * The files are created when the session starts and removed when it stops,
+ * The files are created when the session starts (an open waits until the
+ * begin probes have run, see _stp_start_settle) and removed when it stops,
  * before the end probes: proc_remove() waits for every read or write in
  * progress and releases files still open, so no handler runs after it.
  * /proc/systemtap itself is shared by all modules and never removed: the
@@ -91,6 +92,9 @@ static int _stp_procfs_open(struct inode *inode, struct file *file)
 	struct _stp_procfs_file *f = pde_data(inode);
 	struct _stp_procfs_open *o;
 
+	/* created before the begin probes run: wait for them, or this hit is lost */
+	if (wait_event_interruptible(_stp_start_wq, READ_ONCE(_stp_start_settled)))
+		return -ERESTARTSYS;
 	o = kzalloc(sizeof(*o), GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
