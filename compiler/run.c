@@ -44,6 +44,10 @@ static void staprun_options(struct session *s, struct vec *argv, const char *out
 		vec_push(argv, output ? "-D" : "-L");	/* -F: in the background, or detached */
 	if (s->verbose > 1)
 		vec_push(argv, "-v");
+	if (s->suppress_warnings)	/* -w: the script's warnings too */
+		vec_push(argv, "-w");
+	vec_push(argv, "-C");	/* --color's choice, made once for all of stap's messages */
+	vec_push(argv, s->colors ? "always" : "never");
 }
 
 /* -G NAME=VALUE: module parameters after the module (runtime/linux/global_params.c). */
@@ -81,7 +85,8 @@ static void run_forward_signal(int sig, siginfo_t *info, void *ucontext)
  */
 static int run_child(struct vec *argv)
 {
-	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	/* and SIGUSR2 (next output file) and SIGQUIT (detach), which staprun passes to stapio */
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR2, SIGQUIT };
 	struct sigaction sa = { .sa_sigaction = run_forward_signal, .sa_flags = SA_SIGINFO };
 	sigset_t stop, old;
 	pid_t parent = getpid();
