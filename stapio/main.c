@@ -333,9 +333,6 @@ int main(int argc, char **argv)
 	stapio_verbose = opt.verbose;
 	if (opt.tick_ms)
 		stapio_tick_ms = opt.tick_ms;
-	ctl.no_warnings = opt.no_warnings;
-	ctl.warning_sgr = stapio_color(opt.color, "warning");
-	ctl.error_sgr = stapio_color(opt.color, "error");
 	stapio_signals();
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s", STAPIO_DEBUGFS, STP_DEBUGFS_ROOT, opt.module);
@@ -344,6 +341,9 @@ int main(int argc, char **argv)
 	status = stapio_control_open(&ctl, dir);
 	if (status < 0)
 		return status == -2 ? STP_STAPIO_EXIT_BUSY : 1;
+	ctl.no_warnings = opt.no_warnings;
+	ctl.warning_sgr = stapio_color(opt.color, "warning");
+	ctl.error_sgr = stapio_color(opt.color, "error");
 	relay = stapio_relay_open(dir, &opt.output);
 	if (!relay) {
 		stapio_control_close(&ctl);
