@@ -85,8 +85,13 @@ static void run_forward_signal(int sig, siginfo_t *info, void *ucontext)
  */
 static int run_child(struct vec *argv)
 {
-	/* and SIGUSR2 (next output file) and SIGQUIT (detach), which staprun passes to stapio */
-	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR2, SIGQUIT };
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	/*
+	 * Passed on too, never blocked (a child that does not unblock them,
+	 * stapvm and its qemu, must not keep them blocked): SIGUSR2 (next
+	 * output file) and SIGQUIT (detach), which staprun hands to stapio.
+	 */
+	static const int other_signals[] = { SIGUSR2, SIGQUIT };
 	struct sigaction sa = { .sa_sigaction = run_forward_signal, .sa_flags = SA_SIGINFO };
 	sigset_t stop, old;
 	pid_t parent = getpid();
@@ -99,6 +104,8 @@ static int run_child(struct vec *argv)
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(other_signals) / sizeof(other_signals[0]); i++)
+		sigaction(other_signals[i], &sa, NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "stap: fork: %s\n", strerror(errno));
