@@ -529,7 +529,7 @@ static int __init _stp_module_init(void)
 	if (!rc)
 		rc = _stp_timing_init();
 	if (!rc) {
-		_stp_wq = alloc_ordered_workqueue("stap_%s", 0, KBUILD_MODNAME);
+		_stp_wq = alloc_ordered_workqueue("stap_%s", 0, module_name(THIS_MODULE));
 		if (!_stp_wq)
 			rc = -ENOMEM;
 	}
@@ -540,7 +540,7 @@ static int __init _stp_module_init(void)
 	if (!rc)
 		rc = _stp_ctl_init();
 	if (rc) {
-		pr_err("%s: initialization failed (%d)\n", KBUILD_MODNAME, rc);
+		pr_err("%s: initialization failed (%d)\n", module_name(THIS_MODULE), rc);
 		_stp_teardown();
 	}
 	return rc;

@@ -44,6 +44,7 @@ struct staprun_options {
 	const char *color;	/* -C WHEN, passed to stapio */
 	const char *tick_ms;	/* -T MS: stapio's longest wait between reads */
 	const char *remote;	/* -r N:URI: remote_id() and remote_uri() */
+	bool rename;		/* -R: load the module as NAME_PID, a name no other run uses */
 	const char *module_path; /* the .ko file (or module name with -d) */
 	char **params;		/* module parameters param=value */
 	int nparams;		/* number of params */
@@ -98,6 +99,7 @@ static void staprun_usage(FILE *f)
 	      "  -T MS    read the output buffers at least every MS milliseconds (default 50)\n"
 	      "  -r N:URI what remote_id() and remote_uri() return\n"
 	      "  -u       accepted: uprobes are part of the kernel\n"
+	      "  -R       load the module as NAME_PID, so several copies can run at once\n"
 	      "  SIGUSR2 to staprun or stapio: with -o, go on in FILE.1, FILE.2...\n"
 	      "  SIGQUIT (Ctrl-\\): detach, leaving the probes running (reattach with -A)\n"
 	      "  -c CMD   run CMD once the module started (exec'd directly, or through\n"
@@ -138,7 +140,7 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt(argc, argv, "+o:s:b:c:x:vdhLADS:VwuC:T:r:")) != -1) {
+	while ((c = getopt(argc, argv, "+o:s:b:c:x:vdhLADS:VwuC:T:r:R")) != -1) {
 		switch (c) {
 		case 'V':
 			fprintf(stderr, "Systemtap module loader/runner (version %s/stapc %s, stapc)\n"
@@ -150,6 +152,9 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 			break;
 		case 'u':
 			break;	/* uprobes are built into the kernels stapc targets */
+		case 'R':
+			opt->rename = true;
+			break;
 		case 'C':
 			if (strcmp(optarg, "always") && strcmp(optarg, "never") && strcmp(optarg, "auto")) {
 				staprun_err("-C needs always, never or auto, not '%s'", optarg);
@@ -384,7 +389,8 @@ static const char *staprun_load_hint(int err)
 	}
 }
 
-static int staprun_load(int fd, const char *name, const char *params)
+/* Load the module: from fd, or from image (len bytes) when it was changed in memory (-R). */
+static int staprun_load(int fd, const unsigned char *image, size_t len, const char *name, const char *params)
 {
 	char sysdir[PATH_MAX];
 	struct stat st;
@@ -396,7 +402,7 @@ static int staprun_load(int fd, const char *name, const char *params)
 		return -1;
 	}
 	staprun_log("loading %s with parameters '%s'", name, params);
-	if (syscall(SYS_finit_module, fd, params, 0) != 0) {
+	if ((image ? syscall(SYS_init_module, image, len, params) : syscall(SYS_finit_module, fd, params, 0)) != 0) {
 		int err = errno;
 
 		staprun_err("cannot load module '%s': %s%s", name, strerror(err),
@@ -605,6 +611,24 @@ static int staprun_attach_name(const struct staprun_options *opt, char *name, si
 	return 0;
 }
 
+/* -R: NAME_PID (NAME cut to fit MODULE_NAME_LEN) in the image and in name. -1 after a message. */
+static int staprun_rename(unsigned char *image, size_t len, char *name, size_t size)
+{
+	char suffix[16], renamed[STAPRUN_MODULE_NAME_MAX];
+	int keep;
+
+	snprintf(suffix, sizeof(suffix), "_%d", (int)getpid());
+	keep = (int)(sizeof(renamed) - 1 - strlen(suffix));
+	snprintf(renamed, sizeof(renamed), "%.*s%s", keep, name, suffix);
+	if (staprun_modinfo_rename(image, len, name, renamed) < 0) {
+		staprun_err("-R: cannot rename module '%s': its image is not laid out as expected", name);
+		return -1;
+	}
+	staprun_log("renamed %s to %s", name, renamed);
+	snprintf(name, size, "%s", renamed);
+	return 0;
+}
+
 /* Load the module file with its parameters; its name into name. -1 after a message. */
 static int staprun_load_file(const struct staprun_options *opt, char *name, size_t size)
 {
@@ -618,15 +642,21 @@ static int staprun_load_file(const struct staprun_options *opt, char *name, size
 		return -1;
 	if (staprun_modinfo_name(image, len, name, size) < 0)
 		staprun_name_from_path(opt->module_path, name, size);
-	free(image);
-	params = staprun_params(opt);
-	if (!params) {
-		staprun_err("out of memory");
+	if (opt->rename && staprun_rename(image, len, name, size) < 0) {
+		free(image);
 		close(fd);
 		return -1;
 	}
-	rc = staprun_load(fd, name, params);
+	params = staprun_params(opt);
+	if (!params) {
+		staprun_err("out of memory");
+		free(image);
+		close(fd);
+		return -1;
+	}
+	rc = staprun_load(fd, opt->rename ? image : NULL, len, name, params);
 	close(fd);
+	free(image);
 	free(params);
 	return rc;
 }

@@ -7,4 +7,13 @@
 /* The "name=" of the .modinfo section of a module image; 0, or -1 if absent. */
 int staprun_modinfo_name(const unsigned char *image, size_t size, char *name, size_t name_size);
 
+/*
+ * staprun -R: rename the module old in its image to new_name (shorter than
+ * MODULE_NAME_LEN): the name of .gnu.linkonce.this_module's struct module,
+ * which must hold old, and .modinfo's "name=", rewritten when new_name fits
+ * in old's room, else renamed away so the kernel takes the struct's name.
+ * Returns 0, or -1 if the image is not laid out as expected.
+ */
+int staprun_modinfo_rename(unsigned char *image, size_t size, const char *old, const char *new_name);
+
 #endif
