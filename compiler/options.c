@@ -10,7 +10,8 @@
  * --dump option gave the script, the rest are its arguments.
  *
  * Options come from $SYSTEMTAP_DIR/rc first (one or more a line, split at
- * blanks and quotes like a shell does, without expansions), then from the
+ * blanks and quotes like a shell does: wordexp(3) without command
+ * substitution or undefined variables), then from the
  * command line, so the command line wins where an option takes one value.
  */
 #define _GNU_SOURCE
