@@ -3,11 +3,14 @@
 #include "diag.h"
 #include "options.h"
 #include "passes.h"
+#include "privilege.h"
 #include "session.h"
 
 int main(int argc, char **argv)
 {
 	struct session *s = ast_alloc(sizeof(*s));
+	s->diag = diag_new();
+	diag_use(s->diag);
 	int rc = options_parse(s, argc, argv);
 	if (rc >= 0)
 		return rc;
@@ -17,6 +20,8 @@ int main(int argc, char **argv)
 		.library_warnings = s->verbose > 0,
 		.colors = s->colors,
 	});
+	if (!privilege_configure(s))
+		return STAP_EXIT_USAGE;
 	if (s->clean_cache)
 		return cache_clean(s);
 	if (s->dump)

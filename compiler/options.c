@@ -31,6 +31,7 @@
 #include "debuginfo/kernel.h"
 #include "options.h"
 #include "passes.h"
+#include "privilege.h"
 
 /* What the command line gives before it becomes the session. */
 struct cmdline {
@@ -119,6 +120,8 @@ static void usage(FILE *out)
 		"                list the tapset functions with their signatures\n"
 		"  --dump-probe-aliases\n"
 		"                list the tapset probe aliases\n"
+		"  --privilege[=stapusr|stapsys|stapdev], --unprivileged\n"
+		"                check the script against that privilege level (default stapusr)\n"
 		"  --remote=qemu[:RELEASE]\n"
 		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
 		"  -V, --version print the version and the enabled features (on stderr)\n"
@@ -138,8 +141,8 @@ static void print_version(void)
 
 const char *options_exe_dir(void)
 {
-	static char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *buf = ast_alloc(PATH_MAX);
+	ssize_t n = readlink("/proc/self/exe", buf, PATH_MAX - 1);
 	if (n <= 0)
 		return ".";
 	buf[n] = '\0';
@@ -215,7 +218,7 @@ static void set_kernel(struct session *s, const char *arg)
 enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
-		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR };
+		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED };
 
 static const struct option long_options[] = {
 	{"remote", required_argument, NULL, OPT_REMOTE},
@@ -235,6 +238,8 @@ static const struct option long_options[] = {
 	{"dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES},
 	{"dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS},
 	{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
+	{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
+	{"unprivileged", no_argument, NULL, OPT_UNPRIVILEGED},
 	{"vp", required_argument, NULL, OPT_VP},
 	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"color", optional_argument, NULL, OPT_COLOR},
@@ -425,6 +430,20 @@ static int option_translate(struct session *s, struct cmdline *c, int opt, const
 		return -1;
 	case OPT_SUPPRESS_TIME_LIMITS:
 		s->suppress_time_limits = true;
+		return -1;
+	case OPT_PRIVILEGE:
+		if (arg && !privilege_parse(arg, &s->privilege)) {
+			fprintf(stderr, "stap: invalid privilege level '%s' for --privilege (expected stapusr, stapsys or stapdev)\n",
+				arg);
+			return STAP_EXIT_USAGE;
+		}
+		if (!arg)
+			s->privilege = PRIV_STAPUSR;
+		s->privilege_given = true;
+		return -1;
+	case OPT_UNPRIVILEGED:
+		s->privilege = PRIV_STAPUSR;
+		s->privilege_given = true;
 		return -1;
 	case OPT_COMPATIBLE:
 		if (!*arg || strspn(arg, "0123456789.") != strlen(arg) || arg[0] == '.') {
@@ -692,7 +711,6 @@ static int options_check(struct session *s, struct cmdline *c)
 	}
 	if (s->remote && s->remote[4] == ':' && s->remote[5] && !c->kernel_given)
 		c->kernel_arg = s->remote + 5;
-	dbg_prologue_searching = (enum dbg_prologue_mode)s->prologue_searching;
 	if (s->suppress_time_limits) {
 		/* raised, not removed: a hit stays bounded (about a second at most) */
 		static const char *const raised[][2] = { {"MAXACTION", "1000000"}, {"MAXTRYLOCK", "1000000"} };
@@ -796,8 +814,7 @@ int options_parse(struct session *s, int argc, char **argv)
 	int opt, rc;
 
 	argv = with_rc_options(argc, argv, &argc);
-	s->last_pass = 5;
-	optind = 1;
+	s->last_pass = 5;	/* optind: 1 at start; the fuzz target sets 0 for each new command line */
 	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1)
 		if ((rc = option_apply(s, &c, opt, optarg)) >= 0)
 			return rc;
