@@ -106,6 +106,51 @@ static bool is_library(const char *path)
 	return false;
 }
 
+/* The SGR parameters options.colors gives key ("error", "caret", ...), or NULL. */
+static const char *color_of(const char *key)
+{
+	size_t klen = strlen(key);
+	for (const char *p = cur()->options.colors; p && *p; p += strcspn(p, ":"), p += *p == ':') {
+		if (!strncmp(p, key, klen) && p[klen] == '=')
+			return ast_printf("%.*s", (int)strcspn(p + klen + 1, ":"), p + klen + 1);
+	}
+	return NULL;
+}
+
+/* Start and end a colored span (nothing without --color). */
+static void color_on(const char *key)
+{
+	const char *sgr = color_of(key);
+	if (sgr)
+		fprintf(cur()->out, "\033[%sm", sgr);
+}
+
+static void color_off(const char *key)
+{
+	if (color_of(key))
+		fputs("\033[m", cur()->out);
+}
+
+/* The source line from..to, the token at caret in the token color. */
+static void print_quoted(const char *p, size_t len, size_t caret)
+{
+	size_t tok = caret;
+	while (tok < len && (p[tok] == '_' || (p[tok] >= 'a' && p[tok] <= 'z') || (p[tok] >= 'A' && p[tok] <= 'Z') ||
+			     (p[tok] >= '0' && p[tok] <= '9')))
+		tok++;
+	if (tok == caret && caret < len)
+		tok++;
+	color_on("source");
+	fprintf(cur()->out, "%.*s", (int)caret, p);
+	color_off("source");
+	color_on("token");
+	fprintf(cur()->out, "%.*s", (int)(tok - caret), p + caret);
+	color_off("token");
+	color_on("source");
+	fprintf(cur()->out, "%.*s", (int)(len - tok), p + tok);
+	color_off("source");
+}
+
 /* Print line `line` of the file and a caret under column `col`. */
 static void print_source_line(struct srcloc loc)
 {
@@ -135,18 +180,24 @@ static void print_source_line(struct srcloc loc)
 		size_t to = from + DIAG_QUOTE_WIDTH < len ? from + DIAG_QUOTE_WIDTH : len;
 		if (from > 0)
 			lead = "...";
-		fprintf(cur()->out, "%s%.*s%s\n", lead, (int)(to - from), p + from, to < len ? "..." : "");
+		fputs(lead, cur()->out);
+		print_quoted(p + from, to - from, caret - from);
+		fprintf(cur()->out, "%s\n", to < len ? "..." : "");
 		p += from;
 		caret -= from;
 	} else {
-		fprintf(cur()->out, "%.*s\n", (int)len, p);
+		print_quoted(p, len, caret);
+		fputc('\n', cur()->out);
 	}
 
 	/* Keep tabs so the caret lines up however the terminal expands them. */
 	fputs(*lead ? "   " : "", cur()->out);
 	for (size_t i = 0; i < caret; i++)
 		fputc(p[i] == '\t' ? '\t' : ' ', cur()->out);
-	fputs("^\n", cur()->out);
+	color_on("caret");
+	fputc('^', cur()->out);
+	color_off("caret");
+	fputc('\n', cur()->out);
 }
 
 /* "file:line:col: level: message", then the quoted line. */
@@ -156,7 +207,10 @@ static void print_one(const char *level, struct srcloc loc, const char *msg)
 		fprintf(cur()->out, "%s:%d:%d: ", loc.file, loc.line, loc.col);
 	else if (loc.file)
 		fprintf(cur()->out, "%s: ", loc.file); /* a whole file, no position */
-	fprintf(cur()->out, "%s: %s\n", level, msg);
+	color_on(level);	/* "error" and "warning" have colors, "note" none */
+	fputs(level, cur()->out);
+	color_off(level);
+	fprintf(cur()->out, ": %s\n", msg);
 	if (loc.file && loc.line > 0)
 		print_source_line(loc);
 }

@@ -63,6 +63,7 @@ struct diag_options {
 	bool warnings_as_errors; /* -W: report warnings as errors (they count as errors) */
 	bool library_warnings;   /* -v: also warn about tapset (library) files */
 	int error_limit;         /* stop the run after this many errors; 0 = DIAG_DEFAULT_ERROR_LIMIT */
+	const char *colors;      /* "error=01;31:warning=00;33:source=..:caret=..:token=.." (SGR), NULL: plain */
 };
 
 /* Errors reported before the run stops with "too many errors". */

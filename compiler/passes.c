@@ -23,11 +23,27 @@ struct pass {
 	void (*print)(struct session *s, FILE *out);   /* -p N output */
 };
 
+/* An -E script (or -T's probe): parsed on its own, its globals, functions and probes the script's. */
+static void parse_extra(struct session *s, const char *path, const char *text)
+{
+	struct ast_file *f = parse_file(s, ast_intern(path), text, false);
+	struct vec *from[] = {&f->globals, &f->functions, &f->probes, &f->embedded};
+	struct vec *to[] = {&s->script->globals, &s->script->functions, &s->script->probes, &s->script->embedded};
+	for (size_t k = 0; k < sizeof(from) / sizeof(from[0]); k++)
+		for (int j = 0; j < from[k]->n; j++)
+			vec_push(to[k], from[k]->items[j]);
+}
+
 static bool parse_pass(struct session *s)
 {
 	if (!preprocess_begin(s))
 		return false;
 	s->script = parse_file(s, s->script_path, s->script_text, false);
+	for (int i = 0; i < s->extra_scripts.n; i++)
+		parse_extra(s, s->extra_scripts.n > 1 ? ast_printf("<input -E %d>", i + 1) : "<input -E>",
+			    s->extra_scripts.items[i]);
+	if (s->timeout_s)	/* SystemTap's shortcut for this probe */
+		parse_extra(s, "<input -T>", ast_printf("probe timer.s(%ld) { exit() }", s->timeout_s));
 	preprocess_end(s);
 	return diag_error_count() == 0;
 }
@@ -121,7 +137,7 @@ const char *session_tmpdir(struct session *s)
 {
 	if (s->tmpdir)
 		return s->tmpdir;
-	const char *base = getenv("TMPDIR");
+	const char *base = s->tmpdir_base ? s->tmpdir_base : getenv("TMPDIR");
 	char *dir = ast_printf("%s/stapXXXXXX", base && *base ? base : "/tmp");
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "stap: cannot create a temporary directory %s: %s\n", dir, strerror(errno));
@@ -205,11 +221,13 @@ const char *passes_pick_guest_release(void)
 int passes_run(struct session *s)
 {
 	int npasses = (int)(sizeof(pass_table) / sizeof(pass_table[0]));
+	int verbose = s->verbose;	/* -v; --vp adds to one pass */
 	catch_stop_signals();
 	if (s->use_server)
 		return use_server_run(s);	/* passes 1-4 on a compile server (run/use_server.c) */
 	for (int i = 0; i < npasses && i < s->last_pass; i++) {
 		double start = now_ms();
+		s->verbose = verbose + s->verbose_pass[i];
 		bool ok = pass_table[i].run(s);
 		if (stop_signal)
 			return interrupted(i + 1);
@@ -229,6 +247,7 @@ int passes_run(struct session *s)
 		}
 	}
 	double start = now_ms();
+	s->verbose = verbose + s->verbose_pass[4];
 	int rc = run_module(s);
 	if (s->verbose)
 		fprintf(stderr, "Pass 5: ran in %.1f ms (exit status %d)\n", now_ms() - start, rc);

@@ -75,6 +75,13 @@ struct session {
 	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */
 	bool suppress_time_limits;    /* --suppress-time-limits: MAXACTION/MAXTRYLOCK raised (guru) */
 	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
+	struct vec extra_scripts; /* of const char *: -E SCRIPT texts, parsed after the script (then -T's probe) */
+	long timeout_s;           /* -T SECONDS: the script exits after that long; 0 = none */
+	int verbose_pass[5];      /* --vp ABCDE: verbosity added to pass 1..5 alone */
+	const char *tmpdir_base;  /* --tmpdir DIR: where pass 4's directory is made, NULL for $TMPDIR */
+	bool poison_cache;        /* --poison-cache: never read the module cache, still fill it */
+	bool clean_cache;         /* --clean-cache: trim the module cache, then exit */
+	const char *colors;       /* diagnostics' SGR colors (--color, $SYSTEMTAP_COLORS); NULL: none */
 	int privilege;            /* --privilege=LEVEL / --unprivileged: an enum stap_privilege */
 	bool privilege_given;     /* --privilege or --unprivileged was on the command line */
 	bool sign_module;         /* --sign-module: sign the module with a MOK after pass 4 (sign.c) */

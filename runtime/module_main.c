@@ -32,6 +32,7 @@
 #include <linux/workqueue.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/wait.h>
 #include <linux/cpumask.h>
 
 MODULE_LICENSE("GPL");
@@ -61,6 +62,8 @@ static struct _stp_cmd_start _stp_start_cmd;	/* the START being carried out */
 static bool _stp_started;			/* START was accepted (_stp_cmd_mutex) */
 static bool _stp_begun;				/* begin probes ran: end/error probes will */
 static bool _stp_exit_queued;			/* EXIT was accepted (_stp_cmd_mutex) */
+static bool _stp_start_settled;			/* START has run its begin probes or rolled back */
+static DECLARE_WAIT_QUEUE_HEAD(_stp_start_wq);	/* woken when _stp_start_settled is set */
 
 long _stp_target;
 long _stp_stapio_pid;
@@ -380,6 +383,20 @@ static void _stp_send_started(int status)
 	_stp_ctl_send(STP_MSG_STARTED, &msg, sizeof(msg), true);
 }
 
+/*
+ * START is over: the begin probes have run (the state left STARTING) or the
+ * families were rolled back. A procfs file exists from its family's
+ * registration on, and its open waits for this, so a read or write that
+ * comes while the begin probes run is served once they are done instead of
+ * being dropped. Set before a rollback removes the files: proc_remove()
+ * waits for opens in progress.
+ */
+static void _stp_start_settle(void)
+{
+	WRITE_ONCE(_stp_start_settled, true);
+	wake_up_all(&_stp_start_wq);
+}
+
 static void _stp_session_start(struct work_struct *work)
 {
 	int rc = 0;
@@ -405,6 +422,7 @@ static void _stp_session_start(struct work_struct *work)
 	}
 	if (rc) {
 		/* undo the families before the one that failed */
+		_stp_start_settle();
 		while (i-- > 0)
 			_stp_families[i]->unregister_all();
 		_stp_send_started(rc);
@@ -415,6 +433,7 @@ static void _stp_session_start(struct work_struct *work)
 	_stp_be_run(STP_BE_BEGIN);
 	/* Unless exit() or an error in a begin probe changed it already. */
 	atomic_cmpxchg(&_stp_session_state, STP_SESSION_STARTING, STP_SESSION_RUNNING);
+	_stp_start_settle();
 	_stp_send_started(0);
 out:
 	mutex_unlock(&_stp_session_mutex);
@@ -530,7 +549,7 @@ static int __init _stp_module_init(void)
 	if (!rc)
 		rc = _stp_timing_init();
 	if (!rc) {
-		_stp_wq = alloc_ordered_workqueue("stap_%s", 0, KBUILD_MODNAME);
+		_stp_wq = alloc_ordered_workqueue("stap_%s", 0, module_name(THIS_MODULE));
 		if (!_stp_wq)
 			rc = -ENOMEM;
 	}
@@ -541,7 +560,7 @@ static int __init _stp_module_init(void)
 	if (!rc)
 		rc = _stp_ctl_init();
 	if (rc) {
-		pr_err("%s: initialization failed (%d)\n", KBUILD_MODNAME, rc);
+		pr_err("%s: initialization failed (%d)\n", module_name(THIS_MODULE), rc);
 		_stp_teardown();
 	}
 	return rc;

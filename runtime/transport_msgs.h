@@ -92,6 +92,9 @@
 /* stapio's exit status when another stapio has the module's .cmd open: staprun then leaves the module loaded. */
 #define STP_STAPIO_EXIT_BUSY 3
 
+/* stapio's exit status after SIGQUIT detached it from a running session: staprun leaves the module loaded. */
+#define STP_STAPIO_EXIT_DETACHED 4
+
 /* Largest text payload of a WARNING or ERROR message, in bytes. */
 #define STP_MSG_TEXT_MAX 256
 

@@ -70,9 +70,13 @@ static void stapio_queue_text(struct stapio_control *ctl, const char *prefix,
 {
 	size_t need;
 
+	const char *sgr = strcmp(prefix, "ERROR") ? ctl->warning_sgr : ctl->error_sgr;
+
+	if (ctl->no_warnings && !strcmp(prefix, "WARNING"))
+		return;
 	while (len > 0 && text[len - 1] == '\n')
 		len--;
-	need = strlen(prefix) + 2 + len + 1;
+	need = strlen(prefix) + 2 + len + 1 + (sgr ? strlen(sgr) + 8 : 0);
 	if (ctl->text_len + need > ctl->text_cap) {
 		size_t cap = (ctl->text_len + need) * 2;
 		char *p = realloc(ctl->text, cap);
@@ -84,7 +88,10 @@ static void stapio_queue_text(struct stapio_control *ctl, const char *prefix,
 		ctl->text = p;
 		ctl->text_cap = cap;
 	}
-	ctl->text_len += sprintf(ctl->text + ctl->text_len, "%s: ", prefix);
+	if (sgr)
+		ctl->text_len += sprintf(ctl->text + ctl->text_len, "\033[%sm%s\033[m: ", sgr, prefix);
+	else
+		ctl->text_len += sprintf(ctl->text + ctl->text_len, "%s: ", prefix);
 	memcpy(ctl->text + ctl->text_len, text, len);
 	ctl->text_len += len;
 	ctl->text[ctl->text_len++] = '\n';

@@ -23,6 +23,9 @@
 int stapio_verbose;
 
 static volatile sig_atomic_t stapio_stop_signal; /* SIGINT/SIGTERM/SIGHUP seen */
+static volatile sig_atomic_t stapio_switch_signal; /* SIGUSR2 seen: next output file */
+static volatile sig_atomic_t stapio_detach_signal; /* SIGQUIT seen: detach, leave the session running */
+static long stapio_tick_ms = STAPIO_TICK_MS;	/* -T */
 
 void stapio_log(int level, const char *fmt, ...)
 {
@@ -50,7 +53,7 @@ void stapio_err(const char *fmt, ...)
 
 static void stapio_usage(FILE *f)
 {
-	fputs("usage: stapio [-v] [-o FILE] [-S SIZE[,N]] [-b] [-L | -A] [-c CMD | -x PID] MODULE\n"
+	fputs("usage: stapio [-v] [-w] [-C WHEN] [-T MS] [-o FILE] [-S SIZE[,N]] [-b] [-L | -A] [-c CMD | -x PID] MODULE\n"
 	      "  -o FILE  write the script's output to FILE instead of stdout\n"
 	      "  -S SIZE[,N]  with -o: write FILE.0, FILE.1... of at most SIZE MiB, keep N\n"
 	      "  -b       bulk mode: CPU N's output to FILE_N (stpd_cpuN without -o)\n"
@@ -61,6 +64,9 @@ static void stapio_usage(FILE *f)
 	      "           needs a shell: pipes, redirections, ;, &&...); stop when it\n"
 	      "           exits; target() is its pid\n"
 	      "  -x PID   target() is PID\n"
+	      "  -w       drop the script's warnings\n"
+	      "  -C WHEN  color ERROR and WARNING: always, never or auto (on a terminal)\n"
+	      "  -T MS    read the buffers at least every MS milliseconds (default 50)\n"
 	      "  -v       more messages on stderr (repeatable)\n", f);
 }
 
@@ -68,6 +74,18 @@ static void stapio_on_stop_signal(int sig)
 {
 	(void)sig;
 	stapio_stop_signal = 1;
+}
+
+static void stapio_on_switch_signal(int sig)
+{
+	(void)sig;
+	stapio_switch_signal = 1;
+}
+
+static void stapio_on_detach_signal(int sig)
+{
+	(void)sig;
+	stapio_detach_signal = 1;
 }
 
 static void stapio_on_sigchld(int sig)
@@ -86,6 +104,10 @@ static void stapio_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = stapio_on_switch_signal;
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_handler = stapio_on_detach_signal;
+	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = stapio_on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -95,7 +117,37 @@ static void stapio_signals(void)
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGUSR2);
+	sigaddset(&stop, SIGQUIT);
 	sigprocmask(SIG_UNBLOCK, &stop, NULL);
+}
+
+/*
+ * -C WHEN: the SGR parameters of key ("error" or "warning") in
+ * $SYSTEMTAP_COLORS (default error=01;31, warning=00;33), or NULL for none.
+ * An empty $SYSTEMTAP_COLORS turns colors off, as in stap.
+ */
+static const char *stapio_color(const char *when, const char *key)
+{
+	const char *env = getenv("SYSTEMTAP_COLORS"), *p;
+	size_t klen = strlen(key);
+
+	if (!when)
+		when = "auto";
+	if (!strcmp(when, "never") || (!strcmp(when, "auto") && !isatty(STDERR_FILENO)))
+		return NULL;
+	if (!env)
+		return strcmp(key, "error") ? "00;33" : "01;31";
+	for (p = env; *p; p += strcspn(p, ":"), p += *p == ':') {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			static char sgr[2][32];
+			char *out = sgr[key[0] == 'e'];
+
+			snprintf(out, sizeof(sgr[0]), "%.*s", (int)strcspn(p + klen + 1, ":"), p + klen + 1);
+			return strspn(out, "0123456789;") == strlen(out) ? out : NULL;
+		}
+	}
+	return NULL;
 }
 
 /* Mount debugfs if it is not mounted yet. */
@@ -129,7 +181,7 @@ static char *stapio_module_name(char *arg)
 
 static void stapio_sleep_tick(void)
 {
-	struct timespec ts = { 0, STAPIO_TICK_MS * 1000000L };
+	struct timespec ts = { stapio_tick_ms / 1000, (stapio_tick_ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);	/* a signal cuts it short, which is fine */
 }
@@ -139,8 +191,28 @@ static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt(argc, argv, "+o:c:x:vhS:bLA")) != -1) {
+	while ((c = getopt(argc, argv, "+o:c:x:vhS:bLAwC:T:")) != -1) {
 		switch (c) {
+		case 'w':
+			opt->no_warnings = true;
+			break;
+		case 'C':
+			if (strcmp(optarg, "always") && strcmp(optarg, "never") && strcmp(optarg, "auto")) {
+				stapio_err("-C needs always, never or auto, not '%s'", optarg);
+				return -1;
+			}
+			opt->color = optarg;
+			break;
+		case 'T': {
+			char *end;
+
+			opt->tick_ms = strtol(optarg, &end, 10);
+			if (*end || opt->tick_ms < 1 || opt->tick_ms > 3600000) {
+				stapio_err("-T needs a time in ms from 1 to 3600000, not '%s'", optarg);
+				return -1;
+			}
+			break;
+		}
 		case 'o':
 			opt->outfile = optarg;
 			opt->output.outfile = optarg;
@@ -259,6 +331,8 @@ int main(int argc, char **argv)
 	if (stapio_parse(argc, argv, &opt) < 0)
 		return 2;
 	stapio_verbose = opt.verbose;
+	if (opt.tick_ms)
+		stapio_tick_ms = opt.tick_ms;
 	stapio_signals();
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s", STAPIO_DEBUGFS, STP_DEBUGFS_ROOT, opt.module);
@@ -267,6 +341,9 @@ int main(int argc, char **argv)
 	status = stapio_control_open(&ctl, dir);
 	if (status < 0)
 		return status == -2 ? STP_STAPIO_EXIT_BUSY : 1;
+	ctl.no_warnings = opt.no_warnings;
+	ctl.warning_sgr = stapio_color(opt.color, "warning");
+	ctl.error_sgr = stapio_color(opt.color, "error");
 	relay = stapio_relay_open(dir, &opt.output);
 	if (!relay) {
 		stapio_control_close(&ctl);
@@ -325,6 +402,19 @@ int main(int argc, char **argv)
 			stapio_relay_close(relay);
 			stapio_control_close(&ctl);
 			return 0;
+		}
+		if (stapio_detach_signal && ctl.started && ctl.start_status == 0 && !exit_sent && !opt.command) {
+			/* SIGQUIT (Ctrl-\): leave the session running; staprun -A reattaches */
+			stapio_relay_poll(relay, false);
+			stapio_control_print(&ctl);
+			stapio_relay_close(relay);
+			stapio_control_close(&ctl);
+			return STP_STAPIO_EXIT_DETACHED;
+		}
+		stapio_detach_signal = 0;	/* before STARTED, while stopping or with -c: stay */
+		if (stapio_switch_signal) {
+			stapio_switch_signal = 0;
+			stapio_relay_switch(relay);
 		}
 		stapio_control_print(&ctl);	/* after the output that came before */
 		/* system() commands after the output and messages that came before them */

@@ -421,6 +421,11 @@ static void stapio_out_switch(struct stapio_relay *r)
 	stapio_log(1, "switch_file(): now writing %s.%lu", r->opt.outfile, r->file.index);
 }
 
+void stapio_relay_switch(struct stapio_relay *r)
+{
+	stapio_out_switch(r);
+}
+
 static long stapio_ms_since(const struct timespec *t)
 {
 	struct timespec now;

@@ -28,6 +28,9 @@ struct stapio_options {
 	struct stapio_output output; /* -o, -S, -b, -A */
 	bool detach;		/* -L: start the session, then leave it running */
 	bool attach;		/* -A: the session was started by another stapio */
+	bool no_warnings;	/* -w: drop the script's WARNING messages */
+	const char *color;	/* -C WHEN: always, never or auto (the default) */
+	long tick_ms;		/* -T MS: longest wait before reading the buffers again */
 };
 
 extern int stapio_verbose;	/* copy of options.verbose for stapio_log */
@@ -49,6 +52,9 @@ struct stapio_control {
 	char *text;		/* WARNING/ERROR lines not yet printed */
 	size_t text_len;	/* bytes in text */
 	size_t text_cap;	/* allocated size of text */
+	bool no_warnings;	/* -w: WARNING messages are dropped */
+	const char *warning_sgr; /* -C: the color of "WARNING" (SGR parameters), NULL for none */
+	const char *error_sgr;	/* -C: the color of "ERROR", NULL for none */
 };
 
 /* Open <dir>/.cmd. Returns 0, or after a message -2 if another stapio has it open, else -1. */
@@ -86,6 +92,8 @@ void stapio_relay_poll(struct stapio_relay *r, bool final);
 void stapio_relay_close(struct stapio_relay *r);
 /* The seq of the last record written out (or given up on). */
 uint32_t stapio_relay_written(const struct stapio_relay *r);
+/* SIGUSR2: with -o, go on in the next file (FILE.N), as switch_file() does. */
+void stapio_relay_switch(struct stapio_relay *r);
 
 /* ---- system.c: commands from the script's system() ---- */
 

@@ -27,6 +27,7 @@
 #define STAPRUN_MODULE_NAME_MAX 56	/* MODULE_NAME_LEN - 8 on 64-bit kernels */
 #define STAPRUN_UNLOAD_TRIES 100	/* 10 s of 100 ms retries while the module is busy */
 #define STAPRUN_MAX_BUFSIZE_MB 1024	/* the module's own limit */
+#define STAPRUN_LANGUAGE_VERSION "5.0"	/* the SystemTap version -V names (stap's STAPC_LANGUAGE_VERSION) */
 
 /* The command line. */
 struct staprun_options {
@@ -40,6 +41,11 @@ struct staprun_options {
 	bool attach;		/* -A: attach to a module loaded with -L (module_path is its name) */
 	bool daemon;		/* -D: run in the background (needs -o), print the pid */
 	const char *rotate;	/* -S SIZE[,N], passed to stapio */
+	bool no_warnings;	/* -w: drop the script's warnings (stapio -w) */
+	const char *color;	/* -C WHEN, passed to stapio */
+	const char *tick_ms;	/* -T MS: stapio's longest wait between reads */
+	const char *remote;	/* -r N:URI: remote_id() and remote_uri() */
+	bool rename;		/* -R: load the module as NAME_PID, a name no other run uses */
 	const char *module_path; /* the .ko file (or module name with -d) */
 	int module_fd;		/* the module opened and checked by privilege.c, or -1 */
 	unsigned char *module_image; /* a signed module read and verified by privilege.c, or NULL */
@@ -51,7 +57,7 @@ struct staprun_options {
 static int staprun_verbose;			/* -v count */
 static volatile sig_atomic_t staprun_child;	/* stapio's pid while it runs */
 static volatile sig_atomic_t staprun_signalled;	/* a stop signal came before stapio ran */
-static sigset_t staprun_stop_signals;		/* SIGINT, SIGTERM, SIGHUP */
+static sigset_t staprun_stop_signals;		/* SIGINT, SIGTERM, SIGHUP, SIGUSR2, SIGQUIT */
 
 void staprun_err(const char *fmt, ...)
 {
@@ -80,28 +86,56 @@ static void staprun_log(const char *fmt, ...)
 
 static void staprun_usage(FILE *f)
 {
-	fputs("usage: staprun [-v] [-o FILE [-S SIZE[,N]]] [-s MB] [-c CMD | -x PID] [-L | -D] MODULE.ko [param=value ...]\n"
+	fputs("usage: staprun [-v] [-w] [-C WHEN] [-T MS] [-r N:URI] [-o FILE [-S SIZE[,N]]] [-b MB]\n"
+	      "               [-c CMD | -x PID] [-L | -D] MODULE.ko [param=value ...]\n"
 	      "       staprun -A MODULE      attach to a module started with -L\n"
 	      "       staprun -d MODULE      unload a module left behind by a crash\n"
+	      "       staprun -V             print the version\n"
 	      "  -L       load the module, start its probes, then detach and leave them running\n"
 	      "  -A       attach to a module started with -L: its output, then the session's end\n"
 	      "  -D       with -o: run in the background and print staprun's pid (stop it with kill)\n"
 	      "  -S SIZE[,N]  with -o FILE: write FILE.0, FILE.1... of at most SIZE MiB, keep the last N\n"
-	      "  -o FILE  write the script's output to FILE\n"
-	      "  -s MB    relay buffer size per CPU, in MB\n"
+	      "  -o FILE  write the script's output to FILE (strftime %-specifiers are expanded)\n"
+	      "  -b MB    relay buffer size per CPU, in MB (also -s MB)\n"
+	      "  -w       drop the script's warnings\n"
+	      "  -C WHEN  color ERROR and WARNING: always, never or auto (on a terminal)\n"
+	      "  -T MS    read the output buffers at least every MS milliseconds (default 50)\n"
+	      "  -r N:URI what remote_id() and remote_uri() return\n"
+	      "  -u       accepted: uprobes are part of the kernel\n"
+	      "  -R       load the module as NAME_PID, so several copies can run at once\n"
+	      "  SIGUSR2 to staprun or stapio: with -o, go on in FILE.1, FILE.2...\n"
+	      "  SIGQUIT (Ctrl-\\): detach, leaving the probes running (reattach with -A)\n"
 	      "  -c CMD   run CMD once the module started (exec'd directly, or through\n"
 	      "           /bin/sh -c if it needs a shell); stop when it exits\n"
 	      "  -x PID   the target() process\n"
 	      "  -v       more messages (repeatable; passed on to stapio)\n", f);
 }
 
-/* Stop signals go to stapio, which stops the session; staprun must live on to unload. */
+/*
+ * Stop signals go to stapio, which stops the session; staprun must live on
+ * to unload. SIGUSR2 (next output file) and SIGQUIT (detach) go to stapio
+ * too, and mean nothing before it runs.
+ */
 static void staprun_on_signal(int sig)
 {
 	if (staprun_child > 0)
 		kill(staprun_child, sig);
-	else
+	else if (sig != SIGUSR2 && sig != SIGQUIT)
 		staprun_signalled = 1;
+}
+
+/* -o FILE with strftime(3) specifiers: the name for now, local time. NULL after a message. */
+static const char *staprun_strftime(const char *pattern)
+{
+	static char name[PATH_MAX];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm) || strftime(name, sizeof(name), pattern, &tm) == 0) {
+		staprun_err("-o '%s': cannot expand its %% specifiers", pattern);
+		return NULL;
+	}
+	return name;
 }
 
 static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
@@ -109,8 +143,51 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt(argc, argv, "+o:s:c:x:vdhLADS:")) != -1) {
+	while ((c = getopt(argc, argv, "+o:s:b:c:x:vdhLADS:VwuC:T:r:R")) != -1) {
 		switch (c) {
+		case 'V':
+			fprintf(stderr, "Systemtap module loader/runner (version %s/stapc %s, stapc)\n"
+				"This is free software; see the source for copying conditions.\n",
+				STAPRUN_LANGUAGE_VERSION, STAPC_VERSION);
+			exit(0);
+		case 'w':
+			opt->no_warnings = true;
+			break;
+		case 'u':
+			break;	/* uprobes are built into the kernels stapc targets */
+		case 'R':
+			opt->rename = true;
+			break;
+		case 'C':
+			if (strcmp(optarg, "always") && strcmp(optarg, "never") && strcmp(optarg, "auto")) {
+				staprun_err("-C needs always, never or auto, not '%s'", optarg);
+				return -1;
+			}
+			opt->color = optarg;
+			break;
+		case 'T': {
+			char *end;
+			long ms = strtol(optarg, &end, 10);
+
+			if (*end || ms < 1 || ms > 3600000) {
+				staprun_err("-T needs a time in ms from 1 to 3600000, not '%s'", optarg);
+				return -1;
+			}
+			opt->tick_ms = optarg;
+			break;
+		}
+		case 'r': {
+			char *end;
+
+			strtol(optarg, &end, 10);
+			if (end == optarg || *end != ':' || strlen(end + 1) >= STP_REMOTE_URI_MAX ||
+			    strpbrk(end + 1, " \t\n")) {
+				staprun_err("-r needs N:URI (a number, ':', a URI without blanks), not '%s'", optarg);
+				return -1;
+			}
+			opt->remote = optarg;
+			break;
+		}
 		case 'L':
 			opt->detach = true;
 			break;
@@ -126,15 +203,16 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 		case 'o':
 			opt->outfile = optarg;
 			break;
-		case 's': {
+		case 's':
+		case 'b': {
 			char *end;
 
 			errno = 0;
 			opt->bufsize_mb = strtoul(optarg, &end, 10);
 			if (errno || *end || opt->bufsize_mb == 0 ||
 			    opt->bufsize_mb > STAPRUN_MAX_BUFSIZE_MB) {
-				staprun_err("-s needs a size in MB from 1 to %d, not '%s'",
-					    STAPRUN_MAX_BUFSIZE_MB, optarg);
+				staprun_err("-%c needs a size in MB from 1 to %d, not '%s'",
+					    c, STAPRUN_MAX_BUFSIZE_MB, optarg);
 				return -1;
 			}
 			break;
@@ -167,6 +245,10 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 		staprun_err("-c and -x cannot be used together");
 		return -1;
 	}
+	if (!opt->verbose && getenv("SYSTEMTAP_VERBOSE"))	/* as documented: the level of -v */
+		opt->verbose = atoi(getenv("SYSTEMTAP_VERBOSE")) > 0 ? atoi(getenv("SYSTEMTAP_VERBOSE")) : 0;
+	if (opt->outfile && strchr(opt->outfile, '%') && !(opt->outfile = staprun_strftime(opt->outfile)))
+		return -1;
 	opt->module_path = argv[optind];
 	opt->params = argv + optind + 1;
 	opt->nparams = argc - optind - 1;
@@ -271,7 +353,7 @@ static void staprun_tz_params(char *buf, size_t len)
 /* "_stp_bufsize=N _stp_tz_gmtoff=S _stp_tz_name=Z p1=v1 p2=v2"; NULL if out of memory. */
 static char *staprun_params(const struct staprun_options *opt)
 {
-	size_t len = 64 + 128;
+	size_t len = 64 + 128 + 64 + STP_REMOTE_URI_MAX;
 	char *params;
 	int i;
 
@@ -285,6 +367,12 @@ static char *staprun_params(const struct staprun_options *opt)
 		snprintf(params, len, "%s=%lu ", STP_BUFSIZE_PARAM, opt->bufsize_mb);
 	if (opt->detach)	/* flight recorder: keep the newest output until staprun -A */
 		snprintf(params + strlen(params), len - strlen(params), "%s=1 ", STP_FLIGHTREC_PARAM);
+	if (opt->remote) {	/* -r N:URI */
+		const char *colon = strchr(opt->remote, ':');
+
+		snprintf(params + strlen(params), len - strlen(params), "%s=%.*s %s=%s ", STP_REMOTE_ID_PARAM,
+			 (int)(colon - opt->remote), opt->remote, STP_REMOTE_URI_PARAM, colon + 1);
+	}
 	staprun_tz_params(params + strlen(params), len - strlen(params));
 	snprintf(params + strlen(params), len - strlen(params), " %s=%u", STP_UID_PARAM, (unsigned)getuid());
 	for (i = 0; i < opt->nparams; i++) {
@@ -315,6 +403,11 @@ static const char *staprun_load_hint(int err)
 	}
 }
 
+/*
+ * Load the module: from fd, or from image (len bytes) when it was changed in
+ * memory (-R) or verified there (a signed module, privilege.c: the file it
+ * came from may change after the check).
+ */
 static int staprun_load(int fd, const unsigned char *image, size_t len, const char *name, const char *params)
 {
 	char sysdir[PATH_MAX];
@@ -327,8 +420,7 @@ static int staprun_load(int fd, const unsigned char *image, size_t len, const ch
 		return -1;
 	}
 	staprun_log("loading %s with parameters '%s'", name, params);
-	/* a verified image is loaded as read: the file it came from may change after the check */
-	if (image ? syscall(SYS_init_module, image, len, params) != 0 : syscall(SYS_finit_module, fd, params, 0) != 0) {
+	if ((image ? syscall(SYS_init_module, image, len, params) : syscall(SYS_finit_module, fd, params, 0)) != 0) {
 		int err = errno;
 
 		staprun_err("cannot load module '%s': %s%s", name, strerror(err),
@@ -415,7 +507,7 @@ static int staprun_stapio_path(char *path, size_t size)
 static int staprun_run_stapio(const char *stapio, const struct staprun_options *opt,
 			      const char *name)
 {
-	char *argv[24];
+	char *argv[32];
 	int argc = 0, status, i;
 	sigset_t old;
 	pid_t pid;
@@ -438,6 +530,16 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 	if (opt->rotate) {
 		argv[argc++] = "-S";
 		argv[argc++] = (char *)opt->rotate;
+	}
+	if (opt->no_warnings)
+		argv[argc++] = "-w";
+	if (opt->color) {
+		argv[argc++] = "-C";
+		argv[argc++] = (char *)opt->color;
+	}
+	if (opt->tick_ms) {
+		argv[argc++] = "-T";
+		argv[argc++] = (char *)opt->tick_ms;
 	}
 	if (stp_module_flag(name, STP_BULKMODE_PARAM) /* built with stap -b */)
 		argv[argc++] = "-b";
@@ -464,6 +566,8 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGUSR2, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		/* If staprun dies, stapio stops the session rather than run on. */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		execv(stapio, argv);
@@ -499,10 +603,14 @@ static void staprun_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);	/* stapio: next output file */
+	sigaction(SIGQUIT, &sa, NULL);	/* stapio: detach */
 	sigemptyset(&staprun_stop_signals);
 	sigaddset(&staprun_stop_signals, SIGINT);
 	sigaddset(&staprun_stop_signals, SIGTERM);
 	sigaddset(&staprun_stop_signals, SIGHUP);
+	sigaddset(&staprun_stop_signals, SIGUSR2);
+	sigaddset(&staprun_stop_signals, SIGQUIT);
 	sigprocmask(SIG_UNBLOCK, &staprun_stop_signals, NULL);
 }
 
@@ -518,6 +626,24 @@ static int staprun_attach_name(const struct staprun_options *opt, char *name, si
 		staprun_err("module '%s' is not loaded: nothing to attach to", name);
 		return -1;
 	}
+	return 0;
+}
+
+/* -R: NAME_PID (NAME cut to fit MODULE_NAME_LEN) in the image and in name. -1 after a message. */
+static int staprun_rename(unsigned char *image, size_t len, char *name, size_t size)
+{
+	char suffix[16], renamed[STAPRUN_MODULE_NAME_MAX];
+	int keep;
+
+	snprintf(suffix, sizeof(suffix), "_%d", (int)getpid());
+	keep = (int)(sizeof(renamed) - 1 - strlen(suffix));
+	snprintf(renamed, sizeof(renamed), "%.*s%s", keep, name, suffix);
+	if (staprun_modinfo_rename(image, len, name, renamed) < 0) {
+		staprun_err("-R: cannot rename module '%s': its image is not laid out as expected", name);
+		return -1;
+	}
+	staprun_log("renamed %s to %s", name, renamed);
+	snprintf(name, size, "%s", renamed);
 	return 0;
 }
 
@@ -558,20 +684,27 @@ static int staprun_load_file(const struct staprun_options *opt, char *name, size
 	}
 	if (staprun_modinfo_name(image, len, name, size) < 0)
 		staprun_name_from_path(opt->module_path, name, size);
-	if (!opt->module_image) {
-		free(image);
-		image = NULL;
-	}
-	params = staprun_params(opt);
-	if (!params) {
-		staprun_err("out of memory");
+	if (opt->rename && staprun_rename(image, len, name, size) < 0) {
+		if (!opt->module_image)
+			free(image);
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	rc = staprun_load(fd, image, len, name, params);
+	params = staprun_params(opt);
+	if (!params) {
+		staprun_err("out of memory");
+		if (!opt->module_image)
+			free(image);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rc = staprun_load(fd, opt->module_image || opt->rename ? image : NULL, len, name, params);
 	if (fd >= 0)
 		close(fd);
+	if (!opt->module_image)
+		free(image);
 	free(params);
 	return rc;
 }
@@ -622,7 +755,7 @@ int main(int argc, char **argv)
 	status = staprun_run_stapio(stapio, &opt, name);
 	if (status == STP_STAPIO_EXIT_BUSY)
 		return 1;	/* another stapio runs the session: the module is its staprun's to unload */
-	if (opt.detach && status == 0) {
+	if ((opt.detach && status == 0) || status == STP_STAPIO_EXIT_DETACHED) {
 		fprintf(stderr, "Disconnecting from systemtap module.\n"
 			"To reconnect, type \"staprun -A %s\"\n", name);
 		return 0;

@@ -9,6 +9,15 @@ int staprun_modinfo_name(const unsigned char *image, size_t size, char *name, si
 /* The value of "key=" in .modinfo; 0, or -1 if absent. */
 int staprun_modinfo_get(const unsigned char *image, size_t size, const char *key, char *name, size_t name_size);
 
+/*
+ * staprun -R: rename the module old in its image to new_name (shorter than
+ * MODULE_NAME_LEN): the name of .gnu.linkonce.this_module's struct module,
+ * which must hold old, and .modinfo's "name=", rewritten when new_name fits
+ * in old's room, else renamed away so the kernel takes the struct's name.
+ * Returns 0, or -1 if the image is not laid out as expected.
+ */
+int staprun_modinfo_rename(unsigned char *image, size_t size, const char *old, const char *new_name);
+
 /* "staprun: MESSAGE" on stderr. */
 void staprun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

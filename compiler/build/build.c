@@ -186,7 +186,8 @@ bool build_module(struct session *s)
 	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);
 	char key[CACHE_KEY_LEN + 1];
 	bool cacheable = !s->disable_cache && cache_key(s, kbuild, key);
-	if (!cacheable || !cache_fetch(s, key, ko)) {
+	/* --poison-cache: build anyway, and replace what the cache holds */
+	if (!cacheable || s->poison_cache || !cache_fetch(s, key, ko)) {
 		if (!run_kbuild(s, ko))
 			return false;
 		if (cacheable)

@@ -52,6 +52,9 @@ const char *cache_dir(void)
 
 	if (dir && *dir)
 		return dir;
+	dir = getenv("SYSTEMTAP_DIR");
+	if (dir && *dir)
+		return ast_printf("%s/cache", dir);
 	dir = getenv("XDG_CACHE_HOME");
 	if (dir && *dir == '/')
 		return ast_printf("%s/stapc", dir);
@@ -353,4 +356,18 @@ void cache_store(struct session *s, const char *key, const char *ko)
 	if (s->verbose)
 		fprintf(stderr, "Pass 4: cached the module as %s\n", entry);
 	cache_trim(s, dir, entry);
+}
+
+int cache_clean(struct session *s)
+{
+	const char *dir = cache_dir();
+
+	if (!dir) {
+		fprintf(stderr, "stap: --clean-cache: no cache directory (set STAPC_CACHE_DIR or HOME)\n");
+		return STAP_EXIT_FAILURE;
+	}
+	cache_trim(s, dir, "");
+	if (s->verbose)
+		fprintf(stderr, "stap: cache %s trimmed to its limit\n", dir);
+	return STAP_EXIT_OK;
 }

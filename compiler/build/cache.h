@@ -31,7 +31,13 @@ bool cache_fetch(struct session *s, const char *key, const char *dest);
  */
 void cache_store(struct session *s, const char *key, const char *ko);
 
-/* The cache directory: $STAPC_CACHE_DIR, $XDG_CACHE_HOME/stapc or ~/.cache/stapc; NULL if none. */
+/* --clean-cache: delete the least recently used entries while over the limit; the exit status. */
+int cache_clean(struct session *s);
+
+/*
+ * The cache directory: $STAPC_CACHE_DIR, $SYSTEMTAP_DIR/cache, $XDG_CACHE_HOME/stapc
+ * or ~/.cache/stapc; NULL if none.
+ */
 const char *cache_dir(void);
 
 #endif

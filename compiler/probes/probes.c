@@ -830,6 +830,9 @@ void probes_list(struct session *s, FILE *out)
 		struct resolved_probe *r = s->resolved.items[i];
 		if (!r->probe)
 			continue;
+		/* the pattern's matches only: not the probes of -E scripts or -T */
+		if (r->user_point && r->user_point->loc.file && r->user_point->loc.file != s->script_path)
+			continue;
 		const char *name = r->via_alias ? r->pn : r->pp;
 		vec_push(&lines, (void *)(!s->list_vars ? name
 					  : ast_printf("%s%s%s", name, r->via_alias ? alias_vars(r) : "",

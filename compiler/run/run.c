@@ -44,6 +44,10 @@ static void staprun_options(struct session *s, struct vec *argv, const char *out
 		vec_push(argv, output ? "-D" : "-L");	/* -F: in the background, or detached */
 	if (s->verbose > 1)
 		vec_push(argv, "-v");
+	if (s->suppress_warnings)	/* -w: the script's warnings too */
+		vec_push(argv, "-w");
+	vec_push(argv, "-C");	/* --color's choice, made once for all of stap's messages */
+	vec_push(argv, s->colors ? "always" : "never");
 }
 
 /* -G NAME=VALUE: module parameters after the module (runtime/linux/global_params.c). */
@@ -83,6 +87,12 @@ static void run_forward_signal(int sig, siginfo_t *info, void *ucontext)
 static int run_child(struct vec *argv)
 {
 	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	/*
+	 * Passed on too, never blocked (a child that does not unblock them,
+	 * stapvm and its qemu, must not keep them blocked): SIGUSR2 (next
+	 * output file) and SIGQUIT (detach), which staprun hands to stapio.
+	 */
+	static const int other_signals[] = { SIGUSR2, SIGQUIT };
 	struct sigaction sa = { .sa_sigaction = run_forward_signal, .sa_flags = SA_SIGINFO };
 	sigset_t stop, old;
 	pid_t parent = getpid();
@@ -95,6 +105,8 @@ static int run_child(struct vec *argv)
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(other_signals) / sizeof(other_signals[0]); i++)
+		sigaction(other_signals[i], &sa, NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "stap: fork: %s\n", strerror(errno));

@@ -280,7 +280,8 @@ static int _stp_debugfs_init(void)
 	}
 	_stp_debugfs_root = root;
 
-	_stp_module_dir = debugfs_create_dir(KBUILD_MODNAME, root);
+	/* the module's name as loaded: staprun -R renames it */
+	_stp_module_dir = debugfs_create_dir(module_name(THIS_MODULE), root);
 	if (IS_ERR(_stp_module_dir)) {
 		int rc = PTR_ERR(_stp_module_dir);
 

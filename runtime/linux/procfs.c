@@ -23,7 +23,8 @@
  * runner (interrupts off, no sleeping); the allocations and the copies to
  * and from user space happen outside the body, without any script lock.
  *
- * The files are created when the session starts and removed when it stops,
+ * The files are created when the session starts (an open waits until the
+ * begin probes have run, see _stp_start_settle) and removed when it stops,
  * before the end probes: proc_remove() waits for every read or write in
  * progress and releases files still open, so no handler runs after it.
  * /proc/systemtap itself is shared by all modules and never removed: the
@@ -91,6 +92,9 @@ static int _stp_procfs_open(struct inode *inode, struct file *file)
 	struct _stp_procfs_file *f = pde_data(inode);
 	struct _stp_procfs_open *o;
 
+	/* created before the begin probes run: wait for them, or this hit is lost */
+	if (wait_event_interruptible(_stp_start_wq, READ_ONCE(_stp_start_settled)))
+		return -ERESTARTSYS;
 	o = kzalloc(sizeof(*o), GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
@@ -155,13 +159,16 @@ static const struct proc_ops _stp_procfs_ops = {
  */
 static struct proc_dir_entry *_stp_procfs_mkdir(void)
 {
+	char dir[sizeof("systemtap/") + MODULE_NAME_LEN];
 	struct path path;
 
 	if (kern_path("/proc/systemtap", LOOKUP_DIRECTORY, &path) == 0)
 		path_put(&path);
 	else if (!proc_mkdir("systemtap", NULL))
 		return NULL;
-	return proc_mkdir("systemtap/" STP_MODULE_NAME, NULL);
+	/* the module's name as loaded: staprun -R renames it */
+	snprintf(dir, sizeof(dir), "systemtap/%s", module_name(THIS_MODULE));
+	return proc_mkdir(dir, NULL);
 }
 
 static void _stp_procfs_unregister(void)
@@ -195,7 +202,7 @@ static int _stp_procfs_alloc(void)
 		st->value.text = kvzalloc(max_t(size_t, size + 1, MAXSTRINGLEN), GFP_KERNEL);
 		if (!st->value.text) {
 			_stp_session_error("probe %s at %s: cannot allocate %zu bytes for /proc/systemtap/%s/%s",
-					   f->read_probe->pp, f->read_probe->location, size + 1, STP_MODULE_NAME,
+					   f->read_probe->pp, f->read_probe->location, size + 1, module_name(THIS_MODULE),
 					   f->name);
 			return -ENOMEM;
 		}
@@ -215,7 +222,7 @@ static int _stp_procfs_register(void)
 	}
 	_stp_procfs_dir = _stp_procfs_mkdir();
 	if (!_stp_procfs_dir) {
-		_stp_session_error("cannot create /proc/systemtap/%s", STP_MODULE_NAME);
+		_stp_session_error("cannot create /proc/systemtap/%s", module_name(THIS_MODULE));
 		_stp_procfs_unregister();
 		return -ENOMEM;
 	}
@@ -225,7 +232,7 @@ static int _stp_procfs_register(void)
 		f->pde = proc_create_data(f->name, f->mode, _stp_procfs_dir, &_stp_procfs_ops, f);
 		if (!f->pde) {
 			_stp_session_error("probe %s at %s: cannot create /proc/systemtap/%s/%s",
-					   p->pp, p->location, STP_MODULE_NAME, f->name);
+					   p->pp, p->location, module_name(THIS_MODULE), f->name);
 			_stp_procfs_unregister();
 			return -ENOMEM;
 		}

@@ -19,6 +19,11 @@
 #include "../../compiler/main.c"
 #undef main
 
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 /* The compiler never frees (its arena policy): leaks are not findings. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)

@@ -72,3 +72,96 @@ cmp -s offset.auto offset.always || fail "always and auto differ on unoptimized 
 cmp -s offset.always offset.P || fail "-P is not --prologue-searching=always"
 cmp -s offset.auto offset.never && fail "never still skips the prologue"
 echo "ok: --prologue-searching ($(cat offset.never) at the entry, $(cat offset.auto) after the prologue)"
+
+# GNU order: options before and after the script file; only "--" ends them
+printf 'probe begin { printf("%%s %%s %%d\\n", @1, @2, $#) }\n' > args.stp
+"$STAP" -p1 args.stp a -- -p3 -x > after 2> err || { cat err; fail "options after the script"; }
+grep -qF 'printf("%s %s %d\n", "a", "-p3", 3);' after || { cat after; fail "'--' did not end the options"; }
+"$STAP" args.stp -p1 a b > p1 || fail "-p1 after the script"
+grep -qF '"a", "b", 2' p1 || { cat p1; fail "-p1 after the script was not an option"; }
+expect 2 "invalid option -- 'q'" -- args.stp a -q
+expect 2 "-c and -x cannot be used together" -- -p2 args.stp a b -c true -x 1
+"$STAP" -p2 args.stp a b -x 1 -T 2 -G x=1 > /dev/null 2> err || { cat err; fail "-x, -T, -G after the script"; }
+echo "ok: options after the script"
+
+# -E (repeatable, also with -l), -T: parsed as scripts of their own, named in diagnostics
+"$STAP" -p1 -e 'probe begin {}' -E 'probe end {}' -E 'global g' -T 3 > p1 || fail "-E, -T"
+for line in 'probe end {' 'global g' 'probe timer.s(3) {' '  exit();'; do
+	grep -qxF "$line" p1 || { cat p1; fail "-E/-T: no '$line' in pass 1's output"; }
+done
+expect 1 "<input -E>:1:19: error: syntax error" -- -p1 -e 'probe begin {}' -E 'probe begin { x = }'
+expect 2 "invalid time in seconds '0' for -T" -- -T 0 -e "$S"
+"$STAP" -l 'begin' -E 'probe end {}' -T 5 > listed || fail "-E with -l"
+[ "$(cat listed)" = begin ] || { cat listed; fail "-l with -E and -T lists other than the pattern's probe"; }
+echo "ok: -E, -T"
+
+# --vp: verbosity of one pass alone
+"$STAP" -p2 --vp 01 -e "$S" > /dev/null 2> err || fail "--vp 01"
+grep -q '^Pass 2: elaborated' err && ! grep -q '^Pass 1' err || { cat err; fail "--vp 01 is not pass 2 alone"; }
+expect 2 "invalid --vp '0x'" -- --vp 0x -e "$S"
+echo "ok: --vp"
+
+# --tmpdir: pass 3's directory is made there
+mkdir tmp
+"$STAP" -p3 -k --tmpdir "$PWD/tmp" -r "$RELEASE" -e "$S" > /dev/null 2> err || { cat err; fail "--tmpdir"; }
+grep -qF "Keeping temporary directory \"$PWD/tmp/stap" err || { cat err; fail "--tmpdir not used"; }
+expect 2 "--tmpdir nowhere is not a directory" -- --tmpdir nowhere -e "$S"
+echo "ok: --tmpdir"
+
+# --clean-cache trims the cache to its limit (here 0 MiB) and exits
+mkdir cache
+k=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+echo x > cache/$k.ko
+STAPC_CACHE_DIR=$PWD/cache STAPC_CACHE_SIZE_MB=0 "$STAP" --clean-cache || fail "--clean-cache"
+[ -e cache/$k.ko ] && fail "--clean-cache left an entry over the limit"
+expect 2 "--clean-cache takes no script" -- --clean-cache -e "$S"
+echo "ok: --clean-cache"
+
+# --color and SYSTEMTAP_COLORS: SGR sequences around the level, the source line and the caret
+esc=$(printf '\033')
+"$STAP" -p1 --color -e 'probe begin { x = }' 2> err && fail "a syntax error passed"
+grep -qF "${esc}[01;31merror${esc}[m: syntax error" err || { cat -v err; fail "--color: error not red"; }
+grep -qF "${esc}[01m^${esc}[m" err || { cat -v err; fail "--color: caret not bold"; }
+SYSTEMTAP_COLORS='error=04:caret=07' "$STAP" -p1 --color=always -e 'probe begin { x = }' 2> err || true
+grep -qF "${esc}[04merror" err && grep -qF "${esc}[07m^" err || { cat -v err; fail "SYSTEMTAP_COLORS not used"; }
+for env in '' 'bogus=1'; do
+	SYSTEMTAP_COLORS=$env "$STAP" -p1 --color=always -e 'probe begin { x = }' 2> err || true
+	grep -q "$esc" err && { cat -v err; fail "SYSTEMTAP_COLORS='$env' did not turn colors off"; }
+done
+"$STAP" -p1 --color=never -e 'probe begin { x = }' 2> err || true
+grep -q "$esc" err && fail "--color=never colored"
+"$STAP" -p1 -e 'probe begin { x = }' 2> err || true
+grep -q "$esc" err && fail "auto colored a file"
+expect 2 "invalid --color 'blue'" -- --color=blue -e "$S"
+echo "ok: --color, SYSTEMTAP_COLORS"
+
+# -V: SystemTap's form on stderr, nothing on stdout
+"$STAP" -V > out 2> err || fail "-V"
+[ -s out ] && fail "-V wrote to stdout"
+head -1 err | grep -q '^Systemtap translator/driver (version [0-9.]*/stapc ' || { cat err; fail "-V's first line"; }
+grep -q '^enabled features: ' err || { cat err; fail "-V lists no features"; }
+echo "ok: -V"
+
+# $SYSTEMTAP_DIR/rc: options read before the command line's
+mkdir sysdir
+printf -- "-p1\n-E 'probe end { println(\"from rc\") }'\n" > sysdir/rc
+SYSTEMTAP_DIR=$PWD/sysdir "$STAP" -e "$S" > p1 || fail "rc options"
+grep -qF 'println("from rc");' p1 || { cat p1; fail "the rc file's -E is missing"; }
+SYSTEMTAP_DIR=$PWD/sysdir "$STAP" -p2 -e "$S" > p2 || fail "-p2 after rc's -p1"
+grep -q '^# probes' p2 || { cat p2; fail "the command line's -p2 did not win over rc's -p1"; }
+echo "-e 'unterminated" > sysdir/rc
+SYSTEMTAP_DIR=$PWD/sysdir "$STAP" -p1 -e "$S" > /dev/null 2> err || fail "a bad rc file stopped stap"
+grep -qF "ignoring $PWD/sysdir/rc" err || { cat err; fail "a bad rc file not reported"; }
+echo "ok: \$SYSTEMTAP_DIR/rc"
+
+# SYSTEMTAP_RELEASE is -r's default; SYSTEMTAP_TAPSET and SYSTEMTAP_RUNTIME the data directories
+K='probe begin { %( kernel_v == "5.10.0" %? println("fake") %: println("real") %) }'
+SYSTEMTAP_RELEASE=$SRCDIR/testsuite/fake-kernel "$STAP" -p1 -e "$K" | grep -q fake || fail "SYSTEMTAP_RELEASE not used"
+SYSTEMTAP_RELEASE=$SRCDIR/testsuite/fake-kernel "$STAP" -p1 -r "$RELEASE" -e "$K" | grep -q real || fail "-r did not win"
+mkdir empty
+SYSTEMTAP_TAPSET=$PWD/empty "$STAP" -p2 -e 'probe begin { println(pid()) }' > /dev/null 2> err && fail "SYSTEMTAP_TAPSET ignored"
+grep -q "pid" err || { cat err; fail "SYSTEMTAP_TAPSET: no error about pid()"; }
+expect 2 "-R nowhere is not a directory" -- -R nowhere -e "$S"
+SYSTEMTAP_RUNTIME=$PWD/empty "$STAP" -p4 --disable-cache -r "$RELEASE" -e "$S" > /dev/null 2> err && fail "SYSTEMTAP_RUNTIME ignored"
+grep -q "runtime" err || { cat err; fail "SYSTEMTAP_RUNTIME: no error about the runtime"; }
+echo "ok: SYSTEMTAP_RELEASE, SYSTEMTAP_TAPSET, SYSTEMTAP_RUNTIME"

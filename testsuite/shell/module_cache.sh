@@ -1,6 +1,6 @@
 # The module cache: a repeated -p4 of an unchanged script reuses the module
 # (same bytes, no kbuild), any change to the script or options misses,
-# --disable-cache neither reads nor writes it, a hit marks the entry as
+# --disable-cache neither reads nor writes it, --poison-cache only writes it, a hit marks the entry as
 # recently used, and a store evicts the least recently used entries.
 fail() { echo "FAIL: $*"; exit 1; }
 entries() { ls "$STAPC_CACHE_DIR" | grep -c '\.ko$' || true; }
@@ -30,6 +30,12 @@ rm cache_t.ko
 grep -i "cache" fifth.err && fail "--disable-cache still used the cache"
 [ -f cache_t.ko ] || fail "--disable-cache built no module"
 [ "$(entries)" = 3 ] || fail "--disable-cache changed the cache: $(entries) entries"
+
+# --poison-cache: kbuild runs although the cache holds the module, and the entry is written again.
+"$STAP" -v -p4 -r "$RELEASE" -m cache_t --poison-cache -e "$script" >/dev/null 2>poison.err
+grep "using the cached module" poison.err && fail "--poison-cache read the cache"
+grep "cached the module as $STAPC_CACHE_DIR/" poison.err || fail "--poison-cache did not fill the cache"
+[ "$(entries)" = 3 ] || fail "--poison-cache made a new entry: $(entries) entries"
 
 # A hit sets the entry's mtime: it becomes the most recently used.
 first_entry=$(sed -n "s|.*cached the module as \(.*\)|\1|p" first.err)

@@ -15,7 +15,12 @@
 #undef main
 
 #include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* Scripts that reach different parts of pass 2 and 3 (no debuginfo: the stand-in kernel has none). */
 static const char *const scripts[] = {
