@@ -25,7 +25,7 @@ struct resolved_probe {
 	int64_t priority;                       /* begin_end: begin(N) */
 	uint64_t period_ns;                     /* timer */
 	uint64_t randomize_ns;                  /* timer: .randomize(M), 0 if none */
-	bool profile;                           /* timer.profile: every tick on every CPU */
+	bool profile;                           /* timer.profile: on every CPU, every tick or period_ns (.freq.hz(N)) */
 	const char *symbol;                     /* kprobe: function name ("mod:name" in a module) */
 	bool is_return;                         /* kprobe: .return */
 	int64_t offset;                         /* kprobe: bytes past symbol (statements, inline instances) */

@@ -265,8 +265,12 @@ probe nfs.proc.create { println(server_ip, prot, version, fh, filename, filelen,
 probe nfs.proc.remove { println(server_ip, prot, version, fh, filename, filelen) }
 probe nfs.proc.rename { println(server_ip, prot, version, old_fh, old_name, old_filelen, new_fh, new_name, new_filelen) }
 STP
+cat > perf.stp <<'STP'
+probe perf.hw_cache.*.*.*, perf.hw_cache.ll.read.miss.sample(1000) { println(cpu()) }
+probe timer.profile.tick, timer.profile.freq.hz(100) { println(cpu(), addr()) }
+STP
 
-families="scheduler kprocess vm irq vfs net signal socket netdev mib netfilter block scsi tty procmem rpc nfsd nfs"
+families="perf scheduler kprocess vm irq vfs net signal socket netdev mib netfilter block scsi tty procmem rpc nfsd nfs"
 for r in $releases; do
   modes=btf
   [ -e "/usr/lib/debug/boot/vmlinux-$r" ] && modes="btf dwarf"
