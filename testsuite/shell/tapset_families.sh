@@ -264,6 +264,19 @@ probe nfs.proc.handle_exception { println(errorcode) }
 probe nfs.proc.create { println(server_ip, prot, version, fh, filename, filelen, flag) }
 probe nfs.proc.remove { println(server_ip, prot, version, fh, filename, filelen) }
 probe nfs.proc.rename { println(server_ip, prot, version, old_fh, old_name, old_filelen, new_fh, new_name, new_filelen) }
+probe nfs.proc2.*, nfs.proc3.*, nfs.proc4.* { printf("%s %d %d %d\n", name, server_ip, prot, version) }
+probe nfs.proc2.lookup, nfs.proc3.lookup, nfs.proc4.lookup { println(filename, name_len, bitmask0, bitmask1) }
+probe nfs.proc2.read, nfs.proc3.read, nfs.proc4.read { println(flags, offset, count) }
+probe nfs.proc2.write, nfs.proc3.write, nfs.proc4.write { println(flags, offset, size, bitmask0, bitmask1) }
+probe nfs.proc3.commit, nfs.proc4.commit, nfs.proc2.commit_setup, nfs.proc3.commit_setup, nfs.proc4.commit_setup { println(offset, size, bitmask0, bitmask1) }
+probe nfs.proc2.read_setup, nfs.proc3.read_setup, nfs.proc4.read_setup { println(offset, count, size) }
+probe nfs.proc2.read_done, nfs.proc3.read_done, nfs.proc4.read_done { println(status, count, timestamp) }
+probe nfs.proc2.write_setup, nfs.proc3.write_setup, nfs.proc4.write_setup { println(offset, count, size, how, bitmask0, bitmask1) }
+probe nfs.proc2.write_done, nfs.proc3.write_done, nfs.proc4.write_done, nfs.proc3.commit_done, nfs.proc4.commit_done { println(status, count, valid, timestamp) }
+probe nfs.proc2.rename_setup, nfs.proc3.rename_setup, nfs.proc4.rename_setup { println(fh) }
+probe nfs.proc2.rename_done, nfs.proc3.rename_done, nfs.proc4.rename_done { println(status, old_fh, new_fh, timestamp) }
+probe nfs.proc2.create, nfs.proc3.create, nfs.proc4.create { println(fh, filename, filelen, flag) }
+probe nfs.proc2.remove, nfs.proc3.remove, nfs.proc4.remove { println(fh, filename, filelen) }
 STP
 cat > perf.stp <<'STP'
 probe perf.hw_cache.*.*.*, perf.hw_cache.ll.read.miss.sample(1000) { println(cpu()) }
