@@ -99,6 +99,7 @@ extern const struct probe_provider probe_begin_end;
 extern const struct probe_provider probe_timer;
 extern const struct probe_provider probe_kprobe;
 extern const struct probe_provider probe_never;
+extern const struct probe_provider probe_unavailable;
 extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
 extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
 extern const struct probe_provider probe_procfs;      /* procfs("name").read/.write: probes/procfs.c */
