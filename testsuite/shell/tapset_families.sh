@@ -77,6 +77,12 @@ probe vfs.splice_read { println(pos, len, flags) }
 probe vfs.sendfile { println(out_fd, in_fd, pos, count) }
 probe vfs.add_to_page_cache { println(page, dev, ino, index, nrpages) }
 probe vfs.remove_from_page_cache { println(page, dev, ino, index) }
+probe generic.fop.*.return { println(name, file, dev, devname, ino, retval) }
+probe vfs.do_sync_read, vfs.do_sync_write { println(name, file, pos, buf, dev, ino, devname) }
+probe vfs.do_sync_read.return, vfs.do_sync_write.return { println(name, retval, error) }
+probe vfs.buffer_migrate_page, vfs.__set_page_dirty_buffers, vfs.do_mpage_readpage { println(name, page, dev, ino, index) }
+probe vfs.buffer_migrate_page.return { println(name, retval) }
+probe vfs.__set_page_dirty_buffers.return, vfs.do_mpage_readpage.return { println(name, ret) }
 STP
 
 cat > net.stp <<'STP'
@@ -161,7 +167,7 @@ probe ioscheduler_trace.plug, ioscheduler_trace.unplug_* { println(rq_queue) }
 probe begin { println(__disk_name(0, 1), __bdev_name(0)) }
 STP
 cat > scsi.stp <<'STP'
-probe scsi.ioentry { println(disk_major, disk_minor, device_state, device_state_str, req_addr) }
+probe scsi.ioentry, scsi.ioentry.* { println(disk_major, disk_minor, device_state, device_state_str, req_addr) }
 probe scsi.iodispatching, scsi.iodone, scsi.iocompleted { printf("%d %d %d %d %d %s %d %s %d\n", host_no, channel, lun, dev_id, device_state, device_state_str, data_direction, data_direction_str, req_addr) }
 probe scsi.iodispatching { println(request_buffer, request_bufflen) }
 probe scsi.iocompleted { println(goodbytes) }
@@ -316,3 +322,5 @@ for r in $releases; do
   grep -q "note: in expansion of alias 'nfsd.proc2.lookup'" proc2.err || { cat proc2.err; fail "no alias note"; }
 done
 echo "nfsd.proc2.* rejected with the reason on:$releases"
+"$STAP" -p2 -r "$r" --debuginfo=btf -e 'probe vfs.block_sync_page { }' > /dev/null 2> bsp.err && fail "vfs.block_sync_page elaborated"
+grep -q "error: vfs.block_sync_page: Linux 2.6.39 removed block_sync_page" bsp.err || { cat bsp.err; fail "vfs.block_sync_page: not the reason expected"; }
