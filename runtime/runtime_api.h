@@ -188,7 +188,7 @@ struct _stp_timer_probe {
 	const struct _stp_probe *probe;
 	u64 period_ns;
 	u64 randomize_ns;                /* .randomize(M): each period is period_ns +- up to this */
-	int profile;                     /* timer.profile: every tick on every CPU (period unused) */
+	int profile;                     /* timer.profile: on every CPU, every tick (period_ns 0) or every period_ns */
 	struct hrtimer timer;            /* runtime-owned */
 };
 

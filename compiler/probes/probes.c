@@ -47,6 +47,7 @@ static const struct probe_provider *const providers[] = {
 	&probe_process,
 	&probe_perf,
 	&probe_netfilter,
+	&probe_unavailable,
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 
@@ -472,8 +473,8 @@ static void report_unknown(struct probe_point *pp)
 	if (!wild) {
 		const char *list = "";
 		for (int i = 0; i < NPROVIDERS; i++) {
-			if (strchr(providers[i]->name, '.'))
-				continue; /* reached through another family (kernel.trace) */
+			if (strchr(providers[i]->name, '.') || providers[i]->name[0] == '_')
+				continue; /* reached through another family (kernel.trace), or the tapset's own */
 			list = ast_printf("%s%s%s%s", list, i ? ", " : "", providers[i]->name,
 					  providers[i] == &probe_begin_end ? ", end, error"
 					  : providers[i] == &probe_kernel ? ", module" : "");

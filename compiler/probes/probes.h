@@ -25,7 +25,7 @@ struct resolved_probe {
 	int64_t priority;                       /* begin_end: begin(N) */
 	uint64_t period_ns;                     /* timer */
 	uint64_t randomize_ns;                  /* timer: .randomize(M), 0 if none */
-	bool profile;                           /* timer.profile: every tick on every CPU */
+	bool profile;                           /* timer.profile: on every CPU, every tick or period_ns (.freq.hz(N)) */
 	const char *symbol;                     /* kprobe: function name ("mod:name" in a module) */
 	bool is_return;                         /* kprobe: .return */
 	int64_t offset;                         /* kprobe: bytes past symbol (statements, inline instances) */
@@ -99,6 +99,7 @@ extern const struct probe_provider probe_begin_end;
 extern const struct probe_provider probe_timer;
 extern const struct probe_provider probe_kprobe;
 extern const struct probe_provider probe_never;
+extern const struct probe_provider probe_unavailable;
 extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
 extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
 extern const struct probe_provider probe_procfs;      /* procfs("name").read/.write: probes/procfs.c */

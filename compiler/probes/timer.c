@@ -1,6 +1,7 @@
 /*
  * probes/timer.c - timer.ns/us/ms/s/jiffies/hz(N), with .randomize(M) for
- * all but hz: periodic hrtimers; timer.profile: every tick on every CPU.
+ * all but hz: periodic hrtimers; timer.profile[.tick]: every tick on every CPU;
+ * timer.profile.freq.hz(N): N times a second on every CPU.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -28,19 +29,44 @@ static const struct {
 	{"hz", 0},
 };
 
-/* timer.profile: no argument, nothing after it. */
+/*
+ * timer.profile, timer.profile.tick: every tick on every CPU. Linux 6.1 has no
+ * timer hook (register_timer_hook is long gone), so .tick, which asks for that
+ * hook, is the same per-CPU tick timer as timer.profile. timer.profile.freq.hz(N):
+ * the same per-CPU timer N times a second.
+ */
 static bool profile_resolve(struct probe_point *pp, struct probe_component *c, struct resolved_probe *out)
 {
 	if (c->arg) {
 		diag_error(c->arg->loc, "timer.profile takes no argument");
 		return false;
 	}
-	if (probes_ncomponents(pp) > 2) {
-		struct probe_component *extra = probes_component(pp, 2);
-		diag_error(extra->loc, "unexpected '.%s' after timer.profile", extra->name);
+	out->profile = true;
+	int n = probes_ncomponents(pp), next = 2;
+	struct probe_component *mode = n > 2 ? probes_component(pp, 2) : NULL;
+	if (mode && !mode->arg && !strcmp(mode->name, "tick")) {
+		next = 3;
+	} else if (mode && !mode->arg && !strcmp(mode->name, "freq")) {
+		struct probe_component *hz = n > 3 ? probes_component(pp, 3) : NULL;
+		if (!hz || strcmp(hz->name, "hz") || !hz->arg || hz->arg->kind != NODE_NUM) {
+			diag_error(hz ? hz->loc : mode->loc, "timer.profile.freq needs .hz(N), e.g. timer.profile.freq.hz(100)");
+			return false;
+		}
+		int64_t hertz = hz->arg->u.num;
+		if (hertz <= 0 || hertz > 10000) {
+			diag_error(hz->arg->loc, "timer.profile.freq.hz(N) needs N in 1..10000 (a period of at least 100 us), "
+				   "not %" PRId64, hertz);
+			return false;
+		}
+		out->period_ns = 1000000000ull / (uint64_t)hertz;
+		next = 4;
+	}
+	if (n > next) {
+		struct probe_component *extra = probes_component(pp, next);
+		diag_error(extra->loc, "unexpected '.%s' after timer.profile%s", extra->name,
+			   next == 3 ? ".tick" : next == 4 ? ".freq.hz(N)" : "");
 		return false;
 	}
-	out->profile = true;
 	return true;
 }
 
@@ -134,7 +160,8 @@ static void timer_table(struct emitter *e, struct session *s, struct vec *mine)
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
 		if (r->profile)
-			emit_line(e, "{ .probe = &_stp_probes[%d], .profile = 1 },", r->index);
+			emit_line(e, "{ .probe = &_stp_probes[%d], .profile = 1, .period_ns = %" PRIu64 "ULL },", r->index,
+				  r->period_ns);
 		else
 			emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL, .randomize_ns = %" PRIu64
 				  "ULL },", r->index, r->period_ns, r->randomize_ns);

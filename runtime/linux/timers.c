@@ -1,7 +1,8 @@
 /*
  * timers.c - timer.ms(N) and friends: one hrtimer per probe, re-armed from
  * its own callback, each period drawn afresh with .randomize(M); and
- * timer.profile: a pinned hrtimer per CPU, firing every tick, in hard
+ * timer.profile: a pinned hrtimer per CPU, firing every tick (or N times a
+ * second: timer.profile.freq.hz(N)), in hard
  * interrupt context even on PREEMPT_RT (_HARD: else RT expires it from
  * the timer softirq, where get_irq_regs() is no sample's registers).
  */
@@ -60,6 +61,12 @@ static enum hrtimer_restart _stp_timer_fire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/* A profile timer's period: a tick, or timer.profile.freq.hz(N)'s. */
+static u64 _stp_profile_period(const struct _stp_timer_probe *tp)
+{
+	return tp->period_ns ? tp->period_ns : TICK_NSEC;
+}
+
 /* timer.profile: on the CPU it is pinned to, with the interrupted registers. */
 static enum hrtimer_restart _stp_profile_fire(struct hrtimer *timer)
 {
@@ -68,7 +75,7 @@ static enum hrtimer_restart _stp_profile_fire(struct hrtimer *timer)
 	_stp_run_probe(pt->tp->probe, get_irq_regs());
 	if (!_stp_timer_live())
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, ns_to_ktime(TICK_NSEC));
+	hrtimer_forward_now(timer, ns_to_ktime(_stp_profile_period(pt->tp)));
 	return HRTIMER_RESTART;
 }
 
@@ -79,8 +86,9 @@ static enum hrtimer_restart _stp_profile_fire(struct hrtimer *timer)
 static void _stp_profile_start_cpu(void *info)
 {
 	struct _stp_profile_timer __percpu *timers = info;
+	struct _stp_profile_timer *pt = this_cpu_ptr(timers);
 
-	hrtimer_start(&this_cpu_ptr(timers)->timer, ns_to_ktime(TICK_NSEC), HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_start(&pt->timer, ns_to_ktime(_stp_profile_period(pt->tp)), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static int _stp_profile_register(size_t i)
