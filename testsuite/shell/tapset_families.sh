@@ -139,7 +139,7 @@ probe signal.*, signal.*.return { printf("%s\n", name) }
 probe signal.send, signal.checkperm { printf("%d %s %d %s %d %d %d\n", sig, sig_name, sig_pid, pid_name, task, sinfo, si_code) }
 probe signal.send { println(shared, send2queue) }
 probe signal.*.return { println(retstr) }
-probe signal.wakeup { println(sig_pid, pid_name, resume, state_mask) }
+probe signal.wakeup { println(task, sig_pid, pid_name, resume, state_mask) }
 probe signal.force_segv { println(sig, sig_name, sig_pid, pid_name) }
 probe signal.syskill, signal.systkill, signal.systgkill, signal.sys_tkill, signal.sys_tgkill { println(sig, sig_name, sig_pid, pid_name, task) }
 probe signal.systgkill { println(tgid) }
@@ -171,7 +171,7 @@ probe scsi.ioexecute { printf("%d %d %d %d %d %s %d %s %d %d %d %d\n", host_no, 
 probe scsi.set_state { printf("%d %d %d %d %d %s %d %s\n", host_no, channel, lun, dev_id, old_state, old_state_str, state, state_str) }
 STP
 cat > tty.stp <<'STP'
-probe tty.open, tty.release { println(inode_number, inode_state, inode_flags, file_name, file_mode, file_flags) }
+probe tty.open, tty.release { println(inode, file, inode_number, inode_state, inode_flags, file_name, file_mode, file_flags) }
 probe tty.resize { println(name, old_row, old_col, old_xpixel, old_ypixel, new_row, new_col, new_xpixel, new_ypixel) }
 probe tty.ioctl { println(name, cmd, arg) }
 probe tty.init { println(name, driver_name, module) }
@@ -183,7 +183,7 @@ STP
 cat > procmem.stp <<'STP'
 probe kprocess.exec { println(filename, args, argstr, name) }
 probe kprocess.exec_complete { println(errno, success, retstr, name) }
-probe signal.check_ignored { println(sig, sig_name, sig_pid, pid_name, name) }
+probe signal.check_ignored { println(sig, sig_name, task, sig_pid, pid_name, name) }
 probe signal.check_ignored.return, signal.handle.return, signal.force_segv.return { println(retstr, name) }
 probe signal.do_action { println(get_sa_flags(sigact_addr), get_sa_handler(sigact_addr), sa_handler_str(sa_handler), sa_flags_str(sa_handler), sigset_mask_str(sa_mask), is_sig_blocked(task_current(), sig)) }
 probe begin { println(proc_mem_size(), proc_mem_rss(), proc_mem_shr(), proc_mem_txt(), proc_mem_data(), proc_mem_string()) }
