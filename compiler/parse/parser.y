@@ -1202,13 +1202,14 @@ static bool mentions(const char *code, const char *id)
 
 /*
  * Embedded-C functions: the pragma comments that describe them, and whether
- * the code can leave an error in the context (only through STAP_ERROR or the
- * context itself: CONTEXT, c, last_error), so a call checks for one.
+ * the code can leave an error in the context (only through STAP_ERROR, the
+ * STAP_KREAD that wraps it, or the context itself: CONTEXT, c, last_error), so
+ * a call checks for one.
  */
 static void set_pragmas(struct function *f, const char *code)
 {
-	f->can_fail = mentions(code, "STAP_ERROR") || mentions(code, "CONTEXT") || mentions(code, "c") ||
-		      mentions(code, "last_error");
+	f->can_fail = mentions(code, "STAP_ERROR") || mentions(code, "STAP_KREAD") || mentions(code, "CONTEXT") ||
+		      mentions(code, "c") || mentions(code, "last_error");
 	f->pure = has_pragma(code, "pure");
 	f->stable = has_pragma(code, "stable");
 	f->unprivileged = has_pragma(code, "unprivileged");

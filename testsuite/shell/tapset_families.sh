@@ -24,15 +24,15 @@ probe scheduler.* { printf("%s\n", name) }
 probe scheduler.cpu_off { println(task_prev, task_next, idle) }
 probe scheduler.cpu_on { println(task_prev, idle) }
 probe scheduler.tick { println(idle) }
-probe scheduler.ctxswitch { printf("%d %d %d %s %d %d %d %d %s %d\n", prev_pid, prev_tid, prev_priority, prev_task_name, prevtsk_state, next_pid, next_tid, next_priority, next_task_name, nexttsk_state) }
-probe scheduler.wakeup, scheduler.wakeup_new { println(task_pid, task_tid, task_priority, task_cpu, task_state) }
+probe scheduler.ctxswitch { printf("%d %d %d %d %s %d %d %d %d %d %s %d\n", prev_task, prev_pid, prev_tid, prev_priority, prev_task_name, prevtsk_state, next_task, next_pid, next_tid, next_priority, next_task_name, nexttsk_state) }
+probe scheduler.wakeup, scheduler.wakeup_new { println(task, task_pid, task_tid, task_priority, task_cpu, task_state) }
 probe scheduler.migrate { println(task, pid, priority, cpu_from, cpu_to) }
-probe scheduler.process_exit, scheduler.process_free { println(pid, priority) }
-probe scheduler.process_fork { println(parent_pid, child_pid) }
+probe scheduler.process_exit, scheduler.process_free { println(task, pid, priority) }
+probe scheduler.process_fork { println(parent_task, child_task, parent_pid, child_pid) }
 probe scheduler.process_wait { println(pid) }
-probe scheduler.wait_task { println(task_pid, task_priority) }
-probe scheduler.signal_send { println(pid, signal_number) }
-probe scheduler.kthread_stop { println(thread_pid, thread_priority) }
+probe scheduler.wait_task { println(task, task_pid, task_priority) }
+probe scheduler.signal_send { println(task, pid, signal_number) }
+probe scheduler.kthread_stop { println(thread, thread_pid, thread_priority) }
 probe scheduler.kthread_stop.return { println(return_value) }
 STP
 cat > kprocess.stp <<'STP'
@@ -88,9 +88,10 @@ STP
 cat > net.stp <<'STP'
 probe tcp.*, tcp.*.return, udp.*, udp.*.return { printf("%s\n", name) }
 probe tcp.recvmsg, tcp.recvmsg.return, tcp.disconnect, udp.sendmsg, udp.recvmsg, udp.disconnect { printf("%d %s %s %d %d\n", family, saddr, daddr, sport, dport) }
-probe tcp.receive { printf("%d %d %s %s %d %d %d%d%d%d%d%d\n", iphdr, protocol, saddr, daddr, sport, dport, urg, ack, psh, rst, syn, fin) }
+probe tcp.receive { printf("%d %d %d %s %s %d %d %d%d%d%d%d%d\n", skb, iphdr, protocol, saddr, daddr, sport, dport, urg, ack, psh, rst, syn, fin) }
 probe tcp.sendmsg, udp.sendmsg, udp.recvmsg { println(sock, size, family) }
 probe tcp.sendmsg.return, tcp.recvmsg.return, udp.sendmsg.return, udp.recvmsg.return { println(size) }
+probe tcp.recvmsg.return { println(sock) }
 probe tcp.disconnect, udp.disconnect { println(sock, flags) }
 probe tcp.disconnect.return, udp.disconnect.return { println(ret) }
 probe tcp.setsockopt { println(sock, family, level, optname, optstr, optlen) }
@@ -102,6 +103,7 @@ cat > socket.stp <<'STP'
 probe socket.*, socket.*.return { printf("%s\n", name) }
 probe socket.sendmsg, socket.recvmsg, socket.write_iter, socket.read_iter, socket.aio_read, socket.aio_write, socket.readv, socket.writev, socket.close { printf("%d %d %d %d %d\n", family, type, state, flags, protocol) }
 probe socket.sendmsg, socket.recvmsg, socket.write_iter, socket.read_iter, socket.aio_read, socket.aio_write, socket.readv, socket.writev { println(size) }
+probe socket.sendmsg, socket.recvmsg, socket.send, socket.receive, socket.sendmsg.return, socket.recvmsg.return { println(sock) }
 probe socket.send, socket.receive, socket.sendmsg.return, socket.recvmsg.return, socket.write_iter.return, socket.read_iter.return, socket.aio_read.return, socket.aio_write.return, socket.readv.return, socket.writev.return { printf("%d %d %d %d %d %d %d\n", family, type, state, flags, protocol, size, success) }
 probe socket.create { println(family, type, protocol, requester) }
 probe socket.create.return { println(family, type, protocol, requester, err, success) }
@@ -143,7 +145,7 @@ probe signal.*, signal.*.return { printf("%s\n", name) }
 probe signal.send, signal.checkperm { printf("%d %s %d %s %d %d %d\n", sig, sig_name, sig_pid, pid_name, task, sinfo, si_code) }
 probe signal.send { println(shared, send2queue) }
 probe signal.*.return { println(retstr) }
-probe signal.wakeup { println(sig_pid, pid_name, resume, state_mask) }
+probe signal.wakeup { println(task, sig_pid, pid_name, resume, state_mask) }
 probe signal.force_segv { println(sig, sig_name, sig_pid, pid_name) }
 probe signal.syskill, signal.systkill, signal.systgkill, signal.sys_tkill, signal.sys_tgkill { println(sig, sig_name, sig_pid, pid_name, task) }
 probe signal.systgkill { println(tgid) }
@@ -175,7 +177,7 @@ probe scsi.ioexecute { printf("%d %d %d %d %d %s %d %s %d %d %d %d\n", host_no, 
 probe scsi.set_state { printf("%d %d %d %d %d %s %d %s\n", host_no, channel, lun, dev_id, old_state, old_state_str, state, state_str) }
 STP
 cat > tty.stp <<'STP'
-probe tty.open, tty.release { println(inode_number, inode_state, inode_flags, file_name, file_mode, file_flags) }
+probe tty.open, tty.release { println(inode, file, inode_number, inode_state, inode_flags, file_name, file_mode, file_flags) }
 probe tty.resize { println(name, old_row, old_col, old_xpixel, old_ypixel, new_row, new_col, new_xpixel, new_ypixel) }
 probe tty.ioctl { println(name, cmd, arg) }
 probe tty.init { println(name, driver_name, module) }
@@ -187,7 +189,7 @@ STP
 cat > procmem.stp <<'STP'
 probe kprocess.exec { println(filename, args, argstr, name) }
 probe kprocess.exec_complete { println(errno, success, retstr, name) }
-probe signal.check_ignored { println(sig, sig_name, sig_pid, pid_name, name) }
+probe signal.check_ignored { println(sig, sig_name, task, sig_pid, pid_name, name) }
 probe signal.check_ignored.return, signal.handle.return, signal.force_segv.return { println(retstr, name) }
 probe signal.do_action { println(get_sa_flags(sigact_addr), get_sa_handler(sigact_addr), sa_handler_str(sa_handler), sa_flags_str(sa_handler), sigset_mask_str(sa_mask), is_sig_blocked(task_current(), sig)) }
 probe begin { println(proc_mem_size(), proc_mem_rss(), proc_mem_shr(), proc_mem_txt(), proc_mem_data(), proc_mem_string()) }
