@@ -712,11 +712,7 @@ static void probe_effects(struct probe *p)
 /* An end probe of the module's own, after every end probe of the script (the display, the -t report). */
 static struct resolved_probe *add_last_end_probe(struct session *s)
 {
-	struct resolved_probe *r = ast_alloc(sizeof(*r));
-	r->provider = &probe_begin_end;
-	r->be_type = 1;
-	r->priority = INT64_MAX;
-	r->pp = "end";
+	struct resolved_probe *r = probes_make_end(INT64_MAX);
 	r->index = s->resolved.n;
 	vec_push(&s->resolved, r);
 	return r;

@@ -7,7 +7,6 @@
  *   kernel.function("PATTERN").label("LPATTERN")
  *   kernel.statement("PATTERN")
  *   module("MPATTERN").function("PATTERN")...   module("MPATTERN").statement(...)
- *   kernel.trace("...")                     handed to probes/tracepoint.c
  *
  * PATTERN is func[@file[:LINES|+N]] (linespec.h); func, file and MPATTERN
  * take wildcards (MPATTERN over the target's modules.dep). A function
@@ -27,6 +26,7 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
+#include "probes/kprobe.h"
 #include "probes/linespec.h"
 #include "targetvar.h"
 
@@ -157,10 +157,12 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
 					uint64_t addr)
 {
 	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
 	*r = *tmpl;
 	r->provider = &probe_kprobe;
-	r->symbol = ast_printf("%s%s", prefix, f->symbol);
-	r->offset = (int64_t)(addr - f->symbol_addr);
+	r->data = kp;
+	kp->symbol = ast_printf("%s%s", prefix, f->symbol);
+	kp->offset = (int64_t)(addr - f->symbol_addr);
 	return r;
 }
 
@@ -245,10 +247,11 @@ static void expand_callees(struct request *rq, struct debuginfo *di, struct dbg_
 		if (!callee || callee->addr != callee->symbol_addr || (kt && ktext_check(kt, callee->addr, &site) != KTEXT_OK))
 			continue; /* renamed by the compiler (.isra, .constprop), or not probeable */
 		struct resolved_probe *r = new_probe(tmpl, "", callee, callee->addr);
-		r->callee_return = (int64_t)(call->return_addr - callee->addr);
-		r->is_return = rq->sf.ret;
-		r->maxactive = rq->sf.maxactive;
-		r->wildcard = true;
+		struct kprobe_point *kp = r->data;
+		kp->callee_return = (int64_t)(call->return_addr - callee->addr);
+		kp->is_return = rq->sf.ret;
+		kp->maxactive = rq->sf.maxactive;
+		kp->wildcard = true;
 		const char *how = rq->sf.ret ? ".return" : rq->sf.call ? ".call" : "";
 		r->pp = callee->file ? ast_printf("%s.callee(\"%s@%s:%d\")%s", where_text("kernel.function", f->name, f->file,
 											   f->line),
@@ -363,11 +366,12 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		if (!kernel && di->source != DBG_SOURCE_DWARF && kernel_module_function_missing(s, module, f->symbol))
 			continue;
 		struct resolved_probe *r = new_probe(tmpl, prefix, f, f->addr);
-		r->is_return = sf.ret;
-		r->maxactive = sf.maxactive;
-		r->ftrace_site = verdict == KTEXT_OK && f->addr == f->symbol_addr ? site : 0;
-		r->ktext = kt;
-		r->wildcard = wildcard;
+		struct kprobe_point *kp = r->data;
+		kp->is_return = sf.ret;
+		kp->maxactive = sf.maxactive;
+		kp->ftrace_site = verdict == KTEXT_OK && f->addr == f->symbol_addr ? site : 0;
+		kp->ktext = kt;
+		kp->wildcard = wildcard;
 		r->pp = ast_printf("%s%s%s%s", where_text(family, f->name, f->file, f->line), sf.inl ? ".inline" : "",
 				   sf.exported ? ".exported" : "", sf.ret ? ".return" : sf.call ? ".call" : "");
 		r->scope = function_scope(di, f, f->addr, sf.ret, ast_printf("function %s", f->name));
@@ -414,8 +418,6 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		return false;
 	}
 	struct probe_component *what = probes_component(pp, 1);
-	if (what && !strcmp(what->name, "trace") && !strcmp(module, "kernel"))
-		return probe_tracepoint.expand(s, pp, tmpl, out);
 	struct request rq = {.pp = pp, .what = what, .statement = what && !strcmp(what->name, "statement")};
 	if (!what || (!rq.statement && strcmp(what->name, "function")) || !what->arg || what->arg->kind != NODE_STR) {
 		diag_error(what ? what->loc : pp->loc, "expected %s.function(\"pattern\")%s", first->name,
@@ -469,6 +471,42 @@ static void kernel_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_kernel = {
 	.name = "kernel",
+	.also = (const char *const[]){"module", NULL},
+	.patterns = (const char *const[]){
+		"kernel.function(string)",
+		"kernel.function(string).call",
+		"kernel.function(string).return",
+		"kernel.function(string).return.maxactive(number)",
+		"kernel.function(string).inline",
+		"kernel.function(string).exported",
+		"kernel.function(string).exported.call",
+		"kernel.function(string).exported.return",
+		"kernel.function(string).label(string)",
+		"kernel.function(string).callee(string)",
+		"kernel.function(string).callee(string).call",
+		"kernel.function(string).callee(string).return",
+		"kernel.function(string).callees",
+		"kernel.function(string).callees(number)",
+		"kernel.function(string).callees.return",
+		"kernel.statement(string)",
+		"module(string).function(string)",
+		"module(string).function(string).call",
+		"module(string).function(string).return",
+		"module(string).function(string).return.maxactive(number)",
+		"module(string).function(string).inline",
+		"module(string).function(string).exported",
+		"module(string).function(string).exported.call",
+		"module(string).function(string).exported.return",
+		"module(string).function(string).label(string)",
+		"module(string).function(string).callee(string)",
+		"module(string).function(string).callee(string).call",
+		"module(string).function(string).callee(string).return",
+		"module(string).function(string).callees",
+		"module(string).function(string).callees(number)",
+		"module(string).function(string).callees.return",
+		"module(string).statement(string)",
+		NULL,
+	},
 	.expand = kernel_expand,
 	.emit_defines = kernel_defines,
 	.emit_table = kernel_table,

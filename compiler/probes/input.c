@@ -58,6 +58,11 @@ static void input_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_input = {
 	.name = "input",
+	.patterns = (const char *const[]){
+		"input.char",
+		"input.line",
+		NULL,
+	},
 	.resolve = input_resolve,
 	.emit_defines = input_defines,
 	.emit_table = input_table,

@@ -11,6 +11,7 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
+#include "probes/kprobe.h"
 #include "targetvar.h"
 
 static bool valid_symbol(const char *sym)
@@ -68,8 +69,10 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 			return false;
 		}
 	}
-	out->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), fn->arg->u.str) : fn->arg->u.str;
-	out->is_return = ret != NULL;
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+	kp->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), fn->arg->u.str) : fn->arg->u.str;
+	kp->is_return = ret != NULL;
+	out->data = kp;
 	return true;
 }
 
@@ -84,11 +87,11 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 	(void)s;
 	bool returns = false, modules = false, wildcard = false, callee = false;
 	for (int i = 0; i < mine->n; i++) {
-		const struct resolved_probe *r = mine->items[i];
-		returns |= r->is_return;
-		modules |= strchr(r->symbol, ':') != NULL;
-		wildcard |= r->wildcard;
-		callee |= r->callee_return != 0;
+		const struct kprobe_point *kp = ((const struct resolved_probe *)mine->items[i])->data;
+		returns |= kp->is_return;
+		modules |= strchr(kp->symbol, ':') != NULL;
+		wildcard |= kp->wildcard;
+		callee |= kp->callee_return != 0;
 	}
 	emit_line(e, "#define STP_HAVE_KPROBES 1");
 	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */");
@@ -113,14 +116,15 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 
 static bool fentry_eligible(const struct resolved_probe *r)
 {
-	return !r->is_return && r->offset == 0 && r->ftrace_site && r->ktext && !strchr(r->symbol, ':') &&
-	       !r->callee_return;
+	const struct kprobe_point *kp = r->data;
+	return !kp->is_return && kp->offset == 0 && kp->ftrace_site && kp->ktext && !strchr(kp->symbol, ':') &&
+	       !kp->callee_return;
 }
 
 static int compare_site(const void *a, const void *b)
 {
-	const struct resolved_probe *x = *(const struct resolved_probe *const *)a;
-	const struct resolved_probe *y = *(const struct resolved_probe *const *)b;
+	const struct kprobe_point *x = (*(const struct resolved_probe *const *)a)->data;
+	const struct kprobe_point *y = (*(const struct resolved_probe *const *)b)->data;
 	return x->ftrace_site < y->ftrace_site ? -1 : x->ftrace_site > y->ftrace_site;
 }
 
@@ -133,7 +137,7 @@ static uint32_t fentry_slot(uint64_t site, int bits)
 /* _stp_fentries[] (rows sorted by site, each site once), its hash index and the KASLR reference addresses. */
 static void fentry_table(struct emitter *e, struct vec *rows)
 {
-	const struct ktext *kt = ((struct resolved_probe *)rows->items[0])->ktext;
+	const struct ktext *kt = ((struct kprobe_point *)((struct resolved_probe *)rows->items[0])->data)->ktext;
 	uint64_t ref_filter = 0, ref_register = 0;
 	bool regs = false;
 	ktext_symbol(kt, "ftrace_set_filter_ips", &ref_filter);
@@ -147,9 +151,10 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 	int n = rows->n;
 	for (int i = 0; i < n; i++) {
 		struct resolved_probe *r = rows->items[i];
+		const struct kprobe_point *kp = r->data;
 		regs |= r->probe->uses_regs;
-		emit_line(e, "{ 0x%llxUL, &_stp_probes[%d], %s, %d },", (unsigned long long)r->ftrace_site, r->index,
-			  emit_c_string(r->symbol), r->wildcard);
+		emit_line(e, "{ 0x%llxUL, &_stp_probes[%d], %s, %d },", (unsigned long long)kp->ftrace_site, r->index,
+			  emit_c_string(kp->symbol), kp->wildcard);
 	}
 	emit_close(e, "};");
 	if (regs)
@@ -159,7 +164,8 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 		bits++;
 	uint32_t *slots = calloc((size_t)1 << bits, sizeof(*slots));
 	for (int i = 0; i < n; i++) {
-		uint32_t j = fentry_slot(((struct resolved_probe *)rows->items[i])->ftrace_site, bits);
+		uint32_t j = fentry_slot(((struct kprobe_point *)((struct resolved_probe *)rows->items[i])->data)->ftrace_site,
+					 bits);
 		while (slots[j])
 			j = (j + 1) & ((1u << bits) - 1);
 		slots[j] = (uint32_t)i + 1;
@@ -190,11 +196,12 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 		qsort(shared.items, (size_t)shared.n, sizeof(void *), compare_site);
 		int n = 0;
 		for (int i = 0; i < shared.n; i++) {
-			struct resolved_probe *r = shared.items[i];
-			if (n && r->ftrace_site == ((struct resolved_probe *)shared.items[n - 1])->ftrace_site)
-				r->ftrace_site = 0; /* not eligible any more */
+			struct kprobe_point *kp = ((struct resolved_probe *)shared.items[i])->data;
+			if (n && kp->ftrace_site ==
+				 ((struct kprobe_point *)((struct resolved_probe *)shared.items[n - 1])->data)->ftrace_site)
+				kp->ftrace_site = 0; /* not eligible any more */
 			else
-				shared.items[n++] = r;
+				shared.items[n++] = shared.items[i];
 		}
 		shared.n = n;
 	}
@@ -207,7 +214,7 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	for (int i = 0; i < rows.n; i++) {
 		struct resolved_probe *r = rows.items[i];
 		const char *name = ast_printf("probe_%d_entry", r->probe->index);
-		if (!r->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
+		if (!((struct kprobe_point *)r->data)->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
 			continue;
 		emit_line(e, "static struct _stp_probe _stp_entry_probe_%d = { .body = %s, .pp = %s, .location = \"%s:%d:%d\" };",
 			  r->index, name, emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col);
@@ -216,12 +223,13 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	emit_open(e, "static struct _stp_kprobe_probe _stp_kprobe_probes[] = {");
 	for (int i = 0; i < rows.n; i++) {
 		struct resolved_probe *r = rows.items[i];
-		bool saves = r->is_return && r->scope && r->scope->saved.n;
+		const struct kprobe_point *kp = r->data;
+		bool saves = kp->is_return && r->scope && r->scope->saved.n;
 		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld, "
 			  ".optional = %d%s%s%s },",
-			  r->index, emit_c_string(r->symbol), (long long)r->offset, r->is_return, (long long)r->maxactive,
-			  r->point->optional, r->wildcard ? ", .wildcard = 1" : "",
-			  r->callee_return ? ast_printf(", .callee_return = %lldL", (long long)r->callee_return) : "",
+			  r->index, emit_c_string(kp->symbol), (long long)kp->offset, kp->is_return, (long long)kp->maxactive,
+			  r->point->optional, kp->wildcard ? ", .wildcard = 1" : "",
+			  kp->callee_return ? ast_printf(", .callee_return = %lldL", (long long)kp->callee_return) : "",
 			  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 					     targetvar_entry_size(r->scope)) : "");
 	}
@@ -235,8 +243,21 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	emit_line(e, "%s", list);
 }
 
+static const char *kprobe_function(const struct resolved_probe *r)
+{
+	return ((const struct kprobe_point *)r->data)->symbol;
+}
+
 const struct probe_provider probe_kprobe = {
 	.name = "kprobe",
+	.patterns = (const char *const[]){
+		"kprobe.function(string)",
+		"kprobe.function(string).return",
+		"kprobe.module(string).function(string)",
+		"kprobe.module(string).function(string).return",
+		NULL,
+	},
+	.kernel_function = kprobe_function,
 	.resolve = kprobe_resolve,
 	.emit_defines = kprobe_defines,
 	.emit_table = kprobe_table,

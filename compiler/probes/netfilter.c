@@ -182,6 +182,13 @@ static void netfilter_table(struct emitter *e, struct session *s, struct vec *mi
 
 const struct probe_provider probe_netfilter = {
 	.name = "netfilter",
+	.patterns = (const char *const[]){
+		"netfilter.hook(string).pf(string)",
+		"netfilter.hook(string).pf(string).priority(string)",
+		"netfilter.pf(string).hook(string)",
+		"netfilter.pf(string).hook(string).priority(string)",
+		NULL,
+	},
 	.resolve = netfilter_resolve,
 	.emit_defines = netfilter_defines,
 	.emit_table = netfilter_table,

@@ -36,6 +36,10 @@ static void never_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_never = {
 	.name = "never",
+	.patterns = (const char *const[]){
+		"never",
+		NULL,
+	},
 	.resolve = never_resolve,
 	.emit_defines = never_defines,
 	.emit_table = never_table,

@@ -124,6 +124,15 @@ static void perf_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_perf = {
 	.name = "perf",
+	.patterns = (const char *const[]){
+		"perf.hw.EVENT",
+		"perf.hw.EVENT.sample(number)",
+		"perf.sw.EVENT",
+		"perf.sw.EVENT.sample(number)",
+		"perf.type(number).config(number)",
+		"perf.type(number).config(number).sample(number)",
+		NULL,
+	},
 	.resolve = perf_resolve,
 	.emit_defines = perf_defines,
 	.emit_table = perf_table,

@@ -97,7 +97,6 @@ static bool process_expand(struct session *s, struct probe_point *pp, const stru
 		r->data = one;
 		r->pp = site->pp;
 		r->scope = site->scope;
-		r->is_return = pt->is_return;
 		vec_push(out, r);
 	}
 	return true;
@@ -133,8 +132,64 @@ static void process_table(struct emitter *e, struct session *s, struct vec *mine
 	uprobe_emit_table(e, s, mine);
 }
 
+/*
+ * The files r probes: every program and library it names (the guest needs
+ * them), or with symbols only those of its uprobes (whose hits look up
+ * their symbols).
+ */
+static void process_user_files(const struct resolved_probe *r, bool symbols, struct vec *out)
+{
+	const struct process_point *pt = r->data;
+	if (!pt || (symbols && pt->kind != PROCESS_UPROBE))
+		return;
+	if (pt->path)
+		vec_push(out, (void *)pt->path);
+	if (pt->file)
+		vec_push(out, (void *)pt->file);
+}
+
 const struct probe_provider probe_process = {
 	.name = "process",
+	.patterns = (const char *const[]){
+		"process.begin",
+		"process.end",
+		"process.thread.begin",
+		"process.thread.end",
+		"process(number).begin",
+		"process(number).end",
+		"process(number).thread.begin",
+		"process(number).thread.end",
+		"process(string).begin",
+		"process(string).end",
+		"process(string).thread.begin",
+		"process(string).thread.end",
+		"process(string).function(string)",
+		"process(string).function(string).call",
+		"process(string).function(string).return",
+		"process(string).function(string).label(string)",
+		"process(string).function(string).callee(string)",
+		"process(string).function(string).callee(string).call",
+		"process(string).function(string).callees",
+		"process(string).statement(string)",
+		"process(string).plt",
+		"process(string).plt.return",
+		"process(string).plt(string)",
+		"process(string).plt(string).return",
+		"process(string).library(string).function(string)",
+		"process(string).library(string).function(string).call",
+		"process(string).library(string).function(string).return",
+		"process(string).library(string).function(string).label(string)",
+		"process(string).library(string).function(string).callee(string)",
+		"process(string).library(string).function(string).callee(string).call",
+		"process(string).library(string).plt",
+		"process(string).library(string).plt.return",
+		"process(string).library(string).plt(string)",
+		"process(string).library(string).plt(string).return",
+		"process(string).mark(string)",
+		"process(string).provider(string).mark(string)",
+		NULL,
+	},
+	.user_files = process_user_files,
 	.expand = process_expand,
 	.emit_defines = process_defines,
 	.emit_table = process_table,

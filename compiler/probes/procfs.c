@@ -242,6 +242,23 @@ static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_procfs = {
 	.name = "procfs",
+	.patterns = (const char *const[]){
+		"procfs.read",
+		"procfs.read.maxsize(number)",
+		"procfs.write",
+		"procfs.umask(number).read",
+		"procfs.umask(number).read.maxsize(number)",
+		"procfs.umask(number).maxsize(number)",
+		"procfs.umask(number).write",
+		"procfs(string).read",
+		"procfs(string).read.maxsize(number)",
+		"procfs(string).write",
+		"procfs(string).umask(number).read",
+		"procfs(string).umask(number).read.maxsize(number)",
+		"procfs(string).umask(number).maxsize(number)",
+		"procfs(string).umask(number).write",
+		NULL,
+	},
 	.resolve = procfs_resolve,
 	.emit_defines = procfs_defines,
 	.emit_table = procfs_table,

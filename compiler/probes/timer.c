@@ -8,6 +8,13 @@
 #include "diag.h"
 #include "probes.h"
 
+/* A resolved_probe's data. */
+struct timer_point {
+	uint64_t period_ns;        /* the period, whatever the unit */
+	uint64_t randomize_ns;     /* .randomize(M), 0 if none */
+	bool profile;              /* timer.profile: every tick on every CPU */
+};
+
 /* Jiffies are converted with the target's HZ; Debian's kernels use 250. */
 #define STAPC_ASSUMED_HZ 250
 
@@ -29,7 +36,7 @@ static const struct {
 };
 
 /* timer.profile: no argument, nothing after it. */
-static bool profile_resolve(struct probe_point *pp, struct probe_component *c, struct resolved_probe *out)
+static bool profile_resolve(struct probe_point *pp, struct probe_component *c, struct timer_point *out)
 {
 	if (c->arg) {
 		diag_error(c->arg->loc, "timer.profile takes no argument");
@@ -46,7 +53,7 @@ static bool profile_resolve(struct probe_point *pp, struct probe_component *c, s
 
 /* .randomize(M) after timer.UNIT(N): M in the same unit, 0 < M < N. */
 static bool randomize_resolve(struct probe_point *pp, struct probe_component *unit, uint64_t unit_ns,
-			      struct resolved_probe *out)
+			      struct timer_point *out)
 {
 	struct probe_component *r = probes_component(pp, 2);
 	if (strcmp(r->name, "randomize")) {
@@ -80,9 +87,11 @@ static bool randomize_resolve(struct probe_point *pp, struct probe_component *un
 	return true;
 }
 
-static bool timer_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+static bool timer_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *r)
 {
 	(void)s;
+	struct timer_point *out = ast_alloc(sizeof(*out));
+	r->data = out;
 	struct probe_component *unit = probes_component(pp, 1);
 	if (!unit) {
 		diag_error(pp->loc, "timer probe needs a unit and a period, e.g. timer.ms(100)");
@@ -133,17 +142,41 @@ static void timer_table(struct emitter *e, struct session *s, struct vec *mine)
 	emit_open(e, "static struct _stp_timer_probe _stp_timer_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
-		if (r->profile)
+		const struct timer_point *t = r->data;
+		if (t->profile)
 			emit_line(e, "{ .probe = &_stp_probes[%d], .profile = 1 },", r->index);
 		else
 			emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL, .randomize_ns = %" PRIu64
-				  "ULL },", r->index, r->period_ns, r->randomize_ns);
+				  "ULL },", r->index, t->period_ns, t->randomize_ns);
 	}
 	emit_close(e, "};");
 }
 
 const struct probe_provider probe_timer = {
 	.name = "timer",
+	.patterns = (const char *const[]){
+		"timer.profile",
+		"timer.hz(number)",
+		"timer.ns(number)",
+		"timer.ns(number).randomize(number)",
+		"timer.us(number)",
+		"timer.us(number).randomize(number)",
+		"timer.ms(number)",
+		"timer.ms(number).randomize(number)",
+		"timer.s(number)",
+		"timer.s(number).randomize(number)",
+		"timer.sec(number)",
+		"timer.sec(number).randomize(number)",
+		"timer.msec(number)",
+		"timer.msec(number).randomize(number)",
+		"timer.usec(number)",
+		"timer.usec(number).randomize(number)",
+		"timer.nsec(number)",
+		"timer.nsec(number).randomize(number)",
+		"timer.jiffies(number)",
+		"timer.jiffies(number).randomize(number)",
+		NULL,
+	},
 	.resolve = timer_resolve,
 	.emit_defines = timer_defines,
 	.emit_table = timer_table,
