@@ -1,5 +1,7 @@
 /* kprobes.c - kprobes and kretprobes by symbol name plus offset (kprobe.*, kernel.function, kernel.statement); roll back on failure. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 #ifdef STP_HAVE_KPROBES
 
 static size_t _stp_kprobes_registered;	/* _stp_kprobe_probes[0..n) are registered */
@@ -629,3 +631,5 @@ static const struct _stp_family _stp_family_kprobes = {
 #endif
 };
 #endif
+
+#endif /* STP_FAMILY_DECLS */

@@ -1,5 +1,7 @@
 /* modules.c - kprobes in kernel modules: attached while their module is live, whenever it loads. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 #if defined(STP_HAVE_KPROBES) && defined(STP_KPROBES_MODULES)
 
 #include <linux/module.h>
@@ -274,3 +276,5 @@ static void _stp_modules_stop(void)
 }
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

@@ -1,5 +1,7 @@
 /* task_finder.c - process.begin/.end and process.thread.begin/.end, from the scheduler's tracepoints. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 /*
  * Events and where the bodies run (always in the task concerned):
  *
@@ -596,3 +598,5 @@ static const struct _stp_family _stp_family_task_finder = {
 };
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */
