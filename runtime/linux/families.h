@@ -27,3 +27,4 @@
 #include "linux/perf.c"
 #include "linux/input.c"
 #include "linux/netfilter.c"
+#include "linux/hwbkpt.c"
