@@ -28,3 +28,4 @@
 #include "linux/input.c"
 #include "linux/netfilter.c"
 #include "linux/hwbkpt.c"
+#include "linux/process_syscall.c"

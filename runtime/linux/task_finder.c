@@ -70,6 +70,8 @@
 
 #include <linux/sched/task.h>
 
+/* Up to STP_HAVE_PROCESS: matching helpers that process_syscall.c uses too. */
+
 /* The inode of the program mm runs, or NULL; mm must stay alive meanwhile. */
 static struct inode *_stp_tf_mm_exe(struct mm_struct *mm)
 {
@@ -104,6 +106,31 @@ static struct inode *_stp_tf_exe_inode(struct task_struct *t, bool stable)
 	return inode;
 }
 
+#define STP_TF_MAX_DEPTH 64		/* ancestors looked at for "descendant of the target" */
+
+/* t is the target process or one of its descendants. */
+static bool _stp_tf_in_target(struct task_struct *t)
+{
+	bool found = false;
+	int depth;
+
+	rcu_read_lock();
+	for (depth = 0; depth < STP_TF_MAX_DEPTH && t->pid; depth++) {
+		struct task_struct *parent;
+
+		if (t->tgid == _stp_target) {
+			found = true;
+			break;
+		}
+		parent = rcu_dereference(t->real_parent);
+		if (parent == t)
+			break;
+		t = parent;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 #ifdef STP_HAVE_PROCESS
 
 #include <linux/binfmts.h>
@@ -116,7 +143,6 @@ static struct inode *_stp_tf_exe_inode(struct task_struct *t, bool stable)
 #define STP_TF_SLOTS 1024		/* entries in each set; a power of two */
 #define STP_TF_PENDING_PROCESS 1	/* pending flags: a new process ... */
 #define STP_TF_PENDING_THREAD 2		/* ... or a new thread */
-#define STP_TF_MAX_DEPTH 64		/* ancestors looked at for "descendant of the target" */
 #define STP_TF_DELETED ULONG_MAX	/* the key of a deleted slot */
 
 /* A set of keys (pids, or signal_struct addresses) with flags; key 0 is a free slot. */
@@ -196,29 +222,6 @@ static u64 _stp_tf_get(struct _stp_tf_set *set, unsigned long key)
 }
 
 /* ---- Matching ---- */
-
-/* t is the target process or one of its descendants. */
-static bool _stp_tf_in_target(struct task_struct *t)
-{
-	bool found = false;
-	int depth;
-
-	rcu_read_lock();
-	for (depth = 0; depth < STP_TF_MAX_DEPTH && t->pid; depth++) {
-		struct task_struct *parent;
-
-		if (t->tgid == _stp_target) {
-			found = true;
-			break;
-		}
-		parent = rcu_dereference(t->real_parent);
-		if (parent == t)
-			break;
-		t = parent;
-	}
-	rcu_read_unlock();
-	return found;
-}
 
 /*
  * Whether probe i fires for task t. exe is t's program (NULL after
