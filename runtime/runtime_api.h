@@ -202,7 +202,7 @@ struct _stp_timer_probe {
  */
 struct _stp_kprobe_probe {
 	const struct _stp_probe *probe;
-	const char *symbol;
+	const char *symbol;              /* NULL: .absolute, offset is the address */
 	unsigned long offset;            /* bytes past symbol */
 	int is_return;
 	int optional;                    /* '?': a registration failure is not an error */

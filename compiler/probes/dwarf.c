@@ -7,6 +7,7 @@
  *   kernel.function("PATTERN").label("LPATTERN")
  *   kernel.statement("PATTERN")
  *   module("MPATTERN").function("PATTERN")...   module("MPATTERN").statement(...)
+ *   kernel.function(ADDRESS)[.call|.return], kernel.statement(ADDRESS)[.absolute]
  *
  * PATTERN is func[@file[:LINES|+N]] (linespec.h); func, file and MPATTERN
  * take wildcards (MPATTERN over the target's modules.dep). A function
@@ -403,6 +404,97 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	return true;
 }
 
+/* The out-of-line function whose symbol starts at addr (want_start) or whose code holds it, or NULL. */
+static struct dbg_func *function_at(struct debuginfo *di, uint64_t addr, bool want_start)
+{
+	const char *name = NULL;
+	uint64_t start = addr;
+	struct vec starts = {0}, funcs = {0};
+	dbg_func_starts(di, ".text", &starts);
+	for (int i = 0; i < starts.n && !name; i++) {
+		const struct dbg_func_start *fs = starts.items[i];
+		if (want_start ? fs->addr == addr : fs->addr <= addr && addr < fs->addr + fs->size) {
+			name = fs->name;
+			start = fs->addr;
+		}
+	}
+	if (!name)
+		return NULL;
+	dbg_functions(di, name, NULL, false, &funcs);
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		if (f->symbol_addr == start && !f->inlined)
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * kernel.function(ADDRESS)[.call|.return], kernel.statement(ADDRESS): the
+ * link-time address of a function's entry, or of an instruction of one
+ * (DWARF), attached as its symbol plus offset (so KASLR moves it along);
+ * kernel.statement(ADDRESS).absolute (guru): the running kernel's address,
+ * unchecked, without debuginfo.
+ */
+static bool address_expand(struct session *s, struct request *rq, const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct probe_point *pp = rq->pp;
+	uint64_t addr = (uint64_t)rq->what->arg->u.num;
+	struct probe_component *next = probes_component(pp, 2);
+	const char *family = rq->statement ? "kernel.statement" : "kernel.function";
+	if (rq->statement && next && !strcmp(next->name, "absolute") && !next->arg && probes_ncomponents(pp) == 3) {
+		if (!s->guru) {
+			diag_error(next->loc, "kernel.statement(ADDRESS).absolute needs guru mode (-g): the address is not "
+				   "checked against the kernel's code");
+			return false;
+		}
+		struct resolved_probe *r = ast_alloc(sizeof(*r));
+		struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+		*r = *tmpl;
+		r->provider = &probe_kprobe;
+		r->data = kp;
+		kp->offset = (int64_t)addr;
+		r->pp = ast_printf("kernel.statement(0x%llx).absolute", (unsigned long long)addr);
+		vec_push(out, r);
+		return true;
+	}
+	if (!parse_suffixes(pp, 2, rq->statement, &rq->sf))
+		return false;
+	if (rq->sf.inl || rq->sf.label || rq->sf.callee || rq->sf.exported) {
+		diag_error(pp->loc, "%s(ADDRESS) takes only .call, .return or .return.maxactive(N) after it", family);
+		return false;
+	}
+	const char *err = NULL;
+	struct debuginfo *di = kernel_debuginfo(s, "kernel", &err);
+	if (!di) {
+		diag_error(rq->what->loc, "%s", err);
+		return false;
+	}
+	if (di->source != DBG_SOURCE_DWARF) {
+		diag_error(rq->what->arg->loc, "%s(ADDRESS) needs the kernel's DWARF (its symbol table and line "
+			   "tables): BTF has no addresses; name the function instead", family);
+		return false;
+	}
+	struct dbg_func *f = function_at(di, addr, !rq->statement);
+	if (!f) {
+		if (pp->optional)
+			return true;
+		diag_error(rq->what->arg->loc, "no function of kernel %s %s address 0x%llx", s->release,
+			   rq->statement ? "holds" : "starts at", (unsigned long long)addr);
+		return false;
+	}
+	struct resolved_probe *r = new_probe(tmpl, "", f, rq->statement ? addr : f->addr);
+	struct kprobe_point *kp = r->data;
+	kp->is_return = rq->sf.ret;
+	kp->maxactive = rq->sf.maxactive;
+	r->pp = ast_printf("%s(0x%llx)%s", family, (unsigned long long)addr,
+			   rq->sf.ret ? ".return" : rq->sf.call ? ".call" : "");
+	r->scope = function_scope(di, f, rq->statement ? addr : f->addr, rq->sf.ret,
+				  ast_printf("%s at 0x%llx", f->name, (unsigned long long)addr));
+	vec_push(out, r);
+	return true;
+}
+
 static bool kernel_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
 {
 	struct probe_component *first = probes_component(pp, 0);
@@ -419,6 +511,14 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	}
 	struct probe_component *what = probes_component(pp, 1);
 	struct request rq = {.pp = pp, .what = what, .statement = what && !strcmp(what->name, "statement")};
+	if (what && what->arg && what->arg->kind == NODE_NUM && (rq.statement || !strcmp(what->name, "function"))) {
+		if (strcmp(module, "kernel")) {
+			diag_error(what->arg->loc, "an address probe is in the kernel: module(\"m\").%s(ADDRESS) is not "
+				   "supported", what->name);
+			return false;
+		}
+		return address_expand(s, &rq, tmpl, out);
+	}
 	if (!what || (!rq.statement && strcmp(what->name, "function")) || !what->arg || what->arg->kind != NODE_STR) {
 		diag_error(what ? what->loc : pp->loc, "expected %s.function(\"pattern\")%s", first->name,
 			   !strcmp(module, "kernel") ? ", kernel.statement(\"func@file:line\") or kernel.trace(\"name\")"
@@ -473,6 +573,12 @@ const struct probe_provider probe_kernel = {
 	.name = "kernel",
 	.also = (const char *const[]){"module", NULL},
 	.patterns = (const char *const[]){
+		"kernel.function(number)",
+		"kernel.function(number).call",
+		"kernel.function(number).return",
+		"kernel.function(number).return.maxactive(number)",
+		"kernel.statement(number)",
+		"kernel.statement(number).absolute",
 		"kernel.function(string)",
 		"kernel.function(string).call",
 		"kernel.function(string).return",

@@ -25,11 +25,71 @@ static bool valid_symbol(const char *sym)
 	return true;
 }
 
+/* kprobe.statement(ADDRESS).absolute: guru mode, the address as the running kernel has it. */
+static bool statement_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+{
+	struct probe_component *st = probes_component(pp, 1), *abs = probes_component(pp, 2);
+	if (!st->arg || st->arg->kind != NODE_NUM || st->arg->u.num == 0) {
+		diag_error(st->loc, "kprobe.statement needs an address: kprobe.statement(0xADDRESS).absolute");
+		return false;
+	}
+	if (!abs || strcmp(abs->name, "absolute") || abs->arg || probes_ncomponents(pp) > 3) {
+		diag_error(abs ? abs->loc : pp->loc, "kprobe.statement(ADDRESS) needs .absolute (and nothing else after it): "
+			   "the address is the running kernel's, unchecked");
+		return false;
+	}
+	if (!s->guru) {
+		diag_error(abs->loc, "kprobe.statement(ADDRESS).absolute needs guru mode (-g): the address is not checked "
+			   "against the kernel's code");
+		return false;
+	}
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+	kp->offset = st->arg->u.num;
+	out->data = kp;
+	return true;
+}
+
+/* After function("f"): nothing, .call, .return or .return.maxactive(N), from component i on. */
+static bool function_suffix(struct probe_point *pp, int i, struct kprobe_point *kp)
+{
+	struct probe_component *c = probes_component(pp, i);
+	if (!c)
+		return true;
+	if (c->arg || (strcmp(c->name, "call") && strcmp(c->name, "return"))) {
+		diag_error(c->loc, "unexpected '.%s' after kprobe.function(...): expected .call, .return or "
+			   ".return.maxactive(N)", c->name);
+		return false;
+	}
+	kp->is_return = !strcmp(c->name, "return");
+	struct probe_component *m = probes_component(pp, i + 1);
+	if (!m)
+		return true;
+	if (!kp->is_return || strcmp(m->name, "maxactive") || probes_ncomponents(pp) > i + 2) {
+		struct probe_component *bad = kp->is_return && !strcmp(m->name, "maxactive") ? probes_component(pp, i + 2) : m;
+		diag_error(bad->loc, "unexpected '.%s' after kprobe.function(...).%s%s", bad->name,
+			   bad == m ? c->name : "return.maxactive(N)",
+			   bad == m && kp->is_return ? ": only .maxactive(N) may follow" : "");
+		return false;
+	}
+	if (!m->arg || m->arg->kind != NODE_NUM || m->arg->u.num < 1 || m->arg->u.num > 4096) {
+		diag_error(m->loc, ".maxactive(N) needs N from 1 to 4096: the return instances in flight");
+		return false;
+	}
+	kp->maxactive = m->arg->u.num;
+	return true;
+}
+
 static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
 	int next = 1;
 	const char *module = NULL;
 	struct probe_component *fn = probes_component(pp, 1);
+	if (probes_component(pp, 0)->arg) {
+		diag_error(probes_component(pp, 0)->loc, "'kprobe' takes no argument");
+		return false;
+	}
+	if (fn && !strcmp(fn->name, "statement"))
+		return statement_resolve(s, pp, out);
 	if (fn && !strcmp(fn->name, "module")) {
 		if (!fn->arg || fn->arg->kind != NODE_STR || !valid_symbol(kernel_module_name(fn->arg->u.str))) {
 			diag_error(fn->loc, "kprobe.module needs a module name in quotes: kprobe.module(\"name\")");
@@ -45,7 +105,8 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 		fn = probes_component(pp, ++next);
 	}
 	if (!fn || strcmp(fn->name, "function")) {
-		diag_error(fn ? fn->loc : pp->loc, "expected kprobe%s.function(\"name\")", module ? ".module(\"m\")" : "");
+		diag_error(fn ? fn->loc : pp->loc, "expected kprobe%s.function(\"name\")%s", module ? ".module(\"m\")" : "",
+			   module ? "" : " or kprobe.statement(ADDRESS).absolute");
 		return false;
 	}
 	if (!fn->arg || fn->arg->kind != NODE_STR) {
@@ -57,11 +118,9 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 			   "use kernel.function)", fn->arg->u.str);
 		return false;
 	}
-	struct probe_component *ret = probes_component(pp, next + 1);
-	if (ret && (strcmp(ret->name, "return") || ret->arg || probes_ncomponents(pp) > next + 2)) {
-		diag_error(ret->loc, "unexpected '.%s' after kprobe.function(...): only .return is valid", ret->name);
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+	if (!function_suffix(pp, next + 1, kp))
 		return false;
-	}
 	if (module && !pp->optional) {
 		const char *missing = kernel_module_function_missing(s, module, fn->arg->u.str);
 		if (missing) {
@@ -69,9 +128,7 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 			return false;
 		}
 	}
-	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
 	kp->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), fn->arg->u.str) : fn->arg->u.str;
-	kp->is_return = ret != NULL;
 	out->data = kp;
 	return true;
 }
@@ -89,7 +146,7 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 	for (int i = 0; i < mine->n; i++) {
 		const struct kprobe_point *kp = ((const struct resolved_probe *)mine->items[i])->data;
 		returns |= kp->is_return;
-		modules |= strchr(kp->symbol, ':') != NULL;
+		modules |= kp->symbol && strchr(kp->symbol, ':');
 		wildcard |= kp->wildcard;
 		callee |= kp->callee_return != 0;
 	}
@@ -117,7 +174,7 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 static bool fentry_eligible(const struct resolved_probe *r)
 {
 	const struct kprobe_point *kp = r->data;
-	return !kp->is_return && kp->offset == 0 && kp->ftrace_site && kp->ktext && !strchr(kp->symbol, ':') &&
+	return kp->symbol && !kp->is_return && kp->offset == 0 && kp->ftrace_site && kp->ktext && !strchr(kp->symbol, ':') &&
 	       !kp->callee_return;
 }
 
@@ -225,9 +282,11 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 		struct resolved_probe *r = rows.items[i];
 		const struct kprobe_point *kp = r->data;
 		bool saves = kp->is_return && r->scope && r->scope->saved.n;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld, "
+		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %s, .is_return = %d, .maxactive = %lld, "
 			  ".optional = %d%s%s%s },",
-			  r->index, emit_c_string(kp->symbol), (long long)kp->offset, kp->is_return, (long long)kp->maxactive,
+			  r->index, kp->symbol ? emit_c_string(kp->symbol) : "NULL",
+			  kp->symbol ? ast_printf("%lld", (long long)kp->offset)
+				     : ast_printf("0x%llxUL", (unsigned long long)kp->offset), kp->is_return, (long long)kp->maxactive,
 			  r->point->optional, kp->wildcard ? ", .wildcard = 1" : "",
 			  kp->callee_return ? ast_printf(", .callee_return = %lldL", (long long)kp->callee_return) : "",
 			  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
@@ -252,9 +311,14 @@ const struct probe_provider probe_kprobe = {
 	.name = "kprobe",
 	.patterns = (const char *const[]){
 		"kprobe.function(string)",
+		"kprobe.function(string).call",
 		"kprobe.function(string).return",
+		"kprobe.function(string).return.maxactive(number)",
 		"kprobe.module(string).function(string)",
+		"kprobe.module(string).function(string).call",
 		"kprobe.module(string).function(string).return",
+		"kprobe.module(string).function(string).return.maxactive(number)",
+		"kprobe.statement(number).absolute",
 		NULL,
 	},
 	.kernel_function = kprobe_function,

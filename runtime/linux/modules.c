@@ -57,7 +57,7 @@ static void _stp_modules_unlock(void)
 /* The length of "module" in a "module:symbol" kprobe, 0 for a kernel symbol. */
 static size_t _stp_kprobe_module_len(const struct _stp_kprobe_probe *kpp)
 {
-	const char *colon = strchr(kpp->symbol, ':');
+	const char *colon = kpp->symbol ? strchr(kpp->symbol, ':') : NULL;
 
 	return colon ? colon - kpp->symbol : 0;
 }
