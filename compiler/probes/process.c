@@ -11,7 +11,7 @@
 #include "diag.h"
 #include "probes/process.h"
 
-static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
+bool process_root(struct probe_point *pp, const char **path, int64_t *pid)
 {
 	struct probe_component *root = probes_component(pp, 0);
 	if (root->arg && root->arg->kind == NODE_STR) {
@@ -19,15 +19,23 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 			diag_error(root->arg->loc, "process(\"\") needs a program path");
 			return false;
 		}
-		pt->path = root->arg->u.str;
+		*path = root->arg->u.str;
 	} else if (root->arg) {
 		if (root->arg->u.num <= 0 || root->arg->u.num > 4194304) {
 			diag_error(root->arg->loc, "process(PID) needs a process id, not %lld",
 				   (long long)root->arg->u.num);
 			return false;
 		}
-		pt->pid = root->arg->u.num;
+		*pid = root->arg->u.num;
 	}
+	return true;
+}
+
+static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
+{
+	struct probe_component *root = probes_component(pp, 0);
+	if (!process_root(pp, &pt->path, &pt->pid))
+		return false;
 	struct probe_component *c = probes_component(pp, 1);
 	if (!c) {
 		diag_error(root->loc, "expected process.begin, .end, .thread.begin, .thread.end, .function(...), "

@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "probes.h"
+#include "probes/process.h"
 #include "targetvar.h"
 
 /* A resolved_probe's data. */
@@ -34,21 +35,9 @@ static const char *hit_field(const char *field)
 static bool syscall_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
 	(void)s;
-	struct probe_component *root = probes_component(pp, 0);
 	struct syscall_point *pt = ast_alloc(sizeof(*pt));
-	if (root->arg && root->arg->kind == NODE_STR) {
-		if (!*root->arg->u.str) {
-			diag_error(root->arg->loc, "process(\"\") needs a program path");
-			return false;
-		}
-		pt->path = root->arg->u.str;
-	} else if (root->arg) {
-		if (root->arg->u.num <= 0 || root->arg->u.num > 4194304) {
-			diag_error(root->arg->loc, "process(PID) needs a process id, not %lld", (long long)root->arg->u.num);
-			return false;
-		}
-		pt->pid = root->arg->u.num;
-	}
+	if (!process_root(pp, &pt->path, &pt->pid))
+		return false;
 	struct probe_component *sc = probes_component(pp, 1), *ret = probes_component(pp, 2);
 	if (sc->arg) {
 		diag_error(sc->loc, ".syscall takes no argument: it fires for every system call");
