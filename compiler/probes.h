@@ -38,8 +38,9 @@ struct runtime_family {
 
 /*
  * A probe-point family. Each lives in its own file under probes/ (and its
- * runtime half under runtime/linux/); a new one is one row in the table in
- * probes.c and never touches the core.
+ * runtime half under runtime/linux/); a new one is a row in probes/families.def
+ * (and one in runtime/linux/families.h) and never touches the core
+ * (docs/internals.md, "Adding a probe family").
  */
 struct probe_provider {
 	/*
@@ -81,7 +82,8 @@ struct probe_provider {
 	 * compiles out the others (runtime_api.h lists them).
 	 * Pass 3, after the probe bodies: emit this family's table over mine
 	 * (in order). Contract: the table's name and element type are the
-	 * ones runtime_api.h lists for the family.
+	 * ones the family's runtime file declares (its STP_FAMILY_DECLS half,
+	 * or runtime_api.h for the older families).
 	 */
 	void (*emit_defines)(struct emitter *e, struct session *s, struct vec *mine);
 	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
