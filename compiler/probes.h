@@ -76,10 +76,16 @@ struct probe_provider {
 	 */
 	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
 	/*
-	 * Pass 3, before runtime.h is included: emit the STP_HAVE_* define,
-	 * and the STP_* feature defines that say which parts of the family's
-	 * runtime mine (the resolved probes it owns) needs; the runtime
-	 * compiles out the others (runtime_api.h lists them).
+	 * Its feature define ("STP_HAVE_TIMERS"), which pass 3 emits as
+	 * "#define FEATURE 1" when the script uses the family; NULL for none
+	 * (a family attached by another: kernel.function by kprobe).
+	 */
+	const char *feature;
+	/*
+	 * Optional (both). Pass 3, before runtime.h is included, after the
+	 * feature define: emit the STP_* defines that say which parts of the
+	 * family's runtime mine (the resolved probes it owns) needs; the
+	 * runtime compiles out the others (runtime_api.h lists them).
 	 * Pass 3, after the probe bodies: emit this family's table over mine
 	 * (in order). Contract: the table's name and element type are the
 	 * ones the family's runtime file declares (its STP_FAMILY_DECLS half,

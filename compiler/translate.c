@@ -577,7 +577,8 @@ static void emit_tables(struct emitter *e, struct session *s)
 		const struct probe_provider *prov = used.items[i];
 		struct vec mine = {0};
 		provider_probes(s, prov, &mine);
-		prov->emit_table(e, s, &mine);
+		if (prov->emit_table)
+			prov->emit_table(e, s, &mine);
 	}
 	emit_blank(e);
 }
@@ -810,7 +811,10 @@ static void write_module(struct emitter *e, struct session *s)
 		const struct probe_provider *prov = used.items[i];
 		struct vec mine = {0};
 		provider_probes(s, prov, &mine);
-		prov->emit_defines(e, s, &mine);
+		if (prov->feature)
+			emit_line(e, "#define %s 1", prov->feature);
+		if (prov->emit_defines)
+			prov->emit_defines(e, s, &mine);
 	}
 	if (conds.n)
 		emit_line(e, "#define STP_HAVE_CONDS 1");

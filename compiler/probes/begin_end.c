@@ -34,13 +34,6 @@ static bool be_resolve(struct session *s, struct probe_point *pp, struct resolve
 	return true;
 }
 
-static void be_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_BEGIN_END 1");
-}
-
 static const char *const be_names[] = {"STP_BE_BEGIN", "STP_BE_END", "STP_BE_ERROR"};
 
 /* Sorted by (type, priority), keeping script order among equals: the run order. */
@@ -88,6 +81,6 @@ const struct probe_provider probe_begin_end = {
 	.also = (const char *const[]){"end", "error", NULL},
 	.patterns = (const char *const[]){"begin", "begin(number)", "end", "end(number)", "error", "error(number)", NULL},
 	.resolve = be_resolve,
-	.emit_defines = be_defines,
+	.feature = "STP_HAVE_BEGIN_END",
 	.emit_table = be_table,
 };

@@ -555,20 +555,6 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	return true;
 }
 
-static void kernel_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	(void)e; /* its probes belong to the kprobe and tracepoint families */
-}
-
-static void kernel_table(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)e;
-	(void)s;
-	(void)mine;
-}
-
 const struct probe_provider probe_kernel = {
 	.name = "kernel",
 	.also = (const char *const[]){"module", NULL},
@@ -614,6 +600,4 @@ const struct probe_provider probe_kernel = {
 		NULL,
 	},
 	.expand = kernel_expand,
-	.emit_defines = kernel_defines,
-	.emit_table = kernel_table,
 };

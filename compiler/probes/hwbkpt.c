@@ -108,7 +108,8 @@ static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct res
 	return true;
 }
 
-static void hwbkpt_defines(struct emitter *e, struct session *s, struct vec *mine)
+/* The table; and a warning when there are more watchpoints than debug registers. */
+static void hwbkpt_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
 	if (mine->n > HWBKPT_REGISTERS) {
@@ -116,12 +117,6 @@ static void hwbkpt_defines(struct emitter *e, struct session *s, struct vec *min
 		diag_warning(fifth->point->loc, "%d hardware watchpoints, but x86 has %d debug registers: "
 			     "the session will fail to start", mine->n, HWBKPT_REGISTERS);
 	}
-	emit_line(e, "#define STP_HAVE_HWBKPT 1");
-}
-
-static void hwbkpt_table(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
 	emit_open(e, "static struct _stp_hwbkpt_probe _stp_hwbkpt_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		const struct resolved_probe *r = mine->items[i];
@@ -145,7 +140,7 @@ const struct probe_provider probe_hwbkpt = {
 		NULL,
 	},
 	.resolve = hwbkpt_resolve,
-	.emit_defines = hwbkpt_defines,
+	.feature = "STP_HAVE_HWBKPT",
 	.emit_table = hwbkpt_table,
 	.families = (const struct runtime_family[]){{"hwbkpt", 9, 1}, {0}},
 };

@@ -150,7 +150,6 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 		wildcard |= kp->wildcard;
 		callee |= kp->callee_return != 0;
 	}
-	emit_line(e, "#define STP_HAVE_KPROBES 1");
 	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */");
 	if (returns)
 		emit_line(e, "#define STP_KPROBES_RETURN 1 /* some probe is a .return: kretprobes */");
@@ -323,6 +322,7 @@ const struct probe_provider probe_kprobe = {
 	},
 	.kernel_function = kprobe_function,
 	.resolve = kprobe_resolve,
+	.feature = "STP_HAVE_KPROBES",
 	.emit_defines = kprobe_defines,
 	.emit_table = kprobe_table,
 	.families = (const struct runtime_family[]){{"kprobes", 2, 6}, {0}},

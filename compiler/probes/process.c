@@ -110,13 +110,6 @@ static bool process_expand(struct session *s, struct probe_point *pp, const stru
 	return true;
 }
 
-static void process_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_PROCESS 1");
-}
-
 static const char *const tf_kinds[] = {
 	[PROCESS_BEGIN] = "STP_TF_BEGIN",
 	[PROCESS_END] = "STP_TF_END",
@@ -199,7 +192,7 @@ const struct probe_provider probe_process = {
 	},
 	.user_files = process_user_files,
 	.expand = process_expand,
-	.emit_defines = process_defines,
+	.feature = "STP_HAVE_PROCESS",
 	.emit_table = process_table,
 	.families = (const struct runtime_family[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {0}},
 };

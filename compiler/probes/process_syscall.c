@@ -64,13 +64,6 @@ static bool syscall_resolve(struct session *s, struct probe_point *pp, struct re
 	return true;
 }
 
-static void syscall_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_PROCESS_SYSCALL 1");
-}
-
 static void syscall_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
@@ -104,7 +97,7 @@ const struct probe_provider probe_process_syscall = {
 		NULL,
 	},
 	.resolve = syscall_resolve,
-	.emit_defines = syscall_defines,
+	.feature = "STP_HAVE_PROCESS_SYSCALL",
 	.emit_table = syscall_table,
 	.families = (const struct runtime_family[]){{"process_syscall", 9, 2}, {0}},
 	.user_files = syscall_user_files,

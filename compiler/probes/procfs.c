@@ -197,13 +197,6 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 	return true;
 }
 
-static void procfs_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_PROCFS 1");
-}
-
 /* One entry per file, with its read and write probe. */
 static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 {
@@ -260,7 +253,7 @@ const struct probe_provider probe_procfs = {
 		NULL,
 	},
 	.resolve = procfs_resolve,
-	.emit_defines = procfs_defines,
+	.feature = "STP_HAVE_PROCFS",
 	.emit_table = procfs_table,
 	.families = (const struct runtime_family[]){{"procfs", 4, 4}, {0}},
 };

@@ -129,13 +129,6 @@ static bool timer_resolve(struct session *s, struct probe_point *pp, struct reso
 	return false;
 }
 
-static void timer_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_TIMERS 1");
-}
-
 static void timer_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
@@ -178,7 +171,7 @@ const struct probe_provider probe_timer = {
 		NULL,
 	},
 	.resolve = timer_resolve,
-	.emit_defines = timer_defines,
+	.feature = "STP_HAVE_TIMERS",
 	.emit_table = timer_table,
 	.families = (const struct runtime_family[]){{"timers", 1, 5}, {0}},
 };

@@ -306,13 +306,6 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 	return true;
 }
 
-static void tracepoint_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_TRACEPOINTS 1");
-}
-
 static void tracepoint_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
@@ -350,7 +343,7 @@ const struct probe_provider probe_tracepoint = {
 	.name = "kernel.trace",
 	.patterns = (const char *const[]){"kernel.trace(string)", NULL},
 	.expand = tracepoint_expand,
-	.emit_defines = tracepoint_defines,
+	.feature = "STP_HAVE_TRACEPOINTS",
 	.emit_table = tracepoint_table,
 	.families = (const struct runtime_family[]){{"tracepoints", 3, 7}, {0}},
 };
