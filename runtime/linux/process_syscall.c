@@ -34,7 +34,6 @@ struct _stp_syscall_hit {
 #else /* the code */
 #ifdef STP_HAVE_PROCESS_SYSCALL
 
-#include <linux/namei.h>
 #include <linux/tracepoint.h>
 #include <asm/syscall.h>
 
@@ -139,11 +138,8 @@ static int _stp_syscall_register(void)
 			entry = true;
 		if (!p->path)
 			continue;
-		rc = kern_path(p->path, LOOKUP_FOLLOW, &p->kpath);
+		rc = _stp_tf_hold_path(p->probe, p->path, &p->kpath);
 		if (rc) {
-			memset(&p->kpath, 0, sizeof(struct path));
-			_stp_session_error("probe %s at %s: cannot find %s (%d)", p->probe->pp,
-					   p->probe->location, p->path, rc);
 			_stp_syscall_unregister();
 			return rc;
 		}

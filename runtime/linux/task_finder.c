@@ -68,9 +68,14 @@
  * first; a thread.end of the same process may follow it.
  */
 
+#include <linux/namei.h>
 #include <linux/sched/task.h>
 
-/* Up to STP_HAVE_PROCESS: matching helpers that process_syscall.c uses too. */
+/*
+ * Up to STP_HAVE_PROCESS: helpers (which program a task runs, the target
+ * tree, holding a process("path") probe's program) that process_syscall.c
+ * uses too.
+ */
 
 /* The inode of the program mm runs, or NULL; mm must stay alive meanwhile. */
 static struct inode *_stp_tf_mm_exe(struct mm_struct *mm)
@@ -106,6 +111,18 @@ static struct inode *_stp_tf_exe_inode(struct task_struct *t, bool stable)
 	return inode;
 }
 
+/* Hold path, a process("path") probe's program: 0, or an error reported naming the probe. */
+static int _stp_tf_hold_path(const struct _stp_probe *probe, const char *path, struct path *kpath)
+{
+	int rc = kern_path(path, LOOKUP_FOLLOW, kpath);
+
+	if (rc) {
+		memset(kpath, 0, sizeof(*kpath));
+		_stp_session_error("probe %s at %s: cannot find %s (%d)", probe->pp, probe->location, path, rc);
+	}
+	return rc;
+}
+
 #define STP_TF_MAX_DEPTH 64		/* ancestors looked at for "descendant of the target" */
 
 /* t is the target process or one of its descendants. */
@@ -136,7 +153,6 @@ static bool _stp_tf_in_target(struct task_struct *t)
 #include <linux/binfmts.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
-#include <linux/namei.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
 
@@ -551,11 +567,8 @@ static int _stp_tf_register(void)
 		_stp_tf_have[p->kind] = true;
 		if (!p->path)
 			continue;
-		rc = kern_path(p->path, LOOKUP_FOLLOW, &p->kpath);
+		rc = _stp_tf_hold_path(p->probe, p->path, &p->kpath);
 		if (rc) {
-			memset(&p->kpath, 0, sizeof(struct path));
-			_stp_session_error("probe %s at %s: cannot find %s (%d)", p->probe->pp,
-					   p->probe->location, p->path, rc);
 			_stp_tf_unregister();
 			return rc;
 		}
