@@ -16,6 +16,12 @@
  */
 int staprun_modinfo_name(const unsigned char *image, size_t size, char *name, size_t name_size)
 {
+	return staprun_modinfo_get(image, size, "name", name, name_size);
+}
+
+int staprun_modinfo_get(const unsigned char *image, size_t size, const char *key, char *name, size_t name_size)
+{
+	size_t klen = strlen(key);
 	const Elf64_Ehdr *eh = (const void *)image;
 	const Elf64_Shdr *sh, *strsec;
 	size_t i;
@@ -44,10 +50,10 @@ int staprun_modinfo_name(const unsigned char *image, size_t size, char *name, si
 		for (p = data; p < end; p += strnlen(p, end - p) + 1) {
 			size_t len = strnlen(p, end - p);
 
-			if (len > 5 && len < (size_t)(end - p) && strncmp(p, "name=", 5) == 0 &&
-			    len - 5 < name_size) {
-				memcpy(name, p + 5, len - 5);
-				name[len - 5] = '\0';
+			if (len > klen && len < (size_t)(end - p) && strncmp(p, key, klen) == 0 && p[klen] == '=' &&
+			    len - klen - 1 < name_size) {
+				memcpy(name, p + klen + 1, len - klen - 1);
+				name[len - klen - 1] = '\0';
 				return 0;
 			}
 		}

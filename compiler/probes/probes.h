@@ -1,0 +1,158 @@
+/* probes.h - probe points: the provider table, resolution (pass 2) and emission hooks (pass 3). */
+#ifndef STAPC_PROBES_H
+#define STAPC_PROBES_H
+
+#include "emit.h"
+#include "session.h"
+
+struct probe_provider;
+
+/* One probe point of one probe, resolved to something the runtime can attach. */
+struct resolved_probe {
+	struct probe *probe;                    /* whose body runs (a derived probe) */
+	struct probe_point *point;              /* concrete: after alias, wildcard and provider
+						   expansion; point->optional says whether the
+						   runtime may quietly skip it if it cannot attach */
+	struct probe_point *user_point;         /* the point in the user's probe it came from */
+	const struct probe_provider *provider;  /* who attaches it */
+	const char *pp;                         /* canonical text, e.g. timer.ms(100) */
+	const char *pn;                         /* pn(): the user's point, wildcards expanded, aliases not */
+	bool via_alias;                         /* matched through a probe alias: -l lists pn, not pp */
+	int index;                              /* position in _stp_probes[] */
+	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
+	void *data;                             /* the provider's own resolved data (its struct, e.g.
+						   struct kprobe_point in probes/kprobe.h), or NULL */
+};
+
+/*
+ * The runtime half of a family: struct _stp_family _stp_family_NAME in its
+ * runtime/linux/ file (runtime_api.h). Generated code lists the families
+ * the script uses (STP_FAMILIES, STP_FAMILIES_STOP) and the runtime
+ * registers and stops exactly those, in the orders the ranks give.
+ */
+struct runtime_family {
+	const char *name;   /* NAME of _stp_family_NAME; NULL ends a list */
+	int start_rank;     /* registration order at START, lower first (a failure unwinds in reverse) */
+	int stop_rank;      /* unregistration order at stop, lower first */
+};
+
+/*
+ * A probe-point family. Each lives in its own file under probes/ (and its
+ * runtime half under runtime/linux/); a new one is a row in probes/families.def
+ * (and one in runtime/linux/families.h) and never touches the core
+ * (docs/internals.md, "Adding a probe family").
+ */
+struct probe_provider {
+	/*
+	 * The point it claims: a first component ("begin", "timer", "kprobe"),
+	 * or the names of the first two ("kernel.trace", "process.syscall"),
+	 * which take precedence over a provider of the first alone; arguments
+	 * do not matter (process("p").syscall is process.syscall's).
+	 */
+	const char *name;
+	const char *const *also;     /* other first components it claims ("end", "error"), NULL-terminated; or NULL */
+	/*
+	 * Every form it accepts, NULL-terminated, as --dump-probe-types prints
+	 * them: string and number for an argument, EVENT for a name chosen
+	 * from a list (docs/language.md#probe-points).
+	 */
+	const char *const *patterns;
+	/*
+	 * Resolve one pp (whose first component is name) into out; report a
+	 * diagnostic at the offending component and return false if it is not
+	 * a valid point of this family. Runs in pass 2 before the probe bodies
+	 * are resolved (probes_derive).
+	 */
+	bool (*resolve)(struct session *s, struct probe_point *pp, struct resolved_probe *out);
+	/*
+	 * Instead of resolve, for families where one point may match many
+	 * (wildcards): push a filled-in copy of tmpl (struct resolved_probe *)
+	 * per match onto out. A match may name another provider in ->provider
+	 * (kernel.function is attached by the kprobe family). Return false
+	 * with a diagnostic when the point is invalid. When nothing matches:
+	 * if pp->optional ('?', '!', or inherited through aliases) return true
+	 * with out empty and say nothing (the core skips the point, or tries
+	 * the next alternative after a '!'); otherwise report and return false.
+	 */
+	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
+	/*
+	 * Its feature define ("STP_HAVE_TIMERS"), which pass 3 emits as
+	 * "#define FEATURE 1" when the script uses the family; NULL for none
+	 * (a family attached by another: kernel.function by kprobe).
+	 */
+	const char *feature;
+	/*
+	 * Optional (both). Pass 3, before runtime.h is included, after the
+	 * feature define: emit the STP_* defines that say which parts of the
+	 * family's runtime mine (the resolved probes it owns) needs; the
+	 * runtime compiles out the others (runtime_api.h lists them).
+	 * Pass 3, after the probe bodies: emit this family's table over mine
+	 * (in order). Contract: the table's name and element type are the
+	 * ones the family's runtime file declares (its STP_FAMILY_DECLS half,
+	 * or runtime_api.h for the older families).
+	 */
+	void (*emit_defines)(struct emitter *e, struct session *s, struct vec *mine);
+	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
+	const struct runtime_family *families; /* its runtime families, {0}-terminated; NULL for none */
+	/*
+	 * Optional. The kernel function ("mod:name" in a module) whose lines
+	 * klines.c tabulates for r (a kprobe's), or NULL.
+	 */
+	const char *(*kernel_function)(const struct resolved_probe *r);
+	/*
+	 * Optional. Push the user files r probes (programs, libraries) onto
+	 * out: symbols only those whose symbols its hits look up (uprobes'
+	 * files, usyms.c), else every file the guest needs (run.c).
+	 */
+	void (*user_files)(const struct resolved_probe *r, bool symbols, struct vec *out);
+};
+
+/* Every provider, probe_NAME for each row PROBE_FAMILY(NAME) of probes/families.def. */
+#define PROBE_FAMILY(name) extern const struct probe_provider probe_##name;
+#include "probes/families.def"
+#undef PROBE_FAMILY
+
+/*
+ * An end probe of the module's own, with a priority after (INT64_MAX) every
+ * end probe of the script: the display, the -t report (probes/begin_end.c).
+ */
+struct resolved_probe *probes_make_end(int64_t priority);
+
+/* -l / -L: print the resolved points (with -L their target variables), sorted, once each. */
+void probes_list(struct session *s, FILE *out);
+
+/*
+ * Pass 2, before name resolution: derive the probes the module runs from
+ * the script's probes. Aliases are expanded (the user's body wrapped in
+ * copies of the alias bodies), wildcards matched against alias names,
+ * brace-expanded points already split by the parser, '?' and '!' applied,
+ * and each concrete point handed to its provider. Fills s->probes and
+ * s->resolved; false on errors.
+ */
+bool probes_derive(struct session *s);
+
+/*
+ * Add the alias definitions of f (the script, or a tapset file when it is
+ * parsed) to the index probes_derive matches points against; f->rank
+ * orders them.
+ */
+void probes_index_aliases(struct session *s, struct ast_file *f);
+
+/* Providers used by the session (of const struct probe_provider *), each once, in table order. */
+void probes_providers_used(struct session *s, struct vec *out);
+
+/* Every provider's patterns (--dump-probe-types), in table order, into out (of const char *). */
+void probes_patterns(struct vec *out);
+
+/* Canonical text of a point's components (no marks, no condition). */
+const char *probes_point_text(const struct probe_point *pp);
+
+/* Helpers for providers. */
+struct probe_component *probes_component(const struct probe_point *pp, int i);
+int probes_ncomponents(const struct probe_point *pp);
+/* True if a component name has a '*' wildcard. */
+bool probes_has_wildcard(const char *name);
+/* Glob match of probe point names: '*' matches any run but '.', "**" any run. */
+bool probes_glob(const char *pattern, const char *text);
+
+#endif
