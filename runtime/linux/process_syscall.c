@@ -4,7 +4,7 @@
  * (task_finder.c's: a PID, a program, the -c/-x target) current passes.
  *
  * The handlers run in the task making the system call, with preemption
- * off. $syscall, $arg1..$arg6 and $return come from a struct
+ * off; a --privilege=stapusr module sees only the loading user's tasks. $syscall, $arg1..$arg6 and $return come from a struct
  * _stp_syscall_hit on the handler's stack (c->base.hit_data). Every
  * system call of every task goes through the tracepoints while they are
  * registered, and pays for the filter of each probe. Unregistration waits
@@ -45,6 +45,10 @@ static bool _stp_syscall_match(const struct _stp_syscall_probe *p)
 {
 	if (current->flags & PF_KTHREAD)
 		return false;
+#ifdef STP_PRIVILEGE_STAPUSR
+	if (!_stp_myproc())
+		return false;	/* only the loading user's own processes */
+#endif
 	if (p->pid)
 		return current->tgid == p->pid;
 	if (p->path)
