@@ -5,83 +5,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "passes.h"
-
-/* The probe point patterns the providers accept (docs/language.md#probe-points), sorted. */
-static const char *const probe_types[] = {
-	"begin",
-	"begin(number)",
-	"end",
-	"end(number)",
-	"error",
-	"error(number)",
-	"input.char",
-	"input.line",
-	"kernel.function(string)",
-	"kernel.function(string).call",
-	"kernel.function(string).exported",
-	"kernel.function(string).inline",
-	"kernel.function(string).return",
-	"kernel.function(string).return.maxactive(number)",
-	"kernel.statement(string)",
-	"kernel.trace(string)",
-	"kprobe.function(string)",
-	"kprobe.function(string).return",
-	"kprobe.module(string).function(string)",
-	"kprobe.module(string).function(string).return",
-	"module(string).function(string)",
-	"module(string).function(string).call",
-	"module(string).function(string).return",
-	"module(string).statement(string)",
-	"never",
-	"perf.hw.EVENT",
-	"perf.hw.EVENT.sample(number)",
-	"perf.sw.EVENT",
-	"perf.sw.EVENT.sample(number)",
-	"perf.type(number).config(number)",
-	"perf.type(number).config(number).sample(number)",
-	"process(number).begin",
-	"process(number).end",
-	"process(number).thread.begin",
-	"process(number).thread.end",
-	"process(string).begin",
-	"process(string).end",
-	"process(string).function(string)",
-	"process(string).function(string).call",
-	"process(string).function(string).return",
-	"process(string).library(string).function(string)",
-	"process(string).library(string).function(string).return",
-	"process(string).mark(string)",
-	"process(string).provider(string).mark(string)",
-	"process(string).statement(string)",
-	"process(string).thread.begin",
-	"process(string).thread.end",
-	"process.begin",
-	"process.end",
-	"process.thread.begin",
-	"process.thread.end",
-	"procfs(string).read",
-	"procfs(string).umask(number).read",
-	"procfs(string).umask(number).write",
-	"procfs(string).write",
-	"procfs.read",
-	"procfs.umask(number).read",
-	"procfs.umask(number).write",
-	"procfs.write",
-	"timer.hz(number)",
-	"timer.jiffies(number)",
-	"timer.jiffies(number).randomize(number)",
-	"timer.ms(number)",
-	"timer.ms(number).randomize(number)",
-	"timer.ns(number)",
-	"timer.ns(number).randomize(number)",
-	"timer.profile",
-	"timer.s(number)",
-	"timer.s(number).randomize(number)",
-	"timer.sec(number)",
-	"timer.sec(number).randomize(number)",
-	"timer.us(number)",
-	"timer.us(number).randomize(number)",
-};
+#include "probes.h"
 
 static int compare_lines(const void *a, const void *b)
 {
@@ -153,8 +77,7 @@ int dump_run(struct session *s)
 {
 	struct vec lines = {0}, files = {0};
 	if (s->dump == STAP_DUMP_PROBE_TYPES) {
-		for (size_t i = 0; i < sizeof(probe_types) / sizeof(probe_types[0]); i++)
-			vec_push(&lines, (void *)probe_types[i]);
+		probes_patterns(&lines);	/* each family's own list (probes/families.def) */
 		print_sorted(&lines);
 		return STAP_EXIT_OK;
 	}

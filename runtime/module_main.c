@@ -116,19 +116,9 @@ static void _stp_count_skipped(void);
 #include "linux/time.c"
 #include "linux/control.c"
 #include "linux/relay.c"
-#include "linux/begin_end.c"
-#include "linux/timers.c"
 #include "linux/copy.c"
-#include "linux/kprobes.c"
-#include "linux/modules.c"
-#include "linux/tracepoints.c"
-#include "linux/procfs.c"
-#include "linux/task_finder.c"
-#include "linux/uprobes.c"
-#include "linux/perf.c"
 #include "linux/timing.c"
-#include "linux/input.c"
-#include "linux/netfilter.c"
+#include "linux/families.h"	/* every family's code (the script's are compiled in) */
 
 /* The families the script uses (STP_FAMILIES from the generated code), NULL-terminated. */
 #define STP_FAMILY_REF(name) &_stp_family_##name,

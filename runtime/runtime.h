@@ -40,14 +40,6 @@
 #include <linux/smp.h>
 #include <linux/path.h>
 #include <linux/uprobes.h>
-#ifdef STP_HAVE_NETFILTER
-/* the hook API, and the constants a netfilter probe point may name */
-#include <linux/netfilter.h>
-#include <linux/netfilter_ipv4.h>
-#include <linux/netfilter_ipv6.h>
-#include <linux/netfilter_arp.h>
-#include <uapi/linux/netfilter_bridge.h>
-#endif
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -84,6 +76,11 @@
 
 #include "transport_msgs.h"
 #include "runtime_api.h"
+
+/* Each probe family's declarations: its table's types (linux/families.h). */
+#define STP_FAMILY_DECLS 1
+#include "linux/families.h"
+#undef STP_FAMILY_DECLS
 
 /*
  * Generated code uses only part of the runtime, so many of the static

@@ -142,6 +142,7 @@ struct _stp_probe {
  * #ifdef STP_HAVE_PERF
  * static struct _stp_perf_probe _stp_perf_probes[];
  * #endif
+ * and the table each family's runtime file declares (linux/families.h), e.g.
  * #ifdef STP_HAVE_NETFILTER
  * static struct _stp_netfilter_probe _stp_netfilter_probes[];
  * #endif
@@ -201,7 +202,7 @@ struct _stp_timer_probe {
  */
 struct _stp_kprobe_probe {
 	const struct _stp_probe *probe;
-	const char *symbol;
+	const char *symbol;              /* NULL: .absolute, offset is the address */
 	unsigned long offset;            /* bytes past symbol */
 	int is_return;
 	int optional;                    /* '?': a registration failure is not an error */
@@ -297,25 +298,6 @@ struct _stp_perf_probe {
 	struct perf_event **events;      /* runtime-owned: one per CPU, by CPU id */
 };
 
-#ifdef STP_HAVE_NETFILTER
-/* netfilter.hook("H").pf("P").priority("N"): a hook in the initial network namespace. */
-struct _stp_netfilter_probe {
-	const struct _stp_probe *probe;
-	u8 pf;                           /* NFPROTO_IPV4, NFPROTO_IPV6, ... */
-	unsigned int hooknum;            /* NF_INET_LOCAL_IN, ... */
-	int priority;                    /* lower runs first */
-	struct nf_hook_ops ops;          /* runtime-owned */
-};
-
-/* What a netfilter probe's $hooknum, $skb, $in, $out and $verdict read (c->base.hit_data). */
-struct _stp_nf_hit {
-	unsigned int hooknum;            /* the hook the packet is at */
-	struct sk_buff *skb;             /* the packet */
-	struct net_device *in;           /* the device it came in on, NULL if none yet */
-	struct net_device *out;          /* the device it goes out on, NULL if none yet */
-	s64 verdict;                     /* what the hook returns: NF_ACCEPT unless a guru script sets it */
-};
-#endif
 
 /* process[("path") | (PID)].begin, .end, .thread.begin, .thread.end */
 enum _stp_tf_kind { STP_TF_BEGIN, STP_TF_END, STP_TF_THREAD_BEGIN, STP_TF_THREAD_END };

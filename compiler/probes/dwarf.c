@@ -7,7 +7,7 @@
  *   kernel.function("PATTERN").label("LPATTERN")
  *   kernel.statement("PATTERN")
  *   module("MPATTERN").function("PATTERN")...   module("MPATTERN").statement(...)
- *   kernel.trace("...")                     handed to probes/tracepoint.c
+ *   kernel.function(ADDRESS)[.call|.return], kernel.statement(ADDRESS)[.absolute]
  *
  * PATTERN is func[@file[:LINES|+N]] (linespec.h); func, file and MPATTERN
  * take wildcards (MPATTERN over the target's modules.dep). A function
@@ -27,6 +27,7 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
+#include "probes/kprobe.h"
 #include "probes/linespec.h"
 #include "targetvar.h"
 
@@ -155,10 +156,12 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
 					uint64_t addr)
 {
 	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
 	*r = *tmpl;
 	r->provider = &probe_kprobe;
-	r->symbol = ast_printf("%s%s", prefix, f->symbol);
-	r->offset = (int64_t)(addr - f->symbol_addr);
+	r->data = kp;
+	kp->symbol = ast_printf("%s%s", prefix, f->symbol);
+	kp->offset = (int64_t)(addr - f->symbol_addr);
 	return r;
 }
 
@@ -243,10 +246,11 @@ static void expand_callees(struct request *rq, struct debuginfo *di, struct dbg_
 		if (!callee || callee->addr != callee->symbol_addr || (kt && ktext_check(kt, callee->addr, &site) != KTEXT_OK))
 			continue; /* renamed by the compiler (.isra, .constprop), or not probeable */
 		struct resolved_probe *r = new_probe(tmpl, "", callee, callee->addr);
-		r->callee_return = (int64_t)(call->return_addr - callee->addr);
-		r->is_return = rq->sf.ret;
-		r->maxactive = rq->sf.maxactive;
-		r->wildcard = true;
+		struct kprobe_point *kp = r->data;
+		kp->callee_return = (int64_t)(call->return_addr - callee->addr);
+		kp->is_return = rq->sf.ret;
+		kp->maxactive = rq->sf.maxactive;
+		kp->wildcard = true;
 		const char *how = rq->sf.ret ? ".return" : rq->sf.call ? ".call" : "";
 		r->pp = callee->file ? ast_printf("%s.callee(\"%s@%s:%d\")%s", where_text("kernel.function", f->name, f->file,
 											   f->line),
@@ -361,11 +365,12 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		if (!kernel && di->source != DBG_SOURCE_DWARF && kernel_module_function_missing(s, module, f->symbol))
 			continue;
 		struct resolved_probe *r = new_probe(tmpl, prefix, f, f->addr);
-		r->is_return = sf.ret;
-		r->maxactive = sf.maxactive;
-		r->ftrace_site = verdict == KTEXT_OK && f->addr == f->symbol_addr ? site : 0;
-		r->ktext = kt;
-		r->wildcard = wildcard;
+		struct kprobe_point *kp = r->data;
+		kp->is_return = sf.ret;
+		kp->maxactive = sf.maxactive;
+		kp->ftrace_site = verdict == KTEXT_OK && f->addr == f->symbol_addr ? site : 0;
+		kp->ktext = kt;
+		kp->wildcard = wildcard;
 		r->pp = ast_printf("%s%s%s%s", where_text(family, f->name, f->file, f->line), sf.inl ? ".inline" : "",
 				   sf.exported ? ".exported" : "", sf.ret ? ".return" : sf.call ? ".call" : "");
 		r->scope = function_scope(di, f, f->addr, sf.ret, ast_printf("function %s", f->name));
@@ -397,6 +402,97 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	return true;
 }
 
+/* The out-of-line function whose symbol starts at addr (want_start) or whose code holds it, or NULL. */
+static struct dbg_func *function_at(struct debuginfo *di, uint64_t addr, bool want_start)
+{
+	const char *name = NULL;
+	uint64_t start = addr;
+	struct vec starts = {0}, funcs = {0};
+	dbg_func_starts(di, ".text", &starts);
+	for (int i = 0; i < starts.n && !name; i++) {
+		const struct dbg_func_start *fs = starts.items[i];
+		if (want_start ? fs->addr == addr : fs->addr <= addr && addr < fs->addr + fs->size) {
+			name = fs->name;
+			start = fs->addr;
+		}
+	}
+	if (!name)
+		return NULL;
+	dbg_functions(di, name, NULL, false, &funcs);
+	for (int i = 0; i < funcs.n; i++) {
+		struct dbg_func *f = funcs.items[i];
+		if (f->symbol_addr == start && !f->inlined)
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * kernel.function(ADDRESS)[.call|.return], kernel.statement(ADDRESS): the
+ * link-time address of a function's entry, or of an instruction of one
+ * (DWARF), attached as its symbol plus offset (so KASLR moves it along);
+ * kernel.statement(ADDRESS).absolute (guru): the running kernel's address,
+ * unchecked, without debuginfo.
+ */
+static bool address_expand(struct session *s, struct request *rq, const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct probe_point *pp = rq->pp;
+	uint64_t addr = (uint64_t)rq->what->arg->u.num;
+	struct probe_component *next = probes_component(pp, 2);
+	const char *family = rq->statement ? "kernel.statement" : "kernel.function";
+	if (rq->statement && next && !strcmp(next->name, "absolute") && !next->arg && probes_ncomponents(pp) == 3) {
+		if (!s->guru) {
+			diag_error(next->loc, "kernel.statement(ADDRESS).absolute needs guru mode (-g): the address is not "
+				   "checked against the kernel's code");
+			return false;
+		}
+		struct resolved_probe *r = ast_alloc(sizeof(*r));
+		struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+		*r = *tmpl;
+		r->provider = &probe_kprobe;
+		r->data = kp;
+		kp->offset = (int64_t)addr;
+		r->pp = ast_printf("kernel.statement(0x%llx).absolute", (unsigned long long)addr);
+		vec_push(out, r);
+		return true;
+	}
+	if (!parse_suffixes(pp, 2, rq->statement, &rq->sf))
+		return false;
+	if (rq->sf.inl || rq->sf.label || rq->sf.callee || rq->sf.exported) {
+		diag_error(pp->loc, "%s(ADDRESS) takes only .call, .return or .return.maxactive(N) after it", family);
+		return false;
+	}
+	const char *err = NULL;
+	struct debuginfo *di = kernel_debuginfo(s, "kernel", &err);
+	if (!di) {
+		diag_error(rq->what->loc, "%s", err);
+		return false;
+	}
+	if (di->source != DBG_SOURCE_DWARF) {
+		diag_error(rq->what->arg->loc, "%s(ADDRESS) needs the kernel's DWARF (its symbol table and line "
+			   "tables): BTF has no addresses; name the function instead", family);
+		return false;
+	}
+	struct dbg_func *f = function_at(di, addr, !rq->statement);
+	if (!f) {
+		if (pp->optional)
+			return true;
+		diag_error(rq->what->arg->loc, "no function of kernel %s %s address 0x%llx", s->release,
+			   rq->statement ? "holds" : "starts at", (unsigned long long)addr);
+		return false;
+	}
+	struct resolved_probe *r = new_probe(tmpl, "", f, rq->statement ? addr : f->addr);
+	struct kprobe_point *kp = r->data;
+	kp->is_return = rq->sf.ret;
+	kp->maxactive = rq->sf.maxactive;
+	r->pp = ast_printf("%s(0x%llx)%s", family, (unsigned long long)addr,
+			   rq->sf.ret ? ".return" : rq->sf.call ? ".call" : "");
+	r->scope = function_scope(di, f, rq->statement ? addr : f->addr, rq->sf.ret,
+				  ast_printf("%s at 0x%llx", f->name, (unsigned long long)addr));
+	vec_push(out, r);
+	return true;
+}
+
 static bool kernel_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
 {
 	struct probe_component *first = probes_component(pp, 0);
@@ -412,9 +508,15 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		return false;
 	}
 	struct probe_component *what = probes_component(pp, 1);
-	if (what && !strcmp(what->name, "trace") && !strcmp(module, "kernel"))
-		return probe_tracepoint.expand(s, pp, tmpl, out);
 	struct request rq = {.pp = pp, .what = what, .statement = what && !strcmp(what->name, "statement")};
+	if (what && what->arg && what->arg->kind == NODE_NUM && (rq.statement || !strcmp(what->name, "function"))) {
+		if (strcmp(module, "kernel")) {
+			diag_error(what->arg->loc, "an address probe is in the kernel: module(\"m\").%s(ADDRESS) is not "
+				   "supported", what->name);
+			return false;
+		}
+		return address_expand(s, &rq, tmpl, out);
+	}
 	if (!what || (!rq.statement && strcmp(what->name, "function")) || !what->arg || what->arg->kind != NODE_STR) {
 		diag_error(what ? what->loc : pp->loc, "expected %s.function(\"pattern\")%s", first->name,
 			   !strcmp(module, "kernel") ? ", kernel.statement(\"func@file:line\") or kernel.trace(\"name\")"
@@ -451,23 +553,49 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 	return true;
 }
 
-static void kernel_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	(void)e; /* its probes belong to the kprobe and tracepoint families */
-}
-
-static void kernel_table(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)e;
-	(void)s;
-	(void)mine;
-}
-
 const struct probe_provider probe_kernel = {
 	.name = "kernel",
+	.also = (const char *const[]){"module", NULL},
+	.patterns = (const char *const[]){
+		"kernel.function(number)",
+		"kernel.function(number).call",
+		"kernel.function(number).return",
+		"kernel.function(number).return.maxactive(number)",
+		"kernel.statement(number)",
+		"kernel.statement(number).absolute",
+		"kernel.function(string)",
+		"kernel.function(string).call",
+		"kernel.function(string).return",
+		"kernel.function(string).return.maxactive(number)",
+		"kernel.function(string).inline",
+		"kernel.function(string).exported",
+		"kernel.function(string).exported.call",
+		"kernel.function(string).exported.return",
+		"kernel.function(string).label(string)",
+		"kernel.function(string).callee(string)",
+		"kernel.function(string).callee(string).call",
+		"kernel.function(string).callee(string).return",
+		"kernel.function(string).callees",
+		"kernel.function(string).callees(number)",
+		"kernel.function(string).callees.return",
+		"kernel.statement(string)",
+		"module(string).function(string)",
+		"module(string).function(string).call",
+		"module(string).function(string).return",
+		"module(string).function(string).return.maxactive(number)",
+		"module(string).function(string).inline",
+		"module(string).function(string).exported",
+		"module(string).function(string).exported.call",
+		"module(string).function(string).exported.return",
+		"module(string).function(string).label(string)",
+		"module(string).function(string).callee(string)",
+		"module(string).function(string).callee(string).call",
+		"module(string).function(string).callee(string).return",
+		"module(string).function(string).callees",
+		"module(string).function(string).callees(number)",
+		"module(string).function(string).callees.return",
+		"module(string).statement(string)",
+		NULL,
+	},
 	.expand = kernel_expand,
-	.emit_defines = kernel_defines,
-	.emit_table = kernel_table,
 };

@@ -38,13 +38,6 @@ static bool input_resolve(struct session *s, struct probe_point *pp, struct reso
 	return true;
 }
 
-static void input_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_INPUT 1");
-}
-
 static void input_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
@@ -58,8 +51,13 @@ static void input_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_input = {
 	.name = "input",
+	.patterns = (const char *const[]){
+		"input.char",
+		"input.line",
+		NULL,
+	},
 	.resolve = input_resolve,
-	.emit_defines = input_defines,
+	.feature = "STP_HAVE_INPUT",
 	.emit_table = input_table,
 	.families = NULL,
 };

@@ -11,6 +11,7 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
+#include "probes/kprobe.h"
 #include "targetvar.h"
 
 static bool valid_symbol(const char *sym)
@@ -24,11 +25,71 @@ static bool valid_symbol(const char *sym)
 	return true;
 }
 
+/* kprobe.statement(ADDRESS).absolute: guru mode, the address as the running kernel has it. */
+static bool statement_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+{
+	struct probe_component *st = probes_component(pp, 1), *abs = probes_component(pp, 2);
+	if (!st->arg || st->arg->kind != NODE_NUM || st->arg->u.num == 0) {
+		diag_error(st->loc, "kprobe.statement needs an address: kprobe.statement(0xADDRESS).absolute");
+		return false;
+	}
+	if (!abs || strcmp(abs->name, "absolute") || abs->arg || probes_ncomponents(pp) > 3) {
+		diag_error(abs ? abs->loc : pp->loc, "kprobe.statement(ADDRESS) needs .absolute (and nothing else after it): "
+			   "the address is the running kernel's, unchecked");
+		return false;
+	}
+	if (!s->guru) {
+		diag_error(abs->loc, "kprobe.statement(ADDRESS).absolute needs guru mode (-g): the address is not checked "
+			   "against the kernel's code");
+		return false;
+	}
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+	kp->offset = st->arg->u.num;
+	out->data = kp;
+	return true;
+}
+
+/* After function("f"): nothing, .call, .return or .return.maxactive(N), from component i on. */
+static bool function_suffix(struct probe_point *pp, int i, struct kprobe_point *kp)
+{
+	struct probe_component *c = probes_component(pp, i);
+	if (!c)
+		return true;
+	if (c->arg || (strcmp(c->name, "call") && strcmp(c->name, "return"))) {
+		diag_error(c->loc, "unexpected '.%s' after kprobe.function(...): expected .call, .return or "
+			   ".return.maxactive(N)", c->name);
+		return false;
+	}
+	kp->is_return = !strcmp(c->name, "return");
+	struct probe_component *m = probes_component(pp, i + 1);
+	if (!m)
+		return true;
+	if (!kp->is_return || strcmp(m->name, "maxactive") || probes_ncomponents(pp) > i + 2) {
+		struct probe_component *bad = kp->is_return && !strcmp(m->name, "maxactive") ? probes_component(pp, i + 2) : m;
+		diag_error(bad->loc, "unexpected '.%s' after kprobe.function(...).%s%s", bad->name,
+			   bad == m ? c->name : "return.maxactive(N)",
+			   bad == m && kp->is_return ? ": only .maxactive(N) may follow" : "");
+		return false;
+	}
+	if (!m->arg || m->arg->kind != NODE_NUM || m->arg->u.num < 1 || m->arg->u.num > 4096) {
+		diag_error(m->loc, ".maxactive(N) needs N from 1 to 4096: the return instances in flight");
+		return false;
+	}
+	kp->maxactive = m->arg->u.num;
+	return true;
+}
+
 static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
 	int next = 1;
 	const char *module = NULL;
 	struct probe_component *fn = probes_component(pp, 1);
+	if (probes_component(pp, 0)->arg) {
+		diag_error(probes_component(pp, 0)->loc, "'kprobe' takes no argument");
+		return false;
+	}
+	if (fn && !strcmp(fn->name, "statement"))
+		return statement_resolve(s, pp, out);
 	if (fn && !strcmp(fn->name, "module")) {
 		if (!fn->arg || fn->arg->kind != NODE_STR || !valid_symbol(kernel_module_name(fn->arg->u.str))) {
 			diag_error(fn->loc, "kprobe.module needs a module name in quotes: kprobe.module(\"name\")");
@@ -44,7 +105,8 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 		fn = probes_component(pp, ++next);
 	}
 	if (!fn || strcmp(fn->name, "function")) {
-		diag_error(fn ? fn->loc : pp->loc, "expected kprobe%s.function(\"name\")", module ? ".module(\"m\")" : "");
+		diag_error(fn ? fn->loc : pp->loc, "expected kprobe%s.function(\"name\")%s", module ? ".module(\"m\")" : "",
+			   module ? "" : " or kprobe.statement(ADDRESS).absolute");
 		return false;
 	}
 	if (!fn->arg || fn->arg->kind != NODE_STR) {
@@ -56,11 +118,9 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 			   "use kernel.function)", fn->arg->u.str);
 		return false;
 	}
-	struct probe_component *ret = probes_component(pp, next + 1);
-	if (ret && (strcmp(ret->name, "return") || ret->arg || probes_ncomponents(pp) > next + 2)) {
-		diag_error(ret->loc, "unexpected '.%s' after kprobe.function(...): only .return is valid", ret->name);
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+	if (!function_suffix(pp, next + 1, kp))
 		return false;
-	}
 	if (module && !pp->optional) {
 		const char *missing = kernel_module_function_missing(s, module, fn->arg->u.str);
 		if (missing) {
@@ -68,8 +128,8 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 			return false;
 		}
 	}
-	out->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), fn->arg->u.str) : fn->arg->u.str;
-	out->is_return = ret != NULL;
+	kp->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), fn->arg->u.str) : fn->arg->u.str;
+	out->data = kp;
 	return true;
 }
 
@@ -84,13 +144,12 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 	(void)s;
 	bool returns = false, modules = false, wildcard = false, callee = false;
 	for (int i = 0; i < mine->n; i++) {
-		const struct resolved_probe *r = mine->items[i];
-		returns |= r->is_return;
-		modules |= strchr(r->symbol, ':') != NULL;
-		wildcard |= r->wildcard;
-		callee |= r->callee_return != 0;
+		const struct kprobe_point *kp = ((const struct resolved_probe *)mine->items[i])->data;
+		returns |= kp->is_return;
+		modules |= kp->symbol && strchr(kp->symbol, ':');
+		wildcard |= kp->wildcard;
+		callee |= kp->callee_return != 0;
 	}
-	emit_line(e, "#define STP_HAVE_KPROBES 1");
 	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */");
 	if (returns)
 		emit_line(e, "#define STP_KPROBES_RETURN 1 /* some probe is a .return: kretprobes */");
@@ -113,14 +172,15 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 
 static bool fentry_eligible(const struct resolved_probe *r)
 {
-	return !r->is_return && r->offset == 0 && r->ftrace_site && r->ktext && !strchr(r->symbol, ':') &&
-	       !r->callee_return;
+	const struct kprobe_point *kp = r->data;
+	return kp->symbol && !kp->is_return && kp->offset == 0 && kp->ftrace_site && kp->ktext && !strchr(kp->symbol, ':') &&
+	       !kp->callee_return;
 }
 
 static int compare_site(const void *a, const void *b)
 {
-	const struct resolved_probe *x = *(const struct resolved_probe *const *)a;
-	const struct resolved_probe *y = *(const struct resolved_probe *const *)b;
+	const struct kprobe_point *x = (*(const struct resolved_probe *const *)a)->data;
+	const struct kprobe_point *y = (*(const struct resolved_probe *const *)b)->data;
 	return x->ftrace_site < y->ftrace_site ? -1 : x->ftrace_site > y->ftrace_site;
 }
 
@@ -133,7 +193,7 @@ static uint32_t fentry_slot(uint64_t site, int bits)
 /* _stp_fentries[] (rows sorted by site, each site once), its hash index and the KASLR reference addresses. */
 static void fentry_table(struct emitter *e, struct vec *rows)
 {
-	const struct ktext *kt = ((struct resolved_probe *)rows->items[0])->ktext;
+	const struct ktext *kt = ((struct kprobe_point *)((struct resolved_probe *)rows->items[0])->data)->ktext;
 	uint64_t ref_filter = 0, ref_register = 0;
 	bool regs = false;
 	ktext_symbol(kt, "ftrace_set_filter_ips", &ref_filter);
@@ -147,9 +207,10 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 	int n = rows->n;
 	for (int i = 0; i < n; i++) {
 		struct resolved_probe *r = rows->items[i];
+		const struct kprobe_point *kp = r->data;
 		regs |= r->probe->uses_regs;
-		emit_line(e, "{ 0x%llxUL, &_stp_probes[%d], %s, %d },", (unsigned long long)r->ftrace_site, r->index,
-			  emit_c_string(r->symbol), r->wildcard);
+		emit_line(e, "{ 0x%llxUL, &_stp_probes[%d], %s, %d },", (unsigned long long)kp->ftrace_site, r->index,
+			  emit_c_string(kp->symbol), kp->wildcard);
 	}
 	emit_close(e, "};");
 	if (regs)
@@ -159,7 +220,8 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 		bits++;
 	uint32_t *slots = calloc((size_t)1 << bits, sizeof(*slots));
 	for (int i = 0; i < n; i++) {
-		uint32_t j = fentry_slot(((struct resolved_probe *)rows->items[i])->ftrace_site, bits);
+		uint32_t j = fentry_slot(((struct kprobe_point *)((struct resolved_probe *)rows->items[i])->data)->ftrace_site,
+					 bits);
 		while (slots[j])
 			j = (j + 1) & ((1u << bits) - 1);
 		slots[j] = (uint32_t)i + 1;
@@ -190,11 +252,12 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 		qsort(shared.items, (size_t)shared.n, sizeof(void *), compare_site);
 		int n = 0;
 		for (int i = 0; i < shared.n; i++) {
-			struct resolved_probe *r = shared.items[i];
-			if (n && r->ftrace_site == ((struct resolved_probe *)shared.items[n - 1])->ftrace_site)
-				r->ftrace_site = 0; /* not eligible any more */
+			struct kprobe_point *kp = ((struct resolved_probe *)shared.items[i])->data;
+			if (n && kp->ftrace_site ==
+				 ((struct kprobe_point *)((struct resolved_probe *)shared.items[n - 1])->data)->ftrace_site)
+				kp->ftrace_site = 0; /* not eligible any more */
 			else
-				shared.items[n++] = r;
+				shared.items[n++] = shared.items[i];
 		}
 		shared.n = n;
 	}
@@ -207,7 +270,7 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	for (int i = 0; i < rows.n; i++) {
 		struct resolved_probe *r = rows.items[i];
 		const char *name = ast_printf("probe_%d_entry", r->probe->index);
-		if (!r->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
+		if (!((struct kprobe_point *)r->data)->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
 			continue;
 		emit_line(e, "static struct _stp_probe _stp_entry_probe_%d = { .body = %s, .pp = %s, .location = \"%s:%d:%d\" };",
 			  r->index, name, emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col);
@@ -216,12 +279,15 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	emit_open(e, "static struct _stp_kprobe_probe _stp_kprobe_probes[] = {");
 	for (int i = 0; i < rows.n; i++) {
 		struct resolved_probe *r = rows.items[i];
-		bool saves = r->is_return && r->scope && r->scope->saved.n;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %lld, .is_return = %d, .maxactive = %lld, "
+		const struct kprobe_point *kp = r->data;
+		bool saves = kp->is_return && r->scope && r->scope->saved.n;
+		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .offset = %s, .is_return = %d, .maxactive = %lld, "
 			  ".optional = %d%s%s%s },",
-			  r->index, emit_c_string(r->symbol), (long long)r->offset, r->is_return, (long long)r->maxactive,
-			  r->point->optional, r->wildcard ? ", .wildcard = 1" : "",
-			  r->callee_return ? ast_printf(", .callee_return = %lldL", (long long)r->callee_return) : "",
+			  r->index, kp->symbol ? emit_c_string(kp->symbol) : "NULL",
+			  kp->symbol ? ast_printf("%lld", (long long)kp->offset)
+				     : ast_printf("0x%llxUL", (unsigned long long)kp->offset), kp->is_return, (long long)kp->maxactive,
+			  r->point->optional, kp->wildcard ? ", .wildcard = 1" : "",
+			  kp->callee_return ? ast_printf(", .callee_return = %lldL", (long long)kp->callee_return) : "",
 			  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 					     targetvar_entry_size(r->scope)) : "");
 	}
@@ -235,9 +301,28 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 	emit_line(e, "%s", list);
 }
 
+static const char *kprobe_function(const struct resolved_probe *r)
+{
+	return ((const struct kprobe_point *)r->data)->symbol;
+}
+
 const struct probe_provider probe_kprobe = {
 	.name = "kprobe",
+	.patterns = (const char *const[]){
+		"kprobe.function(string)",
+		"kprobe.function(string).call",
+		"kprobe.function(string).return",
+		"kprobe.function(string).return.maxactive(number)",
+		"kprobe.module(string).function(string)",
+		"kprobe.module(string).function(string).call",
+		"kprobe.module(string).function(string).return",
+		"kprobe.module(string).function(string).return.maxactive(number)",
+		"kprobe.statement(number).absolute",
+		NULL,
+	},
+	.kernel_function = kprobe_function,
 	.resolve = kprobe_resolve,
+	.feature = "STP_HAVE_KPROBES",
 	.emit_defines = kprobe_defines,
 	.emit_table = kprobe_table,
 	.families = (const struct runtime_family[]){{"kprobes", 2, 6}, {0}},

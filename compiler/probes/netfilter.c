@@ -159,13 +159,6 @@ static bool netfilter_resolve(struct session *s, struct probe_point *pp, struct 
 	return true;
 }
 
-static void netfilter_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_NETFILTER 1");
-}
-
 /* One hook per probe point, its fields as the kernel's constants. */
 static void netfilter_table(struct emitter *e, struct session *s, struct vec *mine)
 {
@@ -182,8 +175,15 @@ static void netfilter_table(struct emitter *e, struct session *s, struct vec *mi
 
 const struct probe_provider probe_netfilter = {
 	.name = "netfilter",
+	.patterns = (const char *const[]){
+		"netfilter.hook(string).pf(string)",
+		"netfilter.hook(string).pf(string).priority(string)",
+		"netfilter.pf(string).hook(string)",
+		"netfilter.pf(string).hook(string).priority(string)",
+		NULL,
+	},
 	.resolve = netfilter_resolve,
-	.emit_defines = netfilter_defines,
+	.feature = "STP_HAVE_NETFILTER",
 	.emit_table = netfilter_table,
 	.families = (const struct runtime_family[]){{"netfilter", 8, 0}, {0}},
 };

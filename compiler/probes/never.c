@@ -21,13 +21,6 @@ static bool never_resolve(struct session *s, struct probe_point *pp, struct reso
 }
 
 /* Nothing to attach: the body is in _stp_probes[] and no table refers to it. */
-static void never_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	(void)e;
-}
-
 static void never_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
@@ -36,7 +29,10 @@ static void never_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_never = {
 	.name = "never",
+	.patterns = (const char *const[]){
+		"never",
+		NULL,
+	},
 	.resolve = never_resolve,
-	.emit_defines = never_defines,
 	.emit_table = never_table,
 };

@@ -102,13 +102,6 @@ static bool perf_resolve(struct session *s, struct probe_point *pp, struct resol
 	return true;
 }
 
-static void perf_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_PERF 1");
-}
-
 static void perf_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
@@ -124,8 +117,17 @@ static void perf_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_perf = {
 	.name = "perf",
+	.patterns = (const char *const[]){
+		"perf.hw.EVENT",
+		"perf.hw.EVENT.sample(number)",
+		"perf.sw.EVENT",
+		"perf.sw.EVENT.sample(number)",
+		"perf.type(number).config(number)",
+		"perf.type(number).config(number).sample(number)",
+		NULL,
+	},
 	.resolve = perf_resolve,
-	.emit_defines = perf_defines,
+	.feature = "STP_HAVE_PERF",
 	.emit_table = perf_table,
 	.families = (const struct runtime_family[]){{"perf", 7, 1}, {0}},
 };

@@ -34,20 +34,11 @@
 #include "syscalls.h"
 #include "targetvar.h"
 
-/* Every probe-point family, in the order their tables are emitted. */
+/* Every probe-point family, in the order their tables are emitted (probes/families.def). */
 static const struct probe_provider *const providers[] = {
-	&probe_begin_end,
-	&probe_timer,
-	&probe_kprobe,
-	&probe_never,
-	&probe_kernel,
-	&probe_tracepoint,
-	&probe_procfs,
-	&probe_input,
-	&probe_process,
-	&probe_perf,
-	&probe_netfilter,
-	&probe_unavailable,
+#define PROBE_FAMILY(name) &probe_##name,
+#include "probes/families.def"
+#undef PROBE_FAMILY
 };
 #define NPROVIDERS ((int)(sizeof(providers) / sizeof(providers[0])))
 
@@ -104,18 +95,41 @@ const char *probes_point_text(const struct probe_point *pp)
 	return ast_probe_point_text(&bare);
 }
 
-/* The family claiming a first component; begin/end/error share one provider. */
-static const struct probe_provider *find_provider(const char *name)
+/* Whether a provider claims a first component by its name or another. */
+static bool claims(const struct probe_provider *prov, const char *name)
 {
-	for (int i = 0; i < NPROVIDERS; i++) {
-		if (!strcmp(providers[i]->name, name))
-			return providers[i];
-		if (providers[i] == &probe_begin_end && (!strcmp(name, "end") || !strcmp(name, "error")))
-			return providers[i];
-		if (providers[i] == &probe_kernel && !strcmp(name, "module"))
-			return providers[i];
+	if (!strcmp(prov->name, name))
+		return true;
+	for (const char *const *a = prov->also; a && *a; a++)
+		if (!strcmp(*a, name))
+			return true;
+	return false;
+}
+
+/*
+ * The family claiming a point: one named by its first two components
+ * (kernel.trace), else by its first (begin, end and error share one).
+ */
+static const struct probe_provider *find_provider(const struct probe_point *pp)
+{
+	const char *first = probes_component(pp, 0)->name;
+	if (pp->components.n > 1) {
+		const char *two = ast_join(first, ".", probes_component(pp, 1)->name);
+		for (int i = 0; i < NPROVIDERS; i++)
+			if (!strcmp(providers[i]->name, two))
+				return providers[i];
 	}
+	for (int i = 0; i < NPROVIDERS; i++)
+		if (claims(providers[i], first))
+			return providers[i];
 	return NULL;
+}
+
+void probes_patterns(struct vec *out)
+{
+	for (int i = 0; i < NPROVIDERS; i++)
+		for (const char *const *p = providers[i]->patterns; p && *p; p++)
+			vec_push(out, (void *)*p);
 }
 
 /* ---- Matching points against alias names ---- */
@@ -474,10 +488,10 @@ static void report_unknown(struct probe_point *pp)
 		const char *list = "";
 		for (int i = 0; i < NPROVIDERS; i++) {
 			if (strchr(providers[i]->name, '.') || providers[i]->name[0] == '_')
-				continue; /* reached through another family (kernel.trace), or the tapset's own */
-			list = ast_printf("%s%s%s%s", list, i ? ", " : "", providers[i]->name,
-					  providers[i] == &probe_begin_end ? ", end, error"
-					  : providers[i] == &probe_kernel ? ", module" : "");
+				continue; /* a second component of another family's (kernel.trace), or the tapset's own */
+			list = ast_printf("%s%s%s", list, *list ? ", " : "", providers[i]->name);
+			for (const char *const *a = providers[i]->also; a && *a; a++)
+				list = ast_printf("%s, %s", list, *a);
 		}
 		diag_note(pp->loc, "probe families: %s", list);
 	}
@@ -514,7 +528,7 @@ static bool point_has_wildcard(const struct probe_point *pp)
 static int expand_provider(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional)
 {
 	struct probe_component *first = probes_component(pp, 0);
-	const struct probe_provider *prov = probes_has_wildcard(first->name) ? NULL : find_provider(first->name);
+	const struct probe_provider *prov = probes_has_wildcard(first->name) ? NULL : find_provider(pp);
 	if (!prov) {
 		if (optional)
 			return 0;

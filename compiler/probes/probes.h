@@ -6,7 +6,6 @@
 #include "session.h"
 
 struct probe_provider;
-struct ktext;
 
 /* One probe point of one probe, resolved to something the runtime can attach. */
 struct resolved_probe {
@@ -20,28 +19,9 @@ struct resolved_probe {
 	const char *pn;                         /* pn(): the user's point, wildcards expanded, aliases not */
 	bool via_alias;                         /* matched through a probe alias: -l lists pn, not pp */
 	int index;                              /* position in _stp_probes[] */
-	/* provider data */
-	int be_type;                            /* begin_end: 0 begin, 1 end, 2 error */
-	int64_t priority;                       /* begin_end: begin(N) */
-	uint64_t period_ns;                     /* timer */
-	uint64_t randomize_ns;                  /* timer: .randomize(M), 0 if none */
-	bool profile;                           /* timer.profile: on every CPU, every tick or period_ns (.freq.hz(N)) */
-	const char *symbol;                     /* kprobe: function name ("mod:name" in a module) */
-	bool is_return;                         /* kprobe: .return */
-	int64_t offset;                         /* kprobe: bytes past symbol (statements, inline instances) */
-	int64_t maxactive;                      /* kprobe .return: .maxactive(N), 0 for the default */
-	uint64_t ftrace_site;                   /* kprobe: link-time address of the function's ftrace call
-						   site (kernel functions with DWARF), 0 if unknown */
-	const struct ktext *ktext;              /* kprobe: the kernel image ftrace_site is in (ktext.h) */
-	int64_t callee_return;                  /* kprobe .callee: the call site's return address minus the
-						   callee's entry (link-time); 0 for none */
-	bool wildcard;                          /* kprobe: matched by a wildcard: skipped with a warning
-						   when it cannot be attached, where a named one is fatal */
 	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
-	const char *tracepoint;                 /* tracepoint: the kernel's name for it */
-	int tp_nargs;                           /* tracepoint: arguments its probe function takes */
-	const char *tp_module;                  /* tracepoint: the module that defines it (its kernel name), NULL for vmlinux */
-	void *data;                             /* other providers: their own resolved data */
+	void *data;                             /* the provider's own resolved data (its struct, e.g.
+						   struct kprobe_point in probes/kprobe.h), or NULL */
 };
 
 /*
@@ -58,11 +38,25 @@ struct runtime_family {
 
 /*
  * A probe-point family. Each lives in its own file under probes/ (and its
- * runtime half under runtime/linux/); a new one is one row in the table in
- * probes.c and never touches the core.
+ * runtime half under runtime/linux/); a new one is a row in probes/families.def
+ * (and one in runtime/linux/families.h) and never touches the core
+ * (docs/internals.md, "Adding a probe family").
  */
 struct probe_provider {
-	const char *name;   /* first component it claims: "begin", "timer", "kprobe" */
+	/*
+	 * The point it claims: a first component ("begin", "timer", "kprobe"),
+	 * or the names of the first two ("kernel.trace", "process.syscall"),
+	 * which take precedence over a provider of the first alone; arguments
+	 * do not matter (process("p").syscall is process.syscall's).
+	 */
+	const char *name;
+	const char *const *also;     /* other first components it claims ("end", "error"), NULL-terminated; or NULL */
+	/*
+	 * Every form it accepts, NULL-terminated, as --dump-probe-types prints
+	 * them: string and number for an argument, EVENT for a name chosen
+	 * from a list (docs/language.md#probe-points).
+	 */
+	const char *const *patterns;
 	/*
 	 * Resolve one pp (whose first component is name) into out; report a
 	 * diagnostic at the offending component and return false if it is not
@@ -82,31 +76,47 @@ struct probe_provider {
 	 */
 	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
 	/*
-	 * Pass 3, before runtime.h is included: emit the STP_HAVE_* define,
-	 * and the STP_* feature defines that say which parts of the family's
-	 * runtime mine (the resolved probes it owns) needs; the runtime
-	 * compiles out the others (runtime_api.h lists them).
+	 * Its feature define ("STP_HAVE_TIMERS"), which pass 3 emits as
+	 * "#define FEATURE 1" when the script uses the family; NULL for none
+	 * (a family attached by another: kernel.function by kprobe).
+	 */
+	const char *feature;
+	/*
+	 * Optional (both). Pass 3, before runtime.h is included, after the
+	 * feature define: emit the STP_* defines that say which parts of the
+	 * family's runtime mine (the resolved probes it owns) needs; the
+	 * runtime compiles out the others (runtime_api.h lists them).
 	 * Pass 3, after the probe bodies: emit this family's table over mine
 	 * (in order). Contract: the table's name and element type are the
-	 * ones runtime_api.h lists for the family.
+	 * ones the family's runtime file declares (its STP_FAMILY_DECLS half,
+	 * or runtime_api.h for the older families).
 	 */
 	void (*emit_defines)(struct emitter *e, struct session *s, struct vec *mine);
 	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
 	const struct runtime_family *families; /* its runtime families, {0}-terminated; NULL for none */
+	/*
+	 * Optional. The kernel function ("mod:name" in a module) whose lines
+	 * klines.c tabulates for r (a kprobe's), or NULL.
+	 */
+	const char *(*kernel_function)(const struct resolved_probe *r);
+	/*
+	 * Optional. Push the user files r probes (programs, libraries) onto
+	 * out: symbols only those whose symbols its hits look up (uprobes'
+	 * files, usyms.c), else every file the guest needs (run.c).
+	 */
+	void (*user_files)(const struct resolved_probe *r, bool symbols, struct vec *out);
 };
 
-extern const struct probe_provider probe_begin_end;
-extern const struct probe_provider probe_timer;
-extern const struct probe_provider probe_kprobe;
-extern const struct probe_provider probe_never;
-extern const struct probe_provider probe_unavailable;
-extern const struct probe_provider probe_kernel;      /* kernel.*, module("m").*: probes/dwarf.c */
-extern const struct probe_provider probe_tracepoint;  /* kernel.trace("..."): probes/tracepoint.c */
-extern const struct probe_provider probe_procfs;      /* procfs("name").read/.write: probes/procfs.c */
-extern const struct probe_provider probe_input;       /* input.char, input.line: probes/input.c */
-extern const struct probe_provider probe_process;     /* process.*, uprobes: probes/process.c, uprobe.c */
-extern const struct probe_provider probe_perf;        /* perf.sw/.hw/.type: probes/perf.c */
-extern const struct probe_provider probe_netfilter;   /* netfilter.hook().pf(): probes/netfilter.c */
+/* Every provider, probe_NAME for each row PROBE_FAMILY(NAME) of probes/families.def. */
+#define PROBE_FAMILY(name) extern const struct probe_provider probe_##name;
+#include "probes/families.def"
+#undef PROBE_FAMILY
+
+/*
+ * An end probe of the module's own, with a priority after (INT64_MAX) every
+ * end probe of the script: the display, the -t report (probes/begin_end.c).
+ */
+struct resolved_probe *probes_make_end(int64_t priority);
 
 /* -l / -L: print the resolved points (with -L their target variables), sorted, once each. */
 void probes_list(struct session *s, FILE *out);
@@ -130,6 +140,9 @@ void probes_index_aliases(struct session *s, struct ast_file *f);
 
 /* Providers used by the session (of const struct probe_provider *), each once, in table order. */
 void probes_providers_used(struct session *s, struct vec *out);
+
+/* Every provider's patterns (--dump-probe-types), in table order, into out (of const char *). */
+void probes_patterns(struct vec *out);
 
 /* Canonical text of a point's components (no marks, no condition). */
 const char *probes_point_text(const struct probe_point *pp);

@@ -11,7 +11,7 @@
 #include "diag.h"
 #include "probes/process.h"
 
-static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
+bool process_root(struct probe_point *pp, const char **path, int64_t *pid)
 {
 	struct probe_component *root = probes_component(pp, 0);
 	if (root->arg && root->arg->kind == NODE_STR) {
@@ -19,15 +19,23 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 			diag_error(root->arg->loc, "process(\"\") needs a program path");
 			return false;
 		}
-		pt->path = root->arg->u.str;
+		*path = root->arg->u.str;
 	} else if (root->arg) {
 		if (root->arg->u.num <= 0 || root->arg->u.num > 4194304) {
 			diag_error(root->arg->loc, "process(PID) needs a process id, not %lld",
 				   (long long)root->arg->u.num);
 			return false;
 		}
-		pt->pid = root->arg->u.num;
+		*pid = root->arg->u.num;
 	}
+	return true;
+}
+
+static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
+{
+	struct probe_component *root = probes_component(pp, 0);
+	if (!process_root(pp, &pt->path, &pt->pid))
+		return false;
 	struct probe_component *c = probes_component(pp, 1);
 	if (!c) {
 		diag_error(root->loc, "expected process.begin, .end, .thread.begin, .thread.end, .function(...), "
@@ -97,17 +105,9 @@ static bool process_expand(struct session *s, struct probe_point *pp, const stru
 		r->data = one;
 		r->pp = site->pp;
 		r->scope = site->scope;
-		r->is_return = pt->is_return;
 		vec_push(out, r);
 	}
 	return true;
-}
-
-static void process_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_PROCESS 1");
 }
 
 static const char *const tf_kinds[] = {
@@ -133,10 +133,66 @@ static void process_table(struct emitter *e, struct session *s, struct vec *mine
 	uprobe_emit_table(e, s, mine);
 }
 
+/*
+ * The files r probes: every program and library it names (the guest needs
+ * them), or with symbols only those of its uprobes (whose hits look up
+ * their symbols).
+ */
+static void process_user_files(const struct resolved_probe *r, bool symbols, struct vec *out)
+{
+	const struct process_point *pt = r->data;
+	if (!pt || (symbols && pt->kind != PROCESS_UPROBE))
+		return;
+	if (pt->path)
+		vec_push(out, (void *)pt->path);
+	if (pt->file)
+		vec_push(out, (void *)pt->file);
+}
+
 const struct probe_provider probe_process = {
 	.name = "process",
+	.patterns = (const char *const[]){
+		"process.begin",
+		"process.end",
+		"process.thread.begin",
+		"process.thread.end",
+		"process(number).begin",
+		"process(number).end",
+		"process(number).thread.begin",
+		"process(number).thread.end",
+		"process(string).begin",
+		"process(string).end",
+		"process(string).thread.begin",
+		"process(string).thread.end",
+		"process(string).function(string)",
+		"process(string).function(string).call",
+		"process(string).function(string).return",
+		"process(string).function(string).label(string)",
+		"process(string).function(string).callee(string)",
+		"process(string).function(string).callee(string).call",
+		"process(string).function(string).callees",
+		"process(string).statement(string)",
+		"process(string).plt",
+		"process(string).plt.return",
+		"process(string).plt(string)",
+		"process(string).plt(string).return",
+		"process(string).library(string).function(string)",
+		"process(string).library(string).function(string).call",
+		"process(string).library(string).function(string).return",
+		"process(string).library(string).function(string).label(string)",
+		"process(string).library(string).function(string).callee(string)",
+		"process(string).library(string).function(string).callee(string).call",
+		"process(string).library(string).plt",
+		"process(string).library(string).plt.return",
+		"process(string).library(string).plt(string)",
+		"process(string).library(string).plt(string).return",
+		"process(string).mark(string)",
+		"process(string).provider(string).mark(string)",
+		NULL,
+	},
+	.user_files = process_user_files,
 	.expand = process_expand,
-	.emit_defines = process_defines,
+	.feature = "STP_HAVE_PROCESS",
 	.emit_table = process_table,
 	.families = (const struct runtime_family[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {0}},
 };

@@ -52,6 +52,13 @@ struct process_point {
 bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target);
 /* uprobe.c: resolve the rest of pp after process("path"), the point's component index next;
    an optional point that matches nothing gets no sites. */
+/*
+ * The first component of a process point: process("path") sets *path,
+ * process(PID) *pid, plain process neither; false after a diagnostic.
+ * Also for the families that share the form (process_syscall.c).
+ */
+bool process_root(struct probe_point *pp, const char **path, int64_t *pid);
+
 bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct process_point *pt);
 /* uprobe.c: the entry handlers of .return probes, and the uprobe and SDT tables for the uprobe points in mine. */
 void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine);

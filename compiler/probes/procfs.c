@@ -197,13 +197,6 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 	return true;
 }
 
-static void procfs_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_PROCFS 1");
-}
-
 /* One entry per file, with its read and write probe. */
 static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 {
@@ -242,8 +235,25 @@ static void procfs_table(struct emitter *e, struct session *s, struct vec *mine)
 
 const struct probe_provider probe_procfs = {
 	.name = "procfs",
+	.patterns = (const char *const[]){
+		"procfs.read",
+		"procfs.read.maxsize(number)",
+		"procfs.write",
+		"procfs.umask(number).read",
+		"procfs.umask(number).read.maxsize(number)",
+		"procfs.umask(number).maxsize(number)",
+		"procfs.umask(number).write",
+		"procfs(string).read",
+		"procfs(string).read.maxsize(number)",
+		"procfs(string).write",
+		"procfs(string).umask(number).read",
+		"procfs(string).umask(number).read.maxsize(number)",
+		"procfs(string).umask(number).maxsize(number)",
+		"procfs(string).umask(number).write",
+		NULL,
+	},
 	.resolve = procfs_resolve,
-	.emit_defines = procfs_defines,
+	.feature = "STP_HAVE_PROCFS",
 	.emit_table = procfs_table,
 	.families = (const struct runtime_family[]){{"procfs", 4, 4}, {0}},
 };

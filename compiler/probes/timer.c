@@ -9,6 +9,13 @@
 #include "diag.h"
 #include "probes.h"
 
+/* A resolved_probe's data. */
+struct timer_point {
+	uint64_t period_ns;        /* the period, whatever the unit */
+	uint64_t randomize_ns;     /* .randomize(M), 0 if none */
+	bool profile;              /* timer.profile: on every CPU, every tick or period_ns (.freq.hz(N)) */
+};
+
 /* Jiffies are converted with the target's HZ; Debian's kernels use 250. */
 #define STAPC_ASSUMED_HZ 250
 
@@ -35,7 +42,7 @@ static const struct {
  * hook, is the same per-CPU tick timer as timer.profile. timer.profile.freq.hz(N):
  * the same per-CPU timer N times a second.
  */
-static bool profile_resolve(struct probe_point *pp, struct probe_component *c, struct resolved_probe *out)
+static bool profile_resolve(struct probe_point *pp, struct probe_component *c, struct timer_point *out)
 {
 	if (c->arg) {
 		diag_error(c->arg->loc, "timer.profile takes no argument");
@@ -72,7 +79,7 @@ static bool profile_resolve(struct probe_point *pp, struct probe_component *c, s
 
 /* .randomize(M) after timer.UNIT(N): M in the same unit, 0 < M < N. */
 static bool randomize_resolve(struct probe_point *pp, struct probe_component *unit, uint64_t unit_ns,
-			      struct resolved_probe *out)
+			      struct timer_point *out)
 {
 	struct probe_component *r = probes_component(pp, 2);
 	if (strcmp(r->name, "randomize")) {
@@ -106,9 +113,11 @@ static bool randomize_resolve(struct probe_point *pp, struct probe_component *un
 	return true;
 }
 
-static bool timer_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+static bool timer_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *r)
 {
 	(void)s;
+	struct timer_point *out = ast_alloc(sizeof(*out));
+	r->data = out;
 	struct probe_component *unit = probes_component(pp, 1);
 	if (!unit) {
 		diag_error(pp->loc, "timer probe needs a unit and a period, e.g. timer.ms(100)");
@@ -146,33 +155,52 @@ static bool timer_resolve(struct session *s, struct probe_point *pp, struct reso
 	return false;
 }
 
-static void timer_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_TIMERS 1");
-}
-
 static void timer_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
 	emit_open(e, "static struct _stp_timer_probe _stp_timer_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
-		if (r->profile)
+		const struct timer_point *t = r->data;
+		if (t->profile)
 			emit_line(e, "{ .probe = &_stp_probes[%d], .profile = 1, .period_ns = %" PRIu64 "ULL },", r->index,
-				  r->period_ns);
+				  t->period_ns);
 		else
 			emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL, .randomize_ns = %" PRIu64
-				  "ULL },", r->index, r->period_ns, r->randomize_ns);
+				  "ULL },", r->index, t->period_ns, t->randomize_ns);
 	}
 	emit_close(e, "};");
 }
 
 const struct probe_provider probe_timer = {
 	.name = "timer",
+	.patterns = (const char *const[]){
+		"timer.profile",
+		"timer.profile.tick",
+		"timer.profile.freq.hz(number)",
+		"timer.hz(number)",
+		"timer.ns(number)",
+		"timer.ns(number).randomize(number)",
+		"timer.us(number)",
+		"timer.us(number).randomize(number)",
+		"timer.ms(number)",
+		"timer.ms(number).randomize(number)",
+		"timer.s(number)",
+		"timer.s(number).randomize(number)",
+		"timer.sec(number)",
+		"timer.sec(number).randomize(number)",
+		"timer.msec(number)",
+		"timer.msec(number).randomize(number)",
+		"timer.usec(number)",
+		"timer.usec(number).randomize(number)",
+		"timer.nsec(number)",
+		"timer.nsec(number).randomize(number)",
+		"timer.jiffies(number)",
+		"timer.jiffies(number).randomize(number)",
+		NULL,
+	},
 	.resolve = timer_resolve,
-	.emit_defines = timer_defines,
+	.feature = "STP_HAVE_TIMERS",
 	.emit_table = timer_table,
 	.families = (const struct runtime_family[]){{"timers", 1, 5}, {0}},
 };

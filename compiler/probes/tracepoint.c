@@ -211,17 +211,26 @@ static bool has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* A resolved_probe's data. */
+struct tp_point {
+	const char *name;      /* the kernel's name for the tracepoint */
+	const char *module;    /* the module that defines it (its kernel name), NULL for vmlinux */
+	int nargs;             /* arguments its probe function takes */
+};
+
 /* The probe on tracepoint name (its btf_trace_ typedef td), of module (NULL: the kernel). */
 static struct resolved_probe *tp_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
 				       const char *name, const char *system, const char *class_name, const char *module)
 {
 	struct resolved_probe *r = ast_alloc(sizeof(*r));
 	*r = *tmpl;
+	struct tp_point *tp = ast_alloc(sizeof(*tp));
 	r->provider = &probe_tracepoint;
-	r->tracepoint = name;
-	r->tp_module = module;
+	r->data = tp;
+	tp->name = name;
+	tp->module = module;
 	r->pp = system ? ast_printf("kernel.trace(\"%s:%s\")", system, name) : ast_printf("kernel.trace(\"%s\")", name);
-	r->scope = tp_scope(di, td, name, class_name, &r->tp_nargs);
+	r->scope = tp_scope(di, td, name, class_name, &tp->nargs);
 	return r;
 }
 
@@ -253,6 +262,10 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 			      struct vec *out)
 {
 	struct probe_component *c = probes_component(pp, 1);
+	if (probes_component(pp, 0)->arg) {
+		diag_error(probes_component(pp, 0)->loc, "'kernel' takes no argument");
+		return false;
+	}
 	if (!c->arg || c->arg->kind != NODE_STR || !*c->arg->u.str) {
 		diag_error(c->loc, "kernel.trace needs a tracepoint name in quotes: kernel.trace(\"[system:]name\")");
 		return false;
@@ -301,21 +314,14 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 	return true;
 }
 
-static void tracepoint_defines(struct emitter *e, struct session *s, struct vec *mine)
-{
-	(void)s;
-	(void)mine;
-	emit_line(e, "#define STP_HAVE_TRACEPOINTS 1");
-}
-
 static void tracepoint_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
 	/* one callback per argument count: the arguments as unsigned longs, in order */
 	bool done[64] = {0};
 	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
-		int n = r->tp_nargs < 63 ? r->tp_nargs : 63;
+		const struct tp_point *tp = ((struct resolved_probe *)mine->items[i])->data;
+		int n = tp->nargs < 63 ? tp->nargs : 63;
 		if (done[n])
 			continue;
 		done[n] = true;
@@ -333,17 +339,19 @@ static void tracepoint_table(struct emitter *e, struct session *s, struct vec *m
 	emit_open(e, "static struct _stp_tracepoint_probe _stp_tracepoint_probes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
+		const struct tp_point *tp = r->data;
 		emit_line(e, "{ .probe = &_stp_probes[%d], .name = %s, .module = %s, .callback = (void *)_stp_tracepoint_cb_%d },",
-			  r->index, emit_c_string(r->tracepoint), r->tp_module ? emit_c_string(r->tp_module) : "NULL",
-			  r->tp_nargs < 63 ? r->tp_nargs : 63);
+			  r->index, emit_c_string(tp->name), tp->module ? emit_c_string(tp->module) : "NULL",
+			  tp->nargs < 63 ? tp->nargs : 63);
 	}
 	emit_close(e, "};");
 }
 
 const struct probe_provider probe_tracepoint = {
-	.name = "kernel.trace", /* reached through probe_kernel, never by a first component */
+	.name = "kernel.trace",
+	.patterns = (const char *const[]){"kernel.trace(string)", NULL},
 	.expand = tracepoint_expand,
-	.emit_defines = tracepoint_defines,
+	.feature = "STP_HAVE_TRACEPOINTS",
 	.emit_table = tracepoint_table,
 	.families = (const struct runtime_family[]){{"tracepoints", 3, 7}, {0}},
 };

@@ -15,7 +15,6 @@
 
 #include "passes.h"
 #include "probes.h"
-#include "probes/process.h"
 
 /* staprun's options for this session, appended to argv; output is -o's file as staprun sees it. */
 static void staprun_options(struct session *s, struct vec *argv, const char *output)
@@ -181,13 +180,12 @@ static void guest_userland_options(struct session *s, struct vec *argv, const ch
 	if (!s->sysroot) {
 		for (int i = 0; i < s->resolved.n; i++) {
 			struct resolved_probe *r = s->resolved.items[i];
-			struct process_point *pt = r->data;
-			if (r->provider != &probe_process || !pt)
-				continue;
-			if (pt->path && pt->path[0] == '/')
-				vec_push(&files, (void *)pt->path);
-			if (pt->file && pt->file[0] == '/')
-				vec_push(&files, (void *)pt->file);
+			struct vec named = {0};
+			if (r->provider->user_files)
+				r->provider->user_files(r, false, &named);
+			for (int k = 0; k < named.n; k++)
+				if (((const char *)named.items[k])[0] == '/')
+					vec_push(&files, named.items[k]);
 		}
 	}
 	if (s->target_cmd) {

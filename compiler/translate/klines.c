@@ -304,13 +304,14 @@ void klines_emit(struct emitter *e, struct session *s)
 	struct vec symbols = {0}, funcs = {0}, starts = {0};
 	for (int i = 0; i < s->resolved.n && symbols.n < KLINES_MAX_SYMBOLS; i++) {
 		struct resolved_probe *r = s->resolved.items[i];
+		const char *symbol = r->provider->kernel_function ? r->provider->kernel_function(r) : NULL;
 		bool dup = false;
-		if (!r->symbol || (r->provider != &probe_kprobe && r->provider != &probe_kernel))
+		if (!symbol)
 			continue;
 		for (int k = 0; k < symbols.n && !dup; k++)
-			dup = !strcmp(symbols.items[k], r->symbol);
+			dup = !strcmp(symbols.items[k], symbol);
 		if (!dup)
-			vec_push(&symbols, (void *)r->symbol);
+			vec_push(&symbols, (void *)symbol);
 	}
 	int rows = 0;  /* counting aliases' rows again: a bound, not the size */
 	for (int i = 0; i < symbols.n && rows < KLINES_MAX_ROWS; i++)

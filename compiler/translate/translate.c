@@ -584,7 +584,8 @@ static void emit_tables(struct emitter *e, struct session *s)
 		const struct probe_provider *prov = used.items[i];
 		struct vec mine = {0};
 		provider_probes(s, prov, &mine);
-		prov->emit_table(e, s, &mine);
+		if (prov->emit_table)
+			prov->emit_table(e, s, &mine);
 	}
 	emit_blank(e);
 }
@@ -719,11 +720,7 @@ static void probe_effects(struct probe *p)
 /* An end probe of the module's own, after every end probe of the script (the display, the -t report). */
 static struct resolved_probe *add_last_end_probe(struct session *s)
 {
-	struct resolved_probe *r = ast_alloc(sizeof(*r));
-	r->provider = &probe_begin_end;
-	r->be_type = 1;
-	r->priority = INT64_MAX;
-	r->pp = "end";
+	struct resolved_probe *r = probes_make_end(INT64_MAX);
 	r->index = s->resolved.n;
 	vec_push(&s->resolved, r);
 	return r;
@@ -821,7 +818,10 @@ static void write_module(struct emitter *e, struct session *s)
 		const struct probe_provider *prov = used.items[i];
 		struct vec mine = {0};
 		provider_probes(s, prov, &mine);
-		prov->emit_defines(e, s, &mine);
+		if (prov->feature)
+			emit_line(e, "#define %s 1", prov->feature);
+		if (prov->emit_defines)
+			prov->emit_defines(e, s, &mine);
 	}
 	if (conds.n)
 		emit_line(e, "#define STP_HAVE_CONDS 1");

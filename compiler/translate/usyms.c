@@ -32,7 +32,6 @@
 #include "diag.h"
 #include "emit.h"
 #include "probes.h"
-#include "probes/process.h"
 #include "session.h"
 #include "usyms.h"
 
@@ -135,14 +134,11 @@ static void collect_files(struct session *s, struct vec *files)
 	}
 	for (int i = 0; i < s->resolved.n; i++) {
 		struct resolved_probe *r = s->resolved.items[i];
-		struct process_point *pt = r->data;
-		if (r->provider != &probe_process || !pt || pt->kind != PROCESS_UPROBE)
-			continue;
-		const char *names[2] = {pt->path, pt->file};
-		for (int k = 0; k < 2; k++) {
-			if (!names[k])
-				continue;
-			const char *t = resolve_links(s, names[k]);
+		struct vec names = {0};
+		if (r->provider->user_files)
+			r->provider->user_files(r, true, &names);
+		for (int k = 0; k < names.n; k++) {
+			const char *t = resolve_links(s, names.items[k]);
 			if (!listed(files, t))
 				vec_push(files, (void *)t);
 		}

@@ -1,5 +1,7 @@
 /* begin_end.c - begin, end and error probes: run in process context, in the order of the generated table. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 #ifdef STP_HAVE_BEGIN_END
 
 /*
@@ -46,3 +48,5 @@ static void _stp_be_run(enum _stp_be_type type)
 }
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

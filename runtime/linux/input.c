@@ -1,5 +1,7 @@
 /* input.c - input.char and input.line probes: the bytes of stapio's stdin, sent with the INPUT command. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 /* stapio reads its stdin only for a module that says it has input probes. */
 static int _stp_has_input = IS_ENABLED(STP_HAVE_INPUT);
 module_param(_stp_has_input, int, 0444);
@@ -68,3 +70,5 @@ static int _stp_input_feed(const char *buf, size_t len)
 }
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

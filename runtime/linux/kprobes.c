@@ -1,5 +1,7 @@
 /* kprobes.c - kprobes and kretprobes by symbol name plus offset (kprobe.*, kernel.function, kernel.statement); roll back on failure. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 #ifdef STP_HAVE_KPROBES
 
 static size_t _stp_kprobes_registered;	/* _stp_kprobe_probes[0..n) are registered */
@@ -376,6 +378,17 @@ static void _stp_ftrace_drop_resolvers(void)
 }
 #endif
 
+/* Where kp goes: symbol plus offset, or without a symbol (.absolute) the address in offset. */
+static void _stp_kprobe_at(struct kprobe *kp, const struct _stp_kprobe_probe *kpp)
+{
+	if (kpp->symbol) {
+		kp->symbol_name = kpp->symbol;
+		kp->offset = kpp->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)kpp->offset;
+	}
+}
+
 /* A conditional kprobe whose condition is false registers disabled. */
 static int _stp_kprobe_register_one(size_t i)
 {
@@ -386,9 +399,8 @@ static int _stp_kprobe_register_one(size_t i)
 	kpp->disarmed = cond && !atomic_read(cond);
 #ifdef STP_KPROBES_RETURN
 	if (kpp->is_return) {
-		kpp->u.rp.kp.symbol_name = kpp->symbol;
+		_stp_kprobe_at(&kpp->u.rp.kp, kpp);
 		kpp->u.rp.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
-		kpp->u.rp.kp.offset = kpp->offset;
 		kpp->u.rp.maxactive = kpp->maxactive;
 		if (kpp->entry) {
 			/* the generic pair: the body reads what the entry handler saved */
@@ -403,8 +415,7 @@ static int _stp_kprobe_register_one(size_t i)
 		return register_kretprobe(&kpp->u.rp);
 	}
 #endif
-	kpp->u.kp.symbol_name = kpp->symbol;
-	kpp->u.kp.offset = kpp->offset;
+	_stp_kprobe_at(&kpp->u.kp, kpp);
 	kpp->u.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
 	kpp->u.kp.pre_handler = STP_KPROBE_PRE(i);
 #ifdef STP_FTRACE_EACH
@@ -412,7 +423,7 @@ static int _stp_kprobe_register_one(size_t i)
 	 * An entry probe: registered disabled, then hooked through ftrace or
 	 * enabled. Not a conditional one: it is armed and disarmed as a kprobe.
 	 */
-	if (kpp->offset == 0 && !cond && !kpp->callee_return && !_stp_kprobes_any_conditional()) {
+	if (kpp->symbol && kpp->offset == 0 && !cond && !kpp->callee_return && !_stp_kprobes_any_conditional()) {
 		int rc;
 
 		kpp->u.kp.flags = KPROBE_FLAG_DISABLED;
@@ -629,3 +640,5 @@ static const struct _stp_family _stp_family_kprobes = {
 #endif
 };
 #endif
+
+#endif /* STP_FAMILY_DECLS */

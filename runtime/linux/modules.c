@@ -1,5 +1,7 @@
 /* modules.c - kprobes in kernel modules: attached while their module is live, whenever it loads. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 #if defined(STP_HAVE_KPROBES) && defined(STP_KPROBES_MODULES)
 
 #include <linux/module.h>
@@ -55,7 +57,7 @@ static void _stp_modules_unlock(void)
 /* The length of "module" in a "module:symbol" kprobe, 0 for a kernel symbol. */
 static size_t _stp_kprobe_module_len(const struct _stp_kprobe_probe *kpp)
 {
-	const char *colon = strchr(kpp->symbol, ':');
+	const char *colon = kpp->symbol ? strchr(kpp->symbol, ':') : NULL;
 
 	return colon ? colon - kpp->symbol : 0;
 }
@@ -274,3 +276,5 @@ static void _stp_modules_stop(void)
 }
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

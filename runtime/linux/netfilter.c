@@ -13,6 +13,34 @@
  * other CPUs, so no body runs once every hook is unregistered.
  */
 
+#ifdef STP_FAMILY_DECLS
+#ifdef STP_HAVE_NETFILTER
+/* the hook API, and the constants a netfilter probe point may name */
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/netfilter_arp.h>
+#include <uapi/linux/netfilter_bridge.h>
+
+/* netfilter.hook("H").pf("P").priority("N"): a hook in the initial network namespace. */
+struct _stp_netfilter_probe {
+	const struct _stp_probe *probe;
+	u8 pf;                           /* NFPROTO_IPV4, NFPROTO_IPV6, ... */
+	unsigned int hooknum;            /* NF_INET_LOCAL_IN, ... */
+	int priority;                    /* lower runs first */
+	struct nf_hook_ops ops;          /* runtime-owned */
+};
+
+/* What a netfilter probe's $hooknum, $skb, $in, $out and $verdict read (c->base.hit_data). */
+struct _stp_nf_hit {
+	unsigned int hooknum;            /* the hook the packet is at */
+	struct sk_buff *skb;             /* the packet */
+	struct net_device *in;           /* the device it came in on, NULL if none yet */
+	struct net_device *out;          /* the device it goes out on, NULL if none yet */
+	s64 verdict;                     /* what the hook returns: NF_ACCEPT unless a guru script sets it */
+};
+#endif
+#else /* the code */
 #ifdef STP_HAVE_NETFILTER
 
 #include <net/net_namespace.h>
@@ -77,3 +105,4 @@ static const struct _stp_family _stp_family_netfilter = {
 };
 
 #endif
+#endif /* STP_FAMILY_DECLS */

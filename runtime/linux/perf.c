@@ -1,5 +1,7 @@
 /* perf.c - perf.sw.* / perf.hw.* probes: a kernel perf counter per online CPU whose overflow runs the probe. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 /*
  * The overflow handler runs in interrupt context (an hrtimer for the
  * software clocks) or in NMI (hardware counters); the runner copes with
@@ -111,3 +113,5 @@ static const struct _stp_family _stp_family_perf = {
 };
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

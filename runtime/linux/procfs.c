@@ -1,5 +1,7 @@
 /* procfs.c - procfs("name").read / .write: files under /proc/systemtap/MODULE whose reads and writes run probes. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 /*
  * A file with a .read probe has one buffer, allocated when the session
  * starts: the $value of its read probe, MAXSTRINGLEN bytes, or N + 1 with
@@ -248,3 +250,5 @@ static const struct _stp_family _stp_family_procfs = {
 };
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

@@ -1,5 +1,7 @@
 /* task_finder.c - process.begin/.end and process.thread.begin/.end, from the scheduler's tracepoints. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 /*
  * Events and where the bodies run (always in the task concerned):
  *
@@ -66,7 +68,14 @@
  * first; a thread.end of the same process may follow it.
  */
 
+#include <linux/namei.h>
 #include <linux/sched/task.h>
+
+/*
+ * Up to STP_HAVE_PROCESS: helpers (which program a task runs, the target
+ * tree, holding a process("path") probe's program) that process_syscall.c
+ * uses too.
+ */
 
 /* The inode of the program mm runs, or NULL; mm must stay alive meanwhile. */
 static struct inode *_stp_tf_mm_exe(struct mm_struct *mm)
@@ -102,19 +111,54 @@ static struct inode *_stp_tf_exe_inode(struct task_struct *t, bool stable)
 	return inode;
 }
 
+/* Hold path, a process("path") probe's program: 0, or an error reported naming the probe. */
+static int _stp_tf_hold_path(const struct _stp_probe *probe, const char *path, struct path *kpath)
+{
+	int rc = kern_path(path, LOOKUP_FOLLOW, kpath);
+
+	if (rc) {
+		memset(kpath, 0, sizeof(*kpath));
+		_stp_session_error("probe %s at %s: cannot find %s (%d)", probe->pp, probe->location, path, rc);
+	}
+	return rc;
+}
+
+#define STP_TF_MAX_DEPTH 64		/* ancestors looked at for "descendant of the target" */
+
+/* t is the target process or one of its descendants. */
+static bool _stp_tf_in_target(struct task_struct *t)
+{
+	bool found = false;
+	int depth;
+
+	rcu_read_lock();
+	for (depth = 0; depth < STP_TF_MAX_DEPTH && t->pid; depth++) {
+		struct task_struct *parent;
+
+		if (t->tgid == _stp_target) {
+			found = true;
+			break;
+		}
+		parent = rcu_dereference(t->real_parent);
+		if (parent == t)
+			break;
+		t = parent;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 #ifdef STP_HAVE_PROCESS
 
 #include <linux/binfmts.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
-#include <linux/namei.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
 
 #define STP_TF_SLOTS 1024		/* entries in each set; a power of two */
 #define STP_TF_PENDING_PROCESS 1	/* pending flags: a new process ... */
 #define STP_TF_PENDING_THREAD 2		/* ... or a new thread */
-#define STP_TF_MAX_DEPTH 64		/* ancestors looked at for "descendant of the target" */
 #define STP_TF_DELETED ULONG_MAX	/* the key of a deleted slot */
 
 /* A set of keys (pids, or signal_struct addresses) with flags; key 0 is a free slot. */
@@ -194,29 +238,6 @@ static u64 _stp_tf_get(struct _stp_tf_set *set, unsigned long key)
 }
 
 /* ---- Matching ---- */
-
-/* t is the target process or one of its descendants. */
-static bool _stp_tf_in_target(struct task_struct *t)
-{
-	bool found = false;
-	int depth;
-
-	rcu_read_lock();
-	for (depth = 0; depth < STP_TF_MAX_DEPTH && t->pid; depth++) {
-		struct task_struct *parent;
-
-		if (t->tgid == _stp_target) {
-			found = true;
-			break;
-		}
-		parent = rcu_dereference(t->real_parent);
-		if (parent == t)
-			break;
-		t = parent;
-	}
-	rcu_read_unlock();
-	return found;
-}
 
 /*
  * Whether probe i fires for task t. exe is t's program (NULL after
@@ -555,11 +576,8 @@ static int _stp_tf_register(void)
 		_stp_tf_have[p->kind] = true;
 		if (!p->path)
 			continue;
-		rc = kern_path(p->path, LOOKUP_FOLLOW, &p->kpath);
+		rc = _stp_tf_hold_path(p->probe, p->path, &p->kpath);
 		if (rc) {
-			memset(&p->kpath, 0, sizeof(struct path));
-			_stp_session_error("probe %s at %s: cannot find %s (%d)", p->probe->pp,
-					   p->probe->location, p->path, rc);
 			_stp_tf_unregister();
 			return rc;
 		}
@@ -605,3 +623,5 @@ static const struct _stp_family _stp_family_task_finder = {
 };
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

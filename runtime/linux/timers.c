@@ -7,6 +7,8 @@
  * the timer softirq, where get_irq_regs() is no sample's registers).
  */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 #ifdef STP_HAVE_TIMERS
 
 #include <linux/random.h>
@@ -166,3 +168,5 @@ static const struct _stp_family _stp_family_timers = {
 };
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

@@ -1,5 +1,7 @@
 /* tracepoints.c - kernel.trace("name"): find each tracepoint by name, register a callback, roll back on failure. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 #ifdef STP_HAVE_TRACEPOINTS
 
 #include <linux/module.h>
@@ -211,3 +213,5 @@ static const struct _stp_family _stp_family_tracepoints = {
 };
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

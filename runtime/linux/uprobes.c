@@ -1,5 +1,7 @@
 /* uprobes.c - probes in user-space programs: uprobes on (inode, offset), SDT marker operands, $return. */
 
+#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+
 /*
  * Each _stp_uprobes[] entry is one uprobe (or uretprobe) on the file's
  * inode at a file offset; the kernel puts the breakpoint in every process
@@ -434,3 +436,5 @@ static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_re
 }
 
 #endif
+
+#endif /* STP_FAMILY_DECLS */

@@ -27,7 +27,10 @@ expect 2 "--dump-* options take no script" -- --dump-functions -e "$S"
 echo "ok: option errors"
 
 "$STAP" --dump-probe-types > types
-for t in 'input.char' 'input.line' 'procfs(string).umask(number).read' 'timer.ms(number)' 'begin'; do
+for t in 'input.char' 'input.line' 'procfs(string).umask(number).read' 'timer.ms(number)' 'begin' \
+	'netfilter.hook(string).pf(string)' 'kernel.function(string).callee(string)' \
+	'kernel.function(string).label(string)' 'process(string).plt' 'timer.msec(number)' \
+	'timer.nsec(number).randomize(number)' 'kernel.trace(string)' 'module(string).statement(string)'; do
 	grep -qxF "$t" types || fail "--dump-probe-types lacks $t"
 done
 sort -c types || fail "--dump-probe-types is not sorted"

@@ -1,0 +1,25 @@
+/* probes/kprobe.h - what a kprobe-attached point resolves to (kprobe.c, filled also by dwarf.c). */
+#ifndef STAPC_PROBES_KPROBE_H
+#define STAPC_PROBES_KPROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ktext;
+
+/* A resolved_probe's data when its provider is probe_kprobe. */
+struct kprobe_point {
+	const char *symbol;         /* function name ("mod:name" in a module) */
+	bool is_return;             /* .return: a kretprobe */
+	int64_t offset;             /* bytes past symbol (statements, inline instances) */
+	int64_t maxactive;          /* .return: .maxactive(N), 0 for the default */
+	uint64_t ftrace_site;       /* link-time address of the function's ftrace call site
+				       (kernel functions with DWARF), 0 if unknown */
+	const struct ktext *ktext;  /* the kernel image ftrace_site is in (ktext.h) */
+	int64_t callee_return;      /* .callee: the call site's return address minus the callee's
+				       entry (link-time); 0 for none */
+	bool wildcard;              /* matched by a wildcard: skipped with a warning when it cannot
+				       be attached, where a named one is fatal */
+};
+
+#endif
