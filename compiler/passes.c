@@ -76,7 +76,7 @@ static long peak_rss_kib(void)
 	return ru.ru_maxrss;
 }
 
-static void remove_tree(const char *path)
+void passes_remove_tree(const char *path)
 {
 	DIR *d = opendir(path);
 	if (d) {
@@ -87,7 +87,7 @@ static void remove_tree(const char *path)
 			char *sub = ast_printf("%s/%s", path, e->d_name);
 			struct stat st;
 			if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-				remove_tree(sub);
+				passes_remove_tree(sub);
 			else
 				unlink(sub);
 		}
@@ -106,7 +106,7 @@ static void cleanup_tmpdir(void)
 	if (s->keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", s->tmpdir);
 	else
-		remove_tree(s->tmpdir);
+		passes_remove_tree(s->tmpdir);
 }
 
 const char *session_tmpdir(struct session *s)
@@ -150,7 +150,8 @@ void passes_watch_child(pid_t pgid)
 
 static void catch_stop_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	/* SIGPIPE too: a closed stdout ends stap through passes_run, which cleans up, not by death */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa = { .sa_handler = passes_on_signal };	/* no SA_RESTART */
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
@@ -212,7 +213,10 @@ int passes_run(struct session *s)
 		}
 		if (i + 1 == s->last_pass) {
 			pass_table[i].print(s, stdout);
-			fflush(stdout);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				fprintf(stderr, "stap: cannot write pass %d's output: %s\n", i + 1, strerror(errno));
+				return STAP_EXIT_FAILURE;
+			}
 			return STAP_EXIT_OK;
 		}
 	}
