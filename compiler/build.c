@@ -262,14 +262,15 @@ bool build_module(struct session *s)
 	}
 	s->ko_path = ko;
 	if (s->last_pass == 4) {
-		/* -p4 leaves NAME.ko in the current directory */
-		const char *dest = ast_printf("%s.ko", s->module_name);
+		/* -p4 leaves NAME.ko in the current directory (a fleet's build: in its directory) */
+		const char *dest = s->remote_build_dir ? ast_printf("%s/%s.ko", s->remote_build_dir, s->module_name)
+						       : ast_printf("%s.ko", s->module_name);
 		if (!copy_file(ko, dest)) {
 			fprintf(stderr, "stap: cannot copy the module to %s: %s\n", dest, strerror(errno));
 			return false;
 		}
 		char cwd[4096];
-		s->ko_path = getcwd(cwd, sizeof(cwd)) ? ast_printf("%s/%s", cwd, dest) : dest;
+		s->ko_path = dest[0] == '/' ? dest : getcwd(cwd, sizeof(cwd)) ? ast_printf("%s/%s", cwd, dest) : dest;
 	}
 	return true;
 }

@@ -13,6 +13,7 @@
 #include "debuginfo/debuginfo.h"
 #include "debuginfo/kernel.h"
 #include "passes.h"
+#include "remote.h"
 #include "session.h"
 
 static void usage(FILE *out)
@@ -80,8 +81,14 @@ static void usage(FILE *out)
 		"                list the tapset functions with their signatures\n"
 		"  --dump-probe-aliases\n"
 		"                list the tapset probe aliases\n"
-		"  --remote=qemu[:RELEASE]\n"
-		"                run pass 5 in a disposable QEMU guest booting kernel RELEASE\n"
+		"  --remote=URL  run pass 5 on a target (repeatable: on each): [USER@]HOST[:PORT] or\n"
+		"                ssh://[USER@]HOST[:PORT] over ssh, direct:// (this host),\n"
+		"                qemu[:RELEASE] (a disposable QEMU guest booting kernel RELEASE)\n"
+		"  --remote-prefix\n"
+		"                prefix each line of target N's output with \"N: \"\n"
+		"  --remote-jobs=N\n"
+		"                connect to and start at most N targets at once (default 16)\n"
+		"  -T SECONDS    end the script after SECONDS, as SIGTERM does\n"
 		"  -V, --version print the version\n"
 		"  -h, --help    print this help\n");
 }
@@ -181,7 +188,8 @@ static void set_kernel(struct session *s, const char *arg)
 
 enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
-		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES };
+		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
+		OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS, OPT_REMOTE_BUILD_DIR };
 
 static bool is_identifier(const char *p, size_t len)
 {
@@ -231,6 +239,9 @@ int main(int argc, char **argv)
 
 	static const struct option long_options[] = {
 		{"remote", required_argument, NULL, OPT_REMOTE},
+		{"remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX},
+		{"remote-jobs", required_argument, NULL, OPT_REMOTE_JOBS},
+		{"remote-build-dir", required_argument, NULL, OPT_REMOTE_BUILD_DIR},
 		{"compatible", required_argument, NULL, OPT_COMPATIBLE},
 		{"disable-cache", no_argument, NULL, OPT_DISABLE_CACHE},
 		{"debuginfo", required_argument, NULL, OPT_DEBUGINFO},
@@ -251,7 +262,7 @@ int main(int argc, char **argv)
 	};
 	int opt;
 	/* '+': stop at the first non-option, which is the script; the rest are its arguments. */
-	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:d:guwWhVl:L:G:B:tbS:FP", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:e:vkm:r:o:c:x:s:D:I:d:guwWhVl:L:G:B:tbS:FPT:", long_options, NULL)) != -1) {
 		char *end;
 		switch (opt) {
 		case 'p':
@@ -408,14 +419,34 @@ int main(int argc, char **argv)
 			}
 			s->sysroot = optarg;
 			break;
-		case OPT_REMOTE:
-			if (strncmp(optarg, "qemu", 4) != 0 || (optarg[4] && optarg[4] != ':')) {
-				fprintf(stderr, "stap: unsupported --remote target '%s' (expected qemu or qemu:RELEASE)\n", optarg);
+		case OPT_REMOTE: {
+			const char *why = remote_url_check(optarg);
+			if (why) {
+				fprintf(stderr, "stap: invalid --remote '%s': %s\n", optarg, why);
 				return STAP_EXIT_USAGE;
 			}
-			s->remote = optarg;
-			if (optarg[4] == ':' && optarg[5] && !kernel_given)
-				kernel_arg = optarg + 5;
+			vec_push(&s->remotes, optarg);
+			break;
+		}
+		case OPT_REMOTE_PREFIX:
+			s->remote_prefix = true;
+			break;
+		case OPT_REMOTE_JOBS:
+			s->remote_jobs = (int)strtol(optarg, &end, 10);
+			if (*end || s->remote_jobs < 1 || s->remote_jobs > 10000) {
+				fprintf(stderr, "stap: invalid --remote-jobs '%s' (expected 1-10000)\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
+			break;
+		case OPT_REMOTE_BUILD_DIR:
+			s->remote_build_dir = optarg;
+			break;
+		case 'T':
+			s->timeout_sec = (int)strtol(optarg, &end, 10);
+			if (*end || s->timeout_sec < 1) {
+				fprintf(stderr, "stap: invalid timeout '%s' for -T (expected seconds, at least 1)\n", optarg);
+				return STAP_EXIT_USAGE;
+			}
 			break;
 		case OPT_COMPATIBLE:
 			if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg) || optarg[0] == '.') {
@@ -456,6 +487,26 @@ int main(int argc, char **argv)
 		}
 	}
 
+	int script_index = optind;	/* the fleet's builds reuse argv[1..script_index-1] */
+	/* one qemu target runs as before (run.c); anything else is a fleet (remote_ssh.c) */
+	bool fleet = false;
+	if (s->remote_build_dir)
+		s->remotes.n = 0;	/* a fleet's build for one release: no targets of its own */
+	if (s->remotes.n == 1 && remote_url_is_qemu(s->remotes.items[0])) {
+		s->remote = s->remotes.items[0];
+		if (s->remote[4] == ':' && s->remote[5] && !kernel_given)
+			kernel_arg = s->remote + 5;
+	} else if (s->remotes.n > 0) {
+		fleet = true;
+	}
+	if (fleet && s->target_pid && s->remotes.n > 1) {
+		fprintf(stderr, "stap: -x PID cannot be used with several --remote targets: a process id names a process on one host\n");
+		return STAP_EXIT_USAGE;
+	}
+	if (fleet && (s->flight_recorder || s->bulk || s->rotate)) {
+		fprintf(stderr, "stap: -F, -b and -S cannot be used with ssh, direct:// or several --remote targets\n");
+		return STAP_EXIT_USAGE;
+	}
 	if (!s->debuginfo_mode && kernel_dbg_mode(NULL) == KERNEL_DBG_INVALID) {
 		fprintf(stderr, "stap: invalid STAPC_DEBUGINFO '%s' (expected auto, btf or dwarf)\n", getenv("STAPC_DEBUGINFO"));
 		return STAP_EXIT_USAGE;
@@ -546,5 +597,7 @@ int main(int argc, char **argv)
 
 	if (s->dump)
 		return dump_run(s);
+	if (fleet && s->last_pass >= 4)
+		return remote_fleet_run(s, argv, script_index);
 	return passes_run(s);
 }

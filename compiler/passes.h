@@ -18,6 +18,13 @@ bool elaborate(struct session *s);
 void elaborate_print(struct session *s, FILE *out);
 bool translate(struct session *s);
 bool build_module(struct session *s);
+/* Pass 5's pieces the fleet (remote_ssh.c) shares: staprun's options (output: -o's file as
+   staprun sees it, or NULL), and -G's module parameters. */
+void run_staprun_options(struct session *s, struct vec *argv, const char *output);
+void run_global_params(struct session *s, struct vec *argv);
+/* --remote with ssh, direct:// or several targets: passes 1-4 per kernel release, pass 5 on each
+   target, output merged (remote_ssh.c); argv is stap's own, options before argv[script_index]. */
+int remote_fleet_run(struct session *s, char **argv, int script_index);
 int run_module(struct session *s);
 
 /* --dump-probe-types, --dump-functions, --dump-probe-aliases (dump.c); returns the exit code. */

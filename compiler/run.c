@@ -18,7 +18,7 @@
 #include "probes/process.h"
 
 /* staprun's options for this session, appended to argv; output is -o's file as staprun sees it. */
-static void staprun_options(struct session *s, struct vec *argv, const char *output)
+void run_staprun_options(struct session *s, struct vec *argv, const char *output)
 {
 	if (output) {
 		vec_push(argv, "-o");
@@ -47,7 +47,7 @@ static void staprun_options(struct session *s, struct vec *argv, const char *out
 }
 
 /* -G NAME=VALUE: module parameters after the module (runtime/linux/global_params.c). */
-static void global_params(struct session *s, struct vec *argv)
+void run_global_params(struct session *s, struct vec *argv)
 {
 	for (int i = 0; i < s->global_params.n; i++)
 		vec_push(argv, s->global_params.items[i]);
@@ -65,6 +65,11 @@ static volatile sig_atomic_t run_child_pid; /* staprun or stapvm while it runs, 
 static void run_forward_signal(int sig, siginfo_t *info, void *ucontext)
 {
 	(void)ucontext;
+	if (sig == SIGALRM) {
+		if (run_child_pid > 0)
+			kill(run_child_pid, SIGTERM);	/* -T: the time is up, end as SIGTERM does */
+		return;
+	}
 	if (info && info->si_code == SI_KERNEL)
 		return;
 	if (run_child_pid > 0)
@@ -79,9 +84,9 @@ static void run_forward_signal(int sig, siginfo_t *info, void *ucontext)
  * SIGTERM if stap dies, even by SIGKILL: it then stops the session itself
  * (staprun unloads the module, stapvm stops its guest).
  */
-static int run_child(struct vec *argv)
+static int run_child(struct vec *argv, int timeout_sec)
 {
-	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGALRM };
 	struct sigaction sa = { .sa_sigaction = run_forward_signal, .sa_flags = SA_SIGINFO };
 	sigset_t stop, old;
 	pid_t parent = getpid();
@@ -110,6 +115,8 @@ static int run_child(struct vec *argv)
 		_exit(127);
 	}
 	run_child_pid = pid;
+	if (timeout_sec > 0)
+		alarm((unsigned)timeout_sec);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
@@ -224,17 +231,17 @@ int run_module(struct session *s)
 		}
 		vec_push(&argv, "--");
 		vec_push(&argv, "staprun");
-		staprun_options(s, &argv, output);
+		run_staprun_options(s, &argv, output);
 		vec_push(&argv, ast_printf("/work/%s.ko", s->module_name));
 		/* one target: remote_id() 0, remote_uri() the --remote argument */
 		vec_push(&argv, ast_printf("%s=0", STP_REMOTE_ID_PARAM));
 		vec_push(&argv, ast_printf("%s=%s", STP_REMOTE_URI_PARAM, s->remote));
-		global_params(s, &argv);
-		return run_child(&argv);
+		run_global_params(s, &argv);
+		return run_child(&argv, s->timeout_sec);
 	}
 	vec_push(&argv, ast_printf("%s/staprun", s->bin_dir));
-	staprun_options(s, &argv, s->output_file);
+	run_staprun_options(s, &argv, s->output_file);
 	vec_push(&argv, (char *)s->ko_path);
-	global_params(s, &argv);
-	return run_child(&argv);
+	run_global_params(s, &argv);
+	return run_child(&argv, s->timeout_sec);
 }
