@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -950,6 +951,12 @@ int remote_fleet_run(struct session *s, char **argv, int script_index)
 		return STAP_EXIT_FAILURE;
 	}
 	catch_signals();
+	/* four descriptors per target (two for ssh's master and session, two streams): lift the soft limit */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	double start = now_sec();
 	connect_all(&f);
 	double connected = now_sec();
