@@ -709,8 +709,14 @@ static void write_all(int fd, const char *buf, size_t len)
 		ssize_t n = write(fd, buf, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			return;	/* a closed stdout: lines are dropped, the sessions still end cleanly */
+		if (n <= 0) {
+			/* a closed stdout (EPIPE): lines are dropped, and every session is asked to end */
+			if (n < 0 && errno == EPIPE && !remote_signals) {
+				remote_last_signal = SIGPIPE;
+				remote_signals++;
+			}
+			return;
+		}
 		buf += n;
 		len -= (size_t)n;
 	}
