@@ -8,7 +8,7 @@
 #      here either, or its lines come back as target 4's);
 #   2. no prefix, -o FILE: both hosts' lines, collected here;
 #   3. SIGTERM to stap: the end probe runs on every host, status 0, no module
-#      left loaded, no module directory left in the guests' /tmp;
+#      left loaded, no module directory left in the guests' /tmp; -T likewise;
 #   4. one guest killed mid-run: named, the other finishes, status 1.
 fail() { echo "FAIL: $*"; exit 1; }
 GENERIC=6.1.0-56-amd64
@@ -154,6 +154,12 @@ for p in $P0 $P1; do
 	left=$(ssh -F ssh_config -p $p root@127.0.0.1 'grep "^stap_" /proc/modules; ls -d /tmp/stapc.* 2>/dev/null' || true)
 	[ -z "$left" ] || fail "case 3: left on port $p: $left"
 done
+
+# 3b. -T: the same clean end on every host, by the clock
+t=$(date +%s)
+"$STAP" --remote=$H0 --remote=$H1 --remote-prefix -T 3 alive.stp >three.out 2>three.err || fail "case 3b: status $?: $(cat three.err)"
+echo "case 3b: $(($(date +%s) - t)) s"
+grep -qx "0: end 0" three.out && grep -qx "1: end 1" three.out || fail "case 3b: an end probe is missing after -T"
 
 # 4. the RT guest dies mid-run: named, the other finishes, status 1
 t=$(date +%s)

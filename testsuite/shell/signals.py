@@ -262,6 +262,19 @@ def local_tests():
         p.kill()
         fail("tty: the fake staprun never started")
 
+    # -T 1: after a second stap ends the session as SIGTERM does.
+    log = "fake-timeout.log"
+    if os.path.exists(log):
+        os.unlink(log)
+    p = subprocess.Popen(["bin/stap", "-T", "1", "-r", RELEASE, "-m", "sigtest", "s.stp"],
+                         env=dict(os.environ, FAKE_LOG=os.path.abspath(log)), stdin=subprocess.DEVNULL,
+                         preexec_fn=restore_signals)
+    status = p.wait(120)
+    got = [l for l in log_lines(log) if l.startswith("got")]
+    if got != ["got SIGTERM"] or status != 7:
+        fail("-T 1: staprun recorded %r, stap exited %d; expected one SIGTERM and 7" % (got, status))
+    print("local -T 1: staprun got %s, stap exited %d" % (got, status), flush=True)
+
     # SIGKILL to stap: staprun is told (SIGTERM) and can stop the session itself.
     log = "fake-kill.log"
     p = local_start(log, stdin=subprocess.DEVNULL)
