@@ -985,7 +985,7 @@ int remote_fleet_run(struct session *s, char **argv, int script_index)
 	for (int i = 0; i < f.n; i++) {
 		struct target *t = &f.t[i];
 		if (remote_signals && !t->started && !t->failure)
-			target_fail(t, ast_printf("not started: stopped by %s", sigabbrev_np(remote_last_signal)));
+			target_fail(t, ast_printf("not started: stopped by SIG%s", sigabbrev_np(remote_last_signal)));
 		if (t->failure)
 			rc = STAP_EXIT_FAILURE;
 		else if (t->status && rc == STAP_EXIT_OK)

@@ -9,7 +9,10 @@
 #   2. no prefix, -o FILE: both hosts' lines, collected here;
 #   3. SIGTERM to stap: the end probe runs on every host, status 0, no module
 #      left loaded, no module directory left in the guests' /tmp; -T likewise;
-#   4. one guest killed mid-run: named, the other finishes, status 1.
+#   5. stap killed by SIGKILL: no ssh of its own left here, and each host
+#      stops the session (its connection closed): nothing loaded, no directory;
+#   4. one guest killed mid-run: named, the other finishes, status 1 (last:
+#      the guest stays dead).
 fail() { echo "FAIL: $*"; exit 1; }
 GENERIC=6.1.0-56-amd64
 RT=6.1.0-56-rt-amd64
@@ -160,6 +163,26 @@ t=$(date +%s)
 "$STAP" --remote=$H0 --remote=$H1 --remote-prefix -T 3 alive.stp >three.out 2>three.err || fail "case 3b: status $?: $(cat three.err)"
 echo "case 3b: $(($(date +%s) - t)) s"
 grep -qx "0: end 0" three.out && grep -qx "1: end 1" three.out || fail "case 3b: an end probe is missing after -T"
+
+# 5. stap killed outright (SIGKILL): its ssh processes die with it, each host sees
+#    its connection close and stops: no module left loaded, no module directory
+mkdir killtmp
+TMPDIR=$PWD/killtmp "$STAP" --remote=$H0 --remote=$H1 --remote-prefix alive.stp >five.out 2>five.err &
+S=$!
+wait_line five.out '^0: alive 0$' 120 && wait_line five.out '^1: alive 1$' 120 || fail "case 5: not running on both: $(cat five.err)"
+t=$(date +%s)
+kill -KILL $S
+wait $S || true
+for p in $P0 $P1; do
+	n=0
+	until left=$(ssh -F ssh_config -p $p root@127.0.0.1 'grep "^stap_" /proc/modules; ls -d /tmp/stapc.* 2>/dev/null' || true); [ -z "$left" ]; do
+		n=$((n + 1))
+		[ $n -le 20 ] || fail "case 5: still there on port $p 20 tries after stap was killed: $left"
+		sleep 1
+	done
+done
+echo "case 5: both hosts clean $(($(date +%s) - t)) s after SIGKILL"
+ps -eo args | grep -F "ControlPath=$PWD/killtmp" | grep -v grep && fail "case 5: an ssh of the killed stap is still running"
 
 # 4. the RT guest dies mid-run: named, the other finishes, status 1
 t=$(date +%s)
