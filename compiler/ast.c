@@ -31,8 +31,11 @@ static void *alloc_or_die(size_t size)
 #define ARENA_CHUNK (1u << 20)
 #define ARENA_ALIGN 16
 
-static char *arena_next;  /* first free byte of the current chunk */
-static size_t arena_left; /* bytes left in it */
+/* The process's allocator (one choke point): never freed, shared by every session. */
+static struct {
+	char *next;  /* first free byte of the current chunk */
+	size_t left; /* bytes left in it */
+} arena;
 
 void *ast_alloc(size_t size)
 {
@@ -41,16 +44,16 @@ void *ast_alloc(size_t size)
 		size = ARENA_ALIGN;
 	if (size > ARENA_CHUNK / 8)
 		return alloc_or_die(size);
-	if (size > arena_left) {
+	if (size > arena.left) {
 		/* populated at once: one call instead of a page fault per 4 KiB as the chunk fills */
 		void *chunk = mmap(NULL, ARENA_CHUNK, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		arena_next = chunk != MAP_FAILED ? chunk : alloc_or_die(ARENA_CHUNK);
-		arena_left = ARENA_CHUNK;
+		arena.next = chunk != MAP_FAILED ? chunk : alloc_or_die(ARENA_CHUNK);
+		arena.left = ARENA_CHUNK;
 	}
-	void *p = arena_next;
-	arena_next += size;
-	arena_left -= size;
+	void *p = arena.next;
+	arena.next += size;
+	arena.left -= size;
 	return p;
 }
 
@@ -112,6 +115,7 @@ struct intern_entry {
 	struct intern_entry *next; /* next entry in the same bucket */
 };
 
+/* Process-wide: an interned string means the same in every session (paths compared by pointer). */
 static struct intern_entry *intern_table[INTERN_BUCKETS];
 
 void vec_sort(struct vec *v, int (*compare)(const void *a, const void *b))

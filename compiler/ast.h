@@ -365,6 +365,7 @@ struct function {
 	bool pure;             /* embedded C with the pure pragma: no side effects */
 	bool stable;           /* stable pragma: same result within one probe hit */
 	bool unprivileged;     /* unprivileged pragma: safe for unprivileged users */
+	bool myproc_unprivileged; /* myproc-unprivileged pragma: safe in the user's own processes only */
 	bool guru_only;        /* guru pragma: script code may call it only with -g */
 	bool prints;           /* embedded C: writes to the output (pragma:print; assumed outside the tapset) */
 	bool reads_regs;       /* embedded C: reads the probe's registers or entry (pragma:regs; assumed outside the tapset) */

@@ -562,24 +562,27 @@ void ast_print_file(FILE *out, const struct ast_file *f)
  * One memory stream reused for every text rendered for a message or a key:
  * open_memstream() allocates and clears a page-sized buffer each time, which
  * a large tapset pays thousands of times. The text is copied to the arena.
+ * It holds nothing between calls, so it is the process's, not a session's.
  */
-static FILE *scratch;
-static char *scratch_buf;
-static size_t scratch_len;
+static struct {
+	FILE *f;     /* the stream, NULL until first use */
+	char *buf;   /* its buffer */
+	size_t len;  /* its length */
+} scratch;
 
 static FILE *scratch_begin(void)
 {
-	if (!scratch)
-		scratch = open_memstream(&scratch_buf, &scratch_len);
+	if (!scratch.f)
+		scratch.f = open_memstream(&scratch.buf, &scratch.len);
 	else
-		rewind(scratch);
-	return scratch;
+		rewind(scratch.f);
+	return scratch.f;
 }
 
 static const char *scratch_end(void)
 {
-	fflush(scratch);
-	return ast_strndup(scratch_buf, ftell(scratch));
+	fflush(scratch.f);
+	return ast_strndup(scratch.buf, ftell(scratch.f));
 }
 
 const char *ast_expr_text(const struct node *n)

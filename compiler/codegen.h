@@ -66,7 +66,7 @@ void codegen_stats_display(struct emitter *e, struct global *g);     /* end-of-s
 
 /* regex_use.c: s =~ "re" as C, and the matchers the module needs. */
 const char *codegen_regex(struct codegen *g, struct node *n);
-int codegen_regex_work_words(void);                 /* 0 when the script has no regex */
-void codegen_regex_emit_all(struct emitter *e);     /* every matcher generated so far */
+int codegen_regex_work_words(struct session *s);   /* 0 when the script has no regex */
+void codegen_regex_emit_all(struct session *s, struct emitter *e); /* every matcher generated so far */
 
 #endif

@@ -5,6 +5,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "passes.h"
+#include "privilege.h"
 #include "probes.h"
 #include "targetvar.h"
 
@@ -22,6 +23,7 @@ bool elaborate(struct session *s)
 		return false;
 	bool ok = probes_derive(s);
 	ok = resolve_program(s) && ok;
+	ok = ok && privilege_check(s);
 	if (ok && !s->unoptimized && s->probes.n)
 		optimize_prune_functions(s);
 	/* after the points (probes_derive), before types: procfs $value is a string */

@@ -53,16 +53,17 @@ struct global *tapset_find_global(struct session *s, const char *name, const str
  */
 void tapset_need_aliases(struct session *s, const char *first);
 /* Whether a tapset file parsed on demand had errors (they are reported). */
-bool tapset_parse_failed(void);
+bool tapset_parse_failed(struct session *s);
 /* A tapset file written by the compiler (syscalls.c): its functions join on use like any other's. */
-void tapset_add_generated(struct ast_file *f);
+void tapset_add_generated(struct session *s, struct ast_file *f);
 /* --dump-*: parse every file on the tapset path and push each struct ast_file * onto out, in path order. */
-void tapset_parse_everything(struct vec *out);
+void tapset_parse_everything(struct session *s, struct vec *out);
 /* A tapset alias is expanded: the file defining it joins the program. */
 void tapset_use_alias(struct session *s, struct probe *alias);
 
 /* resolve.c: bind names to symbols and functions, collect what each probe uses. */
 bool resolve_program(struct session *s);
+
 enum builtin resolve_builtin(const char *name);
 void resolve_add_global(struct session *s, struct global *g);
 /* Pass 3, first: give overloaded functions and same-named private globals distinct C names. */

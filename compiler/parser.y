@@ -67,6 +67,7 @@ struct parse_key {
 
 /* State shared by the scanner (as yyextra) and the parser (as a parameter). */
 struct parse_state {
+	struct session *session;  /* whose options, arguments and macros the preprocessor sees */
 	const char *path;         /* interned file name, put in every srcloc */
 	bool is_tapset;           /* mark declarations as from_tapset */
 	struct ast_file *file;    /* the file being built */
@@ -1211,6 +1212,7 @@ static void set_pragmas(struct function *f, const char *code)
 	f->pure = has_pragma(code, "pure");
 	f->stable = has_pragma(code, "stable");
 	f->unprivileged = has_pragma(code, "unprivileged");
+	f->myproc_unprivileged = has_pragma(code, "myproc-unprivileged");
 	f->guru_only = has_pragma(code, "guru");
 	f->prints = has_pragma(code, "pragma:print");
 	f->reads_regs = has_pragma(code, "pragma:regs");

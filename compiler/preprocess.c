@@ -46,6 +46,7 @@
 #include "elaborate.h"
 #include "parse.h"
 #include "preprocess.h"
+#include "privilege.h"
 
 /* Macro calls and $N arguments may nest this deep; deeper is almost surely recursion. */
 #define PP_MAX_DEPTH 64
@@ -92,16 +93,24 @@ struct pp_state {
 	bool budget_reported;      /* PP_MAX_TOKENS was reported: later expansions are dropped quietly */
 };
 
-static struct session *session;  /* options, or NULL before preprocess_begin */
-static struct vec global_macros; /* of struct pp_macro *: from *.stpm files */
-static bool *arg_used;           /* per script argument: referenced as $N or @N */
+/* What the preprocessor keeps for a whole session, across files (session.preprocess). */
+struct preprocess_state {
+	struct vec global_macros; /* of struct pp_macro *: from *.stpm files */
+	bool *arg_used;           /* per script argument: referenced as $N or @N; NULL before preprocess_begin */
+	/* The kernel configuration, read on the first CONFIG_ condition. */
+	struct {
+		bool loaded;        /* tried to read it */
+		struct vec names;   /* of const char *: "CONFIG_SMP" */
+		struct vec values;  /* of const char *: "y", "m", "1000", unquoted strings */
+	} config;
+};
 
-/* The kernel configuration, read on the first CONFIG_ condition. */
-static struct {
-	bool loaded;        /* tried to read it */
-	struct vec names;   /* of const char *: "CONFIG_SMP" */
-	struct vec values;  /* of const char *: "y", "m", "1000", unquoted strings */
-} config;
+static struct preprocess_state *pp_session_state(struct session *s)
+{
+	if (!s->preprocess)
+		s->preprocess = ast_alloc(sizeof(*s->preprocess));
+	return s->preprocess;
+}
 
 struct parse_state *yyget_extra(yyscan_t scanner);
 
@@ -303,21 +312,23 @@ static bool may_expand(struct pp_state *pp, const struct pp_token *call, const c
 /* Script arguments                                                   */
 /* ---------------------------------------------------------------- */
 
-static int arg_count(void)
+static int arg_count(const struct session *session)
 {
-	return session ? session->script_args.n : 0;
+	return session->script_args.n;
 }
 
 /* The text of argument n (1-based), or NULL (reported) if not given. */
-static const char *script_arg(const struct pp_token *t, long n)
+static const char *script_arg(struct session *session, const struct pp_token *t, long n)
 {
-	int count = arg_count();
+	int count = arg_count(session);
 	if (n < 1 || n > count) {
 		diag_error(t->loc, "missing script argument %s: %d argument%s given after the script",
 			   t->val.text, count, count == 1 ? "" : "s");
 		return NULL;
 	}
-	arg_used[n - 1] = true;
+	bool *arg_used = pp_session_state(session)->arg_used;
+	if (arg_used)
+		arg_used[n - 1] = true;
 	return session->script_args.items[n - 1];
 }
 
@@ -360,7 +371,7 @@ static struct pp_macro *find_in(struct vec *macros, const char *name)
 static struct pp_macro *find_macro(struct pp_state *pp, const char *name)
 {
 	struct pp_macro *m = pp->ps->macro_file ? NULL : find_in(&pp->ps->file->macros, name);
-	return m ? m : find_in(&global_macros, name);
+	return m ? m : find_in(&pp_session_state(pp->ps->session)->global_macros, name);
 }
 
 /* Skip a %( ... %) group whose %( was just read (error recovery). */
@@ -445,7 +456,7 @@ static void define_macro(struct pp_state *pp, const struct pp_token *at)
 		vec_push(&m->body, copy_token(&t));
 	}
 
-	struct vec *table = pp->ps->macro_file ? &global_macros : &pp->ps->file->macros;
+	struct vec *table = pp->ps->macro_file ? &pp_session_state(pp->ps->session)->global_macros : &pp->ps->file->macros;
 	struct pp_macro *old = find_in(table, m->name);
 	if (old) {
 		diag_error(m->loc, "macro '@%s' is already defined", m->name);
@@ -605,11 +616,11 @@ static int expand_next(struct pp_state *pp, struct pp_token *t)
 				continue;
 			}
 			if (!strcmp(name, "#")) { /* the count as a string literal, "3" */
-				make_string(t, ast_printf("%d", arg_count()));
+				make_string(t, ast_printf("%d", arg_count(pp->ps->session)));
 				return STRING;
 			}
 			if (all_digits(name)) {
-				const char *text = script_arg(t, strtol(name, NULL, 10));
+				const char *text = script_arg(pp->ps->session, t, strtol(name, NULL, 10));
 				make_string(t, text ? text : "");
 				return STRING;
 			}
@@ -629,11 +640,11 @@ static int expand_next(struct pp_state *pp, struct pp_token *t)
 		if (kind == TARGET_VAR) {
 			const char *name = t->val.text + 1;
 			if (!strcmp(name, "#")) {
-				make_number(t, arg_count());
+				make_number(t, arg_count(pp->ps->session));
 				return NUMBER;
 			}
 			if (all_digits(name)) {
-				const char *text = script_arg(t, strtol(name, NULL, 10));
+				const char *text = script_arg(pp->ps->session, t, strtol(name, NULL, 10));
 				if (!text) {
 					make_number(t, 0);
 					return NUMBER;
@@ -669,19 +680,19 @@ static void cond_error(struct cond_parser *cp, const char *msg)
 	cp->failed = true;
 }
 
-static const char *kernel_release(void)
+static const char *kernel_release(const struct session *session)
 {
-	if (session && session->release)
+	if (session->release)
 		return session->release;
-	static struct utsname u;
+	struct utsname u;
 	uname(&u);
-	return u.release;
+	return ast_strdup(u.release);
 }
 
 /* "6.1.0-56-cloud-amd64" -> "6.1.0" */
-static const char *kernel_version(void)
+static const char *kernel_version(const struct session *session)
 {
-	const char *r = kernel_release();
+	const char *r = kernel_release(session);
 	size_t n = strspn(r, "0123456789.");
 	while (n > 0 && r[n - 1] == '.')
 		n--;
@@ -691,13 +702,13 @@ static const char *kernel_version(void)
 /* The machine as SystemTap names it: x86_64, i386, arm64, ... */
 static const char *machine_arch(void)
 {
-	static struct utsname u;
+	struct utsname u;
 	uname(&u);
 	if (u.machine[0] == 'i' && !strcmp(u.machine + 2, "86"))
 		return "i386";
 	if (!strcmp(u.machine, "aarch64"))
 		return "arm64";
-	return u.machine;
+	return ast_strdup(u.machine);
 }
 
 static char *read_text(const char *path)
@@ -721,30 +732,31 @@ static char *read_text(const char *path)
 	return buf;
 }
 
-static void config_add(const char *name, size_t name_len, const char *value, size_t value_len)
+static void config_add(struct preprocess_state *st, const char *name, size_t name_len, const char *value, size_t value_len)
 {
 	if (value_len >= 2 && value[0] == '"' && value[value_len - 1] == '"') {
 		value++;
 		value_len -= 2;
 	}
-	vec_push(&config.names, ast_strndup(name, name_len));
-	vec_push(&config.values, ast_strndup(value, value_len));
+	vec_push(&st->config.names, ast_strndup(name, name_len));
+	vec_push(&st->config.values, ast_strndup(value, value_len));
 }
 
 /*
  * The build tree's .config (CONFIG_X=y, CONFIG_S="text"), else its
  * include/generated/autoconf.h (#define CONFIG_X 1, CONFIG_X_MODULE for m).
  */
-static void config_load(struct srcloc where)
+static void config_load(struct session *session, struct srcloc where)
 {
-	config.loaded = true;
-	const char *tree = session && session->kernel_build ? session->kernel_build : NULL;
+	struct preprocess_state *st = pp_session_state(session);
+	st->config.loaded = true;
+	const char *tree = session->kernel_build;
 	char *text = tree ? read_text(ast_printf("%s/.config", tree)) : NULL;
 	if (text) {
 		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 			char *eq = strchr(line, '=');
 			if (strncmp(line, "CONFIG_", 7) == 0 && eq)
-				config_add(line, (size_t)(eq - line), eq + 1, strlen(eq + 1));
+				config_add(st, line, (size_t)(eq - line), eq + 1, strlen(eq + 1));
 		}
 		return;
 	}
@@ -757,11 +769,11 @@ static void config_load(struct srcloc where)
 			size_t name_len = strcspn(name, " \t");
 			const char *value = name + name_len + strspn(name + name_len, " \t");
 			if (name_len > 7 && !strncmp(name + name_len - 7, "_MODULE", 7))
-				config_add(name, name_len - 7, "m", 1);
+				config_add(st, name, name_len - 7, "m", 1);
 			else if (!strcmp(value, "1"))
-				config_add(name, name_len, "y", 1);
+				config_add(st, name, name_len, "y", 1);
 			else
-				config_add(name, name_len, value, strlen(value));
+				config_add(st, name, name_len, value, strlen(value));
 		}
 		return;
 	}
@@ -769,13 +781,14 @@ static void config_load(struct srcloc where)
 		     "every CONFIG_ option counts as unset", tree ? tree : "(no build tree)");
 }
 
-static const char *config_value(const char *name, struct srcloc where)
+static const char *config_value(struct session *session, const char *name, struct srcloc where)
 {
-	if (!config.loaded)
-		config_load(where);
-	for (int i = 0; i < config.names.n; i++)
-		if (!strcmp(config.names.items[i], name))
-			return config.values.items[i];
+	struct preprocess_state *st = pp_session_state(session);
+	if (!st->config.loaded)
+		config_load(session, where);
+	for (int i = 0; i < st->config.names.n; i++)
+		if (!strcmp(st->config.names.items[i], name))
+			return st->config.values.items[i];
 	return NULL;
 }
 
@@ -833,6 +846,7 @@ static bool cond_or(struct cond_parser *cp);
 /* One comparison: NAME op LITERAL or LITERAL op LITERAL; or ( cond ). */
 static bool cond_atom(struct cond_parser *cp)
 {
+	struct session *session = cp->pp->ps->session;
 	if (cp->tok.kind == '(') {
 		cond_advance(cp);
 		bool value = cond_or(cp);
@@ -891,20 +905,20 @@ static bool cond_atom(struct cond_parser *cp)
 		}
 		const char *value;
 		if (!strcmp(name, "kernel_v"))
-			value = kernel_version();
+			value = kernel_version(session);
 		else if (!strcmp(name, "kernel_vr"))
-			value = kernel_release();
+			value = kernel_release(session);
 		else if (!strcmp(name, "systemtap_v"))
-			value = session && session->compatible ? session->compatible : STAPC_LANGUAGE_VERSION;
+			value = session->compatible ? session->compatible : STAPC_LANGUAGE_VERSION;
 		else if (!strcmp(name, "arch"))
 			value = machine_arch();
 		else if (!strcmp(name, "runtime"))
 			value = "kernel";
 		else
-			value = "stapdev"; /* the module is loaded by root */
+			value = privilege_name(session->privilege); /* systemtap_privilege: --privilege */
 		bool holds = compare_strings(op, value, rstr, version);
 		/* --check-version: SystemTap's deprecation check, every test of the version it emulates */
-		if (session && session->check_version && !strcmp(name, "systemtap_v"))
+		if (session->check_version && !strcmp(name, "systemtap_v"))
 			diag_warning(lhs.loc, "version-specific code: 'systemtap_v %s \"%s\"' is %s for version %s "
 				     "(--compatible=VERSION selects another) [--check-version]",
 				     op_text, rstr, holds ? "true" : "false", value);
@@ -916,10 +930,10 @@ static bool cond_atom(struct cond_parser *cp)
 			cp->failed = true;
 			return false;
 		}
-		return compare_holds(op, compare_numbers(session && session->guru, rnum));
+		return compare_holds(op, compare_numbers(session->guru, rnum));
 	}
 	if (!strncmp(name, "CONFIG_", 7) && name[7]) {
-		const char *value = config_value(name, lhs.loc);
+		const char *value = config_value(session, name, lhs.loc);
 		if (rstr) {
 			if (op != EQ && op != NE) {
 				diag_error(lhs.loc, "'%s' compared with a string takes == or !=", name);
@@ -1109,7 +1123,7 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 
 
 /* Every *.stpm file in dir, in name order. */
-static void load_macro_dir(const char *dir)
+static void load_macro_dir(struct session *s, const char *dir)
 {
 	struct vec paths = { 0 };
 	tapset_list_files(dir, ".stpm", &paths);
@@ -1120,18 +1134,18 @@ static void load_macro_dir(const char *dir)
 			diag_error((struct srcloc){ .file = NULL }, "cannot read macro file %s", path);
 			continue;
 		}
-		parse_macro_file(path, text);
+		parse_macro_file(s, path, text);
 	}
 }
 
 bool preprocess_begin(struct session *s)
 {
-	session = s;
-	arg_used = ast_alloc(sizeof(*arg_used) * (size_t)(s->script_args.n + 1));
+	struct preprocess_state *st = pp_session_state(s);
+	st->arg_used = ast_alloc(sizeof(*st->arg_used) * (size_t)(s->script_args.n + 1));
 	for (int i = 0; i < s->include_dirs.n; i++)
-		load_macro_dir(s->include_dirs.items[i]);
+		load_macro_dir(s, s->include_dirs.items[i]);
 	if (s->tapset_dir)
-		load_macro_dir(s->tapset_dir);
+		load_macro_dir(s, s->tapset_dir);
 	return diag_error_count() == 0;
 }
 
@@ -1140,7 +1154,7 @@ void preprocess_end(struct session *s)
 	if (s->list_probes)
 		return; /* -l/-L: the script is the pattern; what follows it is not its arguments */
 	for (int i = 0; i < s->script_args.n; i++)
-		if (!arg_used[i])
+		if (!pp_session_state(s)->arg_used[i])
 			diag_warning((struct srcloc){ .file = NULL },
 				     "script argument %d ('%s') is never used: the script has no $%d or @%d", i + 1,
 				     (const char *)s->script_args.items[i], i + 1, i + 1);

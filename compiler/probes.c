@@ -255,12 +255,20 @@ struct alias_name {
  * wildcard first component at every name. Alias names hold no wildcards.
  * The script's aliases are indexed first; tapset files as they are parsed.
  */
-static struct {
+struct alias_index {
 	struct vec all;            /* of struct alias_name *, in seq order */
 	struct strmap by_first;    /* first component -> struct vec of alias_name */
 	struct strmap by_two;      /* "first.second" -> struct vec of alias_name, names of 2+ components */
 	struct strmap one;         /* first component -> struct vec of alias_name, names of 1 component */
-} aliases;
+};
+
+/* The session's alias index (session.aliases), made on first use. */
+static struct alias_index *alias_index(struct session *s)
+{
+	if (!s->aliases)
+		s->aliases = ast_alloc(sizeof(*s->aliases));
+	return s->aliases;
+}
 
 static const char *component_name(const struct probe_point *pp, int i)
 {
@@ -277,8 +285,9 @@ static void push_ordered(struct vec *v, struct alias_name *an)
 	v->items[i] = an;
 }
 
-void probes_index_aliases(struct ast_file *f)
+void probes_index_aliases(struct session *s, struct ast_file *f)
 {
+	struct alias_index *aliases = alias_index(s);
 	long pos = 0;
 	for (int i = 0; i < f->probes.n; i++) {
 		struct probe *p = f->probes.items[i];
@@ -290,12 +299,12 @@ void probes_index_aliases(struct ast_file *f)
 			an->name = p->names.items[j];
 			an->seq = ((long)f->rank << 32) + pos++;
 			const char *first = component_name(an->name, 0);
-			push_ordered(&aliases.all, an);
-			push_ordered(strmap_vec(&aliases.by_first, first), an);
+			push_ordered(&aliases->all, an);
+			push_ordered(strmap_vec(&aliases->by_first, first), an);
 			if (an->name->components.n == 1)
-				push_ordered(strmap_vec(&aliases.one, first), an);
+				push_ordered(strmap_vec(&aliases->one, first), an);
 			else
-				push_ordered(strmap_vec(&aliases.by_two,
+				push_ordered(strmap_vec(&aliases->by_two,
 							ast_join(first, ".", component_name(an->name, 1))), an);
 		}
 	}
@@ -304,21 +313,22 @@ void probes_index_aliases(struct ast_file *f)
 /* The names pp could match, in seq order, into out. */
 static void alias_candidates(struct derive *d, const struct probe_point *pp, struct vec *out)
 {
+	struct alias_index *aliases = alias_index(d->s);
 	const char *first = component_name(pp, 0);
 	if (probes_has_wildcard(first)) {
 		tapset_need_aliases(d->s, NULL);
-		*out = aliases.all;
+		*out = aliases->all;
 		return;
 	}
 	tapset_need_aliases(d->s, first);
 	if (pp->components.n == 1 || probes_has_wildcard(component_name(pp, 1))) {
-		struct vec *v = strmap_get(&aliases.by_first, first);
+		struct vec *v = strmap_get(&aliases->by_first, first);
 		if (v)
 			*out = *v;
 		return;
 	}
-	struct vec *two = strmap_get(&aliases.by_two, ast_join(first, ".", component_name(pp, 1)));
-	struct vec *one = strmap_get(&aliases.one, first);
+	struct vec *two = strmap_get(&aliases->by_two, ast_join(first, ".", component_name(pp, 1)));
+	struct vec *one = strmap_get(&aliases->one, first);
 	if (!one || !two) {
 		if (one || two)
 			*out = one ? *one : *two;
@@ -760,7 +770,7 @@ bool probes_derive(struct session *s)
 {
 	struct derive d = {.s = s};
 	struct ast_file *f = s->script;
-	probes_index_aliases(f);
+	probes_index_aliases(s, f);
 	int errors = diag_error_count();
 	for (int i = 0; i < f->probes.n; i++) {
 		struct probe *p = f->probes.items[i];

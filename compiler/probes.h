@@ -125,7 +125,7 @@ bool probes_derive(struct session *s);
  * parsed) to the index probes_derive matches points against; f->rank
  * orders them.
  */
-void probes_index_aliases(struct ast_file *f);
+void probes_index_aliases(struct session *s, struct ast_file *f);
 
 /* Providers used by the session (of const struct probe_provider *), each once, in table order. */
 void probes_providers_used(struct session *s, struct vec *out);

@@ -15,8 +15,18 @@
 #include "elaborate.h"
 #include "regex.h"
 
-static struct vec matchers;   /* of struct regex_prog *, in matcher-number order */
-static int work_words;        /* the largest matcher's scratch */
+/* The matchers of one session's generated C (session.regex). */
+struct regex_state {
+	struct vec matchers;   /* of struct regex_prog *, in matcher-number order */
+	int work_words;        /* the largest matcher's scratch */
+};
+
+static struct regex_state *regex_state(struct session *s)
+{
+	if (!s->regex)
+		s->regex = ast_alloc(sizeof(*s->regex));
+	return s->regex;
+}
 
 static bool regex_pre(struct ast_walker *w, struct node *n)
 {
@@ -52,11 +62,12 @@ bool regex_elaborate(struct session *s)
 
 const char *codegen_regex(struct codegen *g, struct node *n)
 {
+	struct regex_state *rs = regex_state(g->s);
 	struct regex_prog *p = n->u.regex.prog;
-	int id = matchers.n;
-	vec_push(&matchers, p);
-	if (regex_work_words(p) > work_words)
-		work_words = regex_work_words(p);
+	int id = rs->matchers.n;
+	vec_push(&rs->matchers, p);
+	if (regex_work_words(p) > rs->work_words)
+		rs->work_words = regex_work_words(p);
 	const char *subject = codegen_temp(g, "s"), *caps = codegen_temp(g, "caps"), *m = codegen_temp(g, "m");
 	return ast_printf("({ const char *%s = %s; int32_t %s[%d]; int %s = stp_regex_%d(%s, c->base.regex_work, %s); "
 			  "_stp_regex_record(&c->base, %s, %s, %d, %s); (int64_t)(%s%s); })",
@@ -64,13 +75,14 @@ const char *codegen_regex(struct codegen *g, struct node *n)
 			  caps, subject, m, regex_ngroups(p), caps, n->u.regex.negate ? "!" : "", m);
 }
 
-int codegen_regex_work_words(void)
+int codegen_regex_work_words(struct session *s)
 {
-	return work_words;
+	return regex_state(s)->work_words;
 }
 
-void codegen_regex_emit_all(struct emitter *e)
+void codegen_regex_emit_all(struct session *s, struct emitter *e)
 {
-	for (int i = 0; i < matchers.n; i++)
-		regex_emit(e->out, matchers.items[i], ast_printf("stp_regex_%d", i));
+	struct regex_state *rs = regex_state(s);
+	for (int i = 0; i < rs->matchers.n; i++)
+		regex_emit(e->out, rs->matchers.items[i], ast_printf("stp_regex_%d", i));
 }

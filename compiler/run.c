@@ -53,6 +53,7 @@ void run_global_params(struct session *s, struct vec *argv)
 		vec_push(argv, s->global_params.items[i]);
 }
 
+/* The signal handler forwards to it, and reaches only file-scope state. */
 static volatile sig_atomic_t run_child_pid; /* staprun or stapvm while it runs, else 0 */
 
 /*

@@ -69,12 +69,16 @@ struct sc_row {
 	bool ret_hex;
 };
 
-static struct vec calls;          /* of struct sc_call *, by number */
-static bool loaded;
-static struct vec read_names;     /* of const char *: identifiers the bodies read as locals */
-static struct vec script_globals; /* of const char *: the script's globals, never assigned here */
-static struct vec cache_keys;     /* of const char *: point text already expanded */
-static struct vec cache_aliases;  /* parallel: of struct vec * of struct probe * */
+/* What one session knows of the target's system calls (session.syscalls). */
+struct syscalls_state {
+	struct vec calls;          /* of struct sc_call *, by number */
+	bool loaded;               /* calls read from the kernel's files */
+	struct vec read_names;     /* of const char *: identifiers the bodies read as locals */
+	struct vec script_globals; /* of const char *: the script's globals, never assigned here */
+	struct vec cache_keys;     /* of const char *: point text already expanded */
+	struct vec cache_aliases;  /* parallel: of struct vec * of struct probe * */
+	bool listing;              /* stap -l/-L: one alias per call, every variable computed */
+};
 
 /* ---- Reading the kernel's files ---- */
 
@@ -188,7 +192,7 @@ static void arg_from_c(struct sc_arg *a, const char *p, const char *end, int pos
 }
 
 /* Prototypes "asmlinkage long sys_F(...);" of text, for calls without a row. */
-static void read_prototypes(const char *text)
+static void read_prototypes(struct syscalls_state *st, const char *text)
 {
 	for (const char *p = text; p && (p = strstr(p, "asmlinkage long sys_")); p++) {
 		const char *f = p + strlen("asmlinkage long ");
@@ -197,8 +201,8 @@ static void read_prototypes(const char *text)
 		if (!close)
 			return;
 		const char *func = ast_printf("__x64_%.*s", (int)(open - f), f);
-		for (int i = 0; i < calls.n; i++) {
-			struct sc_call *c = calls.items[i];
+		for (int i = 0; i < st->calls.n; i++) {
+			struct sc_call *c = st->calls.items[i];
 			if (strcmp(c->func, func) || c->nargs >= 0)
 				continue; /* not this one, or an earlier #if branch won */
 			c->nargs = 0;
@@ -222,11 +226,11 @@ static void read_prototypes(const char *text)
 	}
 }
 
-static struct sc_call *call_by_nr(int nr)
+static struct sc_call *call_by_nr(struct syscalls_state *st, int nr)
 {
-	for (int i = 0; i < calls.n; i++)
-		if (((struct sc_call *)calls.items[i])->nr == nr)
-			return calls.items[i];
+	for (int i = 0; i < st->calls.n; i++)
+		if (((struct sc_call *)st->calls.items[i])->nr == nr)
+			return st->calls.items[i];
 	return NULL;
 }
 
@@ -383,10 +387,11 @@ static const char *argstr_spec(const struct sc_call *c);
  */
 static void write_table_file(struct session *s)
 {
+	struct syscalls_state *st = s->syscalls;
 	int max = -1;
-	for (int i = 0; i < calls.n; i++)
-		if (((struct sc_call *)calls.items[i])->nr > max)
-			max = ((struct sc_call *)calls.items[i])->nr;
+	for (int i = 0; i < st->calls.n; i++)
+		if (((struct sc_call *)st->calls.items[i])->nr > max)
+			max = ((struct sc_call *)st->calls.items[i])->nr;
 	if (max < 0)
 		return;
 	char *text = NULL;
@@ -396,13 +401,13 @@ static void write_table_file(struct session *s)
 		s->release ? s->release : "?");
 	fprintf(f, "/* by number: name, argstr spec (see _stp_syscall_argstr) */\n");
 	fprintf(f, "static const char *const _sc_names[%d] = {\n", max + 1);
-	for (int i = 0; i < calls.n; i++) {
-		const struct sc_call *c = calls.items[i];
+	for (int i = 0; i < st->calls.n; i++) {
+		const struct sc_call *c = st->calls.items[i];
 		fprintf(f, "\t[%d] = \"%s\",\n", c->nr, c->name);
 	}
 	fprintf(f, "};\nstatic const char *const _sc_specs[%d] = {\n", max + 1);
-	for (int i = 0; i < calls.n; i++) {
-		const struct sc_call *c = calls.items[i];
+	for (int i = 0; i < st->calls.n; i++) {
+		const struct sc_call *c = st->calls.items[i];
 		fprintf(f, "\t[%d] = \"%s\",\n", c->nr, argstr_spec(c));
 	}
 	fprintf(f, "};\n%%}\n\n");
@@ -419,7 +424,7 @@ static void write_table_file(struct session *s)
 	diag_mark_library(path);
 	if (s->verbose >= 3)
 		fprintf(stderr, "%s", text);
-	tapset_add_generated(parse_file(path, text, true));
+	tapset_add_generated(s, parse_file(s, path, text, true));
 }
 
 static bool in_row_calls(const struct vec *v, const struct sc_call *c)
@@ -430,16 +435,19 @@ static bool in_row_calls(const struct vec *v, const struct sc_call *c)
 	return false;
 }
 
-static void load(struct session *s)
+static struct syscalls_state *load(struct session *s)
 {
-	if (loaded)
-		return;
-	loaded = true;
+	if (!s->syscalls)
+		s->syscalls = ast_alloc(sizeof(*s->syscalls));
+	struct syscalls_state *st = s->syscalls;
+	if (st->loaded)
+		return st;
+	st->loaded = true;
 	const char *build = s->kernel_build;
 	char *table = tapset_read_file(ast_printf("%s/arch/x86/include/generated/asm/syscalls_64.h", build));
 	char *unistd = tapset_read_file(ast_printf("%s/arch/x86/include/generated/uapi/asm/unistd_64.h", build));
 	if (!table || !unistd)
-		return; /* no syscall aliases: syscall.NAME is then an unknown point */
+		return st; /* no syscall aliases: syscall.NAME is then an unknown point */
 	for (const char *p = table; (p = strstr(p, "__SYSCALL(")); p++) {
 		int nr;
 		char func[128];
@@ -449,24 +457,24 @@ static void load(struct session *s)
 		c->nr = nr;
 		c->func = ast_printf("__x64_%s", func);
 		c->nargs = -1;
-		vec_push(&calls, c);
+		vec_push(&st->calls, c);
 	}
 	for (const char *p = unistd; (p = strstr(p, "#define __NR_")); p++) {
 		int nr;
 		char name[128];
 		if (sscanf(p, "#define __NR_%127[a-z0-9_] %d", name, &nr) != 2)
 			continue;
-		struct sc_call *c = call_by_nr(nr);
+		struct sc_call *c = call_by_nr(st, nr);
 		if (c)
 			c->uname = c->name = ast_strdup(name);
 	}
 	const char *src = source_tree(build);
-	read_prototypes(tapset_read_file(ast_printf("%s/include/linux/syscalls.h", src)));
-	read_prototypes(tapset_read_file(ast_printf("%s/arch/x86/include/asm/syscalls.h", src)));
+	read_prototypes(st, tapset_read_file(ast_printf("%s/include/linux/syscalls.h", src)));
+	read_prototypes(st, tapset_read_file(ast_printf("%s/arch/x86/include/asm/syscalls.h", src)));
 	struct vec rows = {0}, row_calls = {0}, other_calls = {0};
 	read_table(ast_printf("%s/linux/syscalls.tbl", s->tapset_dir), &rows);
-	for (int i = 0; i < calls.n; i++) {
-		struct sc_call *c = calls.items[i];
+	for (int i = 0; i < st->calls.n; i++) {
+		struct sc_call *c = st->calls.items[i];
 		if (!c->uname)
 			c->uname = c->name = ast_printf("syscall_%d", c->nr);
 		for (int j = 0; j < rows.n; j++) {
@@ -491,18 +499,19 @@ static void load(struct session *s)
 	}
 	unify_types(&row_calls, &other_calls);
 	write_table_file(s);
+	return st;
 }
 
 /* ---- Names the bodies read ---- */
 
 static bool collect_var(struct ast_walker *w, struct node *n)
 {
-	(void)w;
+	struct syscalls_state *st = w->data;
 	if (n->kind == NODE_VAR) {
-		for (int i = 0; i < read_names.n; i++)
-			if (!strcmp(read_names.items[i], n->u.var.name))
+		for (int i = 0; i < st->read_names.n; i++)
+			if (!strcmp(st->read_names.items[i], n->u.var.name))
 				return true;
-		vec_push(&read_names, (void *)n->u.var.name);
+		vec_push(&st->read_names, (void *)n->u.var.name);
 	}
 	return true;
 }
@@ -512,13 +521,13 @@ static bool collect_var(struct ast_walker *w, struct node *n)
  * the aliases it reached this point through. The script's globals are not
  * the aliases' to assign.
  */
-static void collect_read_names(struct session *s, const struct vec *bodies)
+static void collect_read_names(struct session *s, struct syscalls_state *st, const struct vec *bodies)
 {
-	read_names.n = 0;
-	if (!script_globals.n)
+	st->read_names.n = 0;
+	if (!st->script_globals.n)
 		for (int i = 0; i < s->script->globals.n; i++)
-			vec_push(&script_globals, (void *)((struct global *)s->script->globals.items[i])->name);
-	struct ast_walker w = {.pre = collect_var};
+			vec_push(&st->script_globals, (void *)((struct global *)s->script->globals.items[i])->name);
+	struct ast_walker w = {.pre = collect_var, .data = st};
 	for (int i = 0; i < bodies->n; i++)
 		ast_walk(&w, bodies->items[i]);
 }
@@ -531,16 +540,14 @@ static bool in_names(const struct vec *v, const char *name)
 	return false;
 }
 
-static bool listing;             /* stap -l/-L: one alias per call, every variable computed */
-
-static bool is_read(const char *name)
+static bool is_read(const struct syscalls_state *st, const char *name)
 {
-	if (in_names(&script_globals, name))
+	if (in_names(&st->script_globals, name))
 		return false;
-	if (listing)
+	if (st->listing)
 		return true;
-	for (int i = 0; i < read_names.n; i++)
-		if (!strcmp(read_names.items[i], name))
+	for (int i = 0; i < st->read_names.n; i++)
+		if (!strcmp(st->read_names.items[i], name))
 			return true;
 	return false;
 }
@@ -610,25 +617,25 @@ static int extra_vars(const struct sc_call *c, int i, const char **names)
 }
 
 /* Whether a body reads a variable derived from argument i of c. */
-static bool extra_read(const struct sc_call *c, int i)
+static bool extra_read(const struct syscalls_state *st, const struct sc_call *c, int i)
 {
 	const char *names[5];
 	int n = extra_vars(c, i, names);
 	for (int k = 0; k < n; k++)
-		if (is_read(names[k]))
+		if (is_read(st, names[k]))
 			return true;
 	return false;
 }
 
 /* Statements computing the variables derived from argument i of c that are read. */
-static void emit_extras(FILE *f, const struct sc_call *c, int i, const char *indent)
+static void emit_extras(const struct syscalls_state *st, FILE *f, const struct sc_call *c, int i, const char *indent)
 {
 	const struct sc_arg *a = &c->args[i];
 	const char *names[5];
 	int n = extra_vars(c, i, names);
 	const char *v = arg_value(a, i), *len = i + 1 < c->nargs ? arg_value(&c->args[i + 1], i + 1) : "0";
 	for (int k = 0; k < n; k++) {
-		if (!is_read(names[k]))
+		if (!is_read(st, names[k]))
 			continue;
 		if (!strcmp(a->extra, "name"))
 			fprintf(f, "%s%s = _sc_%s_str(%s)\n", indent, names[k], a->decoder, v);
@@ -646,35 +653,35 @@ static void emit_extras(FILE *f, const struct sc_call *c, int i, const char *ind
 }
 
 /* Statements computing the call's variables that are read. */
-static void emit_args(FILE *f, const struct sc_call *c, const char *indent, bool with_argstr)
+static void emit_args(const struct syscalls_state *st, FILE *f, const struct sc_call *c, const char *indent, bool with_argstr)
 {
 	for (int i = 0; i < c->nargs; i++) {
 		const struct sc_arg *a = &c->args[i];
 		const char *v = arg_value(a, i);
 		if (!strcmp(a->type, "skip"))
 			continue;
-		emit_extras(f, c, i, indent);
+		emit_extras(st, f, c, i, indent);
 		if (!strcmp(a->type, "ustr")) {
-			if (is_read(a->var))
+			if (is_read(st, a->var))
 				fprintf(f, "%s%s = _sc_ustr_quoted(%s)\n", indent, a->var, v);
-			if (is_read(ast_printf("%s_unquoted", a->var)))
+			if (is_read(st, ast_printf("%s_unquoted", a->var)))
 				fprintf(f, "%s%s_unquoted = _sc_ustr(%s)\n", indent, a->var, v);
-			if (is_read(ast_printf("%s_uaddr", a->var)))
+			if (is_read(st, ast_printf("%s_uaddr", a->var)))
 				fprintf(f, "%s%s_uaddr = %s\n", indent, a->var, v);
 		} else if (!strcmp(a->type, "argv") || !strcmp(a->type, "env")) {
-			if (is_read(a->var))
+			if (is_read(st, a->var))
 				fprintf(f, "%s%s = _sc_%s_str(%s)\n", indent, a->var, a->type, v);
 		} else {
 			const char *str_var = ast_printf("%s_str", a->var);
-			bool str = a->decoder && is_read(str_var);
-			if (is_read(a->var))
+			bool str = a->decoder && is_read(st, str_var);
+			if (is_read(st, a->var))
 				fprintf(f, "%s%s = %s\n", indent, a->var, v);
 			if (str)
 				fprintf(f, "%s%s = _sc_%s_str(%s)\n", indent, str_var, a->decoder,
-					is_read(a->var) ? a->var : v);
+					is_read(st, a->var) ? a->var : v);
 		}
 	}
-	if (with_argstr && is_read("argstr")) {
+	if (with_argstr && is_read(st, "argstr")) {
 		if (c->nargs)
 			fprintf(f, "%sargstr = _sc_argstr(__sc_regs, \"%s\")\n", indent, argstr_spec(c));
 		else
@@ -682,14 +689,14 @@ static void emit_args(FILE *f, const struct sc_call *c, const char *indent, bool
 	}
 }
 
-static bool needs_regs(const struct sc_call *c)
+static bool needs_regs(const struct syscalls_state *st, const struct sc_call *c)
 {
-	if (is_read("argstr"))
+	if (is_read(st, "argstr"))
 		return c->nargs > 0;
 	for (int i = 0; i < c->nargs; i++) {
 		const char *v = c->args[i].var;
-		if (is_read(v) || is_read(ast_printf("%s_str", v)) || is_read(ast_printf("%s_unquoted", v)) ||
-		    is_read(ast_printf("%s_uaddr", v)) || extra_read(c, i))
+		if (is_read(st, v) || is_read(st, ast_printf("%s_str", v)) || is_read(st, ast_printf("%s_unquoted", v)) ||
+		    is_read(st, ast_printf("%s_uaddr", v)) || extra_read(st, c, i))
 			return true;
 	}
 	return false;
@@ -699,7 +706,7 @@ static bool needs_regs(const struct sc_call *c)
 enum sc_family { FAM_SYSCALL, FAM_ND, FAM_ANY };
 
 /* One call's entry or return alias on its own function. */
-static void write_single(FILE *f, enum sc_family fam, const struct sc_call *c, bool ret, const char *maxactive,
+static void write_single(const struct syscalls_state *st, FILE *f, enum sc_family fam, const struct sc_call *c, bool ret, const char *maxactive,
 			 bool optional)
 {
 	const char *prov = fam == FAM_ND ? "kprobe" : "kernel";
@@ -714,34 +721,34 @@ static void write_single(FILE *f, enum sc_family fam, const struct sc_call *c, b
 		fprintf(f, " !, kernel.function(\"__do_sys_%s\")%s", c->func + 10, suffix);
 	/* one of a wildcard's calls whose function cannot be probed is skipped, as SystemTap does */
 	fprintf(f, "%s {\n", optional ? " ?" : "");
-	if (is_read("name"))
+	if (is_read(st, "name"))
 		fprintf(f, "\tname = \"%s\"\n", c->name);
 	if (ret) {
 		const char *rv = fam == FAM_ND ? "returnval()" : "$return";
-		if (is_read("retval") || is_read("retstr"))
+		if (is_read(st, "retval") || is_read(st, "retstr"))
 			fprintf(f, "\tretval = %s\n", rv);
-		if (is_read("retstr"))
+		if (is_read(st, "retstr"))
 			fprintf(f, "\tretstr = return_str(%d, retval)\n", c->ret_hex ? 2 : 1);
 	} else {
-		if (needs_regs(c))
+		if (needs_regs(st, c))
 			/*
 			 * the wrapper's one argument, from its register: under BTF the
 			 * parameter's name is whichever deduplicated prototype won
 			 * (regs, __unused)
 			 */
 			fprintf(f, "\t__sc_regs = pointer_arg(1)\n");
-		emit_args(f, c, "\t", true);
+		emit_args(st, f, c, "\t", true);
 	}
 	fprintf(f, "}\n");
 }
 
 /* Does the call have a variable the bodies read (besides name, argstr)? */
-static bool has_read_vars(const struct sc_call *c)
+static bool has_read_vars(const struct syscalls_state *st, const struct sc_call *c)
 {
 	for (int i = 0; i < c->nargs; i++) {
 		const char *v = c->args[i].var;
-		if (is_read(v) || is_read(ast_printf("%s_str", v)) || is_read(ast_printf("%s_unquoted", v)) ||
-		    is_read(ast_printf("%s_uaddr", v)) || extra_read(c, i))
+		if (is_read(st, v) || is_read(st, ast_printf("%s_str", v)) || is_read(st, ast_printf("%s_unquoted", v)) ||
+		    is_read(st, ast_printf("%s_uaddr", v)) || extra_read(st, c, i))
 			return true;
 	}
 	return false;
@@ -750,9 +757,9 @@ static bool has_read_vars(const struct sc_call *c)
 /*
  * A binary tree of comparisons over the calls [lo, hi) (sorted by number):
  * each leaf assigns its call's variables (vars), or, for a filter, ends the
- * hit for numbers that are not one of the calls.
+ * hit for numbers that are not one of the st->calls.
  */
-static void write_tree(FILE *f, struct sc_call **v, int lo, int hi, bool vars, int depth)
+static void write_tree(const struct syscalls_state *st, FILE *f, struct sc_call **v, int lo, int hi, bool vars, int depth)
 {
 	char indent[64];
 	int d = depth < 60 ? depth : 60;
@@ -764,15 +771,15 @@ static void write_tree(FILE *f, struct sc_call **v, int lo, int hi, bool vars, i
 			return;
 		}
 		fprintf(f, "%sif (__sc_nr == %d) {\n", indent, v[lo]->nr);
-		emit_args(f, v[lo], ast_printf("%s\t", indent), false);
+		emit_args(st, f, v[lo], ast_printf("%s\t", indent), false);
 		fprintf(f, "%s}\n", indent);
 		return;
 	}
 	int mid = lo + (hi - lo) / 2;
 	fprintf(f, "%sif (__sc_nr < %d) {\n", indent, v[mid]->nr);
-	write_tree(f, v, lo, mid, vars, depth + 1);
+	write_tree(st, f, v, lo, mid, vars, depth + 1);
 	fprintf(f, "%s} else {\n", indent);
-	write_tree(f, v, mid, hi, vars, depth + 1);
+	write_tree(st, f, v, mid, hi, vars, depth + 1);
 	fprintf(f, "%s}\n", indent);
 }
 
@@ -787,26 +794,26 @@ static int compare_nr(const void *a, const void *b)
  * and assigns the per-call variables the bodies read (only for calls that
  * have one).
  */
-static void write_dispatch(FILE *f, const char *alias_name, enum sc_family fam, struct vec *matched, bool ret)
+static void write_dispatch(const struct syscalls_state *st, FILE *f, const char *alias_name, enum sc_family fam, struct vec *matched, bool ret)
 {
 	struct sc_call **v = (struct sc_call **)matched->items;
 	qsort(v, (size_t)matched->n, sizeof(*v), compare_nr);
-	bool all = matched->n == calls.n;
+	bool all = matched->n == st->calls.n;
 	fprintf(f, "probe %s = kernel.trace(\"raw_syscalls:%s\") {\n", alias_name, ret ? "sys_exit" : "sys_enter");
 	/* sys_exit has no $id: the number is in the registers' orig_ax */
 	const char *nr = ret ? "_sc_nr($regs)" : "$id";
-	if (fam == FAM_ANY && is_read("syscall_nr"))
+	if (fam == FAM_ANY && is_read(st, "syscall_nr"))
 		fprintf(f, "\tsyscall_nr = %s\n", nr);
-	if (ret && (is_read("retval") || is_read("retstr")))
+	if (ret && (is_read(st, "retval") || is_read(st, "retstr")))
 		fprintf(f, "\tretval = $ret\n");
 	struct vec with_vars = {0};
 	if (!ret && fam != FAM_ANY)
 		for (int i = 0; i < matched->n; i++)
-			if (has_read_vars(v[i]))
+			if (has_read_vars(st, v[i]))
 				vec_push(&with_vars, v[i]);
-	bool argstr = !ret && fam != FAM_ANY && is_read("argstr");
-	bool retstr = ret && fam != FAM_ANY && is_read("retstr");
-	bool uses_nr = !all || is_read("name") || argstr || retstr || with_vars.n;
+	bool argstr = !ret && fam != FAM_ANY && is_read(st, "argstr");
+	bool retstr = ret && fam != FAM_ANY && is_read(st, "retstr");
+	bool uses_nr = !all || is_read(st, "name") || argstr || retstr || with_vars.n;
 	if (!uses_nr) {
 		fprintf(f, "}\n");
 		return;
@@ -815,8 +822,8 @@ static void write_dispatch(FILE *f, const char *alias_name, enum sc_family fam, 
 	fprintf(f, "\tif (_sc_compat()) next\n");
 	fprintf(f, "\t__sc_nr = %s\n", nr);
 	if (!all)
-		write_tree(f, v, 0, matched->n, false, 1);
-	if (is_read("name"))
+		write_tree(st, f, v, 0, matched->n, false, 1);
+	if (is_read(st, "name"))
 		fprintf(f, "\tname = __sc_name_of(__sc_nr)\n");
 	if (argstr || with_vars.n)
 		fprintf(f, "\t__sc_regs = $regs\n");
@@ -834,7 +841,7 @@ static void write_dispatch(FILE *f, const char *alias_name, enum sc_family fam, 
 			fprintf(f, "\tretstr = return_str(1, retval)\n");
 	}
 	if (with_vars.n)
-		write_tree(f, (struct sc_call **)with_vars.items, 0, with_vars.n, true, 1);
+		write_tree(st, f, (struct sc_call **)with_vars.items, 0, with_vars.n, true, 1);
 	fprintf(f, "}\n");
 }
 
@@ -885,32 +892,32 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	bool ret;
 	if (!point_shape(pp, &fam, &pattern, &ret, &maxactive))
 		return SYSCALLS_NOT_MINE;
-	load(s);
-	listing = s->list_probes;
-	collect_read_names(s, bodies);
+	struct syscalls_state *st = load(s);
+	st->listing = s->list_probes;
+	collect_read_names(s, st, bodies);
 	/* the text depends on the point and on the names read */
 	const char *key = probes_point_text(pp);
 	const char *cache_key = key;
-	for (int i = 0; i < read_names.n; i++)
-		cache_key = ast_printf("%s %s", cache_key, (const char *)read_names.items[i]);
-	for (int i = 0; i < cache_keys.n; i++) {
-		if (!strcmp(cache_keys.items[i], cache_key)) {
-			struct vec *v = cache_aliases.items[i];
+	for (int i = 0; i < st->read_names.n; i++)
+		cache_key = ast_printf("%s %s", cache_key, (const char *)st->read_names.items[i]);
+	for (int i = 0; i < st->cache_keys.n; i++) {
+		if (!strcmp(st->cache_keys.items[i], cache_key)) {
+			struct vec *v = st->cache_aliases.items[i];
 			for (int j = 0; j < v->n; j++)
 				vec_push(out, v->items[j]);
 			return SYSCALLS_ALIASES;
 		}
 	}
 	struct vec matched = {0};
-	for (int i = 0; i < calls.n; i++) {
-		struct sc_call *c = calls.items[i];
+	for (int i = 0; i < st->calls.n; i++) {
+		struct sc_call *c = st->calls.items[i];
 		if (probes_glob(pattern, c->name) || (strcmp(c->uname, c->name) && probes_glob(pattern, c->uname)))
 			vec_push(&matched, c);
 	}
 	if (!matched.n) {
 		if (optional)
 			return SYSCALLS_NONE;
-		if (!calls.n)
+		if (!st->calls.n)
 			diag_error(pp->loc, "probe point '%s': no system call table for kernel %s (%s/arch/x86/include/generated/asm/syscalls_64.h)",
 				   key, s->release ? s->release : "?", s->kernel_build);
 		else
@@ -923,19 +930,19 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	FILE *f = open_memstream(&text, &len);
 	fprintf(f, "// generated by compiler/syscalls.c for %s from kernel %s and tapset/linux/syscalls.tbl\n",
 		key, s->release ? s->release : "?");
-	if (fam == FAM_ANY || (matched.n > FEW_CALLS && !listing))
-		write_dispatch(f, fam == FAM_ANY ? (ret ? "syscall_any.return" : "syscall_any")
+	if (fam == FAM_ANY || (matched.n > FEW_CALLS && !st->listing))
+		write_dispatch(st, f, fam == FAM_ANY ? (ret ? "syscall_any.return" : "syscall_any")
 			       : ast_printf("%s.__dispatch%s", fam == FAM_ND ? "nd_syscall" : "syscall", ret ? ".return" : ""),
 			       fam, &matched, ret);
 	else
 		for (int i = 0; i < matched.n; i++)
-			write_single(f, fam, matched.items[i], ret, maxactive, probes_has_wildcard(pattern));
+			write_single(st, f, fam, matched.items[i], ret, maxactive, probes_has_wildcard(pattern));
 	fclose(f);
 	const char *path = ast_printf("<generated %s>", key);
 	diag_mark_library(ast_intern(path));
 	if (s->verbose >= 3)
 		fprintf(stderr, "%s", text);
-	struct ast_file *file = parse_file(path, text, true);
+	struct ast_file *file = parse_file(s, path, text, true);
 	struct vec *aliases = ast_alloc(sizeof(*aliases));
 	for (int i = 0; i < file->probes.n; i++) {
 		struct probe *p = file->probes.items[i];
@@ -943,7 +950,7 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 		vec_push(aliases, p);
 		vec_push(out, p);
 	}
-	vec_push(&cache_keys, (void *)cache_key);
-	vec_push(&cache_aliases, aliases);
+	vec_push(&st->cache_keys, (void *)cache_key);
+	vec_push(&st->cache_aliases, aliases);
 	return aliases->n ? SYSCALLS_ALIASES : SYSCALLS_NONE;
 }

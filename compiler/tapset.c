@@ -40,14 +40,25 @@ struct tapset_def {
 	struct tapset_file *tf;    /* its file */
 };
 
-static struct vec files;            /* of struct tapset_file *, in path order */
-static struct strmap may_define;    /* function or global name -> struct vec of tapset_file */
-static struct strmap may_alias;     /* first component of an alias name -> struct vec of tapset_file */
-static struct vec alias_files;      /* of tapset_file: every file that may define an alias */
-static struct strmap functions;     /* name -> struct vec of tapset_def, parsed, in rank order */
-static struct strmap globals;       /* name -> struct vec of tapset_def, parsed, in rank order */
-static struct strmap by_ast;        /* path -> tapset_file */
-static bool parse_failed;           /* a parsed file had errors */
+/* The library as one session sees it (session.tapset). */
+struct tapset_state {
+	struct vec files;            /* of struct tapset_file *, in path order */
+	struct strmap may_define;    /* function or global name -> struct vec of tapset_file */
+	struct strmap may_alias;     /* first component of an alias name -> struct vec of tapset_file */
+	struct vec alias_files;      /* of tapset_file: every file that may define an alias */
+	struct strmap functions;     /* name -> struct vec of tapset_def, parsed, in rank order */
+	struct strmap globals;       /* name -> struct vec of tapset_def, parsed, in rank order */
+	struct strmap by_ast;        /* path -> tapset_file */
+	bool parse_failed;           /* a parsed file had errors */
+};
+
+/* The session's library state, made on first use. */
+static struct tapset_state *lib(struct session *s)
+{
+	if (!s->tapset)
+		s->tapset = ast_alloc(sizeof(*s->tapset));
+	return s->tapset;
+}
 
 static int compare_names(const void *a, const void *b)
 {
@@ -128,6 +139,7 @@ void tapset_list_files(const char *dir, const char *suffix, struct vec *out)
 struct scan {
 	const char *p;             /* next character */
 	struct tapset_file *tf;    /* the file scanned */
+	struct tapset_state *lib;  /* the tables its names go to */
 	bool eager;                /* a top-level macro use: parse the file at load */
 };
 
@@ -187,7 +199,7 @@ static void scan_probe(struct scan *sc)
 	for (;;) {
 		const char *first = scan_ident(sc);
 		if (first) {
-			note_name(&may_alias, first, sc->tf);
+			note_name(&sc->lib->may_alias, first, sc->tf);
 			may_be_alias = true;
 		}
 		/* skip the rest of the point: components, arguments, marks */
@@ -214,8 +226,9 @@ static void scan_probe(struct scan *sc)
 			break;
 		sc->p++;
 	}
-	if (may_be_alias && (!alias_files.n || alias_files.items[alias_files.n - 1] != sc->tf))
-		vec_push(&alias_files, sc->tf);
+	struct vec *alias_files = &sc->lib->alias_files;
+	if (may_be_alias && (!alias_files->n || alias_files->items[alias_files->n - 1] != sc->tf))
+		vec_push(alias_files, sc->tf);
 }
 
 /* After 'global': each name of the comma-separated list. */
@@ -227,7 +240,7 @@ static void scan_global(struct scan *sc)
 			return;
 		if (!strcmp(name, "private"))
 			continue;
-		note_name(&may_define, name, sc->tf);
+		note_name(&sc->lib->may_define, name, sc->tf);
 		scan_space(sc);
 		if (*sc->p == '%')
 			sc->p++;
@@ -304,7 +317,7 @@ static void tapset_scan(struct scan *sc)
 			if (!strcmp(word, "function")) {
 				const char *name = scan_ident(sc);
 				if (name)
-					note_name(&may_define, name, sc->tf);
+					note_name(&sc->lib->may_define, name, sc->tf);
 			} else if (!strcmp(word, "global")) {
 				scan_global(sc);
 			} else if (!strcmp(word, "probe")) {
@@ -329,49 +342,49 @@ static void insert_by_rank(struct vec *v, struct tapset_def *def)
 }
 
 /* A parsed file's functions and globals join the name tables, in rank order. */
-static void index_definitions(struct tapset_file *tf, struct ast_file *f)
+static void index_definitions(struct tapset_state *lib, struct tapset_file *tf, struct ast_file *f)
 {
 	tf->ast = f;
 	f->rank = tf->rank;
-	*strmap_slot(&by_ast, tf->path) = tf;
+	*strmap_slot(&lib->by_ast, tf->path) = tf;
 	for (int j = 0; j < f->functions.n; j++) {
 		struct function *fn = f->functions.items[j];
 		fn->file = f;
 		struct tapset_def *def = ast_alloc(sizeof(*def));
 		def->item = fn;
 		def->tf = tf;
-		insert_by_rank(strmap_vec(&functions, fn->name), def);
+		insert_by_rank(strmap_vec(&lib->functions, fn->name), def);
 	}
 	for (int j = 0; j < f->globals.n; j++) {
 		struct global *g = f->globals.items[j];
 		struct tapset_def *def = ast_alloc(sizeof(*def));
 		def->item = g;
 		def->tf = tf;
-		insert_by_rank(strmap_vec(&globals, g->name), def);
+		insert_by_rank(strmap_vec(&lib->globals, g->name), def);
 	}
 }
 
 /* Parse a file once: its definitions join the name tables and the alias index. */
-static void parse_tapset(struct tapset_file *tf)
+static void parse_tapset(struct session *s, struct tapset_file *tf)
 {
 	if (tf->ast)
 		return;
 	int errors = diag_error_count();
-	struct ast_file *f = parse_file(tf->path, tf->text, true);
+	struct ast_file *f = parse_file(s, tf->path, tf->text, true);
 	if (diag_error_count() != errors)
-		parse_failed = true;
-	index_definitions(tf, f);
-	probes_index_aliases(f);
+		lib(s)->parse_failed = true;
+	index_definitions(lib(s), tf, f);
+	probes_index_aliases(s, f);
 }
 
 /* Parse every file in v (a struct vec of tapset_file, or NULL). */
-static void parse_all(struct vec *v)
+static void parse_all(struct session *s, struct vec *v)
 {
 	for (int i = 0; v && i < v->n; i++)
-		parse_tapset(v->items[i]);
+		parse_tapset(s, v->items[i]);
 }
 
-static bool load_dir(const char *dir, struct vec *eager)
+static bool load_dir(struct tapset_state *lib, const char *dir, struct vec *eager)
 {
 	struct vec paths = {0};
 	tapset_list_files(dir, ".stp", &paths);
@@ -386,9 +399,9 @@ static bool load_dir(const char *dir, struct vec *eager)
 		struct tapset_file *tf = ast_alloc(sizeof(*tf));
 		tf->path = path;
 		tf->text = text;
-		tf->rank = files.n + 1;
-		vec_push(&files, tf);
-		struct scan sc = {.p = text, .tf = tf};
+		tf->rank = lib->files.n + 1;
+		vec_push(&lib->files, tf);
+		struct scan sc = {.p = text, .tf = tf, .lib = lib};
 		tapset_scan(&sc);
 		if (sc.eager)
 			vec_push(eager, tf);
@@ -396,25 +409,26 @@ static bool load_dir(const char *dir, struct vec *eager)
 	return true;
 }
 
-void tapset_add_generated(struct ast_file *f)
+void tapset_add_generated(struct session *s, struct ast_file *f)
 {
+	struct tapset_state *l = lib(s);
 	struct tapset_file *tf = ast_alloc(sizeof(*tf));
 	tf->path = f->path;
 	tf->text = "";
-	tf->rank = files.n + 1;   /* after every file on the path: theirs win */
-	vec_push(&files, tf);
-	index_definitions(tf, f);
+	tf->rank = l->files.n + 1;   /* after every file on the path: theirs win */
+	vec_push(&l->files, tf);
+	index_definitions(l, tf, f);
 }
 
 bool tapset_load(struct session *s)
 {
 	struct vec eager = {0};
 	for (int i = 0; i < s->include_dirs.n; i++)
-		if (!load_dir(s->include_dirs.items[i], &eager))
+		if (!load_dir(lib(s), s->include_dirs.items[i], &eager))
 			return false;
-	if (!load_dir(s->tapset_dir, &eager))
+	if (!load_dir(lib(s), s->tapset_dir, &eager))
 		return false;
-	parse_all(&eager);
+	parse_all(s, &eager);
 	return diag_error_count() == 0;
 }
 
@@ -441,8 +455,8 @@ static bool visible(bool is_private, const struct ast_file *owner, const struct 
 struct function *tapset_find_function(struct session *s, const char *name, int nargs,
 				      const struct ast_file *from, struct vec *candidates)
 {
-	parse_all(strmap_get(&may_define, name));
-	struct vec *defs = strmap_get(&functions, name);
+	parse_all(s, strmap_get(&lib(s)->may_define, name));
+	struct vec *defs = strmap_get(&lib(s)->functions, name);
 	if (!defs)
 		return NULL;
 	/* The caller's own file first, so its private functions win. */
@@ -466,8 +480,8 @@ struct function *tapset_find_function(struct session *s, const char *name, int n
 
 struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from)
 {
-	parse_all(strmap_get(&may_define, name));
-	struct vec *defs = strmap_get(&globals, name);
+	parse_all(s, strmap_get(&lib(s)->may_define, name));
+	struct vec *defs = strmap_get(&lib(s)->globals, name);
 	if (!defs)
 		return NULL;
 	for (int pass = 0; pass < 2; pass++) {
@@ -486,27 +500,26 @@ struct global *tapset_find_global(struct session *s, const char *name, const str
 
 void tapset_need_aliases(struct session *s, const char *first)
 {
-	(void)s;
-	parse_all(first ? strmap_get(&may_alias, first) : &alias_files);
+	parse_all(s, first ? strmap_get(&lib(s)->may_alias, first) : &lib(s)->alias_files);
 }
 
-bool tapset_parse_failed(void)
+bool tapset_parse_failed(struct session *s)
 {
-	return parse_failed;
+	return lib(s)->parse_failed;
 }
 
 void tapset_use_alias(struct session *s, struct probe *alias)
 {
-	struct tapset_file *tf = strmap_get(&by_ast, alias->file->path);
+	struct tapset_file *tf = strmap_get(&lib(s)->by_ast, alias->file->path);
 	if (tf)
 		use_file(s, tf);
 }
 
-void tapset_parse_everything(struct vec *out)
+void tapset_parse_everything(struct session *s, struct vec *out)
 {
-	for (int i = 0; i < files.n; i++) {
-		struct tapset_file *tf = files.items[i];
-		parse_tapset(tf);
+	for (int i = 0; i < lib(s)->files.n; i++) {
+		struct tapset_file *tf = lib(s)->files.items[i];
+		parse_tapset(s, tf);
 		if (tf->ast)
 			vec_push(out, tf->ast);
 	}

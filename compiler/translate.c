@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "passes.h"
+#include "privilege.h"
 #include "probes.h"
 #include "klines.h"
 #include "usyms.h"
@@ -277,6 +278,13 @@ static void emit_embedded_function(struct emitter *e, struct function *fn)
 	emit_line(e, "#define STAP_ERROR(...) do { _stp_error_fmt(&c->base, __VA_ARGS__); goto out; } while (0)");
 	emit_line(e, "#define STAP_PRINTF(...) _stp_printf(__VA_ARGS__)");
 	emit_line(e, "#define CONTEXT (&c->base)");
+	if (fn->myproc_unprivileged) {
+		/* --privilege=stapusr: only in the loading user's own processes (man stap, UNPRIVILEGED USERS) */
+		emit_line(e, "#ifdef STP_PRIVILEGE_STAPUSR");
+		emit_line(e, "if (!_stp_myproc())");
+		emit_line(e, "\tSTAP_ERROR(\"myproc-unprivileged function '%s' called outside the user's own process\");", fn->name);
+		emit_line(e, "#endif");
+	}
 	emit_open(e, "{");
 	emit_raw(e, "%s\n", fn->body->u.embedded.code);
 	emit_close(e, "}");
@@ -541,7 +549,6 @@ static void emit_globals_init(struct emitter *e, struct session *s)
 	emit_blank(e);
 }
 
-static struct resolved_probe *timing_report; /* -t: the end probe that prints the report, or NULL */
 
 /* The resolved probes prov owns, in order. */
 static void provider_probes(struct session *s, const struct probe_provider *prov, struct vec *mine)
@@ -565,7 +572,7 @@ static void emit_tables(struct emitter *e, struct session *s)
 				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
 				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
 		}
-		else if (r == timing_report)
+		else if (r == s->timing_report)
 			emit_line(e, "{ .body = probe_timing_report, .pp = \"end\", .pn = \"end\", .location = \"<timing report>\" },");
 		else
 			emit_line(e, "{ .body = probe_display, .pp = \"end\", .pn = \"end\", .location = \"<global display>\" },");
@@ -773,11 +780,11 @@ static void emit_timing_report_probe(struct emitter *e)
 static void write_module(struct emitter *e, struct session *s)
 {
 	bool display = any_displayed(s);
-	timing_report = NULL;
+	s->timing_report = NULL;
 	if (display)
 		add_last_end_probe(s);	/* the display runs as the last end probe */
 	if (s->timing)
-		timing_report = add_last_end_probe(s);	/* and the -t report after it */
+		s->timing_report = add_last_end_probe(s);	/* and the -t report after it */
 	struct body_text *probes = ast_alloc(sizeof(*probes) * (size_t)(s->probes.n + 1));
 	struct body_text *funcs = ast_alloc(sizeof(*funcs) * (size_t)(s->functions.n + 1));
 	struct vec conds = {0};
@@ -824,9 +831,13 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_line(e, "#define STP_SUPPRESS_HANDLER_ERRORS 1");
 	if (s->bulk)
 		emit_line(e, "#define STP_BULKMODE 1");
-	if (codegen_regex_work_words()) {
+	if (s->privilege == PRIV_STAPUSR)
+		emit_line(e, "#define STP_PRIVILEGE_STAPUSR 1");
+	/* the level the module was compiled at, for staprun and modinfo */
+	emit_line(e, "#define STP_PRIVILEGE \"%s\"", privilege_name(s->privilege));
+	if (codegen_regex_work_words(s)) {
 		emit_line(e, "#define STP_HAVE_REGEX 1");
-		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words());
+		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words(s));
 	}
 	emit_line(e, "#include \"runtime.h\"");
 	emit_blank(e);
@@ -838,7 +849,7 @@ static void write_module(struct emitter *e, struct session *s)
 	emit_blank(e);
 	for (int i = 0; i < s->embedded.n; i++)
 		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);
-	codegen_regex_emit_all(e);
+	codegen_regex_emit_all(s, e);
 	emit_globals(e, s);
 	emit_context(e, s, probes, funcs, conds.n ? &conds_init : NULL);
 	if (conds.n) {
@@ -861,7 +872,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_probe(e, s, i, &probes[i]);
 	if (display)
 		emit_display_probe(e, s);
-	if (timing_report)
+	if (s->timing_report)
 		emit_timing_report_probe(e);
 	emit_tables(e, s);
 	emit_globals_init(e, s);

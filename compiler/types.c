@@ -14,21 +14,11 @@
 #include "elaborate.h"
 #include "targetvar.h"
 
-/* Locations that already have a type error: one report per place is enough. */
-static struct vec reported_locs; /* of struct srcloc * */
-
-static bool first_report_at(struct srcloc loc)
-{
-	for (int i = 0; i < reported_locs.n; i++) {
-		struct srcloc *r = reported_locs.items[i];
-		if (r->file == loc.file && r->line == loc.line && r->col == loc.col)
-			return false;
-	}
-	struct srcloc *copy = ast_alloc(sizeof(*copy));
-	*copy = loc;
-	vec_push(&reported_locs, copy);
-	return true;
-}
+/* What inference keeps between rounds and calls (session.types). */
+struct types_state {
+	struct vec reported_locs;  /* of struct srcloc *: locations with a type error reported */
+	struct strmap formats;     /* format text -> struct vec * of its specs, parsed once */
+};
 
 /* State of one round. */
 struct infer {
@@ -36,7 +26,23 @@ struct infer {
 	bool report;    /* the final round: report conflicts and unknowns */
 	bool would_report; /* an earlier round met something the final round would report */
 	struct function *func; /* body being walked, NULL in probes */
+	struct types_state *st; /* the session's */
 };
+
+/* Locations that already have a type error: one report per place is enough. */
+static bool first_report_at(struct infer *in, struct srcloc loc)
+{
+	struct vec *reported_locs = &in->st->reported_locs;
+	for (int i = 0; i < reported_locs->n; i++) {
+		struct srcloc *r = reported_locs->items[i];
+		if (r->file == loc.file && r->line == loc.line && r->col == loc.col)
+			return false;
+	}
+	struct srcloc *copy = ast_alloc(sizeof(*copy));
+	*copy = loc;
+	vec_push(reported_locs, copy);
+	return true;
+}
 
 /*
  * Whether to report a problem found here: only in the final round. The
@@ -71,7 +77,7 @@ static void unify(struct infer *in, enum stp_type *slot, enum stp_type t, struct
 	if (*slot == TYPE_UNKNOWN) {
 		*slot = t;
 		in->changed = true;
-	} else if (*slot != t && reporting(in) && first_report_at(loc)) {
+	} else if (*slot != t && reporting(in) && first_report_at(in, loc)) {
 		diag_error(loc, "type mismatch for %s: %s here, but %s elsewhere", what, type_name(t),
 			   type_name(*slot));
 	}
@@ -82,7 +88,7 @@ static void set_arity(struct infer *in, struct symbol *sym, int arity, struct sr
 	if (sym->arity < 0) {
 		sym->arity = arity;
 		in->changed = true;
-	} else if (sym->arity != arity && reporting(in) && first_report_at(loc)) {
+	} else if (sym->arity != arity && reporting(in) && first_report_at(in, loc)) {
 		if (arity == 0)
 			diag_error(loc, "'%s' is an array with %d key%s; it is used here as a scalar", sym->name,
 				   sym->arity, sym->arity == 1 ? "" : "s");
@@ -104,7 +110,7 @@ static void infer_node(struct infer *in, struct node *n);
 static void expect_type(struct infer *in, struct node *n, enum stp_type t, const char *what)
 {
 	if (n->type != TYPE_UNKNOWN && n->type != TYPE_VOID && n->type != t) {
-		if (reporting(in) && first_report_at(n->loc))
+		if (reporting(in) && first_report_at(in, n->loc))
 			diag_error(n->loc, "%s must be %s, but this is a %s", what,
 				   t == TYPE_STRING ? "strings" : "longs", ast_type_name(n->type));
 		return;
@@ -155,7 +161,7 @@ static void infer_format_arg(struct infer *in, struct node *arg, enum stp_type w
 	infer_node(in, arg);
 	if (arg->type == TYPE_UNKNOWN)
 		expect_type(in, arg, want, "a format argument");
-	else if (arg->type != want && reporting(in) && first_report_at(arg->loc))
+	else if (arg->type != want && reporting(in) && first_report_at(in, arg->loc))
 		diag_error(arg->loc, "%s expects a %s, but this argument is a %s", what, type_name(want),
 			   type_name(arg->type));
 }
@@ -167,8 +173,7 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 	if (fmt->kind != NODE_STR)
 		return;
 	/* every round checks every printf: parse each format once (a failure is parsed again, to report it) */
-	static struct strmap parsed_formats; /* format text -> struct vec * of its specs */
-	struct vec *cached = strmap_get(&parsed_formats, fmt->u.str);
+	struct vec *cached = strmap_get(&in->st->formats, fmt->u.str);
 	if (!cached) {
 		struct vec parsed = {0};
 		if (!format_parse(fmt->u.str, fmt->loc, &parsed, in->report)) {
@@ -177,7 +182,7 @@ static void infer_format(struct infer *in, struct node *n, int first_arg)
 		}
 		cached = ast_alloc(sizeof(*cached));
 		*cached = parsed;
-		*strmap_slot(&parsed_formats, fmt->u.str) = cached;
+		*strmap_slot(&in->st->formats, fmt->u.str) = cached;
 	}
 	struct vec specs = *cached;
 	int argi = first_arg;
@@ -270,7 +275,7 @@ static void infer_pair(struct infer *in, struct node *a, struct node *b, struct 
 		expect_type(in, b, a->type, what);
 	else if (b->type != TYPE_UNKNOWN && a->type == TYPE_UNKNOWN)
 		expect_type(in, a, b->type, what);
-	else if (a->type != b->type && a->type != TYPE_UNKNOWN && reporting(in) && first_report_at(loc))
+	else if (a->type != b->type && a->type != TYPE_UNKNOWN && reporting(in) && first_report_at(in, loc))
 		diag_error(loc, "type mismatch for %s: %s and %s", what, type_name(a->type), type_name(b->type));
 }
 
@@ -357,7 +362,7 @@ static void infer_node(struct infer *in, struct node *n)
 			break;
 		if ((lhs->type != TYPE_UNKNOWN && lhs->type != t) || (rhs->type != TYPE_UNKNOWN && rhs->type != t)) {
 			/* one clear report at the operator instead of one per side */
-			if (reporting(in) && first_report_at(n->loc))
+			if (reporting(in) && first_report_at(in, n->loc))
 				diag_error(n->loc, "type mismatch in '%s=': %s on the left, %s on the right",
 					   op == OP_NONE ? "" : ast_op_spelling(op),
 					   ast_type_name(lhs->type != TYPE_UNKNOWN ? lhs->type : t),
@@ -576,7 +581,9 @@ static void infer_round(struct session *s, struct infer *in)
 
 bool types_infer(struct session *s)
 {
-	struct infer in = {0};
+	if (!s->types)
+		s->types = ast_alloc(sizeof(*s->types));
+	struct infer in = {.st = s->types};
 	/* Declared parameter and return types seed the inference. */
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];

@@ -488,6 +488,8 @@ extern long _stp_tz_gmtoff;                     /* tz_gmtoff(): seconds west of 
 extern char _stp_tz_name[];                     /* tz_name(): STP_TZ_NAME_MAX bytes, from staprun */
 extern long _stp_remote_id;                     /* remote_id(): -1 unless stap --remote */
 extern char _stp_remote_uri[];                  /* remote_uri(): "" unless stap --remote */
+/* The current task is the loading user's (real and effective uid): --privilege=stapusr's own processes. Any context. */
+static bool _stp_myproc(void);
 
 /* Locks for globals: one per global. Bounded: trylock MAXTRYLOCK times, then fail. */
 struct _stp_rwlock { atomic_t v; };             /* -1 writer, 0 free, >0 readers */
