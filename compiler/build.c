@@ -37,6 +37,7 @@ static bool write_text(const char *path, const char *text)
 	return true;
 }
 
+/* Process-wide (in the watcher process): its signal handler reaches only file-scope state. */
 static volatile sig_atomic_t watcher_signal;	/* a stop signal the build watcher got, or 0 */
 
 static void watcher_on_signal(int sig)

@@ -114,6 +114,7 @@ struct fleet {
 	int stops;		/* stop requests handled (signals, -T) */
 };
 
+/* Process-wide: a signal handler reaches only file-scope state (shell/compiler_state). */
 static int remote_wake[2] = { -1, -1 };		/* self-pipe: signals wake poll */
 static volatile sig_atomic_t remote_signals;	/* stop signals received */
 static volatile sig_atomic_t remote_last_signal;	/* the last one */
