@@ -26,5 +26,7 @@ int main(int argc, char **argv)
 		return cache_clean(s);
 	if (s->dump)
 		return dump_run(s);
+	if (s->remotes.n && !s->remote && s->last_pass >= 4)
+		return remote_fleet_run(s);	/* ssh, direct:// or several targets (remote_ssh.c) */
 	return passes_run(s);
 }

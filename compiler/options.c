@@ -32,6 +32,7 @@
 #include "options.h"
 #include "passes.h"
 #include "privilege.h"
+#include "remote.h"
 #include "use_server.h"
 
 /* What the command line gives before it becomes the session. */
@@ -225,10 +226,14 @@ enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGIN
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
-		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS };
+		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
+		OPT_REMOTE_BUILD_DIR };
 
 static const struct option long_options[] = {
 	{"remote", required_argument, NULL, OPT_REMOTE},
+	{"remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX},
+	{"remote-jobs", required_argument, NULL, OPT_REMOTE_JOBS},
+	{"remote-build-dir", required_argument, NULL, OPT_REMOTE_BUILD_DIR},
 	{"compatible", required_argument, NULL, OPT_COMPATIBLE},
 	{"disable-cache", no_argument, NULL, OPT_DISABLE_CACHE},
 	{"poison-cache", no_argument, NULL, OPT_POISON_CACHE},
@@ -538,12 +543,29 @@ static int option_build(struct session *s, struct cmdline *c, int opt, const cha
 	case OPT_CLEAN_CACHE:
 		s->clean_cache = true;
 		return -1;
-	case OPT_REMOTE:
-		if (strncmp(arg, "qemu", 4) != 0 || (arg[4] && arg[4] != ':')) {
-			fprintf(stderr, "stap: unsupported --remote target '%s' (expected qemu or qemu:RELEASE)\n", arg);
+	case OPT_REMOTE: {
+		const char *why = remote_url_check(arg);
+		if (why) {
+			fprintf(stderr, "stap: invalid --remote '%s': %s\n", arg, why);
 			return STAP_EXIT_USAGE;
 		}
-		s->remote = arg;
+		vec_push(&s->remotes, (void *)arg);
+		return -1;
+	}
+	case OPT_REMOTE_PREFIX:
+		s->remote_prefix = true;
+		return -1;
+	case OPT_REMOTE_JOBS: {
+		char *end;
+		s->remote_jobs = (int)strtol(arg, &end, 10);
+		if (*end || s->remote_jobs < 1 || s->remote_jobs > 10000) {
+			fprintf(stderr, "stap: invalid --remote-jobs '%s' (expected 1-10000)\n", arg);
+			return STAP_EXIT_USAGE;
+		}
+		return -1;
+	}
+	case OPT_REMOTE_BUILD_DIR:
+		s->remote_build_dir = arg;
 		return -1;
 	}
 	return -2;
@@ -713,8 +735,38 @@ static const char *diag_colors(const char *when)
 }
 
 /* Options that need one another, and what follows from them; -1 to go on, else the exit status. */
+/*
+ * --remote: one qemu target runs as before (run.c); anything else is a
+ * fleet (remote_ssh.c). A fleet's build for one release (the internal
+ * --remote-build-dir) has no targets of its own and stops after pass 4.
+ */
+static int options_remotes(struct session *s)
+{
+	if (s->remote_build_dir) {
+		s->remotes.n = 0;
+		s->last_pass = 4;
+	}
+	if (s->remotes.n == 1 && remote_url_is_qemu(s->remotes.items[0])) {
+		s->remote = s->remotes.items[0];
+		return -1;
+	}
+	bool fleet = s->remotes.n > 0;
+	if (fleet && s->target_pid && s->remotes.n > 1) {
+		fprintf(stderr, "stap: -x PID cannot be used with several --remote targets: a process id names a process on one host\n");
+		return STAP_EXIT_USAGE;
+	}
+	if (fleet && (s->flight_recorder || s->bulk || s->rotate)) {
+		fprintf(stderr, "stap: -F, -b and -S cannot be used with ssh, direct:// or several --remote targets\n");
+		return STAP_EXIT_USAGE;
+	}
+	return -1;
+}
+
 static int options_check(struct session *s, struct cmdline *c)
 {
+	int rc = options_remotes(s);
+	if (rc >= 0)
+		return rc;
 	if (!s->debuginfo_mode && kernel_dbg_mode(NULL) == KERNEL_DBG_INVALID) {
 		fprintf(stderr, "stap: invalid STAPC_DEBUGINFO '%s' (expected auto, btf or dwarf)\n", getenv("STAPC_DEBUGINFO"));
 		return STAP_EXIT_USAGE;
@@ -836,6 +888,8 @@ int options_parse(struct session *s, int argc, char **argv)
 	int opt, rc;
 
 	argv = with_rc_options(argc, argv, &argc);
+	s->argc = argc;	/* a fleet's per-release builds run stap again with the same command line */
+	s->argv = argv;
 	s->last_pass = 5;	/* optind: 1 at start; the fuzz target sets 0 for each new command line */
 	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1)
 		if ((rc = option_apply(s, &c, opt, optarg)) >= 0)

@@ -93,7 +93,7 @@ static long peak_rss_kib(void)
 	return ru.ru_maxrss;
 }
 
-static void remove_tree(const char *path)
+void passes_remove_tree(const char *path)
 {
 	DIR *d = opendir(path);
 	if (d) {
@@ -104,7 +104,7 @@ static void remove_tree(const char *path)
 			char *sub = ast_printf("%s/%s", path, e->d_name);
 			struct stat st;
 			if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-				remove_tree(sub);
+				passes_remove_tree(sub);
 			else
 				unlink(sub);
 		}
@@ -114,22 +114,26 @@ static void remove_tree(const char *path)
 }
 
 /*
- * Sessions whose temporary directory is removed at exit: atexit runs once
- * per process, whatever number of scripts it compiled, so the list is the
- * process's, not a session's.
+ * What the process's handlers see: atexit runs once per process, whatever
+ * number of scripts it compiled, and a signal handler can reach only
+ * file-scope state; so this is the process's, not a session's.
  */
-static struct vec cleanup_sessions; /* of struct session * */
+static struct {
+	struct vec cleanup_sessions;          /* of struct session *: tmpdirs to remove at exit */
+	volatile sig_atomic_t stop_signal;    /* the stop signal caught in passes 1-4, or 0 */
+	volatile sig_atomic_t child_pgid;     /* the process group of a running child, or 0 */
+} process;
 
 static void cleanup_tmpdirs(void)
 {
-	for (int i = 0; i < cleanup_sessions.n; i++) {
-		struct session *s = cleanup_sessions.items[i];
+	for (int i = 0; i < process.cleanup_sessions.n; i++) {
+		struct session *s = process.cleanup_sessions.items[i];
 		if (!s->tmpdir)
 			continue;
 		if (s->keep_tmpdir)
 			fprintf(stderr, "Keeping temporary directory \"%s\"\n", s->tmpdir);
 		else
-			remove_tree(s->tmpdir);
+			passes_remove_tree(s->tmpdir);
 	}
 }
 
@@ -144,39 +148,37 @@ const char *session_tmpdir(struct session *s)
 		return NULL;
 	}
 	s->tmpdir = dir;
-	if (!cleanup_sessions.n)
+	if (!process.cleanup_sessions.n)
 		atexit(cleanup_tmpdirs);
-	vec_push(&cleanup_sessions, s);
+	vec_push(&process.cleanup_sessions, s);
 	return dir;
 }
 
-/* Signals are the process's: the handler can reach only file-scope state. */
-static volatile sig_atomic_t stop_signal;	/* the stop signal caught in passes 1-4, or 0 */
-static volatile sig_atomic_t child_pgid;	/* the process group of a running child, or 0 */
 
 static void passes_on_signal(int sig)
 {
-	stop_signal = sig;
-	if (child_pgid > 0)
-		kill(-child_pgid, SIGTERM);	/* async-signal-safe */
+	process.stop_signal = sig;
+	if (process.child_pgid > 0)
+		kill(-process.child_pgid, SIGTERM);	/* async-signal-safe */
 }
 
 int passes_stop_signal(void)
 {
-	return stop_signal;
+	return process.stop_signal;
 }
 
 void passes_watch_child(pid_t pgid)
 {
-	child_pgid = pgid;
+	process.child_pgid = pgid;
 	/* a signal that came between fork and here found no group to stop */
-	if (pgid > 0 && stop_signal)
+	if (pgid > 0 && process.stop_signal)
 		kill(-pgid, SIGTERM);
 }
 
 static void catch_stop_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	/* SIGPIPE too: a closed stdout ends stap through passes_run, which cleans up, not by death */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa = { .sa_handler = passes_on_signal };	/* no SA_RESTART */
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
@@ -191,9 +193,9 @@ static void catch_stop_signals(void)
 /* After a stop signal: say which pass it ended; the exit code. */
 static int interrupted(int pass)
 {
-	const char *abbrev = sigabbrev_np(stop_signal);
+	const char *abbrev = sigabbrev_np(process.stop_signal);
 	fprintf(stderr, "stap: pass %d interrupted by %s%s; nothing was written\n", pass,
-		abbrev ? "SIG" : "signal ", abbrev ? abbrev : ast_printf("%d", (int)stop_signal));
+		abbrev ? "SIG" : "signal ", abbrev ? abbrev : ast_printf("%d", (int)process.stop_signal));
 	return STAP_EXIT_FAILURE;
 }
 
@@ -229,7 +231,7 @@ int passes_run(struct session *s)
 		double start = now_ms();
 		s->verbose = verbose + s->verbose_pass[i];
 		bool ok = pass_table[i].run(s);
-		if (stop_signal)
+		if (process.stop_signal)
 			return interrupted(i + 1);
 		if (s->verbose)
 			fprintf(stderr, "Pass %d: %s in %.1f ms, peak memory %ld KiB%s\n", i + 1,
@@ -242,7 +244,10 @@ int passes_run(struct session *s)
 		}
 		if (i + 1 == s->last_pass) {
 			pass_table[i].print(s, stdout);
-			fflush(stdout);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				fprintf(stderr, "stap: cannot write pass %d's output: %s\n", i + 1, strerror(errno));
+				return STAP_EXIT_FAILURE;
+			}
 			return STAP_EXIT_OK;
 		}
 	}

@@ -51,7 +51,13 @@ struct session {
 	const char *target_cmd;   /* -c CMD */
 	long target_pid;          /* -x PID, 0 if none */
 	int buffer_mb;            /* -s MB, 0 = default */
-	const char *remote;       /* --remote=qemu[:RELEASE], NULL for a local run */
+	const char *remote;       /* --remote=qemu[:RELEASE] as the only target, NULL otherwise */
+	struct vec remotes;       /* of const char *: every --remote URL, in order (remote_ssh.c) */
+	bool remote_prefix;       /* --remote-prefix: "N: " before each line of target N */
+	int remote_jobs;          /* --remote-jobs N: targets connected and started at once */
+	const char *remote_build_dir; /* --remote-build-dir (internal): -p4 leaves NAME.ko there */
+	int argc;                 /* the command line, rc file's options included: a fleet's builds reuse it */
+	char **argv;
 	const char *compatible;   /* --compatible=VERSION: systemtap_v, NULL for the default */
 	bool check_version;       /* --check-version: warn where code depends on systemtap_v */
 	bool disable_cache;       /* --disable-cache: neither use nor fill the module cache */

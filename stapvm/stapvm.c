@@ -94,6 +94,7 @@ struct stapvm_options {
 	size_t n_files;        /* entries in files */
 	const char *cwd;       /* -C: the command's directory in the guest, NULL for /work */
 	const char *outdir;    /* --outdir: host directory receiving the guest's /stapvm/out */
+	int hostfwd_port;      /* --hostfwd: host port 127.0.0.1:PORT forwarded to the guest's port 22, 0 = no network */
 	char **command;        /* argv of the guest command, NULL-terminated */
 };
 
@@ -559,6 +560,11 @@ static const char stapvm_init2_script[] =
 	"cmdpath=/stapvm/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
 	". /stapvm/conf\n"
 	"mkdir -p \"$STAPVM_CWD\"\n"
+	/* --hostfwd: QEMU's user network (10.0.2.0/24), the host's forwarded port on 22 */
+	"if [ -n \"$STAPVM_NET\" ]; then\n"
+	"  ip link set lo up; ip link set eth0 up; ip addr add 10.0.2.15/24 dev eth0\n"
+	"  ip route add default via 10.0.2.2\n"
+	"fi\n"
 	"exec 3<>/dev/ttyS3\n"
 	"(\n"
 	"  while read -r sig; do\n"
@@ -652,7 +658,8 @@ static char *stapvm_conf_file(struct stapvm_run *run, size_t *len)
 	fprintf(f, "STAPVM_USERLAND=%s\nSTAPVM_MODULES='", stapvm_userland_names[run->userland]);
 	for (char **m = run->modules; m && *m; m++)
 		fprintf(f, "%s%s", m == run->modules ? "" : " ", *m);
-	fputs("'\nSTAPVM_CWD=", f);
+	fprintf(f, "'\nSTAPVM_NET=%s", run->opt.hostfwd_port ? "1" : "");
+	fputs("\nSTAPVM_CWD=", f);
 	shell_quote(f, run->opt.cwd ? run->opt.cwd : "/work");
 	fputc('\n', f);
 	fclose(f);
@@ -802,6 +809,13 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 		argv[argc++] = "-virtfs";
 		argv[argc++] = "local,path=/,mount_tag=stapvm-root,security_model=none,readonly=on,"
 			       "multidevs=remap";
+	}
+	if (run->opt.hostfwd_port) {
+		/* loopback only: nothing but this host reaches the guest's sshd */
+		argv[argc++] = "-netdev";
+		argv[argc++] = xasprintf("user,id=n0,hostfwd=tcp:127.0.0.1:%d-:22", run->opt.hostfwd_port);
+		argv[argc++] = "-device";
+		argv[argc++] = "virtio-net-pci,netdev=n0";
 	}
 	for (int i = 0; i < CHAN_COUNT; i++) {
 		char *path = chan_path(run, i);
@@ -1175,6 +1189,8 @@ static void usage(FILE *f)
 	      "                 under /tmp in host mode: the guest's /tmp is its own)\n"
 	      "  -C DIR         run COMMAND in DIR (default /work; created if missing)\n"
 	      "  --outdir DIR   files the command leaves in /stapvm/out come back to DIR\n"
+	      "  --hostfwd PORT a network: 127.0.0.1:PORT on the host reaches the guest's\n"
+	      "                 port 22 (for an sshd the command starts; host userland)\n"
 	      "  -v             show the guest console live and timings\n"
 	      "Exit: the command's status; 3 if the guest kernel log reports a problem;\n"
 	      "124 on timeout; 125 if stapvm or the guest failed.\n",
@@ -1206,20 +1222,22 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 	run->userland = run->opt.userland;
 	if (run->userland == STAPVM_USERLAND_AUTO || run->userland == STAPVM_USERLAND_HOST)
-		run->modules = userland_9p_modules(run->release, &why);
+		run->modules = userland_9p_modules(run->release, run->opt.hostfwd_port > 0, &why);
 	if (run->userland == STAPVM_USERLAND_AUTO)
 		run->userland = run->modules ? STAPVM_USERLAND_HOST : STAPVM_USERLAND_COPY;
 	if (run->userland == STAPVM_USERLAND_HOST && !run->modules)
 		die("--userland=host: kernel %s cannot mount the host's / (no module %s); "
 		    "use --userland=copy or a kernel with 9p (apt-get install linux-image-amd64 "
 		    "linux-headers-amd64)", run->release, why);
+	if (run->opt.hostfwd_port && run->userland != STAPVM_USERLAND_HOST)
+		die("--hostfwd needs the host userland (a kernel with 9p and virtio_net)");
 	if (run->opt.verbose)
 		fprintf(stderr, "stapvm: userland: %s\n", stapvm_userland_names[run->userland]);
 }
 
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR };
+	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1232,6 +1250,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "file", required_argument, NULL, OPT_FILE },
 		{ "cwd", required_argument, NULL, 'C' },
 		{ "outdir", required_argument, NULL, OPT_OUTDIR },
+		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1260,6 +1279,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 			break;
 		case 'C': opt->cwd = optarg; break;
 		case OPT_OUTDIR: opt->outdir = optarg; break;
+		case OPT_HOSTFWD: opt->hostfwd_port = parse_int(optarg, "port"); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}

@@ -134,7 +134,7 @@ static bool add_with_deps(char **dep, size_t ndep, char **bi, size_t nbi, const 
 	return false;
 }
 
-char **userland_9p_modules(const char *release, const char **why)
+char **userland_9p_modules(const char *release, bool net, const char **why)
 {
 	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
 	char *bi_path = xasprintf("/lib/modules/%s/modules.builtin", release);
@@ -150,6 +150,8 @@ char **userland_9p_modules(const char *release, const char **why)
 	for (size_t i = 0; dep && !*why && i < sizeof(userland_needed) / sizeof(userland_needed[0]); i++)
 		if (!add_with_deps(dep, ndep, bi, nbi, userland_needed[i], &order, &norder, 0))
 			*why = userland_needed[i];
+	if (net && dep && !*why && !add_with_deps(dep, ndep, bi, nbi, "virtio_net", &order, &norder, 0))
+		*why = "virtio_net";
 	free_lines(dep, ndep);
 	free_lines(bi, nbi);
 	free(dep_path);

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,18 +38,54 @@ static bool write_text(const char *path, const char *text)
 	return true;
 }
 
-/* Run argv with stdout and stderr into log; returns the exit status or -1. */
-static int run_logged(char *const argv[], const char *log)
+/* Process-wide (in the watcher process): its signal handler reaches only file-scope state. */
+static volatile sig_atomic_t watcher_signal;	/* a stop signal the build watcher got, or 0 */
+
+static void watcher_on_signal(int sig)
 {
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		/* a group of its own, which a stop signal to stap stops whole (passes.h) */
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+	watcher_signal = sig;
+}
+
+static void watcher_on_child(int sig)
+{
+	(void)sig;	/* only wakes sigsuspend */
+}
+
+/*
+ * The build watcher: stap's child, leader of the build's process group, the
+ * parent of make. make and the compilers make starts stay in its group. The
+ * watcher has PR_SET_PDEATHSIG, so stap's death, even by SIGKILL (a
+ * supervisor's timeout), reaches it as SIGTERM; a stop signal (that, or one
+ * stap sends the group) makes it signal the whole group, wait for make, and,
+ * when stap is gone, remove stap's temporary directory, which stap cannot
+ * remove any more. A lone PR_SET_PDEATHSIG on make would not do: cc1 is
+ * make's grandchild, and make's own death does not stop it.
+ */
+static _Noreturn void build_watcher(char *const argv[], const char *log, pid_t stap, const char *tmpdir)
+{
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa = { .sa_handler = watcher_on_signal };
+	struct sigaction chld = { .sa_handler = watcher_on_child };
+	sigset_t all, none;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&chld.sa_mask);
+	sigfillset(&all);
+	sigemptyset(&none);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	sigaction(SIGCHLD, &chld, NULL);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != stap)
+		watcher_signal = SIGTERM;	/* stap died before the watcher was watching */
+	pid_t make = watcher_signal ? -1 : fork();
+	if (make == 0) {
+		for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+			signal(stop_signals[i], SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* the watcher's death (SIGKILL from outside) still stops make */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -59,6 +96,39 @@ static int run_logged(char *const argv[], const char *log)
 		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	int status = 0, forwarded = 0;
+	for (;;) {
+		if (watcher_signal && !forwarded) {
+			forwarded = watcher_signal;
+			kill(-getpgrp(), SIGTERM);	/* make and every compiler it started */
+		}
+		pid_t got = make > 0 ? waitpid(make, &status, WNOHANG) : make;
+		if (got == make || (got < 0 && errno != EINTR))
+			break;
+		sigsuspend(&none);
+	}
+	if (forwarded && getppid() != stap && tmpdir)
+		passes_remove_tree(tmpdir);
+	if (forwarded || make < 0)
+		_exit(128 + (forwarded ? forwarded : SIGTERM));
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
+/*
+ * Run argv with stdout and stderr into log, under a build watcher in a
+ * process group of its own (which a stop signal to stap stops whole,
+ * passes.h); returns make's exit status, or -1.
+ */
+static int run_logged(char *const argv[], const char *log, const char *tmpdir)
+{
+	pid_t stap = getpid();
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setpgid(0, 0);
+		build_watcher(argv, log, stap, tmpdir);
+	}
 	setpgid(pid, pid);	/* also here: whichever of the two runs first */
 	passes_watch_child(pid);
 	int status;
@@ -68,7 +138,7 @@ static int run_logged(char *const argv[], const char *log)
 			return -1;
 		}
 	passes_watch_child(0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) < 128 ? WEXITSTATUS(status) : -1;
 }
 
 /*
@@ -135,7 +205,7 @@ static bool run_kbuild(struct session *s, const char *ko)
 		vec_push(&argv, s->make_args.items[i]);	/* -B NAME=VALUE */
 	vec_push(&argv, "modules");
 	vec_push(&argv, NULL);
-	int rc = run_logged((char **)argv.items, log);
+	int rc = run_logged((char **)argv.items, log, s->keep_tmpdir ? NULL : s->tmpdir);
 	if (passes_stop_signal())
 		return false;	/* make was stopped: passes_run says why */
 	if (rc != 0 || stat(ko, &st) != 0) {
@@ -198,14 +268,15 @@ bool build_module(struct session *s)
 		return false;
 	s->ko_path = ko;
 	if (s->last_pass == 4) {
-		/* -p4 leaves NAME.ko in the current directory */
-		const char *dest = ast_printf("%s.ko", s->module_name);
+		/* -p4 leaves NAME.ko in the current directory (a fleet's build: in its directory) */
+		const char *dest = s->remote_build_dir ? ast_printf("%s/%s.ko", s->remote_build_dir, s->module_name)
+						       : ast_printf("%s.ko", s->module_name);
 		if (!copy_file(ko, dest)) {
 			fprintf(stderr, "stap: cannot copy the module to %s: %s\n", dest, strerror(errno));
 			return false;
 		}
 		char cwd[4096];
-		s->ko_path = getcwd(cwd, sizeof(cwd)) ? ast_printf("%s/%s", cwd, dest) : dest;
+		s->ko_path = dest[0] == '/' ? dest : getcwd(cwd, sizeof(cwd)) ? ast_printf("%s/%s", cwd, dest) : dest;
 	}
 	return true;
 }

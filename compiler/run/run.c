@@ -17,7 +17,7 @@
 #include "probes.h"
 
 /* staprun's options for this session, appended to argv; output is -o's file as staprun sees it. */
-static void staprun_options(struct session *s, struct vec *argv, const char *output)
+void run_staprun_options(struct session *s, struct vec *argv, const char *output)
 {
 	if (output) {
 		vec_push(argv, "-o");
@@ -50,7 +50,7 @@ static void staprun_options(struct session *s, struct vec *argv, const char *out
 }
 
 /* -G NAME=VALUE: module parameters after the module (runtime/linux/global_params.c). */
-static void global_params(struct session *s, struct vec *argv)
+void run_global_params(struct session *s, struct vec *argv)
 {
 	for (int i = 0; i < s->global_params.n; i++)
 		vec_push(argv, s->global_params.items[i]);
@@ -235,17 +235,17 @@ int run_module(struct session *s)
 		}
 		vec_push(&argv, "--");
 		vec_push(&argv, "staprun");
-		staprun_options(s, &argv, output);
+		run_staprun_options(s, &argv, output);
 		vec_push(&argv, ast_printf("/work/%s.ko", s->module_name));
 		/* one target: remote_id() 0, remote_uri() the --remote argument */
 		vec_push(&argv, ast_printf("%s=0", STP_REMOTE_ID_PARAM));
 		vec_push(&argv, ast_printf("%s=%s", STP_REMOTE_URI_PARAM, s->remote));
-		global_params(s, &argv);
+		run_global_params(s, &argv);
 		return run_child(&argv);
 	}
 	vec_push(&argv, ast_printf("%s/staprun", s->bin_dir));
-	staprun_options(s, &argv, s->output_file);
+	run_staprun_options(s, &argv, s->output_file);
 	vec_push(&argv, (char *)s->ko_path);
-	global_params(s, &argv);
+	run_global_params(s, &argv);
 	return run_child(&argv);
 }

@@ -24,6 +24,12 @@ expect 2 "invalid --prologue-searching 'sometimes'" -- --prologue-searching=some
 expect 2 "-F cannot be used with -c" -- -F -c true -e "$S"
 expect 2 "with --remote=qemu, -b needs -o FILE" -- -b --remote=qemu -e "$S"
 expect 2 "--dump-* options take no script" -- --dump-functions -e "$S"
+expect 2 "-x PID cannot be used with several --remote targets" -- -x 1 --remote=a --remote=b -e "$S"
+expect 2 "invalid --remote 'unix:/x': unix: sockets are not supported" -- --remote=unix:/x -e "$S"
+expect 2 "invalid --remote 'h:99999': the port after ':' must be a number" -- --remote=h:99999 -e "$S"
+expect 2 "invalid --remote 'libvirt://d': unsupported scheme" -- --remote=libvirt://d -e "$S"
+expect 2 "invalid --remote-jobs '0'" -- --remote-jobs=0 --remote=a -e "$S"
+expect 2 "-F, -b and -S cannot be used with ssh" -- -F --remote=a -e "$S"
 echo "ok: option errors"
 
 "$STAP" --dump-probe-types > types

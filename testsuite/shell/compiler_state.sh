@@ -13,14 +13,14 @@ ast arena                  the allocator every session shares (never freed)
 ast intern_table           interned strings mean the same in every session
 ast_print scratch          a reused output buffer, empty between calls
 diag current               the session diagnostics go to (diag_use)
-passes cleanup_sessions    atexit runs once per process: the tmpdirs to remove
-passes stop_signal         set by a signal handler
-passes child_pgid          read by a signal handler
-run run_child_pid          read by a signal handler
+passes process             what atexit and the stop-signal handler see: once per process
+run run_child_pid          read by the signal handler that forwards to staprun or stapvm
+build watcher_signal       set by a signal handler (in the build watcher, a child process)
+remote_ssh remote_sig      what the fleet'"'"'s signal handler sets, and its self-pipe
 dwarf no_debuginfo_path    a constant libdwfl takes as char **: never written
 '
 
-objs=$(find "$BUILD/compiler/CMakeFiles" -name '*.o' \( -path '*stapc_compiler.dir*' -o -path '*stapc_debuginfo.dir*' -o -path '*stap.dir*' \))
+objs=$(find "$BUILD/compiler/CMakeFiles" -name '*.o' \( -path '*stapc_compiler.dir*' -o -path '*stapc_debuginfo.dir*' -o -path '*stap.dir/main.c.o' \))
 [ -n "$objs" ] || fail "no compiler objects under $BUILD/compiler/CMakeFiles"
 found=$(for o in $objs; do
 	objdump -t "$o" | awk -v f="$(basename "$o" .c.o)" \

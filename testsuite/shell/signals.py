@@ -17,7 +17,11 @@ a scratch directory.
           directory behind.
   build   a stop signal to stap (or its group) while pass 4's make runs
           ends stap with status 1 and a message; no module, no temporary
-          directory and no make or compiler process are left.
+          directory and no make or compiler process are left. A SIGKILL to
+          stap while cc1 runs leaves no process and no temporary directory
+          (the build watcher's work); a stop signal in pass 2 and a closed
+          stdout (SIGPIPE) after each of passes 1-4 end stap with status 1,
+          a message, and nothing left.
 
 Processes start with SIGINT at its default: a background job of a
 non-interactive shell inherits it ignored, and the test would measure nothing.
@@ -429,6 +433,83 @@ def build_tests():
               % (what, p.returncode, len(below)), flush=True)
 
 
+def build_kill_tests():
+    """SIGKILL to stap while cc1 compiles its module: stap cannot stop anything
+    itself; the build watcher (PR_SET_PDEATHSIG) stops make and every
+    compiler, and removes the temporary directory."""
+    tmp = os.path.abspath("tmp-build-kill")
+    os.makedirs(tmp)
+    env = dict(os.environ, TMPDIR=tmp)
+    script = 'probe kernel.function("vfs_read") { println("killed") }'
+    p = subprocess.Popen([STAP, "--disable-cache", "-p4", "-r", RELEASE, "-m", "sigkill", "-e", script],
+                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=restore_signals)
+    deadline = time.monotonic() + 120
+    below = {}
+    while time.monotonic() < deadline and "cc1" not in below.values():
+        time.sleep(0.02)
+        below = descendants(p.pid)
+    if "cc1" not in below.values():
+        p.kill()
+        fail("SIGKILL in pass 4: no cc1 started under stap (saw %r)" % sorted(below.values()))
+        return
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait(10)
+    if not wait_gone(list(below), 10):
+        fail("SIGKILL in pass 4: left running: %s" % sorted(c for q, c in below.items() if alive(q)))
+    deadline = time.monotonic() + 10
+    while os.listdir(tmp) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if os.listdir(tmp):
+        fail("SIGKILL in pass 4: left %s in TMPDIR" % os.listdir(tmp))
+    if os.path.exists("sigkill.ko"):
+        fail("SIGKILL in pass 4: a module was written")
+    print("build SIGKILL: %d processes of the build (%s) stopped, nothing left"
+          % (len(below), " ".join(sorted(set(below.values())))), flush=True)
+
+
+def early_pass_tests():
+    """A stop signal in pass 2 (sent when -v reports pass 1 done; a
+    kernel.function wildcard takes a while to elaborate): status 1, the
+    message names pass 2, nothing left. A
+    closed stdout in passes 1-4 (SIGPIPE when -p N prints): status 1, a
+    message, no temporary directory, no module, no child left."""
+    script = 'probe kernel.function("vfs_*") { println("early") }'
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        tmp = os.path.abspath("tmp-early-%s" % sig.name)
+        os.makedirs(tmp)
+        # -v: "Pass 1: parsed" on stderr says pass 2 has begun; the signal goes then
+        p = subprocess.Popen([STAP, "-v", "--disable-cache", "-p4", "-r", RELEASE, "-m", "sigearly", "-e", script],
+                             env=dict(os.environ, TMPDIR=tmp), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=restore_signals)
+        first = p.stderr.readline().decode()
+        os.kill(p.pid, sig)
+        out, err = p.communicate(timeout=60)
+        err = first + err.decode()
+        if p.returncode != 1 or not re.search(r"pass 2 interrupted by %s" % sig.name, err):
+            fail("%s in pass 2: status %d, stderr %r" % (sig.name, p.returncode, err))
+        if os.listdir(tmp):
+            fail("%s in pass 1-2: left %s in TMPDIR" % (sig.name, os.listdir(tmp)))
+        print("early %s: status %d, %s" % (sig.name, p.returncode, err.strip().splitlines()[-1]), flush=True)
+    for last in (1, 2, 3, 4):
+        tmp = os.path.abspath("tmp-pipe-%d" % last)
+        os.makedirs(tmp)
+        r, w = os.pipe()
+        os.close(r)  # stdout is a pipe nobody reads: the first write is SIGPIPE/EPIPE
+        p = subprocess.Popen([STAP, "-p%d" % last, "-r", RELEASE, "-m", "sigpipe", "-e", script],
+                             env=dict(os.environ, TMPDIR=tmp), stdout=w, stderr=subprocess.PIPE,
+                             preexec_fn=restore_signals)
+        os.close(w)
+        _, err = p.communicate(timeout=120)
+        err = err.decode()
+        if p.returncode != 1 or "stap: cannot write pass %d's output" % last not in err:
+            fail("closed stdout, -p%d: status %d, stderr %r" % (last, p.returncode, err))
+        if os.listdir(tmp):
+            fail("closed stdout, -p%d: left %s in TMPDIR" % (last, os.listdir(tmp)))
+        print("closed stdout -p%d: status %d, nothing left" % (last, p.returncode), flush=True)
+    if os.path.exists("sigearly.ko"):
+        fail("a stopped build wrote sigearly.ko")
+
+
 def main():
     mode = sys.argv[1]
     restore_signals()
@@ -438,6 +519,8 @@ def main():
         remote_tests()
     elif mode == "build":
         build_tests()
+        build_kill_tests()
+        early_pass_tests()
     else:
         sys.exit("usage: signals.py local|remote|build")
     if failures:
