@@ -451,6 +451,7 @@ struct tv_ctx {
 	int *budget;                   /* autocast: steps left for one '->' (bounds the search), NULL: none yet */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
+	struct vec choices;            /* of struct node *: ternaries and ifs whose condition is [!]@defined(...) */
 };
 
 static struct dbg_var *scope_var(struct target_scope *scope, const char *name)
@@ -872,6 +873,15 @@ static void save_at_entry(struct tv_ctx *cx, struct node *n, struct tv_plan *ent
 	pl->at_entry = entry_plan; /* pl->saved is set when the layout is known */
 }
 
+/* The @defined node of a choice's condition ('@defined(x)' or '!@defined(x)'), or NULL. */
+static struct node *defined_condition(struct node *choice)
+{
+	struct node *cond = choice->kind == NODE_TERNARY ? choice->u.ternary.cond : choice->u.if_stmt.cond;
+	if (cond->kind == NODE_UNARY && cond->u.unary.op == OP_NOT)
+		cond = cond->u.unary.operand;
+	return cond->kind == NODE_DEFINED ? cond : NULL;
+}
+
 static bool collect_pre(struct ast_walker *w, struct node *n)
 {
 	struct tv_ctx *cx = w->data;
@@ -881,7 +891,50 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 		note_guarded(&cx->defined, n->u.at_op.operand);
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
 		vec_push(&cx->written, n->u.assign.lhs);
+	if ((n->kind == NODE_TERNARY || n->kind == NODE_IF) && defined_condition(n) != NULL)
+		vec_push(&cx->choices, n);
 	return true;
+}
+
+struct contains_walk {
+	struct node *wanted;
+	bool found;
+};
+
+static bool contains_pre(struct ast_walker *w, struct node *n)
+{
+	struct contains_walk *cw = w->data;
+	if (n == cw->wanted)
+		cw->found = true;
+	return !cw->found;
+}
+
+/*
+ * Is n in the branch that a @defined condition, decided at this point,
+ * never takes? That branch is never compiled to a read, so what it names
+ * need not exist here: @choose_defined($s, $cachep) on a function with $s
+ * never looks for $cachep.
+ */
+static bool in_dead_branch(struct tv_ctx *cx, struct node *n)
+{
+	for (int i = 0; i < cx->choices.n; i++) {
+		struct node *choice = cx->choices.items[i];
+		struct node *test = defined_condition(choice);
+		struct tv_plan *pl = plan_for(test, cx->probe);
+		if (!pl)
+			continue;
+		struct node *cond = choice->kind == NODE_TERNARY ? choice->u.ternary.cond : choice->u.if_stmt.cond;
+		bool taken = pl->defined != (cond != test); /* a '!' in front turns it round */
+		struct node *dead = choice->kind == NODE_TERNARY ? (taken ? choice->u.ternary.otherwise : choice->u.ternary.then)
+							       : (taken ? choice->u.if_stmt.otherwise : choice->u.if_stmt.then);
+		struct contains_walk cw = {.wanted = n};
+		struct ast_walker w = {.pre = contains_pre, .data = &cw};
+		if (dead)
+			ast_walk(&w, dead);
+		if (cw.found)
+			return true;
+	}
+	return false;
 }
 
 static bool is_written(struct tv_ctx *cx, struct node *n)
@@ -1005,7 +1058,7 @@ static bool plan_body(struct tv_ctx *cx)
 				diag_warning(n->loc, "%s; it reads as %s (--skip-badvars)", pl->error,
 					     n->type == TYPE_STRING ? "\"\"" : "0");
 				pl->skipped = true;
-			} else if (!is_guarded(cx, n)) {
+			} else if (!is_guarded(cx, n) && !in_dead_branch(cx, n)) {
 				diag_error(n->loc, "%s", pl->error);
 				ok = false;
 			}
