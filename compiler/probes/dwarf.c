@@ -169,6 +169,12 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
  * or for statements (whose lines may come from headers inlined anywhere)
  * only when the file is a .c file, which rules out CUs cheaply.
  */
+/* Does a plain .function(...) with these suffixes also mean the function's inlined copies? */
+static bool covers_inlines(const struct suffixes *sf)
+{
+	return !sf->call && !sf->ret && !sf->exported && !sf->label && !sf->callee;
+}
+
 static void named_functions(struct debuginfo *di, const struct linespec *pat, bool statements, struct vec *out)
 {
 	size_t n = pat->file ? strlen(pat->file) : 0;
@@ -323,6 +329,15 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		vec_sort(&funcs, compare_funcs);
 	} else {
 		named_functions(di, &pat, false, &funcs);
+		/*
+		 * A plain .function covers the inlined copies too (man stapprobes);
+		 * .call, .return, .exported, .label and .callee mean the out-of-line
+		 * function. Only DWARF records inline instances.
+		 */
+		if (covers_inlines(&sf) && di->source == DBG_SOURCE_DWARF) {
+			dbg_functions(di, pat.func, pat.file, true, &funcs);
+			vec_sort(&funcs, compare_funcs);
+		}
 	}
 	/*
 	 * A wildcard leaves out the matches no probe can attach to: functions
@@ -333,13 +348,13 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	 * tried, and a wildcard match that fails is skipped at run time.
 	 */
 	bool wildcard = dbg_is_glob(pat.func) || (pat.file && dbg_is_glob(pat.file)) || quiet;
-	const struct ktext *kt = kernel && di->source == DBG_SOURCE_DWARF && !sf.inl ? kernel_text(di) : NULL;
+	const struct ktext *kt = kernel && di->source == DBG_SOURCE_DWARF ? kernel_text(di) : NULL;
 	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		if (pat.kind == LINESPEC_RANGES || pat.kind == LINESPEC_RELATIVE) {
 			/* the functions that span one of the lines (an inline instance: its declaration line) */
-			if (sf.inl ? !linespec_has_line(&pat, f->line, f->line) : !linespec_function_spans(&pat, di, f))
+			if (f->inlined ? !linespec_has_line(&pat, f->line, f->line) : !linespec_function_spans(&pat, di, f))
 				continue;
 		}
 		if (sf.exported && !f->exported)
@@ -353,7 +368,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			continue;
 		}
 		uint64_t site = 0;
-		enum ktext_verdict verdict = kt ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
+		/* an inline instance has no ftrace site of its own: a kprobe at its address */
+		enum ktext_verdict verdict = kt && !f->inlined ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
 		if (verdict != KTEXT_OK && wildcard) {
 			skipped[verdict]++;
 			nskipped++;
@@ -391,7 +407,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 				   "at a call site DWARF records in %s", what->arg->u.str,
 				   sf.callee->arg && sf.callee->arg->kind == NODE_STR ? sf.callee->arg->u.str : "*", where);
 		else
-			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s", sf.inl ? "inlined " : "",
+			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s",
+				   sf.inl ? "inlined " : sf.call || sf.ret ? "out-of-line " : "",
 				   sf.exported ? "exported " : "", what->arg->u.str, where,
 				   nskipped ? ast_printf(" that a probe can attach to: %d skipped (%s)", nskipped, why_skipped) : "");
 		return false;
