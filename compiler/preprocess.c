@@ -1135,10 +1135,23 @@ bool preprocess_begin(struct session *s)
 	return diag_error_count() == 0;
 }
 
+/* Does text name argv, argc or argv_N (the argv tapset, which reads every argument) as a word? */
+static bool names_argv(const char *text)
+{
+	for (const char *p = strstr(text, "arg"); p; p = strstr(p + 1, "arg")) {
+		bool starts = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		if (starts && (p[3] == 'c' || p[3] == 'v') && !(isalnum((unsigned char)p[4]) || (p[4] == '_' && !isdigit((unsigned char)p[5]))))
+			return true;
+	}
+	return false;
+}
+
 void preprocess_end(struct session *s)
 {
 	if (s->list_probes)
 		return; /* -l/-L: the script is the pattern; what follows it is not its arguments */
+	if (s->script_text && names_argv(s->script_text))
+		return; /* argv[N] reads them at run time */
 	for (int i = 0; i < s->script_args.n; i++)
 		if (!arg_used[i])
 			diag_warning((struct srcloc){ .file = NULL },

@@ -770,6 +770,18 @@ bool probes_derive(struct session *s)
 	return diag_error_count() == errors;
 }
 
+bool probes_derive_file(struct session *s, struct ast_file *f)
+{
+	struct derive d = {.s = s};
+	int errors = diag_error_count();
+	for (int i = 0; i < f->probes.n; i++) {
+		struct probe *p = f->probes.items[i];
+		if (p->kind == PROBE_PLAIN)
+			derive_probe(&d, p);
+	}
+	return diag_error_count() == errors;
+}
+
 void probes_providers_used(struct session *s, struct vec *out)
 {
 	bool used[NPROVIDERS] = {0};

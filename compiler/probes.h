@@ -121,6 +121,13 @@ void probes_list(struct session *s, FILE *out);
 bool probes_derive(struct session *s);
 
 /*
+ * The plain probes of f, a tapset file the program uses (argv.stp's
+ * begin(-1)): derived as the script's are, appended to s->probes. Called by
+ * resolve.c as files join the program; false on errors.
+ */
+bool probes_derive_file(struct session *s, struct ast_file *f);
+
+/*
  * Add the alias definitions of f (the script, or a tapset file when it is
  * parsed) to the index probes_derive matches points against; f->rank
  * orders them.

@@ -1031,7 +1031,11 @@ static bool plan_body(struct tv_ctx *cx)
 			pl->probe = cx->probe;
 			pl->saved = -1;
 			if (n->kind == NODE_ENTRY && (!cx->scope || !cx->scope->is_return)) {
-				diag_error(n->loc, "@entry is only valid in a .return probe");
+				if (cx->point)
+					diag_error(n->loc, "@entry is only valid in a .return probe: '%s' is not a function's return",
+						   cx->point->pp);
+				else
+					diag_error(n->loc, "@entry is only valid in a .return probe");
 				ok = false;
 			} else if (n->kind == NODE_ENTRY && !entry_of_target(n)) {
 				ok &= check_entry_expr(cx, n);
@@ -1149,6 +1153,36 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 	return true;
 }
 
+static bool entry_pre(struct ast_walker *w, struct node *n)
+{
+	if (n->kind == NODE_ENTRY)
+		*(bool *)w->data = true;
+	return true;
+}
+
+/* Does body use @entry(...)? */
+static bool has_entry(struct node *body)
+{
+	bool found = false;
+	struct ast_walker w = {.pre = entry_pre, .data = &found};
+	ast_walk(&w, body);
+	return found;
+}
+
+/*
+ * A return probe on a bare symbol (kprobe.function("f").return, the
+ * nd_syscall.*.return aliases) has no variables, but its entry can still
+ * save what @entry(expr) computes: a scope with none, for that.
+ */
+static struct target_scope *symbol_return_scope(struct resolved_probe *r)
+{
+	struct target_scope *sc = ast_alloc(sizeof(*sc));
+	sc->is_return = true;
+	sc->what = r->pp;
+	sc->no_debuginfo = "a probe on a symbol has no target variables";
+	return sc;
+}
+
 bool targetvar_resolve(struct session *s)
 {
 	bool ok = true;
@@ -1188,6 +1222,8 @@ bool targetvar_resolve(struct session *s)
 				r->probe = copy;
 			}
 			vec_push(&copy->resolved, r);
+			if (!r->scope && r->is_return && has_entry(p->body))
+				r->scope = symbol_return_scope(r);
 			struct tv_ctx cx = proto;
 			cx.probe = copy;
 			cx.point = r;

@@ -175,6 +175,12 @@ static bool covers_inlines(const struct suffixes *sf)
 	return !sf->call && !sf->ret && !sf->exported && !sf->label && !sf->callee;
 }
 
+/* Was pp written in the user's script (not in a tapset alias it expands)? */
+static bool written_in_script(struct session *s, const struct probe_point *pp)
+{
+	return pp->loc.file && s->script && s->script->path && !strcmp(pp->loc.file, s->script->path);
+}
+
 static void named_functions(struct debuginfo *di, const struct linespec *pat, bool statements, struct vec *out)
 {
 	size_t n = pat->file ? strlen(pat->file) : 0;
@@ -332,9 +338,11 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		/*
 		 * A plain .function covers the inlined copies too (man stapprobes);
 		 * .call, .return, .exported, .label and .callee mean the out-of-line
-		 * function. Only DWARF records inline instances.
+		 * function. Only DWARF records inline instances. A point of a tapset
+		 * alias means the out-of-line function, as stapc's tapset is written
+		 * (its bodies read parameters an inlined copy may have optimized out).
 		 */
-		if (covers_inlines(&sf) && di->source == DBG_SOURCE_DWARF) {
+		if (covers_inlines(&sf) && di->source == DBG_SOURCE_DWARF && written_in_script(s, pp)) {
 			dbg_functions(di, pat.func, pat.file, true, &funcs);
 			vec_sort(&funcs, compare_funcs);
 		}
