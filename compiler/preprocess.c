@@ -1084,8 +1084,15 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 			}
 			pp->conds.n = 0;
 			break;
+		case EMBEDDED_CODE:
+			/* the script's own C (not a tapset's, nor a tapset macro's expansion) needs -g, at pass 1 */
+			if (!ps->is_tapset && !ps->macro_file && session && !session->guru && t.loc.file &&
+			    !strcmp(t.loc.file, ps->path))
+				diag_error(t.loc, "embedded C in a script needs guru mode (-g)");
+			/* fall through */
 		case STRING:
-			join_strings(pp, &t);
+			if (kind == STRING)
+				join_strings(pp, &t);
 			/* fall through */
 		default:
 			if (ps->macro_file) {

@@ -539,6 +539,10 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_node(in, n->u.at_op.operand);
 		unify(in, &n->type, n->u.at_op.operand->type, n->loc, "@entry");
 		break;
+	case NODE_EMBEDDED:
+		/* as an expression: a string if it says so, as an embedded-C function's result would */
+		n->type = strstr(n->u.embedded.code, "/* string */") ? TYPE_STRING : TYPE_LONG;
+		break;
 	default:
 		break;
 	}
