@@ -37,6 +37,8 @@ static struct vec expansion_stack;    /* of struct diag_expansion *: pushed leve
 static struct diag_options options;   /* from the command line */
 static int error_count;               /* errors reported so far */
 static int promoted_count;            /* warnings reported as errors (-W) */
+static int muted;                     /* diag_mute depth: while > 0, nothing is printed or counted */
+static int muted_errors;              /* errors dropped while muted */
 static int warning_count;             /* warnings printed so far */
 static int warnings_seen;             /* warnings reported, printed or not (DIAG_WARNING_LIMIT) */
 static bool last_was_suppressed;      /* drop notes attached to a dropped warning */
@@ -153,6 +155,10 @@ static void print_expansions(struct srcloc loc)
 
 void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 {
+	if (muted) {
+		muted_errors += level == DIAG_ERROR;
+		return;
+	}
 	if (level == DIAG_WARNING &&
 	    (options.suppress_warnings || (!options.library_warnings && loc.file && is_library(loc.file)))) {
 		last_was_suppressed = true;
@@ -216,6 +222,16 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	fwrite(out_buf, 1, out_len, stderr);
 	free(out_buf);
 	out = NULL;
+}
+
+void diag_mute(int delta)
+{
+	muted += delta;
+}
+
+int diag_muted_errors(void)
+{
+	return muted_errors;
 }
 
 int diag_error_count(void)

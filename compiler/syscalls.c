@@ -877,6 +877,13 @@ static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const
 	return i == n;
 }
 
+void syscalls_names(struct session *s, struct vec *out)
+{
+	load(s);
+	for (int i = 0; i < calls.n; i++)
+		vec_push(out, (void *)((struct sc_call *)calls.items[i])->name);
+}
+
 enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
 				      const struct vec *bodies, struct vec *out)
 {
