@@ -619,9 +619,6 @@ bool types_infer(struct session *s)
 			diag_error(g->loc, "'%s' is declared with a size but used as a scalar", g->name);
 		else if (g->wrap && g->sym->arity == 0)
 			diag_error(g->loc, "'%s' is declared as a wrapping array (%%) but used as a scalar", g->name);
-		else if (g->wrap && g->sym->type == TYPE_STATS)
-			diag_error(g->loc, "statistics array '%s' cannot wrap (%%): each CPU keeps its own entries",
-				   g->name);
 		report_unknown(g->sym, "");
 	}
 	for (int i = 0; i < s->functions.n; i++) {
