@@ -262,6 +262,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'e':
+			if (script_text) {
+				/* as SystemTap: one script per run (extra ones with -E) */
+				fprintf(stderr, "stap: only one script may be given with -e\n");
+				return STAP_EXIT_FAILURE;
+			}
 			script_text = optarg;
 			break;
 		case 'v':

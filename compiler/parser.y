@@ -125,6 +125,7 @@ static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
 static struct vec pp_product(struct vec prefixes, struct vec suffixes, struct srcloc loc);
 static struct vec pp_finish(struct vec seqs, int mark, struct node *cond);
 static void pp_mark_alternatives(struct vec *seqs, int mark);
+static void add_global(struct parse_state *ps, struct global *g);
 static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum probe_kind kind,
 			       struct vec names, struct vec points, struct node *body);
 static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, struct srcloc array_loc,
@@ -250,12 +251,12 @@ toplevel:
 global_decl:
 	GLOBAL global_list opt_semicolon {
 		for (int i = 0; i < $2.n; i++)
-			vec_push(&ps->file->globals, $2.items[i]);
+			add_global(ps, $2.items[i]);
 	}
 |	PRIVATE GLOBAL global_list opt_semicolon {
 		for (int i = 0; i < $3.n; i++) {
 			((struct global *)$3.items[i])->is_private = true;
-			vec_push(&ps->file->globals, $3.items[i]);
+			add_global(ps, $3.items[i]);
 		}
 	}
 ;
@@ -446,7 +447,16 @@ opt_params:
 
 params:
 	param            { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
-|	params ',' param { $$ = $1; vec_push(&$$, $3); }
+|	params ',' param {
+		$$ = $1;
+		for (int i = 0; i < $1.n; i++)
+			if (!strcmp(((struct param *)$1.items[i])->name, $3->name)) {
+				diag_error($3->loc, "parameter '%s' is named twice", $3->name);
+				diag_note(((struct param *)$1.items[i])->loc, "first named here");
+				break;
+			}
+		vec_push(&$$, $3);
+	}
 ;
 
 param:
@@ -1099,6 +1109,20 @@ static struct vec pp_product(struct vec prefixes, struct vec suffixes, struct sr
 		}
 	}
 	return out;
+}
+
+/* A global joins the file; a second declaration of its name in the same file is an error, as in SystemTap's parser. */
+static void add_global(struct parse_state *ps, struct global *g)
+{
+	for (int i = 0; i < ps->file->globals.n; i++) {
+		struct global *other = ps->file->globals.items[i];
+		if (!strcmp(other->name, g->name)) {
+			diag_error(g->loc, "global '%s' is declared twice", g->name);
+			diag_note(other->loc, "first declared here");
+			return;
+		}
+	}
+	vec_push(&ps->file->globals, g);
 }
 
 /* kernel.{trace("x")!, ...}: the mark (1 '?', 2 '!') goes on each alternative's last component. */

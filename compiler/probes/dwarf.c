@@ -169,6 +169,16 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
  * or for statements (whose lines may come from headers inlined anywhere)
  * only when the file is a .c file, which rules out CUs cheaply.
  */
+/* Where an inline instance sits: in init text, or in (or inlined into) a blacklisted function, or fine. */
+static enum ktext_verdict inline_verdict(const struct ktext *kt, const struct dbg_func *f)
+{
+	uint64_t site;
+	enum ktext_verdict own = ktext_check(kt, f->addr, &site), outer = ktext_check(kt, f->symbol_addr, &site);
+	if (own == KTEXT_INIT || own == KTEXT_BLACKLIST)
+		return own;
+	return outer == KTEXT_INIT || outer == KTEXT_BLACKLIST ? outer : KTEXT_OK;
+}
+
 /* Does a plain .function(...) with these suffixes also mean the function's inlined copies? */
 static bool covers_inlines(const struct suffixes *sf)
 {
@@ -378,10 +388,25 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		uint64_t site = 0;
 		/* an inline instance has no ftrace site of its own: a kprobe at its address */
 		enum ktext_verdict verdict = kt && !f->inlined ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
+		if (kt && f->inlined && (verdict = inline_verdict(kt, f)) != KTEXT_OK) {
+			/* a copy inlined into code no kprobe may touch: never a probe, named or not */
+			skipped[verdict]++;
+			nskipped++;
+			continue;
+		}
 		if (verdict != KTEXT_OK && wildcard) {
 			skipped[verdict]++;
 			nskipped++;
 			continue;
+		}
+		if ((verdict == KTEXT_INIT || verdict == KTEXT_BLACKLIST) && !sf.label && !sf.callee) {
+			/* named without a wildcard: SystemTap refuses it at pass 2, or skips it with '?' */
+			if (pp->optional)
+				continue;
+			diag_error(what->arg->loc, "function '%s' cannot be probed: %s", f->name,
+				   verdict == KTEXT_INIT ? "it is in .init.text or .exit.text, freed after boot"
+							 : "it is on the kernel's kprobes blacklist");
+			return false;
 		}
 		/* BTF also describes a module's .init.text functions, freed before a probe can attach */
 		if (!kernel && di->source != DBG_SOURCE_DWARF && kernel_module_function_missing(s, module, f->symbol))
