@@ -666,7 +666,8 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 				return pl;
 			}
 			if (!cx->scope->ret) {
-				pl->error = ast_printf("'$return': %s returns void", cx->scope->what);
+				pl->error = cx->scope->no_debuginfo ? missing_var(cx->scope, name)
+						: ast_printf("'$return': %s returns void", cx->scope->what);
 				return pl;
 			}
 			struct dbg_var rv = {.name = "return", .type = cx->scope->ret,

@@ -360,6 +360,54 @@ const char *kernel_module_function_missing(struct session *s, const char *module
 	return ast_printf("module %s has no function %s (no such symbol in %s)", module, function, m->path);
 }
 
+/*
+ * The kernel's function symbols from a real System.map of the target (the
+ * build tree's, the -dbg package's, or /boot's unless it is Debian's
+ * placeholder); NULL if none is found.
+ */
+static struct strmap *kernel_text_symbols(struct session *s)
+{
+	static struct strmap syms;
+	static int loaded; /* 0 not yet, 1 loaded, -1 none found */
+	if (loaded)
+		return loaded > 0 ? &syms : NULL;
+	loaded = -1;
+	const char *candidates[] = {
+		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
+		ast_printf("/usr/lib/debug/boot/System.map-%s", s->release),
+		ast_printf("/boot/System.map-%s", s->release),
+	};
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && loaded < 0; i++) {
+		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
+		char line[512], type, name[400];
+		unsigned long long addr;
+		int n = 0;
+		while (f && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
+				continue;
+			if (addr == ~0ULL)
+				break; /* "The real System.map is in the linux-image-<version>-dbg package" */
+			if (type == 't' || type == 'T' || type == 'w' || type == 'W') {
+				*strmap_slot(&syms, ast_strdup(name)) = (void *)1;
+				n++;
+			}
+		}
+		if (f)
+			fclose(f);
+		if (n > 0)
+			loaded = 1;
+	}
+	return loaded > 0 ? &syms : NULL;
+}
+
+const char *kernel_symbol_missing(struct session *s, const char *name)
+{
+	struct strmap *syms = kernel_text_symbols(s);
+	if (!syms || strmap_get(syms, name))
+		return NULL;
+	return ast_printf("kernel %s has no function symbol '%s' (its System.map)", s->release, name);
+}
+
 const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name)
 {
 	const char *path = btf_path(s, module);

@@ -164,11 +164,6 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
 	return r;
 }
 
-/*
- * The out-of-line functions named by the pattern: declared in its file,
- * or for statements (whose lines may come from headers inlined anywhere)
- * only when the file is a .c file, which rules out CUs cheaply.
- */
 /* Where an inline instance sits: in init text, or in (or inlined into) a blacklisted function, or fine. */
 static enum ktext_verdict inline_verdict(const struct ktext *kt, const struct dbg_func *f)
 {
@@ -177,6 +172,38 @@ static enum ktext_verdict inline_verdict(const struct ktext *kt, const struct db
 	if (own == KTEXT_INIT || own == KTEXT_BLACKLIST)
 		return own;
 	return outer == KTEXT_INIT || outer == KTEXT_BLACKLIST ? outer : KTEXT_OK;
+}
+
+/*
+ * A function named alone (no wildcard, file or line) that the BTF does not
+ * describe, as the syscall wrappers (__x64_sys_getppid): the symbol table
+ * may still have it, so it is probed by name, as kprobe.function would be
+ * (the kernel says at registration if it has no such symbol).
+ */
+static bool by_symbol_only(const struct debuginfo *di, const struct linespec *pat, const struct suffixes *sf)
+{
+	return di->source != DBG_SOURCE_DWARF && !dbg_is_glob(pat->func) && !pat->file &&
+	       pat->kind == LINESPEC_NONE && !sf->inl && !sf->label && !sf->callee && !sf->exported;
+}
+
+/* The probe on that symbol: no target variables, and the reason said when the body names one. */
+static struct resolved_probe *symbol_probe(const struct resolved_probe *tmpl, const char *prefix, const char *family,
+					   const struct linespec *pat, const struct suffixes *sf, const struct debuginfo *di)
+{
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	*r = *tmpl;
+	r->provider = &probe_kprobe;
+	r->symbol = ast_printf("%s%s", prefix, pat->func);
+	r->is_return = sf->ret;
+	r->maxactive = sf->maxactive;
+	r->pp = ast_printf("%s(\"%s\")%s", family, pat->func, sf->ret ? ".return" : sf->call ? ".call" : "");
+	struct target_scope *sc = ast_alloc(sizeof(*sc));
+	sc->is_return = sf->ret;
+	sc->what = ast_printf("function %s", pat->func);
+	sc->no_debuginfo = ast_printf("the BTF of %s does not describe it (it is probed by its symbol); "
+				      "install the kernel's DWARF (linux-image-RELEASE-dbg) for its variables", di->path);
+	r->scope = sc;
+	return r;
 }
 
 /* Does a plain .function(...) with these suffixes also mean the function's inlined copies? */
@@ -191,6 +218,11 @@ static bool written_in_script(struct session *s, const struct probe_point *pp)
 	return pp->loc.file && s->script && s->script->path && !strcmp(pp->loc.file, s->script->path);
 }
 
+/*
+ * The out-of-line functions named by the pattern: declared in its file,
+ * or for statements (whose lines may come from headers inlined anywhere)
+ * only when the file is a .c file, which rules out CUs cheaply.
+ */
 static void named_functions(struct debuginfo *di, const struct linespec *pat, bool statements, struct vec *out)
 {
 	size_t n = pat->file ? strlen(pat->file) : 0;
@@ -428,6 +460,11 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		fprintf(stderr, "%s:%d:%d: %s(\"%s\"): %d functions match, %d skipped (%s)\n", what->arg->loc.file,
 			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
 			nskipped, why_skipped);
+	if (out->n == before && !funcs.n && !quiet && by_symbol_only(di, &pat, &sf) &&
+	    (kernel || !kernel_module_function_missing(s, module, pat.func))) {
+		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di));
+		return true;
+	}
 	if (out->n == before && !pp->optional && !quiet) {
 		const char *where = ast_printf("%s (%s)", kernel ? "the kernel" : ast_printf("module %s", module),
 					       di->source == DBG_SOURCE_DWARF ? ast_printf("DWARF of %s", di->path)

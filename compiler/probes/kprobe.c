@@ -61,6 +61,14 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 		diag_error(ret->loc, "unexpected '.%s' after kprobe.function(...): only .return is valid", ret->name);
 		return false;
 	}
+	if (!module && !pp->optional) {
+		/* checked now where the target's symbol table is at hand; with '?' it is skipped at run time */
+		const char *missing = kernel_symbol_missing(s, fn->arg->u.str);
+		if (missing) {
+			diag_error(fn->arg->loc, "%s", missing);
+			return false;
+		}
+	}
 	if (module && !pp->optional) {
 		const char *missing = kernel_module_function_missing(s, module, fn->arg->u.str);
 		if (missing) {

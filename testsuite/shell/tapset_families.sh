@@ -53,7 +53,7 @@ probe vm.kmalloc, vm.kmalloc_node, vm.kmem_cache_alloc, vm.kmem_cache_alloc_node
 probe vm.kfree, vm.kmem_cache_free { printf("%d %s %d\n", call_site, caller_function, ptr) }
 STP
 cat > irq.stp <<'STP'
-probe irq_handler.entry, irq_handler.exit { printf("%d %d %d %d %d %d %d %s %s %d %d %d\n", irq, action, handler, thread_fn, thread, thread_flags, flags, flags_str, dev_name, dev_id, next_irqaction, dir) }
+probe irq_handler.entry, irq_handler.exit { printf("%d %d %d %d %d %d %d %s %d %d %d %d\n", irq, action, handler, thread_fn, thread, thread_flags, flags, flags_str, dev_name, dev_id, next_irqaction, dir) }
 probe irq_handler.exit { println(ret) }
 probe softirq.entry, softirq.exit { println(vec_nr) }
 probe workqueue.insert, workqueue.execute { println(wq_thread, work, work_func) }
