@@ -538,6 +538,28 @@ static void skip_call_args(struct pp_state *pp)
 	}
 }
 
+/*
+ * A macro without parameters may be called with an empty argument list,
+ * as SystemTap's documentation writes some (@json_output_data_start()):
+ * a "()" right after the call is part of it.
+ */
+static void skip_empty_args(struct pp_state *pp)
+{
+	struct pp_token open, close;
+	int kind = pull(pp, &open);
+	if (kind != '(') {
+		if (kind)
+			push_back(pp, &open);
+		return;
+	}
+	kind = pull(pp, &close);
+	if (kind == ')')
+		return;
+	if (kind)
+		push_back(pp, &close);
+	push_back(pp, &open);
+}
+
 /* Replace the call by the body, with @param replaced by the argument's tokens. */
 static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const struct pp_token *call)
 {
@@ -551,6 +573,8 @@ static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const st
 		push_placeholder(pp, call);
 		return;
 	}
+	if (!m->params.n)
+		skip_empty_args(pp);
 
 	const struct diag_expansion *e = diag_expansion_new(what, call->loc);
 	bool probe_point = lex_in_probe_point(pp->scanner);
