@@ -40,6 +40,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "debuginfo/headers.h"
 #include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
@@ -473,6 +474,8 @@ static struct debuginfo *types_for(struct tv_ctx *cx, const char *module, const 
 		*err = cx->scope->no_debuginfo ? cx->scope->no_debuginfo : "the probed program has no debuginfo";
 		return NULL;
 	}
+	if (headers_is_module(module))
+		return headers_debuginfo(cx->s, module, err);
 	return kernel_debuginfo(cx->s, module ? module : "kernel", err);
 }
 
@@ -699,7 +702,7 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		pl->type = t;
 		pl->in_memory = true;
 		/* in a user-space probe, a kernel type (@cast(p, "t", "kernel")) is read in kernel memory */
-		pl->user = cx->scope && cx->scope->user && di == cx->scope->di;
+		pl->user = (cx->scope && cx->scope->user && di == cx->scope->di) || di->user_space;
 		break;
 	}
 	case TARGET_BASE_AT_VAR: {
@@ -766,7 +769,7 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		add_op(pl, TV_START_EXPR)->expr = n->u.target.operand;
 		pl->type = t;
 		/* task_current()->pid in a user-space probe reads kernel memory: where the type came from */
-		pl->user = cx->scope && cx->scope->user && t->di == cx->scope->di;
+		pl->user = (cx->scope && cx->scope->user && t->di == cx->scope->di) || (t->di && t->di->user_space);
 		break;
 	}
 	default:

@@ -221,6 +221,7 @@ struct debuginfo {
 	const struct dbg_ops *ops;
 	void *priv;             /* the backend's state */
 	struct vec exported;    /* of const char *: exported symbol names, sorted (kernel: Module.symvers) */
+	bool user_space;        /* types of user-space headers (@cast "<sys/un.h>"): read user memory */
 };
 
 /* Open path's DWARF; NULL (and *err set) if it has none or cannot be read. */
