@@ -430,6 +430,46 @@ static void use_function(struct session *s, struct function *fn)
 	vec_push(&s->functions, fn);
 }
 
+/* Tapset functions SystemTap's NEWS says were deprecated, with the release that did it. */
+static const struct {
+	const char *name, *release, *instead;
+} deprecated_functions[] = {
+	{"task_exe_file", "3.2", "current_exe_file()"},
+	{"get_mmap_args", "3.0", NULL},
+	{"get_32mmap_args", "3.0", NULL},
+	{"_adjtx_mode_str", "2.7", NULL},
+	{"_statfs_f_type_str", "2.7", NULL},
+	{"_waitid_opt_str", "2.7", NULL},
+	{"_internal_wait_opt_str", "2.7", NULL},
+	{"_epoll_events_str", "2.7", NULL},
+	{"stap_NFS_CLIENT", "2.3", NULL},
+	{"__getfh_inode", "2.3", NULL},
+	{"_success_check", "2.3", NULL},
+	{"_sock_prot_num", "2.3", NULL},
+	{"_sock_fam_num", "2.3", NULL},
+	{"_sock_state_num", "2.3", NULL},
+	{"_sock_type_num", "2.3", NULL},
+	{"_sock_flags_num", "2.3", NULL},
+	{"ppos_pos", "2.2", NULL},
+	{"_dev_minor", "2.2", NULL},
+	{"_dev_major", "2.2", NULL},
+	{"daddr_to_string", "1.8", NULL},
+};
+
+/* After "unresolved function": say so when SystemTap deprecated it, and what replaced it. */
+static void note_deprecated(struct session *s, struct node *n, const char *name)
+{
+	for (size_t i = 0; i < sizeof(deprecated_functions) / sizeof(deprecated_functions[0]); i++) {
+		if (strcmp(deprecated_functions[i].name, name))
+			continue;
+		const char *instead = deprecated_functions[i].instead;
+		diag_note(n->loc, "'%s' was deprecated in SystemTap %s%s%s%s", name, deprecated_functions[i].release,
+			  s->compatible ? ast_printf(" (--compatible=%s)", s->compatible) : "",
+			  instead ? "; use " : "", instead ? instead : "");
+		return;
+	}
+}
+
 static void resolve_call(struct scope *sc, struct node *n)
 {
 	struct session *s = sc->s;
@@ -470,6 +510,7 @@ static void resolve_call(struct scope *sc, struct node *n)
 		find_function(s, name, nargs, sc->file, &candidates);
 		if (!candidates.n) {
 			diag_error(n->loc, "unresolved function '%s'", name);
+			note_deprecated(sc->s, n, name);
 			return;
 		}
 		const char *counts = "";
