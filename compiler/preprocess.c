@@ -541,23 +541,52 @@ static void skip_call_args(struct pp_state *pp)
 /*
  * A macro without parameters may be called with an empty argument list,
  * as SystemTap's documentation writes some (@json_output_data_start()):
- * a "()" right after the call is part of it.
+ * a "()" right after the call is part of it. The look ahead pops no
+ * source (that would end an enclosing expansion early, and its depth
+ * count with it) and reads the scanner only when every pushed token is
+ * used and no probe point is being read (whose scanning has state).
  */
 static void skip_empty_args(struct pp_state *pp)
 {
-	struct pp_token open, close;
-	int kind = pull(pp, &open);
-	if (kind != '(') {
-		if (kind)
-			push_back(pp, &open);
+	struct pp_token *next[2] = { NULL, NULL };
+	struct pp_source *where[2] = { NULL, NULL };
+	int n = 0;
+	for (struct pp_source *src = pp->sources; src && n < 2; src = src->next)
+		for (int i = src->pos; i < src->toks.n && n < 2; i++) {
+			where[n] = src;
+			next[n++] = src->toks.items[i];
+		}
+	if (n == 2) {
+		if (next[0]->kind == '(' && next[1]->kind == ')') {
+			where[0]->pos++;
+			where[1]->pos++;
+		}
 		return;
 	}
-	kind = pull(pp, &close);
-	if (kind == ')')
+	if (n == 1 || pp->at_eof || lex_in_probe_point(pp->scanner))
 		return;
-	if (kind)
-		push_back(pp, &close);
-	push_back(pp, &open);
+	/* from the scanner: put back what is not "()" (above the used sources, so in order) */
+	struct pp_token t[2];
+	int got = 0;
+	while (got < 2) {
+		YYSTYPE val;
+		memset(&val, 0, sizeof(val));
+		memset(&t[got], 0, sizeof(t[got]));
+		t[got].kind = lex_raw(&val, &t[got].loc, pp->scanner);
+		t[got].val = val.tok;
+		if (!t[got].kind) {
+			pp->at_eof = true;
+			pp->eof_loc = t[got].loc;
+			break;
+		}
+		got++;
+		if (got == 1 && t[0].kind != '(')
+			break;
+	}
+	if (got == 2 && t[0].kind == '(' && t[1].kind == ')')
+		return;
+	for (int i = got - 1; i >= 0; i--)
+		push_back(pp, &t[i]);
 }
 
 /* Replace the call by the body, with @param replaced by the argument's tokens. */

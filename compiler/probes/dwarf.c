@@ -178,7 +178,9 @@ static enum ktext_verdict inline_verdict(const struct ktext *kt, const struct db
  * A function named alone (no wildcard, file or line) that the BTF does not
  * describe, as the syscall wrappers (__x64_sys_getppid): the symbol table
  * may still have it, so it is probed by name, as kprobe.function would be
- * (the kernel says at registration if it has no such symbol).
+ * (the kernel says at registration if it has no such symbol; a System.map
+ * of the target says it now). An optional point ('?', as the syscall
+ * aliases try their candidates) keeps meaning only what the BTF describes.
  */
 static bool by_symbol_only(const struct debuginfo *di, const struct linespec *pat, const struct suffixes *sf)
 {
@@ -460,8 +462,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		fprintf(stderr, "%s:%d:%d: %s(\"%s\"): %d functions match, %d skipped (%s)\n", what->arg->loc.file,
 			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
 			nskipped, why_skipped);
-	if (out->n == before && !funcs.n && !quiet && by_symbol_only(di, &pat, &sf) &&
-	    (kernel || !kernel_module_function_missing(s, module, pat.func))) {
+	if (out->n == before && !funcs.n && !quiet && !pp->optional && by_symbol_only(di, &pat, &sf) &&
+	    (kernel ? !kernel_symbol_missing(s, pat.func) : !kernel_module_function_missing(s, module, pat.func))) {
 		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di));
 		return true;
 	}
