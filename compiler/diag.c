@@ -31,20 +31,50 @@ struct diag_source {
 	struct diag_source *next; /* next registered source */
 };
 
-static struct diag_source *sources;   /* registered sources, newest first */
-static struct vec library_paths;      /* of const char *: interned tapset paths */
-static struct vec expansion_stack;    /* of struct diag_expansion *: pushed levels, innermost last */
-static struct diag_options options;   /* from the command line */
-static int error_count;               /* errors reported so far */
-static int promoted_count;            /* warnings reported as errors (-W) */
-static int muted;                     /* diag_mute depth: while > 0, nothing is printed or counted */
-static int muted_errors;              /* errors dropped while muted */
-static int warning_count;             /* warnings printed so far */
-static int warnings_seen;             /* warnings reported, printed or not (DIAG_WARNING_LIMIT) */
-static bool last_was_suppressed;      /* drop notes attached to a dropped warning */
-static FILE *out;                     /* the diagnostic being composed (an open_memstream) */
-static char *out_buf;                 /* its text */
-static size_t out_len;                /* its length */
+/* One session's diagnostics (session.diag). */
+struct diag_state {
+	struct diag_source *sources;   /* registered sources, newest first */
+	struct vec library_paths;      /* of const char *: interned tapset paths */
+	struct vec expansion_stack;    /* of struct diag_expansion *: pushed levels, innermost last */
+	struct diag_options options;   /* from the command line */
+	int error_count;               /* errors reported so far */
+	int promoted_count;            /* warnings reported as errors (-W) */
+	int muted;                     /* diag_mute depth: while > 0, nothing is printed or counted */
+	int muted_errors;              /* errors dropped while muted */
+	int warning_count;             /* warnings printed so far */
+	int warnings_seen;             /* warnings reported, printed or not (DIAG_WARNING_LIMIT) */
+	bool last_was_suppressed;      /* drop notes attached to a dropped warning */
+	FILE *out;                     /* the diagnostic being composed (an open_memstream) */
+	char *out_buf;                 /* its text */
+	size_t out_len;                /* its length */
+};
+
+/*
+ * The diagnostics being reported to: the current session's. Every pass and
+ * the scanner report without a session at hand (diag_error(loc, ...) is
+ * called from some 280 places), so the session in use is selected here once
+ * (diag_use) instead of passed to every call; a process compiling several
+ * scripts switches it with the session. NULL until first use, then a
+ * default state (unit tests report without a session).
+ */
+static struct diag_state *current;
+
+static struct diag_state *cur(void)
+{
+	if (!current)
+		current = diag_new();
+	return current;
+}
+
+struct diag_state *diag_new(void)
+{
+	return ast_alloc(sizeof(struct diag_state));
+}
+
+void diag_use(struct diag_state *d)
+{
+	current = d;
+}
 
 /* Warnings printed before the rest are only counted (a line can hold thousands). */
 #define DIAG_WARNING_LIMIT 100
@@ -53,7 +83,7 @@ static size_t out_len;                /* its length */
 
 void diag_configure(const struct diag_options *o)
 {
-	options = *o;
+	cur()->options = *o;
 }
 
 void diag_add_source(const char *path, const char *text)
@@ -61,19 +91,19 @@ void diag_add_source(const char *path, const char *text)
 	struct diag_source *s = ast_alloc(sizeof(*s));
 	s->path = path;
 	s->text = text;
-	s->next = sources;
-	sources = s;
+	s->next = cur()->sources;
+	cur()->sources = s;
 }
 
 void diag_mark_library(const char *path)
 {
-	vec_push(&library_paths, (void *)path);
+	vec_push(&cur()->library_paths, (void *)path);
 }
 
 static bool is_library(const char *path)
 {
-	for (int i = 0; i < library_paths.n; i++)
-		if (library_paths.items[i] == path)
+	for (int i = 0; i < cur()->library_paths.n; i++)
+		if (cur()->library_paths.items[i] == path)
 			return true;
 	return false;
 }
@@ -81,7 +111,7 @@ static bool is_library(const char *path)
 /* Print line `line` of the file and a caret under column `col`. */
 static void print_source_line(struct srcloc loc)
 {
-	const struct diag_source *s = sources;
+	const struct diag_source *s = cur()->sources;
 	while (s && s->path != loc.file)
 		s = s->next;
 	if (!s || loc.line < 1)
@@ -107,28 +137,28 @@ static void print_source_line(struct srcloc loc)
 		size_t to = from + DIAG_QUOTE_WIDTH < len ? from + DIAG_QUOTE_WIDTH : len;
 		if (from > 0)
 			lead = "...";
-		fprintf(out, "%s%.*s%s\n", lead, (int)(to - from), p + from, to < len ? "..." : "");
+		fprintf(cur()->out, "%s%.*s%s\n", lead, (int)(to - from), p + from, to < len ? "..." : "");
 		p += from;
 		caret -= from;
 	} else {
-		fprintf(out, "%.*s\n", (int)len, p);
+		fprintf(cur()->out, "%.*s\n", (int)len, p);
 	}
 
 	/* Keep tabs so the caret lines up however the terminal expands them. */
-	fputs(*lead ? "   " : "", out);
+	fputs(*lead ? "   " : "", cur()->out);
 	for (size_t i = 0; i < caret; i++)
-		fputc(p[i] == '\t' ? '\t' : ' ', out);
-	fputs("^\n", out);
+		fputc(p[i] == '\t' ? '\t' : ' ', cur()->out);
+	fputs("^\n", cur()->out);
 }
 
 /* "file:line:col: level: message", then the quoted line. */
 static void print_one(const char *level, struct srcloc loc, const char *msg)
 {
 	if (loc.file && loc.line > 0)
-		fprintf(out, "%s:%d:%d: ", loc.file, loc.line, loc.col);
+		fprintf(cur()->out, "%s:%d:%d: ", loc.file, loc.line, loc.col);
 	else if (loc.file)
-		fprintf(out, "%s: ", loc.file); /* a whole file, no position */
-	fprintf(out, "%s: %s\n", level, msg);
+		fprintf(cur()->out, "%s: ", loc.file); /* a whole file, no position */
+	fprintf(cur()->out, "%s: %s\n", level, msg);
 	if (loc.file && loc.line > 0)
 		print_source_line(loc);
 }
@@ -149,25 +179,25 @@ static void print_expansions(struct srcloc loc)
 {
 	struct vec done = {0};
 	print_expansion_chain(loc.expansion, &done);
-	for (int i = expansion_stack.n - 1; i >= 0; i--)
-		print_expansion_chain(expansion_stack.items[i], &done);
+	for (int i = cur()->expansion_stack.n - 1; i >= 0; i--)
+		print_expansion_chain(cur()->expansion_stack.items[i], &done);
 }
 
 void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 {
-	if (muted) {
-		muted_errors += level == DIAG_ERROR;
+	if (cur()->muted) {
+		cur()->muted_errors += level == DIAG_ERROR;
 		return;
 	}
 	if (level == DIAG_WARNING &&
-	    (options.suppress_warnings || (!options.library_warnings && loc.file && is_library(loc.file)))) {
-		last_was_suppressed = true;
+	    (cur()->options.suppress_warnings || (!cur()->options.library_warnings && loc.file && is_library(loc.file)))) {
+		cur()->last_was_suppressed = true;
 		return;
 	}
-	if (level == DIAG_NOTE && last_was_suppressed)
+	if (level == DIAG_NOTE && cur()->last_was_suppressed)
 		return;
 	if (level != DIAG_NOTE)
-		last_was_suppressed = false;
+		cur()->last_was_suppressed = false;
 
 	va_list ap;
 	va_start(ap, fmt);
@@ -180,26 +210,26 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 		exit(1);
 	}
 
-	bool promoted = level == DIAG_WARNING && options.warnings_as_errors;
-	if (level == DIAG_WARNING && !promoted && ++warnings_seen > DIAG_WARNING_LIMIT) {
-		if (warnings_seen == DIAG_WARNING_LIMIT + 1)
+	bool promoted = level == DIAG_WARNING && cur()->options.warnings_as_errors;
+	if (level == DIAG_WARNING && !promoted && ++cur()->warnings_seen > DIAG_WARNING_LIMIT) {
+		if (cur()->warnings_seen == DIAG_WARNING_LIMIT + 1)
 			fprintf(stderr, "stap: more than %d warnings: the rest are not shown\n", DIAG_WARNING_LIMIT);
-		last_was_suppressed = true;
+		cur()->last_was_suppressed = true;
 		free(msg);
 		return;
 	}
 	if (level == DIAG_ERROR || promoted) {
-		int limit = options.error_limit > 0 ? options.error_limit : DIAG_DEFAULT_ERROR_LIMIT;
-		if (error_count + promoted_count >= limit) {
-			fprintf(stderr, "stap: too many errors (%d), stopping\n", error_count + promoted_count);
+		int limit = cur()->options.error_limit > 0 ? cur()->options.error_limit : DIAG_DEFAULT_ERROR_LIMIT;
+		if (cur()->error_count + cur()->promoted_count >= limit) {
+			fprintf(stderr, "stap: too many errors (%d), stopping\n", cur()->error_count + cur()->promoted_count);
 			exit(1);
 		}
 		if (promoted)
-			promoted_count++;
+			cur()->promoted_count++;
 		else
-			error_count++;
+			cur()->error_count++;
 	} else if (level == DIAG_WARNING) {
-		warning_count++;
+		cur()->warning_count++;
 	}
 
 	static const char *const level_names[] = {
@@ -208,8 +238,8 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 		[DIAG_NOTE] = "note",
 	};
 	/* Composed in memory and written at once: one write, not one per character. */
-	out = open_memstream(&out_buf, &out_len);
-	if (!out) {
+	cur()->out = open_memstream(&cur()->out_buf, &cur()->out_len);
+	if (!cur()->out) {
 		fputs("stap: out of memory\n", stderr);
 		exit(1);
 	}
@@ -218,35 +248,35 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	free(msg);
 	if (level != DIAG_NOTE)
 		print_expansions(loc);
-	fclose(out);
-	fwrite(out_buf, 1, out_len, stderr);
-	free(out_buf);
-	out = NULL;
+	fclose(cur()->out);
+	fwrite(cur()->out_buf, 1, cur()->out_len, stderr);
+	free(cur()->out_buf);
+	cur()->out = NULL;
 }
 
 void diag_mute(int delta)
 {
-	muted += delta;
+	cur()->muted += delta;
 }
 
 int diag_muted_errors(void)
 {
-	return muted_errors;
+	return cur()->muted_errors;
 }
 
 int diag_error_count(void)
 {
-	return error_count;
+	return cur()->error_count;
 }
 
 bool diag_failed(void)
 {
-	return error_count > 0 || promoted_count > 0;
+	return cur()->error_count > 0 || cur()->promoted_count > 0;
 }
 
 int diag_warning_count(void)
 {
-	return warning_count;
+	return cur()->warning_count;
 }
 
 const struct diag_expansion *diag_expansion_new(const char *what, struct srcloc site)
@@ -281,23 +311,23 @@ void diag_push_expansion(const char *what, struct srcloc site)
 	/* A use met while expanding something else is nested in it. */
 	if (!site.expansion)
 		site.expansion = diag_current_expansion();
-	vec_push(&expansion_stack, (void *)diag_expansion_new(what, site));
+	vec_push(&cur()->expansion_stack, (void *)diag_expansion_new(what, site));
 }
 
 void diag_push_expansion_lazy(const char *(*describe)(const void *arg), const void *arg, struct srcloc site)
 {
 	if (!site.expansion)
 		site.expansion = diag_current_expansion();
-	vec_push(&expansion_stack, (void *)diag_expansion_lazy(describe, arg, site));
+	vec_push(&cur()->expansion_stack, (void *)diag_expansion_lazy(describe, arg, site));
 }
 
 void diag_pop_expansion(void)
 {
-	if (expansion_stack.n > 0)
-		expansion_stack.n--;
+	if (cur()->expansion_stack.n > 0)
+		cur()->expansion_stack.n--;
 }
 
 const struct diag_expansion *diag_current_expansion(void)
 {
-	return expansion_stack.n ? expansion_stack.items[expansion_stack.n - 1] : NULL;
+	return cur()->expansion_stack.n ? cur()->expansion_stack.items[cur()->expansion_stack.n - 1] : NULL;
 }

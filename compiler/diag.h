@@ -68,6 +68,15 @@ struct diag_options {
 /* Errors reported before the run stops with "too many errors". */
 #define DIAG_DEFAULT_ERROR_LIMIT 50
 
+/*
+ * A session's diagnostics: its sources, counts and expansion stack. Reports
+ * go to the state last passed to diag_use (a default one before any).
+ */
+struct diag_state;
+struct diag_state *diag_new(void);
+void diag_use(struct diag_state *d);
+
+/* Options of the state in use. */
 void diag_configure(const struct diag_options *options);
 
 /*

@@ -109,6 +109,31 @@ static const char *function_line(const struct function *fn)
 	return ast_printf("%s)", line);
 }
 
+/*
+ * Under --privilege=stapusr, the functions in C that the level may call
+ * (marked unprivileged or myproc-unprivileged); a function in the script
+ * language is listed too, and checked where a script calls it.
+ */
+static bool privilege_shows(const struct session *s, const struct function *fn)
+{
+	return s->privilege != PRIV_STAPUSR || fn->body->kind != NODE_EMBEDDED || fn->unprivileged ||
+	       fn->myproc_unprivileged;
+}
+
+/* With --privilege given, the function's mark after its line: SystemTap's pragma comment. */
+static const char *privilege_marked(const struct session *s, const struct function *fn, const char *line)
+{
+	if (!s->privilege_given)
+		return line;
+	if (fn->myproc_unprivileged)
+		return ast_printf("%s /* myproc-unprivileged */", line);
+	if (fn->unprivileged)
+		return ast_printf("%s /* unprivileged */", line);
+	if (fn->guru_only)
+		return ast_printf("%s /* guru */", line);
+	return line;
+}
+
 /* A probe point as text, as -p1 prints it. */
 static const char *point_text(const struct probe_point *pp)
 {
@@ -135,14 +160,14 @@ int dump_run(struct session *s)
 	}
 	if (!tapset_load(s))
 		return STAP_EXIT_FAILURE;
-	tapset_parse_everything(&files);
+	tapset_parse_everything(s, &files);
 	for (int i = 0; i < files.n; i++) {
 		const struct ast_file *f = files.items[i];
 		if (s->dump == STAP_DUMP_FUNCTIONS) {
 			for (int j = 0; j < f->functions.n; j++) {
 				const struct function *fn = f->functions.items[j];
-				if (!fn->is_private)
-					vec_push(&lines, (void *)function_line(fn));
+				if (!fn->is_private && privilege_shows(s, fn))
+					vec_push(&lines, (void *)privilege_marked(s, fn, function_line(fn)));
 			}
 			continue;
 		}

@@ -13,6 +13,7 @@
 #include "debuginfo/debuginfo.h"
 #include "debuginfo/kernel.h"
 #include "passes.h"
+#include "privilege.h"
 #include "session.h"
 
 static void usage(FILE *out)
@@ -89,8 +90,8 @@ static void usage(FILE *out)
 /* The directory holding this executable (for staprun, stapio, stapvm and data). */
 static const char *exe_dir(void)
 {
-	static char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *buf = ast_alloc(PATH_MAX);
+	ssize_t n = readlink("/proc/self/exe", buf, PATH_MAX - 1);
 	if (n <= 0)
 		return ".";
 	buf[n] = '\0';
@@ -181,7 +182,8 @@ static void set_kernel(struct session *s, const char *arg)
 
 enum long_opt { OPT_REMOTE = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
-		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES };
+		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
+		OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_SIGN_MODULE };
 
 static bool is_identifier(const char *p, size_t len)
 {
@@ -224,6 +226,8 @@ static bool rotation_spec(const char *arg)
 int main(int argc, char **argv)
 {
 	struct session *s = ast_alloc(sizeof(*s));
+	s->diag = diag_new();
+	diag_use(s->diag);
 	const char *script_text = NULL;
 	const char *kernel_arg = NULL;
 	bool kernel_given = false;
@@ -245,6 +249,9 @@ int main(int argc, char **argv)
 		{"dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES},
 		{"dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS},
 		{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
+		{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
+		{"unprivileged", no_argument, NULL, OPT_UNPRIVILEGED},
+		{"sign-module", optional_argument, NULL, OPT_SIGN_MODULE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -394,6 +401,24 @@ int main(int argc, char **argv)
 		case OPT_DUMP_PROBE_ALIASES:
 			s->dump = STAP_DUMP_PROBE_ALIASES;
 			break;
+		case OPT_PRIVILEGE:
+			if (optarg && !privilege_parse(optarg, &s->privilege)) {
+				fprintf(stderr, "stap: invalid privilege level '%s' for --privilege (expected stapusr, stapsys or stapdev)\n",
+					optarg);
+				return STAP_EXIT_USAGE;
+			}
+			if (!optarg)
+				s->privilege = PRIV_STAPUSR;
+			s->privilege_given = true;
+			break;
+		case OPT_SIGN_MODULE:
+			s->sign_module = true;
+			s->sign_key_dir = optarg;
+			break;
+		case OPT_UNPRIVILEGED:
+			s->privilege = PRIV_STAPUSR;
+			s->privilege_given = true;
+			break;
 		case 'g':
 			s->guru = true;
 			break;
@@ -485,7 +510,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stap: -F cannot be used with --remote=qemu: the guest ends with the run\n");
 		return STAP_EXIT_USAGE;
 	}
-	dbg_prologue_searching = (enum dbg_prologue_mode)s->prologue_searching;
 	if (s->suppress_time_limits) {
 		/* raised, not removed: a hit stays bounded (about a second at most) */
 		static const char *const raised[][2] = { {"MAXACTION", "1000000"}, {"MAXTRYLOCK", "1000000"} };
@@ -549,6 +573,8 @@ int main(int argc, char **argv)
 		.library_warnings = s->verbose > 0,
 	});
 
+	if (!privilege_configure(s))
+		return STAP_EXIT_USAGE;
 	if (s->dump)
 		return dump_run(s);
 	return passes_run(s);

@@ -26,7 +26,7 @@ static bool parse_pass(struct session *s)
 {
 	if (!preprocess_begin(s))
 		return false;
-	s->script = parse_file(s->script_path, s->script_text, false);
+	s->script = parse_file(s, s->script_path, s->script_text, false);
 	preprocess_end(s);
 	return diag_error_count() == 0;
 }
@@ -96,17 +96,24 @@ static void remove_tree(const char *path)
 	rmdir(path);
 }
 
-static struct session *cleanup_session;
+/*
+ * Sessions whose temporary directory is removed at exit: atexit runs once
+ * per process, whatever number of scripts it compiled, so the list is the
+ * process's, not a session's.
+ */
+static struct vec cleanup_sessions; /* of struct session * */
 
-static void cleanup_tmpdir(void)
+static void cleanup_tmpdirs(void)
 {
-	struct session *s = cleanup_session;
-	if (!s || !s->tmpdir)
-		return;
-	if (s->keep_tmpdir)
-		fprintf(stderr, "Keeping temporary directory \"%s\"\n", s->tmpdir);
-	else
-		remove_tree(s->tmpdir);
+	for (int i = 0; i < cleanup_sessions.n; i++) {
+		struct session *s = cleanup_sessions.items[i];
+		if (!s->tmpdir)
+			continue;
+		if (s->keep_tmpdir)
+			fprintf(stderr, "Keeping temporary directory \"%s\"\n", s->tmpdir);
+		else
+			remove_tree(s->tmpdir);
+	}
 }
 
 const char *session_tmpdir(struct session *s)
@@ -120,11 +127,13 @@ const char *session_tmpdir(struct session *s)
 		return NULL;
 	}
 	s->tmpdir = dir;
-	cleanup_session = s;
-	atexit(cleanup_tmpdir);
+	if (!cleanup_sessions.n)
+		atexit(cleanup_tmpdirs);
+	vec_push(&cleanup_sessions, s);
 	return dir;
 }
 
+/* Signals are the process's: the handler can reach only file-scope state. */
 static volatile sig_atomic_t stop_signal;	/* the stop signal caught in passes 1-4, or 0 */
 static volatile sig_atomic_t child_pgid;	/* the process group of a running child, or 0 */
 

@@ -19,6 +19,13 @@ enum stap_dump {
 	STAP_DUMP_PROBE_ALIASES, /* --dump-probe-aliases: every tapset probe alias */
 };
 
+/* --privilege: what the module may do (privilege.c); stapdev, the default, is root's. */
+enum stap_privilege {
+	PRIV_STAPDEV = 0,  /* anything */
+	PRIV_STAPSYS,      /* every probe point; no guru mode, no embedded C in the script */
+	PRIV_STAPUSR,      /* begin/end/error/never/timer/process probes, unprivileged tapset functions */
+};
+
 /* The SystemTap language version stapc implements: systemtap_v in %( %) conditions. */
 #define STAPC_LANGUAGE_VERSION "5.0"
 
@@ -68,6 +75,10 @@ struct session {
 	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */
 	bool suppress_time_limits;    /* --suppress-time-limits: MAXACTION/MAXTRYLOCK raised (guru) */
 	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
+	int privilege;            /* --privilege=LEVEL / --unprivileged: an enum stap_privilege */
+	bool privilege_given;     /* --privilege or --unprivileged was on the command line */
+	bool sign_module;         /* --sign-module: sign the module with a MOK after pass 4 (sign.c) */
+	const char *sign_key_dir; /* --sign-module=DIR: where the key pair is, NULL for the default */
 
 	/* locations of the installed or build-tree data */
 	const char *tapset_dir;   /* tapset/ */
@@ -87,6 +98,23 @@ struct session {
 	struct vec probes;        /* of struct probe *, with resolved points */
 	struct vec resolved;      /* of struct resolved_probe * (probes.h) */
 	struct vec embedded;      /* of const char *: top-level %{ %} in use */
+
+	/*
+	 * What the passes keep between calls, each in its module's own struct
+	 * (declared in that .c file, made on first use): nothing of one
+	 * script's compile lives outside its session.
+	 */
+	struct diag_state *diag;            /* diag.c: sources, counts, expansion stack, output */
+	struct preprocess_state *preprocess; /* preprocess.c: *.stpm macros, script arguments used */
+	struct tapset_state *tapset;        /* tapset.c: the library's files and name tables */
+	struct alias_index *aliases;        /* probes.c: probe alias names by component */
+	struct syscalls_state *syscalls;    /* syscalls.c: the syscall table and generated aliases */
+	struct regex_state *regex;          /* regex_use.c: the matchers the script uses */
+	struct types_state *types;          /* types.c: parsed formats, locations reported */
+	struct tracepoint_state *tracepoints; /* probes/tracepoint.c: events read from the headers */
+	struct uprobe_state *uprobes;       /* probes/uprobe.c: user files by host path */
+	struct kernel_files *kernel_files;  /* debuginfo/kernel.c: the target kernel's files opened */
+	struct resolved_probe *timing_report; /* translate.c: -t's report probe, or NULL */
 
 	/* build products */
 	const char *tmpdir;       /* pass-4 working directory */

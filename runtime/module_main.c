@@ -35,6 +35,9 @@
 #include <linux/cpumask.h>
 
 MODULE_LICENSE("GPL");
+#ifdef STP_PRIVILEGE
+MODULE_INFO(stapc_privilege, STP_PRIVILEGE);	/* stap --privilege: what the module may do */
+#endif
 MODULE_DESCRIPTION("stapc probe module " STP_MODULE_NAME);
 
 enum _stp_session_state {
@@ -73,6 +76,23 @@ MODULE_PARM_DESC(_stp_tz_name, "local time zone name (set by staprun)");
 static int _stp_bulkmode = IS_ENABLED(STP_BULKMODE);
 module_param(_stp_bulkmode, int, 0444);
 MODULE_PARM_DESC(_stp_bulkmode, "1 if built with stap -b: output goes to one file per CPU (read only)");
+
+/* The user staprun runs for: a --privilege=stapusr module probes only their processes (_stp_myproc). */
+static unsigned int _stp_uid;
+module_param(_stp_uid, uint, 0400);
+MODULE_PARM_DESC(_stp_uid, "the uid of the user who loaded the module (set by staprun)");
+
+/*
+ * The running task belongs to the loading user: its real and effective uid
+ * are theirs (a setuid program of someone else's is not). Safe in any
+ * context: the current task's credentials are stable while it runs.
+ */
+static bool _stp_myproc(void)
+{
+	kuid_t user = make_kuid(&init_user_ns, _stp_uid);
+
+	return uid_eq(current_uid(), user) && uid_eq(current_euid(), user);
+}
 
 long _stp_remote_id = -1;
 module_param(_stp_remote_id, long, 0400);

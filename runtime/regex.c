@@ -1,7 +1,7 @@
 /* regex.c - what the translator's generated regex matchers share: thread-list pushes, and the probe hit's last match for matched() and ngroups(). */
 
 /*
- * A thread list (see compiler/regex.c) is l[0] = count, then count entries
+ * A thread list (see compiler/elaborate/regex.c) is l[0] = count, then count entries
  * of 1 + ncaps words: the state, then the capture offsets. mark[state]
  * holds the generation of the list the state was last added to, so a
  * state is on a list at most once: the lists never hold more entries than

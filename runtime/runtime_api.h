@@ -3,7 +3,7 @@
  *
  * Generated code may call only what this file declares, and must define what
  * the "provided by generated code" section lists. The translator
- * (compiler/translate.c) and the runtime (runtime/) both follow it.
+ * (compiler/translate/translate.c) and the runtime (runtime/) both follow it.
  *
  * Layout of a generated module (one translation unit, built with
  * -I<runtime dir>):
@@ -63,7 +63,7 @@ enum _stp_type { STP_TYPE_LONG = 1, STP_TYPE_STRING = 2, STP_TYPE_STATS = 3 };
  *	};
  */
 /* The last successful regex match of a probe hit, for matched() and ngroups() (runtime/regex.c). */
-#define STP_REGEX_MAX_GROUPS 32          /* as compiler/regex.h REGEX_MAX_GROUPS */
+#define STP_REGEX_MAX_GROUPS 32          /* as compiler/elaborate/regex.h REGEX_MAX_GROUPS */
 #ifndef STP_REGEX_WORK_WORDS
 #define STP_REGEX_WORK_WORDS 1           /* generated code defines it: the largest matcher's scratch */
 #endif
@@ -488,6 +488,8 @@ extern long _stp_tz_gmtoff;                     /* tz_gmtoff(): seconds west of 
 extern char _stp_tz_name[];                     /* tz_name(): STP_TZ_NAME_MAX bytes, from staprun */
 extern long _stp_remote_id;                     /* remote_id(): -1 unless stap --remote */
 extern char _stp_remote_uri[];                  /* remote_uri(): "" unless stap --remote */
+/* The current task is the loading user's (real and effective uid): --privilege=stapusr's own processes. Any context. */
+static bool _stp_myproc(void);
 
 /* Locks for globals: one per global. Bounded: trylock MAXTRYLOCK times, then fail. */
 struct _stp_rwlock { atomic_t v; };             /* -1 writer, 0 free, >0 readers */
@@ -518,7 +520,7 @@ static const char *_stp_sdt_provider(struct _stp_context *c);
 
 /*
  * User-space symbols: with STP_HAVE_USYMS, the generated code defines
- * (compiler/usyms.c) static const struct _stp_umodule _stp_umodules[] and
+ * (compiler/translate/usyms.c) static const struct _stp_umodule _stp_umodules[] and
  * STP_NR_UMODULES, one per program or library it knows (-d, --ldd, the
  * probed programs); linux/ustack.c finds a mapping's entry by the name and
  * size of the file mapped.
@@ -544,7 +546,7 @@ struct _stp_ucfi {
 };
 /*
  * Kernel source lines: with STP_HAVE_KLINES, the generated code defines
- * (compiler/klines.c) two tables and the file names _stp_kline_files[]
+ * (compiler/translate/klines.c) two tables and the file names _stp_kline_files[]
  * they share:
  *  - the full line tables of some functions (those the script probes and
  *    the rest of their files): _stp_kline_funcs[STP_NR_KLINE_FUNCS],
@@ -764,7 +766,7 @@ static void _stp_stat_map_sort(struct _stp_map *agg, enum _stp_stat_op op, int d
 
 /* ------------------------------------------------------------------ */
 /* Regular expressions. Each =~ literal is compiled by the translator   */
-/* into a C function of the module (compiler/regex.c):                  */
+/* into a C function of the module (compiler/elaborate/regex.c):                  */
 /*	static int stp_regex_N(const char *s, int32_t *work, int32_t *caps) */
 /* which calls _stp_regex_push. runtime/regex.c holds the rest.         */
 /* ------------------------------------------------------------------ */

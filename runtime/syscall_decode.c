@@ -895,7 +895,7 @@ static inline void _stp_argstr_vector(char *buf, int size, unsigned long addr, i
 
 /*
  * argstr from the six raw argument registers and the call's spec, written by
- * compiler/syscalls.c from syscalls.tbl: TYPE[:DECODER][@creat] per argument,
+ * compiler/elaborate/syscalls.c from syscalls.tbl: TYPE[:DECODER][@creat] per argument,
  * joined by ','. TYPE is int uint long ulong ptr ustr sptr octal argv env
  * skip (sptr: a string shown quoted whose variable is its address; skip: a
  * register the call ignores, not shown); an @creat argument is shown only

@@ -72,6 +72,12 @@
 #define STP_TZ_NAME_PARAM "_stp_tz_name"	/* its abbreviation, e.g. CET */
 #define STP_TZ_NAME_MAX 16			/* bytes of the name, NUL included */
 
+/*
+ * The user staprun runs for (its real uid), which staprun alone sets: a
+ * --privilege=stapusr module probes only that user's processes.
+ */
+#define STP_UID_PARAM "_stp_uid"
+
 /* Module parameters stap --remote sets: remote_id() and remote_uri(). */
 #define STP_REMOTE_ID_PARAM "_stp_remote_id"
 #define STP_REMOTE_URI_PARAM "_stp_remote_uri"

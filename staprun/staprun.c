@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +41,7 @@ struct staprun_options {
 	bool daemon;		/* -D: run in the background (needs -o), print the pid */
 	const char *rotate;	/* -S SIZE[,N], passed to stapio */
 	const char *module_path; /* the .ko file (or module name with -d) */
+	int module_fd;		/* the module opened and checked by privilege.c, or -1 */
 	char **params;		/* module parameters param=value */
 	int nparams;		/* number of params */
 };
@@ -49,8 +51,7 @@ static volatile sig_atomic_t staprun_child;	/* stapio's pid while it runs */
 static volatile sig_atomic_t staprun_signalled;	/* a stop signal came before stapio ran */
 static sigset_t staprun_stop_signals;		/* SIGINT, SIGTERM, SIGHUP */
 
-static void staprun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void staprun_err(const char *fmt, ...)
+void staprun_err(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -167,6 +168,13 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 	opt->module_path = argv[optind];
 	opt->params = argv + optind + 1;
 	opt->nparams = argc - optind - 1;
+	for (int i = 0; i < opt->nparams; i++) {
+		if (!strncmp(opt->params[i], STP_UID_PARAM "=", strlen(STP_UID_PARAM) + 1)) {
+			fprintf(stderr, "staprun: %s is set by staprun itself (the user it runs for), not on its command line\n",
+				STP_UID_PARAM);
+			exit(1);
+		}
+	}
 	if ((opt->delete_only || opt->attach) && opt->nparams) {
 		staprun_err("-%c takes a module name and nothing else", opt->attach ? 'A' : 'd');
 		return -1;
@@ -203,10 +211,12 @@ static void staprun_name_from_path(const char *path, char *name, size_t size)
 }
 
 /* Read the whole module file. Returns the open fd (for finit_module), or -1. */
-static int staprun_read_module(const char *path, unsigned char **image, size_t *size)
+static int staprun_read_module(const char *path, int fd, unsigned char **image, size_t *size)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		staprun_err("cannot open module '%s': %s", path, strerror(errno));
@@ -274,6 +284,7 @@ static char *staprun_params(const struct staprun_options *opt)
 	if (opt->detach)	/* flight recorder: keep the newest output until staprun -A */
 		snprintf(params + strlen(params), len - strlen(params), "%s=1 ", STP_FLIGHTREC_PARAM);
 	staprun_tz_params(params + strlen(params), len - strlen(params));
+	snprintf(params + strlen(params), len - strlen(params), " %s=%u", STP_UID_PARAM, (unsigned)getuid());
 	for (i = 0; i < opt->nparams; i++) {
 		if (params[0])
 			strcat(params, " ");
@@ -293,7 +304,8 @@ static const char *staprun_load_hint(int err)
 		return " (module loading is disabled or locked down)";
 	case EKEYREJECTED:
 	case EBADMSG:
-		return " (the kernel requires signed modules)";
+		return " (the kernel requires modules signed by a key it trusts: build it with stap --sign-module "
+		       "and enroll the key with mokutil --import; see man stap, SECUREBOOT)";
 	case EINVAL:
 		return " (bad module parameters or version magic; see dmesg)";
 	default:
@@ -506,6 +518,24 @@ static int staprun_attach_name(const struct staprun_options *opt, char *name, si
 	return 0;
 }
 
+/*
+ * `staprun NAME`: a name (no '/', no ".ko") that is no file here is
+ * /lib/modules/RELEASE/systemtap/NAME.ko, where an administrator puts the
+ * modules users may load (man staprun).
+ */
+static void staprun_find_by_name(struct staprun_options *opt, char *path, size_t size)
+{
+	const char *m = opt->module_path;
+	size_t len = strlen(m);
+	struct utsname u;
+
+	if (opt->delete_only || opt->attach || strchr(m, '/') || (len > 3 && !strcmp(m + len - 3, ".ko")) ||
+	    access(m, F_OK) == 0 || uname(&u) < 0)
+		return;
+	snprintf(path, size, "/lib/modules/%s/systemtap/%s.ko", u.release, m);
+	opt->module_path = path;
+}
+
 /* Load the module file with its parameters; its name into name. -1 after a message. */
 static int staprun_load_file(const struct staprun_options *opt, char *name, size_t size)
 {
@@ -514,7 +544,7 @@ static int staprun_load_file(const struct staprun_options *opt, char *name, size
 	char *params;
 	int fd, rc;
 
-	fd = staprun_read_module(opt->module_path, &image, &len);
+	fd = staprun_read_module(opt->module_path, opt->module_fd, &image, &len);
 	if (fd < 0)
 		return -1;
 	if (staprun_modinfo_name(image, len, name, size) < 0)
@@ -538,8 +568,18 @@ int main(int argc, char **argv)
 	char name[STAPRUN_MODULE_NAME_MAX + 8], stapio[PATH_MAX];
 	int status;
 
+	char trusted_path[PATH_MAX];
+	int module_fd;
+
+	if (staprun_privilege_check(argc, argv, &module_fd, trusted_path, sizeof(trusted_path)) < 0)
+		return 1;
 	if (staprun_parse(argc, argv, &opt) < 0)
 		return 2;
+	opt.module_fd = module_fd;
+	if (module_fd >= 0)
+		opt.module_path = trusted_path;
+	else
+		staprun_find_by_name(&opt, trusted_path, sizeof(trusted_path));
 	staprun_verbose = opt.verbose;
 	if (geteuid() != 0) {
 		staprun_err("must be run as root to load and unload kernel modules");

@@ -26,13 +26,11 @@ struct dbg_var *dbg_global(struct debuginfo *di, const char *name, const char *f
 	return di->ops->global ? di->ops->global(di, name, file_glob) : NULL;
 }
 
-enum dbg_prologue_mode dbg_prologue_searching = DBG_PROLOGUE_AUTO;
-
 uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f)
 {
-	if (dbg_prologue_searching == DBG_PROLOGUE_NEVER || !di->ops->prologue_end || f->inlined)
+	if (di->prologue == DBG_PROLOGUE_NEVER || !di->ops->prologue_end || f->inlined)
 		return f->addr;
-	return di->ops->prologue_end(di, f, dbg_prologue_searching == DBG_PROLOGUE_ALWAYS);
+	return di->ops->prologue_end(di, f, di->prologue == DBG_PROLOGUE_ALWAYS);
 }
 
 int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows, struct vec *out)

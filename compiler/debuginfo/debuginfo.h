@@ -23,6 +23,8 @@
 
 #include "ast.h"
 
+struct ktext;
+
 /* Where the information comes from. */
 enum dbg_source {
 	DBG_SOURCE_DWARF, /* full debuginfo: inline instances, lines, locals, locations */
@@ -221,6 +223,9 @@ struct debuginfo {
 	const struct dbg_ops *ops;
 	void *priv;             /* the backend's state */
 	struct vec exported;    /* of const char *: exported symbol names, sorted (kernel: Module.symvers) */
+	int prologue;           /* an enum dbg_prologue_mode: dbg_prologue_end's, from the session's -P */
+	const struct ktext *ktext; /* the kernel image's ftrace sites and blacklist (probes/dwarf.c), once read */
+	bool ktext_read;        /* ktext was tried */
 	bool user_space;        /* types of user-space headers (@cast "<sys/un.h>"): read user memory */
 };
 
@@ -242,8 +247,8 @@ enum dbg_prologue_mode {
 	DBG_PROLOGUE_ALWAYS,     /* at every function that has a body start in its line table */
 	DBG_PROLOGUE_NEVER,      /* never: probes stay on the entry */
 };
-extern enum dbg_prologue_mode dbg_prologue_searching; /* set once from the command line */
-uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f); /* f->addr without the op */
+/* f->addr without the op or under DBG_PROLOGUE_NEVER; di->prologue says when to search */
+uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f);
 int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows,
 		   struct vec *out); /* 0 without the op */
 void dbg_func_starts(struct debuginfo *di, const char *section, struct vec *out); /* nothing without the op */

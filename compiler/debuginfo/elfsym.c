@@ -34,11 +34,7 @@ struct elfsym_file {
 
 struct elfsym_file *elfsym_open(const char *path, const char **err)
 {
-	static bool initialized;
-	if (!initialized) {
-		elf_version(EV_CURRENT);
-		initialized = true;
-	}
+	elf_version(EV_CURRENT); /* libelf's one-time setup; repeating it costs nothing */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		*err = ast_printf("cannot open %s: %s", path, strerror(errno));

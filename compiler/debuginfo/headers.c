@@ -9,8 +9,9 @@
  *
  * A kernel header is compiled by the target's kbuild (its flags, include
  * paths and configuration): one object, no module; a user header by cc.
- * Each distinct module string is compiled once per run, in the session's
- * temporary directory.
+ * Each distinct module string is compiled once per session (the list is
+ * kept with the kernel's files, debuginfo/kernel.c), in its temporary
+ * directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "debuginfo/headers.h"
+#include "debuginfo/kernel.h"
 #include "passes.h"
 
 struct header_types {
@@ -29,7 +31,6 @@ struct header_types {
 	struct debuginfo *di;   /* NULL if it failed */
 	const char *err;        /* why */
 };
-static struct vec compiled; /* of struct header_types * */
 
 /* Run argv in dir with its output into log; the exit status, or -1. */
 static int run_in(char *const argv[], const char *log)
@@ -122,7 +123,7 @@ static struct debuginfo *compile(struct session *s, const char *module, const ch
 		*err = "no temporary directory";
 		return NULL;
 	}
-	const char *dir = ast_printf("%s/headers%d", tmp, compiled.n);
+	const char *dir = ast_printf("%s/headers%d", tmp, kernel_header_types(s)->n);
 	const char *src = ast_printf("%s/stap_types.c", dir), *obj = ast_printf("%s/stap_types.o", dir);
 	const char *log = ast_printf("%s/build.log", dir);
 	if (mkdir(dir, 0755) != 0 || !write_file(src, ast_printf("/* the types of %s, for @cast */\n%s", module, includes))) {
@@ -157,8 +158,9 @@ static struct debuginfo *compile(struct session *s, const char *module, const ch
 
 struct debuginfo *headers_debuginfo(struct session *s, const char *module, const char **err)
 {
-	for (int i = 0; i < compiled.n; i++) {
-		struct header_types *h = compiled.items[i];
+	struct vec *compiled = kernel_header_types(s);
+	for (int i = 0; i < compiled->n; i++) {
+		struct header_types *h = compiled->items[i];
 		if (!strcmp(h->module, module)) {
 			*err = h->err;
 			return h->di;
@@ -167,7 +169,7 @@ struct debuginfo *headers_debuginfo(struct session *s, const char *module, const
 	struct header_types *h = ast_alloc(sizeof(*h));
 	h->module = module;
 	h->di = compile(s, module, &h->err);
-	vec_push(&compiled, h);
+	vec_push(compiled, h);
 	*err = h->err;
 	if (s->verbose >= 2 && h->di)
 		fprintf(stderr, "@cast types of %s from %s\n", module, h->di->path);

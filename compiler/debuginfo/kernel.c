@@ -37,7 +37,30 @@ struct cached {
 	struct debuginfo *di;   /* NULL if it could not be opened */
 	const char *err;
 };
-static struct vec cache; /* of struct cached * */
+/* What one session has read of its target kernel (session.kernel_files). */
+struct kernel_files {
+	struct vec opened;           /* of struct cached *: debuginfo by module and source */
+	struct vec dep_modules;      /* of struct dep_module *: the target's modules.dep */
+	bool dep_loaded;             /* dep_modules was read */
+	struct vec module_functions; /* of struct module_functions * */
+	struct vec module_tp;        /* of struct module_tp_classes * */
+	struct strmap text_symbols;  /* System.map's function symbols: name -> (void *)1 */
+	int text_symbols_read;       /* 0 not yet, 1 read, -1 no real System.map found */
+	struct vec header_types;     /* of struct header_types * (headers.c): @cast header modules compiled */
+};
+
+
+static struct kernel_files *kernel_files(struct session *s)
+{
+	if (!s->kernel_files)
+		s->kernel_files = ast_alloc(sizeof(*s->kernel_files));
+	return s->kernel_files;
+}
+
+struct vec *kernel_header_types(struct session *s)
+{
+	return &kernel_files(s)->header_types;
+}
 
 static bool exists(const char *path)
 {
@@ -90,11 +113,10 @@ struct dep_module {
 /* The target's modules.dep, read once: struct dep_module *, by name. */
 static const struct vec *dep_modules(struct session *s)
 {
-	static struct vec mods;
-	static bool loaded;
-	if (loaded)
-		return &mods;
-	loaded = true;
+	struct vec *mods = &kernel_files(s)->dep_modules;
+	if (kernel_files(s)->dep_loaded)
+		return mods;
+	kernel_files(s)->dep_loaded = true;
 	FILE *f = fopen(ast_printf("/lib/modules/%s/modules.dep", s->release), "r");
 	char line[4096];
 	while (f && fgets(line, sizeof(line), f)) {
@@ -109,11 +131,11 @@ static const struct vec *dep_modules(struct session *s)
 		struct dep_module *m = ast_alloc(sizeof(*m));
 		m->name = kernel_module_name(ast_strndup(base, n - 3));
 		m->rel = ast_strdup(line);
-		vec_push(&mods, m);
+		vec_push(mods, m);
 	}
 	if (f)
 		fclose(f);
-	return &mods;
+	return mods;
 }
 
 /* dir/REL of module from modules.dep, if that file exists. */
@@ -269,7 +291,6 @@ struct module_functions {
 	struct vec probeable;   /* of const char *, sorted */
 	struct vec init;        /* of const char *, sorted */
 };
-static struct vec module_functions_cache; /* of struct module_functions * */
 
 
 /* A module file's ELF for reading its sections, or NULL (*fd is then closed or -1). */
@@ -328,8 +349,9 @@ static void read_module_functions(struct module_functions *m)
 
 static struct module_functions *module_functions(struct session *s, const char *module)
 {
-	for (int i = 0; i < module_functions_cache.n; i++) {
-		struct module_functions *m = module_functions_cache.items[i];
+	struct vec *cache = &kernel_files(s)->module_functions;
+	for (int i = 0; i < cache->n; i++) {
+		struct module_functions *m = cache->items[i];
 		if (!strcmp(m->module, module))
 			return m;
 	}
@@ -338,7 +360,7 @@ static struct module_functions *module_functions(struct session *s, const char *
 	m->path = btf_path(s, module);
 	if (m->path)
 		read_module_functions(m);
-	vec_push(&module_functions_cache, m);
+	vec_push(cache, m);
 	return m;
 }
 
@@ -367,17 +389,17 @@ const char *kernel_module_function_missing(struct session *s, const char *module
  */
 static struct strmap *kernel_text_symbols(struct session *s)
 {
-	static struct strmap syms;
-	static int loaded; /* 0 not yet, 1 loaded, -1 none found */
-	if (loaded)
-		return loaded > 0 ? &syms : NULL;
-	loaded = -1;
+	struct kernel_files *kf = kernel_files(s);
+	struct strmap *syms = &kf->text_symbols;
+	if (kf->text_symbols_read)
+		return kf->text_symbols_read > 0 ? syms : NULL;
+	kf->text_symbols_read = -1;
 	const char *candidates[] = {
 		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
 		ast_printf("/usr/lib/debug/boot/System.map-%s", s->release),
 		ast_printf("/boot/System.map-%s", s->release),
 	};
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && loaded < 0; i++) {
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && kf->text_symbols_read < 0; i++) {
 		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
 		char line[512], type, name[400];
 		unsigned long long addr;
@@ -388,16 +410,16 @@ static struct strmap *kernel_text_symbols(struct session *s)
 			if (addr == ~0ULL)
 				break; /* "The real System.map is in the linux-image-<version>-dbg package" */
 			if (type == 't' || type == 'T' || type == 'w' || type == 'W') {
-				*strmap_slot(&syms, ast_strdup(name)) = (void *)1;
+				*strmap_slot(syms, ast_strdup(name)) = (void *)1;
 				n++;
 			}
 		}
 		if (f)
 			fclose(f);
 		if (n > 0)
-			loaded = 1;
+			kf->text_symbols_read = 1;
 	}
-	return loaded > 0 ? &syms : NULL;
+	return kf->text_symbols_read > 0 ? syms : NULL;
 }
 
 const char *kernel_symbol_missing(struct session *s, const char *name)
@@ -462,7 +484,6 @@ struct module_tp_classes {
 	const char *module;
 	struct strmap classes;  /* tracepoint name -> class name */
 };
-static struct vec module_tp_cache; /* of struct module_tp_classes * */
 
 /* The name of the function symbol of section shndx at value, NULL if none. */
 static const char *function_at(Elf *elf, Elf_Data *symtab, size_t nsyms, size_t strndx, size_t shndx, uint64_t value)
@@ -523,15 +544,16 @@ static void read_module_tp_classes(struct module_tp_classes *m, const char *path
 const char *kernel_module_tracepoint_class(struct session *s, const char *module, const char *tracepoint)
 {
 	struct module_tp_classes *m = NULL;
-	for (int i = 0; i < module_tp_cache.n && !m; i++) {
-		struct module_tp_classes *c = module_tp_cache.items[i];
+	struct vec *cache = &kernel_files(s)->module_tp;
+	for (int i = 0; i < cache->n && !m; i++) {
+		struct module_tp_classes *c = cache->items[i];
 		if (!strcmp(c->module, module))
 			m = c;
 	}
 	if (!m) {
 		m = ast_alloc(sizeof(*m));
 		m->module = ast_strdup(module);
-		vec_push(&module_tp_cache, m);
+		vec_push(cache, m);
 		const char *ko = btf_path(s, module);
 		if (ko)
 			read_module_tp_classes(m, ko);
@@ -567,8 +589,9 @@ static void load_exports(struct session *s, struct debuginfo *di, const char *mo
 
 static struct debuginfo *open_cached(struct session *s, const char *module, enum dbg_source source, const char **err)
 {
-	for (int i = 0; i < cache.n; i++) {
-		struct cached *c = cache.items[i];
+	struct vec *cache = &kernel_files(s)->opened;
+	for (int i = 0; i < cache->n; i++) {
+		struct cached *c = cache->items[i];
 		if (!strcmp(c->module, module) && c->source == source) {
 			*err = c->err;
 			return c->di;
@@ -577,7 +600,7 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	struct cached *c = ast_alloc(sizeof(*c));
 	c->module = ast_strdup(module);
 	c->source = source;
-	vec_push(&cache, c);
+	vec_push(cache, c);
 	const char *path = source == DBG_SOURCE_DWARF ? dwarf_path(s, module) : btf_path(s, module);
 	if (!path) {
 		c->err = source == DBG_SOURCE_DWARF

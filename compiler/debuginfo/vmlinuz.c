@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast.h"
 #include "decompress.h"
 #include "vmlinuz.h"
 
@@ -47,9 +48,7 @@ const char *vmlinuz_extract(const unsigned char *data, size_t len, unsigned char
 	size_t elf_len;
 	const char *err = decompress(p, plen, VMLINUZ_MAX_ELF, &elf, &elf_len);
 	if (err) {
-		static char why[128];
-		snprintf(why, sizeof(why), "%s (a %s-compressed kernel)", err, format);
-		return why;
+		return ast_printf("%s (a %s-compressed kernel)", err, format);
 	}
 	if (elf_len < 4 || memcmp(elf, "\177ELF", 4)) {
 		free(elf);

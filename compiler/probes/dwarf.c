@@ -128,17 +128,15 @@ static int compare_funcs(const void *a, const void *b)
 	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* The kernel image's ftrace sites and blacklist, read once per run; NULL without a DWARF vmlinux. */
+/* The kernel image's ftrace sites and blacklist, read once per image; NULL without a DWARF vmlinux. */
 static const struct ktext *kernel_text(struct debuginfo *di)
 {
-	static const char *path;
-	static const struct ktext *k;
-	if (!path || strcmp(path, di->path)) {
+	if (!di->ktext_read) {
 		const char *err;
-		path = di->path;
-		k = ktext_open(path, &err);
+		di->ktext_read = true;
+		di->ktext = ktext_open(di->path, &err);
 	}
-	return k;
+	return di->ktext;
 }
 
 /* More statement probes than this from one point is surely a mistake (and slow to register). */

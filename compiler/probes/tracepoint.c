@@ -41,8 +41,11 @@ struct tp_info {
 	const char *class_name;
 };
 
-static struct vec header_events; /* of struct tp_info *, read once */
-static bool headers_read;
+/* What the family keeps per session (session.tracepoints). */
+struct tracepoint_state {
+	struct vec header_events; /* of struct tp_info *: the events the trace headers define */
+	bool headers_read;        /* header_events is complete */
+};
 
 static const char *skip_space(const char *p)
 {
@@ -61,7 +64,7 @@ static const char *identifier(const char **pp)
 }
 
 /* Scan one trace header for its TRACE_SYSTEM and event definitions. */
-static void scan_header(const char *path)
+static void scan_header(struct tracepoint_state *st, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -117,7 +120,7 @@ static void scan_header(const char *path)
 			ti->name = macros[m].has_class ? second : first;
 			ti->class_name = first;
 			ti->system = system;
-			vec_push(&header_events, ti);
+			vec_push(&st->header_events, ti);
 		}
 	}
 	free(text);
@@ -125,9 +128,12 @@ static void scan_header(const char *path)
 
 static void read_headers(struct session *s)
 {
-	if (headers_read)
+	if (!s->tracepoints)
+		s->tracepoints = ast_alloc(sizeof(*s->tracepoints));
+	struct tracepoint_state *st = s->tracepoints;
+	if (st->headers_read)
 		return;
-	headers_read = true;
+	st->headers_read = true;
 	/* Debian splits the headers: BUILD (per flavour) and /lib/modules/R/source (common) */
 	const char *roots[] = {s->kernel_build, ast_printf("%s/source", s->kernel_build),
 			       ast_printf("/lib/modules/%s/source", s->release)};
@@ -140,7 +146,7 @@ static void read_headers(struct session *s)
 			while (d && (e = readdir(d)) != NULL) {
 				size_t n = strlen(e->d_name);
 				if (n > 2 && !strcmp(e->d_name + n - 2, ".h"))
-					scan_header(ast_printf("%s/%s", dir, e->d_name));
+					scan_header(st, ast_printf("%s/%s", dir, e->d_name));
 			}
 			if (d)
 				closedir(d);
@@ -148,10 +154,12 @@ static void read_headers(struct session *s)
 	}
 }
 
-static struct tp_info *header_info(const char *name)
+static struct tp_info *header_info(struct session *s, const char *name)
 {
-	for (int i = 0; i < header_events.n; i++) {
-		struct tp_info *ti = header_events.items[i];
+	if (!s->tracepoints)
+		return NULL;
+	for (int i = 0; i < s->tracepoints->header_events.n; i++) {
+		struct tp_info *ti = s->tracepoints->header_events.items[i];
 		if (!strcmp(ti->name, name))
 			return ti;
 	}
@@ -234,7 +242,7 @@ static void module_tracepoints(struct session *s, const char *module, const char
 	for (int i = 0; i < tds.n; i++) {
 		struct dbg_type *td = tds.items[i];
 		const char *name = td->name + strlen("btf_trace_");
-		struct tp_info *ti = header_info(name);
+		struct tp_info *ti = header_info(s, name);
 		const char *system = ti && ti->system ? ti->system : kernel_module_name(module);
 		const char *class_name = ti ? ti->class_name : kernel_module_tracepoint_class(s, module, name);
 		vec_push(out, tp_probe(tmpl, di, td, name, system, class_name, kernel_module_name(module)));
@@ -274,7 +282,7 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 	for (int i = 0; i < tds.n; i++) {
 		struct dbg_type *td = tds.items[i];
 		const char *name = td->name + strlen("btf_trace_");
-		struct tp_info *ti = header_info(name);
+		struct tp_info *ti = header_info(s, name);
 		if (sys_glob && (!ti || !ti->system || !dbg_glob_match(sys_glob, ti->system)))
 			continue;
 		vec_push(out, tp_probe(tmpl, di, td, name, ti ? ti->system : NULL, ti ? ti->class_name : NULL, NULL));

@@ -281,12 +281,19 @@ static bool open_file(struct session *s, const char *name, struct srcloc loc, bo
 }
 
 /* Open uf's DWARF, once per file however many points name it (di stays NULL without). */
-static void load_dwarf(struct user_file *uf)
+/* What the family keeps per session (session.uprobes). */
+struct uprobe_state {
+	struct vec dwarf; /* pairs: host path (const char *), then its struct user_file * with DWARF opened */
+};
+
+static void load_dwarf(struct session *s, struct user_file *uf)
 {
-	static struct vec cache; /* pairs: host path (const char *), then its struct user_file * */
-	for (int i = 0; i < cache.n; i += 2) {
-		if (!strcmp(cache.items[i], uf->host)) {
-			struct user_file *known = cache.items[i + 1];
+	if (!s->uprobes)
+		s->uprobes = ast_alloc(sizeof(*s->uprobes));
+	struct vec *cache = &s->uprobes->dwarf;
+	for (int i = 0; i < cache->n; i += 2) {
+		if (!strcmp(cache->items[i], uf->host)) {
+			struct user_file *known = cache->items[i + 1];
 			uf->di = known->di;
 			uf->no_dwarf = known->no_dwarf;
 			return;
@@ -294,12 +301,14 @@ static void load_dwarf(struct user_file *uf)
 	}
 	const char *err;
 	uf->di = dbg_open_dwarf(uf->host, &err);
+	if (uf->di)
+		uf->di->prologue = s->prologue_searching;
 	if (!uf->di)
 		uf->no_dwarf = ast_printf("%s has no DWARF debuginfo", uf->target);
 	struct user_file *copy = ast_alloc(sizeof(*copy));
 	*copy = *uf;
-	vec_push(&cache, (void *)uf->host);
-	vec_push(&cache, copy);
+	vec_push(cache, (void *)uf->host);
+	vec_push(cache, copy);
 }
 
 bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target)
@@ -763,7 +772,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	}
 	pt->relocatable = elfsym_relocatable(uf.elf);
 	if (strcmp(c->name, "provider") && strcmp(c->name, "mark") && strcmp(c->name, "plt"))
-		load_dwarf(&uf);
+		load_dwarf(s, &uf);
 	const char *provider = "*";
 	if (!strcmp(c->name, "provider")) {
 		if (!string_arg(c, "a provider name"))

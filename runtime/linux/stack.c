@@ -189,7 +189,7 @@ static void _stp_kmodname(struct _stp_context *c, char *dst, unsigned long addr)
 #define STP_SYM_CALLER   4	/* a return address: its line is the call's (the byte before) */
 
 #ifndef STP_HAVE_KLINES
-/* No kernel line table (compiler/klines.c emits one for symfileline & co). */
+/* No kernel line table (compiler/translate/klines.c emits one for symfileline & co). */
 static const struct _stp_kline_func _stp_kline_funcs[] = { {"", "", 0, 0, 0} };
 static const struct _stp_kline _stp_klines[] = { {0, 0, 0} };
 static const char *const _stp_kline_files[] = { "" };

@@ -251,9 +251,14 @@ static u64 _stp_tf_path_bits(struct inode *exe)
 /* Run the probes of kind that match current. */
 static void _stp_tf_fire(enum _stp_tf_kind kind, u64 tracked)
 {
-	struct inode *exe = _stp_tf_exe_inode(current, true);
+	struct inode *exe;
 	size_t i;
 
+#ifdef STP_PRIVILEGE_STAPUSR
+	if (!_stp_myproc())
+		return;	/* only the loading user's own processes */
+#endif
+	exe = _stp_tf_exe_inode(current, true);
 	for (i = 0; i < ARRAY_SIZE(_stp_tf_probes); i++)
 		if (_stp_tf_probes[i].kind == kind && _stp_tf_match(i, current, exe, tracked))
 			_stp_run_probe(_stp_tf_probes[i].probe, task_pt_regs(current));
@@ -330,6 +335,10 @@ static void _stp_tf_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 
 	if (_stp_tf_path_end_mask)
 		_stp_tf_track(p->tgid, _stp_tf_path_bits(exe), true);
+#ifdef STP_PRIVILEGE_STAPUSR
+	if (!_stp_myproc())
+		return;	/* only the loading user's own processes */
+#endif
 	for (i = 0; i < ARRAY_SIZE(_stp_tf_probes); i++) {
 		const struct _stp_tf_probe *tp = &_stp_tf_probes[i];
 

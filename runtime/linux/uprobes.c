@@ -231,6 +231,10 @@ static const char *_stp_sdt_provider(struct _stp_context *c)
 /* .library() probes: is current running the program? */
 static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 {
+#ifdef STP_PRIVILEGE_STAPUSR
+	if (!_stp_myproc())
+		return false;	/* another user's process: not this user's to probe */
+#endif
 	return !up->filter_kpath.dentry ||
 	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
 }

@@ -8,9 +8,12 @@
  *     stap -p2 -r testsuite/fake-kernel -e SCRIPT -- ARGS...
  *
  * against the stand-in kernel tree, so probes that need debuginfo fail at
- * once instead of reading a real kernel's DWARF. One input per process: the
- * compiler's arena is never freed and its passes keep file-level state, which
- * suits AFL++'s fork server (see docs/testing.md, "Fuzzing").
+ * once instead of reading a real kernel's DWARF. The compiler keeps a
+ * script's state in its session, so one process takes many inputs: every
+ * file named on the command line, or under AFL++ (afl-clang-fast) its
+ * persistent loop, FUZZ_INPUTS_PER_PROCESS inputs before a fresh process
+ * (the arena is never freed: the bound keeps memory in check). See
+ * docs/testing.md, "Fuzzing".
  */
 #define main stap_main
 #include "../../compiler/main.c"
@@ -26,15 +29,15 @@ const char *__asan_default_options(void)
 /* Script arguments taken from one input at most. */
 #define FUZZ_MAX_ARGS 8
 
-int main(int argc, char **argv)
+/* Inputs one process takes under AFL++'s persistent mode before it starts afresh. */
+#define FUZZ_INPUTS_PER_PROCESS 64
+
+/* Compile the input in path as stap -p2; stap's exit status. */
+static int fuzz_one(const char *path)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: stap-fuzz INPUT  (the script, then NUL-separated script arguments)\n");
-		return 2;
-	}
-	FILE *f = fopen(argv[1], "rb");
+	FILE *f = fopen(path, "rb");
 	if (!f) {
-		perror(argv[1]);
+		perror(path);
 		return 2;
 	}
 	static char buf[1 << 20]; /* inputs past 1 MB are cut: passes 1-2 are what is tested, not I/O */
@@ -51,5 +54,23 @@ int main(int argc, char **argv)
 		if (buf[i] == '\0')
 			stap_argv[n++] = buf + i + 1;
 	stap_argv[n] = NULL;
+	optind = 0; /* a new command line for getopt */
 	return stap_main(n, stap_argv);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: stap-fuzz INPUT...  (each: the script, then NUL-separated script arguments)\n");
+		return 2;
+	}
+	int status = 0;
+#ifdef __AFL_LOOP
+	while (__AFL_LOOP(FUZZ_INPUTS_PER_PROCESS))
+		status = fuzz_one(argv[1]);
+#else
+	for (int i = 1; i < argc; i++)
+		status |= fuzz_one(argv[i]);
+#endif
+	return status;
 }

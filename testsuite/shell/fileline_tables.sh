@@ -1,5 +1,5 @@
-# The source-line tables of symfileline & co at pass 3 (compiler/klines.c,
-# compiler/usyms.c), without booting a guest: with the kernel's DWARF the
+# The source-line tables of symfileline & co at pass 3 (compiler/translate/klines.c,
+# compiler/translate/usyms.c), without booting a guest: with the kernel's DWARF the
 # module carries the rows of the probed function and of its source file,
 # bounded, and where every function of the kernel's .text starts (vfs_read's
 # entry checked against addr2line); with --debuginfo=btf none (the functions answer in hex); a

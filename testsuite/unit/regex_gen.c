@@ -1,6 +1,6 @@
 /*
  * regex_gen.c - build step of unit_regex: compiles every pattern of
- * regex_corpus.txt with the translator's regex compiler (compiler/regex.c)
+ * regex_corpus.txt with the translator's regex compiler (compiler/elaborate/regex.c)
  * and writes the generated matchers and a table of cases as C, exactly as
  * stap would put them in a module.
  *

@@ -1,6 +1,6 @@
 /*
  * unit_regex.c - the translator's regex compiler against glibc: every
- * pattern of regex_corpus.txt was compiled by compiler/regex.c into C
+ * pattern of regex_corpus.txt was compiled by compiler/elaborate/regex.c into C
  * (regex_cases.c, written by regex_gen at build time); each matcher runs
  * here on its subjects and must agree with regcomp/regexec(REG_EXTENDED):
  * match or not, the overall match, and each group's offsets (unless the

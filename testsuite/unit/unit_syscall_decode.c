@@ -459,7 +459,7 @@ static int fake_word(unsigned long addr, unsigned long *out)
 	return 0;
 }
 
-/* argstr from a spec, as compiler/syscalls.c writes them from syscalls.tbl. */
+/* argstr from a spec, as compiler/elaborate/syscalls.c writes them from syscalls.tbl. */
 /* The decoders added for the second batch of calls, by the names syscalls.tbl gives them. */
 static void test_more_decoders(void)
 {

@@ -1,0 +1,210 @@
+/* build.c - pass 4: build the module with kbuild against the target kernel's build tree. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sign.h"
+#include "cache.h"
+#include "passes.h"
+
+/*
+ * One compiler flag as a word of a Kbuild variable: make passes it through
+ * the shell, so it is single-quoted ('\'' for a quote), '$' is doubled and
+ * '#' escaped for make. -D MAXSTRINGLEN=(8*2) must reach the compiler intact.
+ */
+static const char *kbuild_quote(const char *flag)
+{
+	const char *out = "'";
+	for (const char *p = flag; *p; p++) {
+		const char *piece = *p == '\'' ? "'\\''" : *p == '$' ? "$$" : *p == '#' ? "\\#" : ast_strndup(p, 1);
+		out = ast_printf("%s%s", out, piece);
+	}
+	return ast_printf("%s'", out);
+}
+
+static bool write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "stap: cannot write %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* Run argv with stdout and stderr into log; returns the exit status or -1. */
+static int run_logged(char *const argv[], const char *log)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* a group of its own, which a stop signal to stap stops whole (passes.h) */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);	/* also here: whichever of the two runs first */
+	passes_watch_child(pid);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			passes_watch_child(0);
+			return -1;
+		}
+	passes_watch_child(0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Show the compiler's complaints: lines that mention errors or warnings,
+ * with their context, naming files relative to the build directory.
+ */
+static void show_build_errors(const char *log, const char *dir)
+{
+	size_t dirlen = strlen(dir);
+	FILE *f = fopen(log, "r");
+	char line[4096];
+	int shown = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && shown < 60) {
+		if (!strncmp(line, "  CC", 4) || !strncmp(line, "  LD", 4) || !strncmp(line, "  MODPOST", 9) ||
+		    !strncmp(line, "make", 4))
+			continue;
+		if (strstr(line, "error") || strstr(line, "warning") || strstr(line, "note:") ||
+		    strstr(line, "In function") || line[0] == ' ') {
+			for (char *p; (p = strstr(line, dir)) != NULL && p[dirlen] == '/';)
+				memmove(p, p + dirlen + 1, strlen(p + dirlen + 1) + 1);
+			fputs(line, stderr);
+			shown++;
+		}
+	}
+	fclose(f);
+}
+
+static bool copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb");
+	if (!in)
+		return false;
+	char *tmp = ast_printf("%s.tmp%d", to, (int)getpid());
+	FILE *out = fopen(tmp, "wb");
+	char buf[65536];
+	size_t n;
+	bool ok = out != NULL;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	fclose(in);
+	if (out && fclose(out) != 0)
+		ok = false;
+	/* never leave a half-written module behind */
+	if (!ok || rename(tmp, to) != 0) {
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+/* make -C KERNEL_BUILD M=TMPDIR modules; the module lands at ko. */
+static bool run_kbuild(struct session *s, const char *ko)
+{
+	struct stat st;
+	const char *log = ast_printf("%s/build.log", s->tmpdir);
+	struct vec argv = {0};
+	vec_push(&argv, "make");
+	vec_push(&argv, "-C");
+	vec_push(&argv, (char *)s->kernel_build);
+	vec_push(&argv, ast_printf("M=%s", s->tmpdir));
+	for (int i = 0; i < s->make_args.n; i++)
+		vec_push(&argv, s->make_args.items[i]);	/* -B NAME=VALUE */
+	vec_push(&argv, "modules");
+	vec_push(&argv, NULL);
+	int rc = run_logged((char **)argv.items, log);
+	if (passes_stop_signal())
+		return false;	/* make was stopped: passes_run says why */
+	if (rc != 0 || stat(ko, &st) != 0) {
+		show_build_errors(log, s->tmpdir);
+		fprintf(stderr, "stap: pass 4: the module failed to build (make exit status %d)\n", rc);
+		if (s->verbose || s->keep_tmpdir)
+			fprintf(stderr, "stap: kernel build tree %s; full log in %s\n", s->kernel_build, log);
+		return false;
+	}
+	return true;
+}
+
+bool build_module(struct session *s)
+{
+	struct stat st;
+	if (stat(ast_printf("%s/Makefile", s->kernel_build), &st) != 0) {
+		if (strchr(s->release, '/'))
+			fprintf(stderr, "stap: %s is not a kernel build tree (it has no Makefile)\n", s->kernel_build);
+		else
+			fprintf(stderr, "stap: no kernel build tree at %s for kernel %s.\n"
+					"      Install the headers (apt-get install linux-headers-%s), "
+					"or point -r at a build tree.\n",
+				s->kernel_build, s->release, s->release);
+		return false;
+	}
+	char *ccflags = ast_printf("ccflags-y := -I%s -Wno-declaration-after-statement", s->runtime_dir);
+	for (int i = 0; i < s->defines.n; i++) {
+		struct define *d = s->defines.items[i];
+		ccflags = ast_printf("%s %s", ccflags,
+				     kbuild_quote(ast_printf("-D%s%s%s", d->name, d->value ? "=" : "",
+							     d->value ? d->value : "")));
+	}
+	/* -B's make arguments are named in the Kbuild file too, so they are part of the cache key */
+	char *make_args = "";
+	for (int i = 0; i < s->make_args.n; i++)
+		make_args = ast_printf("%s# make %s\n", make_args, (char *)s->make_args.items[i]);
+	/*
+	 * Line tables only (-g1, after the kernel's -g): the DWARF types of
+	 * every kernel structure the runtime touches cost a third of the
+	 * module's compile time, and nothing reads them; an oops in the module
+	 * still decodes to source lines. Only when the kernel builds with
+	 * debug info at all.
+	 */
+	const char *debug = "# line tables only: see compiler/build/build.c\nccflags-$(CONFIG_DEBUG_INFO) += -g1\n";
+	const char *kbuild = ast_printf("%sobj-m := %s.o\n%s\n%s", make_args, s->module_name, ccflags, debug);
+	if (!write_text(ast_printf("%s/Kbuild", s->tmpdir), kbuild))
+		return false;
+	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);
+	char key[CACHE_KEY_LEN + 1];
+	bool cacheable = !s->disable_cache && cache_key(s, kbuild, key);
+	if (!cacheable || !cache_fetch(s, key, ko)) {
+		if (!run_kbuild(s, ko))
+			return false;
+		if (cacheable)
+			cache_store(s, key, ko);
+	}
+	/* the cache keeps the module unsigned: this run's copy is signed */
+	if (s->sign_module && !sign_module(s, ko))
+		return false;
+	s->ko_path = ko;
+	if (s->last_pass == 4) {
+		/* -p4 leaves NAME.ko in the current directory */
+		const char *dest = ast_printf("%s.ko", s->module_name);
+		if (!copy_file(ko, dest)) {
+			fprintf(stderr, "stap: cannot copy the module to %s: %s\n", dest, strerror(errno));
+			return false;
+		}
+		char cwd[4096];
+		s->ko_path = getcwd(cwd, sizeof(cwd)) ? ast_printf("%s/%s", cwd, dest) : dest;
+	}
+	return true;
+}

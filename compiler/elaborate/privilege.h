@@ -1,0 +1,18 @@
+/* privilege.h - --privilege levels (man stap, UNPRIVILEGED USERS): options and the pass-2 check. */
+#ifndef STAPC_PRIVILEGE_H
+#define STAPC_PRIVILEGE_H
+
+#include "session.h"
+
+const char *privilege_name(int level);               /* "stapusr" for PRIV_STAPUSR */
+bool privilege_parse(const char *text, int *level);  /* false if text names no level */
+/*
+ * After the command line: a non-root user outside stapdev running pass 5
+ * without --privilege gets their groups' level; -g and SYSTEMTAP_RUNTIME and
+ * friends are refused below stapdev (printed; false).
+ */
+bool privilege_configure(struct session *s);
+/* Pass 2, after resolution: report each probe point, function or kernel access the level forbids. */
+bool privilege_check(struct session *s);
+
+#endif

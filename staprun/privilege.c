@@ -1,0 +1,269 @@
+/*
+ * privilege.c - staprun installed setuid root: who may load which module
+ * (man staprun, SAFETY AND SECURITY; docs/security.md).
+ *
+ * Run by root, nothing here applies. Run setuid root by another user:
+ *   - a user in no stapc group is refused;
+ *   - a member of stapdev (and stapusr) may do what root does;
+ *   - a member of stapusr (with or without stapsys) may only run
+ *     `staprun [-v] [-s MB] [-L] NAME`: the module NAME.ko that an
+ *     administrator placed in /lib/modules/RELEASE/systemtap/, whose every
+ *     path component is owned by root and writable by no one else (a root
+ *     owned symlink on the way, such as Debian's /lib -> usr/lib, is followed
+ *     by reading it; any other is refused). The file is opened once, with
+ *     O_NOFOLLOW, checked through its descriptor and loaded from that
+ *     descriptor (finit_module), so nothing can be swapped between the check
+ *     and the load. No module parameters, -c, -x, -o or other option: each
+ *     would act as root on the user's behalf.
+ * The environment is replaced by a fixed one in setuid mode (PATH and the
+ * locale variables dropped or fixed), so nothing the user sets reaches
+ * stapio or the module's load.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "staprun.h"
+
+/* Symlinks followed on the way to the module directory, at most. */
+#define TRUSTED_MAX_LINKS 8
+
+/*
+ * The gid of group name from /etc/group (staprun is static: no NSS, so
+ * groups from elsewhere, such as LDAP, are not seen); false if absent.
+ */
+static bool group_gid(const char *name, gid_t *gid)
+{
+	FILE *f = fopen("/etc/group", "re");
+	char line[4096];
+	size_t len = strlen(name);
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *field;
+
+		if (strncmp(line, name, len) || line[len] != ':')
+			continue;
+		field = strchr(line + len + 1, ':');	/* past the password field */
+		if (field && field[1] >= '0' && field[1] <= '9') {
+			*gid = (gid_t)strtoul(field + 1, NULL, 10);
+			found = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The caller is in group name: its real gid or a supplementary group. */
+static bool in_group(const char *name)
+{
+	gid_t gid, groups[NGROUPS_MAX];
+	int n, i;
+
+	if (!group_gid(name, &gid))
+		return false;
+	if (getgid() == gid)
+		return true;
+	n = getgroups(NGROUPS_MAX, groups);
+	for (i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
+/* Owned by root and writable by no one else. */
+static bool trusted_stat(const struct stat *st)
+{
+	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/*
+ * Open directory path, component by component from "/", each one trusted;
+ * root-owned symlinks in trusted directories are read and followed. The
+ * directory descriptor, or -1 with why set.
+ */
+static int open_trusted_dir(const char *path, char *why, size_t why_size)
+{
+	char todo[PATH_MAX * 2];
+	int links = 0;
+	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	char *p;
+
+	if (dir < 0 || fstat(dir, &st) < 0 || !trusted_stat(&st)) {
+		snprintf(why, why_size, "/ is not owned by root or is writable by others");
+		goto fail;
+	}
+	if (strlen(path) >= sizeof(todo)) {
+		snprintf(why, why_size, "path too long");
+		goto fail;
+	}
+	strcpy(todo, path);
+	p = todo;
+	while (*p) {
+		char comp[NAME_MAX + 1];
+		size_t len;
+		int next;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (!len)
+			break;
+		if (len > NAME_MAX || (len <= 2 && p[0] == '.' && (len == 1 || p[1] == '.'))) {
+			snprintf(why, why_size, "'%.*s' in %s is not a plain directory name", (int)len, p, path);
+			goto fail;
+		}
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		p += len;
+		if (fstatat(dir, comp, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			snprintf(why, why_size, "%s: %s", comp, strerror(errno));
+			goto fail;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX], rest[PATH_MAX * 2];
+			ssize_t n;
+
+			if (st.st_uid != 0 || ++links > TRUSTED_MAX_LINKS) {
+				snprintf(why, why_size, "symlink '%s' is not owned by root (or too many links)", comp);
+				goto fail;
+			}
+			n = readlinkat(dir, comp, target, sizeof(target) - 1);
+			if (n <= 0 || target[0] == '/') {
+				snprintf(why, why_size, "symlink '%s' does not point to a relative path", comp);
+				goto fail;
+			}
+			target[n] = '\0';
+			/* splice: the link's target, then what was left */
+			if (snprintf(rest, sizeof(rest), "%s/%s", target, p) >= (int)sizeof(rest)) {
+				snprintf(why, why_size, "path too long");
+				goto fail;
+			}
+			strcpy(todo, rest);
+			p = todo;
+			continue;
+		}
+		next = openat(dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 || fstat(next, &st) < 0 || !trusted_stat(&st)) {
+			snprintf(why, why_size, "directory '%s' is not owned by root or is writable by others", comp);
+			if (next >= 0)
+				close(next);
+			goto fail;
+		}
+		close(dir);
+		dir = next;
+	}
+	return dir;
+fail:
+	if (dir >= 0)
+		close(dir);
+	return -1;
+}
+
+/* The module NAME in /lib/modules/RELEASE/systemtap, opened and checked; -1 after a message. */
+static int open_admin_module(const char *arg, char *path, size_t path_size)
+{
+	struct utsname u;
+	char dirpath[PATH_MAX], name[NAME_MAX + 1], why[PATH_MAX + 128];
+	size_t len = strlen(arg);
+	struct stat st;
+	int dir, fd;
+
+	if (strchr(arg, '/') || !len || len > NAME_MAX - 3) {
+		staprun_err("members of stapusr load only modules an administrator placed in "
+			    "/lib/modules/RELEASE/systemtap/, by name (staprun NAME), not '%s'", arg);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%s%s", arg, len > 3 && !strcmp(arg + len - 3, ".ko") ? "" : ".ko");
+	uname(&u);
+	snprintf(dirpath, sizeof(dirpath), "/lib/modules/%s/systemtap", u.release);
+	snprintf(path, path_size, "%s/%s", dirpath, name);
+	dir = open_trusted_dir(dirpath, why, sizeof(why));
+	if (dir < 0) {
+		staprun_err("%s cannot be trusted: %s (it and every directory above it must be owned by root "
+			    "and writable by no one else)", dirpath, why);
+		return -1;
+	}
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(dir);
+	if (fd < 0) {
+		staprun_err("cannot open %s: %s%s", path, strerror(errno),
+			    errno == ELOOP ? " (a symlink: the module itself must be there)" : "");
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !trusted_stat(&st)) {
+		staprun_err("%s is not a regular file owned by root and writable by no one else", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The options a stapusr member may give: -v, -s MB, -L. */
+static bool stapusr_options_ok(int argc, char **argv, const char **module)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-') {
+			if (i != argc - 1) {
+				staprun_err("members of stapusr may not pass module parameters ('%s')", argv[i + 1]);
+				return false;
+			}
+			*module = a;
+			return true;
+		}
+		if (!strcmp(a, "-s") && i + 1 < argc) {
+			i++;
+			continue;
+		}
+		if (strspn(a + 1, "vL") == strlen(a + 1) && a[1])
+			continue;
+		staprun_err("option '%s' is not permitted to members of stapusr (only -v, -s MB and -L; "
+			    "see docs/security.md)", a);
+		return false;
+	}
+	staprun_err("no module named");
+	return false;
+}
+
+int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_path, size_t path_size)
+{
+	const char *module = NULL;
+	const char *term = getenv("TERM");
+	char keep_term[64] = "";
+
+	*module_fd = -1;
+	if (getuid() == 0 || geteuid() != 0)
+		return 0;	/* root, or not setuid: the kernel decides */
+	/* setuid: a fixed environment, whatever the caller set */
+	if (term && strlen(term) < sizeof(keep_term) && strspn(term, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(term))
+		strcpy(keep_term, term);
+	clearenv();
+	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	if (*keep_term)
+		setenv("TERM", keep_term, 1);
+	if (in_group("stapdev") && in_group("stapusr"))
+		return 0;	/* stapdev: what root may do */
+	if (!in_group("stapusr")) {
+		staprun_err("you are not a member of the group stapusr (or stapdev): ask an administrator "
+			    "(usermod -aG stapusr USER; see man staprun)");
+		return -1;
+	}
+	if (!stapusr_options_ok(argc, argv, &module))
+		return -1;
+	*module_fd = open_admin_module(module, module_path, path_size);
+	return *module_fd < 0 ? -1 : 0;
+}
