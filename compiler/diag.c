@@ -39,6 +39,8 @@ struct diag_state {
 	struct diag_options options;   /* from the command line */
 	int error_count;               /* errors reported so far */
 	int promoted_count;            /* warnings reported as errors (-W) */
+	int muted;                     /* diag_mute depth: while > 0, nothing is printed or counted */
+	int muted_errors;              /* errors dropped while muted */
 	int warning_count;             /* warnings printed so far */
 	int warnings_seen;             /* warnings reported, printed or not (DIAG_WARNING_LIMIT) */
 	bool last_was_suppressed;      /* drop notes attached to a dropped warning */
@@ -237,6 +239,10 @@ static void print_expansions(struct srcloc loc)
 
 void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 {
+	if (cur()->muted) {
+		cur()->muted_errors += level == DIAG_ERROR;
+		return;
+	}
 	if (level == DIAG_WARNING &&
 	    (cur()->options.suppress_warnings || (!cur()->options.library_warnings && loc.file && is_library(loc.file)))) {
 		cur()->last_was_suppressed = true;
@@ -300,6 +306,16 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	fwrite(cur()->out_buf, 1, cur()->out_len, stderr);
 	free(cur()->out_buf);
 	cur()->out = NULL;
+}
+
+void diag_mute(int delta)
+{
+	cur()->muted += delta;
+}
+
+int diag_muted_errors(void)
+{
+	return cur()->muted_errors;
 }
 
 int diag_error_count(void)

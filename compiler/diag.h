@@ -112,6 +112,14 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 int diag_error_count(void);
 bool diag_failed(void);
 
+/*
+ * Trying something that may not fit (a wildcard family's candidate point):
+ * diag_mute(1) drops every diagnostic until diag_mute(-1), counting the
+ * errors in diag_muted_errors() instead of diag_error_count().
+ */
+void diag_mute(int delta);
+int diag_muted_errors(void);
+
 /* Warnings printed so far (not counting dropped ones). */
 int diag_warning_count(void);
 

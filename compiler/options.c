@@ -355,6 +355,11 @@ static int option_script(struct session *s, struct cmdline *c, int opt, const ch
 	long n;
 	switch (opt) {
 	case 'e':
+		if (c->script_text) {
+			/* as SystemTap: one script per run (extra ones with -E) */
+			fprintf(stderr, "stap: only one script may be given with -e\n");
+			return STAP_EXIT_FAILURE;
+		}
 		c->script_text = arg;
 		return -1;
 	case 'E':

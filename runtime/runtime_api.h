@@ -728,6 +728,8 @@ static struct _stp_pmap *_stp_pmap_new(unsigned max_entries, unsigned nkeys,
 				       const enum _stp_type *key_types,
 				       const struct _stp_stat_layout *layout);
 static void _stp_pmap_free(struct _stp_pmap *pm);
+/* global s%: each CPU's part evicts its own oldest key when full; 0 or -ENOMEM. */
+static int _stp_pmap_set_wrap(struct _stp_pmap *pm);
 static enum _stp_stat_status _stp_pmap_add(struct _stp_pmap *pm, const union _stp_key *keys, int64_t value);
 /* One element merged across CPUs (into storage the pmap owns, valid until the next read); *found = 0 if absent. */
 static const struct _stp_stat *_stp_pmap_element(struct _stp_pmap *pm, const union _stp_key *keys, int *found);

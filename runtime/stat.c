@@ -531,6 +531,32 @@ fail:
 	return NULL;
 }
 
+/*
+ * global s%: each CPU's part of the array wraps on its own. A CPU whose
+ * part is full evicts the oldest key of that part (the one it first added
+ * to, of those it holds) to make room; another CPU may still hold that
+ * key, and its @count and the rest then cover what the CPUs kept. The
+ * aggregate map is sized for every key of every CPU, so reading the
+ * array never fails for want of room. 0, or -ENOMEM (pm is unchanged).
+ */
+static int _stp_pmap_set_wrap(struct _stp_pmap *pm)
+{
+	struct _stp_map *agg;
+	unsigned int ncpus = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		ncpus++;
+	agg = _stp_map_new_stats(pm->agg->max_entries * ncpus, pm->agg->nkeys, pm->agg->key_types, pm->stat_size);
+	if (!agg)
+		return -ENOMEM;
+	_stp_map_free(pm->agg);
+	pm->agg = agg;
+	for_each_possible_cpu(cpu)
+		_stp_map_set_wrap(pm->cpus[cpu].map);
+	return 0;
+}
+
 /* Safe on NULL and after a partial _stp_pmap_new. */
 static void _stp_pmap_free(struct _stp_pmap *pm)
 {

@@ -226,6 +226,7 @@ struct debuginfo {
 	int prologue;           /* an enum dbg_prologue_mode: dbg_prologue_end's, from the session's -P */
 	const struct ktext *ktext; /* the kernel image's ftrace sites and blacklist (probes/dwarf.c), once read */
 	bool ktext_read;        /* ktext was tried */
+	bool user_space;        /* types of user-space headers (@cast "<sys/un.h>"): read user memory */
 };
 
 /* Open path's DWARF; NULL (and *err set) if it has none or cannot be read. */

@@ -44,13 +44,22 @@ struct kernel_files {
 	bool dep_loaded;             /* dep_modules was read */
 	struct vec module_functions; /* of struct module_functions * */
 	struct vec module_tp;        /* of struct module_tp_classes * */
+	struct strmap text_symbols;  /* System.map's function symbols: name -> (void *)1 */
+	int text_symbols_read;       /* 0 not yet, 1 read, -1 no real System.map found */
+	struct vec header_types;     /* of struct header_types * (headers.c): @cast header modules compiled */
 };
+
 
 static struct kernel_files *kernel_files(struct session *s)
 {
 	if (!s->kernel_files)
 		s->kernel_files = ast_alloc(sizeof(*s->kernel_files));
 	return s->kernel_files;
+}
+
+struct vec *kernel_header_types(struct session *s)
+{
+	return &kernel_files(s)->header_types;
 }
 
 static bool exists(const char *path)
@@ -371,6 +380,54 @@ const char *kernel_module_function_missing(struct session *s, const char *module
 		return ast_printf("function %s of module %s is in .init.text, which is freed before a probe can attach",
 				  function, module);
 	return ast_printf("module %s has no function %s (no such symbol in %s)", module, function, m->path);
+}
+
+/*
+ * The kernel's function symbols from a real System.map of the target (the
+ * build tree's, the -dbg package's, or /boot's unless it is Debian's
+ * placeholder); NULL if none is found.
+ */
+static struct strmap *kernel_text_symbols(struct session *s)
+{
+	struct kernel_files *kf = kernel_files(s);
+	struct strmap *syms = &kf->text_symbols;
+	if (kf->text_symbols_read)
+		return kf->text_symbols_read > 0 ? syms : NULL;
+	kf->text_symbols_read = -1;
+	const char *candidates[] = {
+		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
+		ast_printf("/usr/lib/debug/boot/System.map-%s", s->release),
+		ast_printf("/boot/System.map-%s", s->release),
+	};
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && kf->text_symbols_read < 0; i++) {
+		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
+		char line[512], type, name[400];
+		unsigned long long addr;
+		int n = 0;
+		while (f && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
+				continue;
+			if (addr == ~0ULL)
+				break; /* "The real System.map is in the linux-image-<version>-dbg package" */
+			if (type == 't' || type == 'T' || type == 'w' || type == 'W') {
+				*strmap_slot(syms, ast_strdup(name)) = (void *)1;
+				n++;
+			}
+		}
+		if (f)
+			fclose(f);
+		if (n > 0)
+			kf->text_symbols_read = 1;
+	}
+	return kf->text_symbols_read > 0 ? syms : NULL;
+}
+
+const char *kernel_symbol_missing(struct session *s, const char *name)
+{
+	struct strmap *syms = kernel_text_symbols(s);
+	if (!syms || strmap_get(syms, name))
+		return NULL;
+	return ast_printf("kernel %s has no function symbol '%s' (its System.map)", s->release, name);
 }
 
 const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name)

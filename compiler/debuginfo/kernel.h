@@ -34,6 +34,12 @@ const char *kernel_module_missing(struct session *s, const char *module);
    can attach to (not in .init.text), else an error message naming both. */
 const char *kernel_module_function_missing(struct session *s, const char *module, const char *function);
 
+/* The session's list of @cast header modules compiled (of struct header_types *, headers.c). */
+struct vec *kernel_header_types(struct session *s);
+
+/* Why the kernel has no function symbol name (from a real System.map of the target), or NULL: it has, or no map says. */
+const char *kernel_symbol_missing(struct session *s, const char *name);
+
 /* The target's modules (names as kbuild gives them, '_' for '-') matching glob, sorted, from
    /lib/modules/R/modules.dep. */
 void kernel_modules_matching(struct session *s, const char *glob, struct vec *out);

@@ -125,7 +125,9 @@ void elaborate_print(struct session *s, FILE *out)
 			ast_print_expr(out, p->cond);
 			fprintf(out, ")");
 		}
-		fprintf(out, " /* %s:%d:%d */\n", p->loc.file, p->loc.line, p->loc.col);
+		/* a tapset's own probe (argv.stp's begin(-1)) by its file's name */
+		const char *file = p->file && p->file != s->script && p->loc.file ? base_name(p->loc.file) : p->loc.file;
+		fprintf(out, " /* %s:%d:%d */\n", file, p->loc.line, p->loc.col);
 		print_locals(out, &p->locals);
 		ast_print_node(out, p->body, 0);
 	}

@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "elaborate.h"
+#include "probes.h"
 
 /* Where the resolver is: the body being walked and what it collects into. */
 struct scope {
@@ -429,6 +430,46 @@ static void use_function(struct session *s, struct function *fn)
 	vec_push(&s->functions, fn);
 }
 
+/* Tapset functions SystemTap's NEWS says were deprecated, with the release that did it. */
+static const struct {
+	const char *name, *release, *instead;
+} deprecated_functions[] = {
+	{"task_exe_file", "3.2", "current_exe_file()"},
+	{"get_mmap_args", "3.0", NULL},
+	{"get_32mmap_args", "3.0", NULL},
+	{"_adjtx_mode_str", "2.7", NULL},
+	{"_statfs_f_type_str", "2.7", NULL},
+	{"_waitid_opt_str", "2.7", NULL},
+	{"_internal_wait_opt_str", "2.7", NULL},
+	{"_epoll_events_str", "2.7", NULL},
+	{"stap_NFS_CLIENT", "2.3", NULL},
+	{"__getfh_inode", "2.3", NULL},
+	{"_success_check", "2.3", NULL},
+	{"_sock_prot_num", "2.3", NULL},
+	{"_sock_fam_num", "2.3", NULL},
+	{"_sock_state_num", "2.3", NULL},
+	{"_sock_type_num", "2.3", NULL},
+	{"_sock_flags_num", "2.3", NULL},
+	{"ppos_pos", "2.2", NULL},
+	{"_dev_minor", "2.2", NULL},
+	{"_dev_major", "2.2", NULL},
+	{"daddr_to_string", "1.8", NULL},
+};
+
+/* After "unresolved function": say so when SystemTap deprecated it, and what replaced it. */
+static void note_deprecated(struct session *s, struct node *n, const char *name)
+{
+	for (size_t i = 0; i < sizeof(deprecated_functions) / sizeof(deprecated_functions[0]); i++) {
+		if (strcmp(deprecated_functions[i].name, name))
+			continue;
+		const char *instead = deprecated_functions[i].instead;
+		diag_note(n->loc, "'%s' was deprecated in SystemTap %s%s%s%s", name, deprecated_functions[i].release,
+			  s->compatible ? ast_printf(" (--compatible=%s)", s->compatible) : "",
+			  instead ? "; use " : "", instead ? instead : "");
+		return;
+	}
+}
+
 static void resolve_call(struct scope *sc, struct node *n)
 {
 	struct session *s = sc->s;
@@ -446,6 +487,9 @@ static void resolve_call(struct scope *sc, struct node *n)
 		int nargs = n->u.call.args.n;
 		bool fmt = n->u.call.builtin == BUILTIN_PRINTF || n->u.call.builtin == BUILTIN_SPRINTF;
 		bool delim = builtin_is_delimited(n->u.call.builtin);
+		bool newline_only = n->u.call.builtin == BUILTIN_PRINTLN || n->u.call.builtin == BUILTIN_SPRINTLN;
+		if (nargs == 0 && newline_only)
+			return; /* println(): just the newline */
 		if (nargs == 0)
 			diag_error(n->loc, "%s needs at least one argument%s", name,
 				   fmt ? ", the format" : delim ? ", the delimiter" : "");
@@ -466,6 +510,7 @@ static void resolve_call(struct scope *sc, struct node *n)
 		find_function(s, name, nargs, sc->file, &candidates);
 		if (!candidates.n) {
 			diag_error(n->loc, "unresolved function '%s'", name);
+			note_deprecated(sc->s, n, name);
 			return;
 		}
 		const char *counts = "";
@@ -869,6 +914,25 @@ static void check_foreach_calls(struct node *body)
 	ast_walk(&w, body);
 }
 
+/* Resolve the bodies and conditions of s->probes from index first on; returns how many there are. */
+static int resolve_probes_from(struct session *s, int first)
+{
+	for (int i = first; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		struct scope sc = {.s = s, .probe = p, .file = p->file, .locals = &p->locals, .reads = &p->globals_read,
+				   .writes = &p->globals_written, .callees = &p->callees};
+		resolve_node(&sc, p->body);
+		if (p->cond) {
+			/* Only globals (probes.c checked): its reads are kept apart from the body's. */
+			struct vec none = {0};
+			struct scope cs = {.s = s, .probe = p, .file = s->script, .locals = &none,
+					   .reads = &p->cond_reads, .writes = &none, .callees = &none};
+			resolve_node(&cs, p->cond);
+		}
+	}
+	return s->probes.n;
+}
+
 bool resolve_program(struct session *s)
 {
 	struct ast_file *f = s->script;
@@ -895,22 +959,20 @@ bool resolve_program(struct session *s)
 	}
 
 	/* Probes first (as probes.c derived them); functions join s->functions as calls reach them. */
-	for (int i = 0; i < s->probes.n; i++) {
-		struct probe *p = s->probes.items[i];
-		struct scope sc = {.s = s, .probe = p, .file = p->file, .locals = &p->locals, .reads = &p->globals_read,
-				   .writes = &p->globals_written, .callees = &p->callees};
-		resolve_node(&sc, p->body);
-		if (p->cond) {
-			/* Only globals (probes.c checked): its reads are kept apart from the body's. */
-			struct vec none = {0};
-			struct scope cs = {.s = s, .probe = p, .file = s->script, .locals = &none,
-					   .reads = &p->cond_reads, .writes = &none, .callees = &none};
-			resolve_node(&cs, p->cond);
-		}
-	}
+	int probes_done = resolve_probes_from(s, 0);
 	int done = 0;
 	for (; done < s->functions.n; done++) /* grows while we go */
 		resolve_function(s, s->functions.items[done]);
+	/*
+	 * A tapset file that joined the program brings its plain probes (argv.stp's
+	 * begin(-1)); resolving them may use more files. The list grows while we go.
+	 */
+	for (int k = 0; k < s->tapset_files.n; k++) {
+		probes_derive_file(s, s->tapset_files.items[k]);
+		probes_done = resolve_probes_from(s, probes_done);
+		for (; done < s->functions.n; done++)
+			resolve_function(s, s->functions.items[done]);
+	}
 	/* The script's other functions are checked too; the optimizer elides them (not with -u). */
 	for (int i = 0; i < f->functions.n; i++) {
 		struct function *fn = f->functions.items[i];

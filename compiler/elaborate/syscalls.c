@@ -884,6 +884,13 @@ static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const
 	return i == n;
 }
 
+void syscalls_names(struct session *s, struct vec *out)
+{
+	struct syscalls_state *st = load(s);
+	for (int i = 0; i < st->calls.n; i++)
+		vec_push(out, (void *)((struct sc_call *)st->calls.items[i])->name);
+}
+
 enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
 				      const struct vec *bodies, struct vec *out)
 {

@@ -22,4 +22,7 @@ enum syscalls_result {
 enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
 				      const struct vec *bodies, struct vec *out);
 
+/* The names of the target kernel's system calls (syscall.NAME), into out (const char *). */
+void syscalls_names(struct session *s, struct vec *out);
+
 #endif

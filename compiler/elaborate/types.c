@@ -544,6 +544,10 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_node(in, n->u.at_op.operand);
 		unify(in, &n->type, n->u.at_op.operand->type, n->loc, "@entry");
 		break;
+	case NODE_EMBEDDED:
+		/* as an expression: a string if it says so, as an embedded-C function's result would */
+		n->type = strstr(n->u.embedded.code, "/* string */") ? TYPE_STRING : TYPE_LONG;
+		break;
 	default:
 		break;
 	}
@@ -622,9 +626,6 @@ bool types_infer(struct session *s)
 			diag_error(g->loc, "'%s' is declared with a size but used as a scalar", g->name);
 		else if (g->wrap && g->sym->arity == 0)
 			diag_error(g->loc, "'%s' is declared as a wrapping array (%%) but used as a scalar", g->name);
-		else if (g->wrap && g->sym->type == TYPE_STATS)
-			diag_error(g->loc, "statistics array '%s' cannot wrap (%%): each CPU keeps its own entries",
-				   g->name);
 		report_unknown(g->sym, "");
 	}
 	for (int i = 0; i < s->functions.n; i++) {

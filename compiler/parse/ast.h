@@ -289,6 +289,7 @@ struct probe_component {
 	const char *name;      /* "kprobe", "function", "ms", "return", ... */
 	struct node *arg;      /* NUM or STR literal, or NULL */
 	struct srcloc loc;     /* of the name */
+	int mark;              /* '?' (1) or '!' (2) written after it, ending an alternative inside braces */
 };
 
 /*

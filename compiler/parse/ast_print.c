@@ -153,6 +153,9 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 	case NODE_VAR:
 		fputs(n->u.var.name, out);
 		return;
+	case NODE_EMBEDDED:
+		fprintf(out, "%%{%s%%}", n->u.embedded.code);
+		return;
 	case NODE_INDEX:
 		print_expr(out, n->u.index.array, true);
 		fputc('[', out);

@@ -125,6 +125,8 @@ static enum stp_type parse_type_name(struct srcloc loc, const char *name);
 static void add_foreach_key(struct parse_foreach *fe, struct parse_key key);
 static struct vec pp_product(struct vec prefixes, struct vec suffixes, struct srcloc loc);
 static struct vec pp_finish(struct vec seqs, int mark, struct node *cond);
+static void pp_mark_alternatives(struct vec *seqs, int mark);
+static void add_global(struct parse_state *ps, struct global *g);
 static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum probe_kind kind,
 			       struct vec names, struct vec points, struct node *body);
 static struct node *new_foreach(struct srcloc loc, struct parse_foreach *fe, struct srcloc array_loc,
@@ -198,7 +200,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
-%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_DEFINED STAT_OP '&' TARGET_VAR AT_NAME
+%precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_DEFINED STAT_OP '&' TARGET_VAR AT_NAME EMBEDDED_CODE
 %precedence THEN
 %precedence ELSE
 
@@ -218,7 +220,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 %type <fe> foreach_vars foreach_keys
 %type <key> foreach_key
 %type <node> opt_limit
-%type <vec> probe_points pp_item pp_seq pp_elem pp_alts
+%type <vec> probe_points pp_item pp_seq pp_elem pp_alts pp_alt
 %type <sort> pp_mark
 %type <node> pp_cond
 %type <func> function_head function_sig
@@ -250,12 +252,12 @@ toplevel:
 global_decl:
 	GLOBAL global_list opt_semicolon {
 		for (int i = 0; i < $2.n; i++)
-			vec_push(&ps->file->globals, $2.items[i]);
+			add_global(ps, $2.items[i]);
 	}
 |	PRIVATE GLOBAL global_list opt_semicolon {
 		for (int i = 0; i < $3.n; i++) {
 			((struct global *)$3.items[i])->is_private = true;
-			vec_push(&ps->file->globals, $3.items[i]);
+			add_global(ps, $3.items[i]);
 		}
 	}
 ;
@@ -373,12 +375,17 @@ pp_elem:
 ;
 
 pp_alts:
-	pp_seq
-|	pp_alts ',' pp_seq {
+	pp_alt
+|	pp_alts ',' pp_alt {
 		$$ = $1;
 		for (int i = 0; i < $3.n; i++)
 			vec_push(&$$, $3.items[i]);
 	}
+;
+
+/* pp-alt = pp-seq ("?" | "!")?: a mark inside the braces applies to that alternative only */
+pp_alt:
+	pp_seq pp_mark { $$ = $1; pp_mark_alternatives(&$$, $2); }
 ;
 
 /* component = name ("(" literal ")")?   where name may contain '*' */
@@ -441,7 +448,16 @@ opt_params:
 
 params:
 	param            { $$ = (struct vec){ 0 }; vec_push(&$$, $1); }
-|	params ',' param { $$ = $1; vec_push(&$$, $3); }
+|	params ',' param {
+		$$ = $1;
+		for (int i = 0; i < $1.n; i++)
+			if (!strcmp(((struct param *)$1.items[i])->name, $3->name)) {
+				diag_error($3->loc, "parameter '%s' is named twice", $3->name);
+				diag_note(((struct param *)$1.items[i])->loc, "first named here");
+				break;
+			}
+		vec_push(&$$, $3);
+	}
 ;
 
 param:
@@ -484,8 +500,12 @@ statement:
 	block
 |	';' { $$ = ast_new(NODE_NULL_STMT, @1, ";"); }
 |	expr semicolon {
-		$$ = ast_new(NODE_EXPR_STMT, $1->loc, $1->tok);
-		$$->u.expr_stmt.expr = $1;
+		if ($1->kind == NODE_EMBEDDED) {
+			$$ = $1; /* %{ ... %} alone: C statements in place */
+		} else {
+			$$ = ast_new(NODE_EXPR_STMT, $1->loc, $1->tok);
+			$$->u.expr_stmt.expr = $1;
+		}
 	}
 |	IF '(' expr ')' statement %prec THEN {
 		$$ = ast_new(NODE_IF, @1, "if");
@@ -555,10 +575,6 @@ statement:
 		$$->u.del.target = $2;
 		if (!is_lvalue($2))
 			diag_error($2->loc, "'delete' needs a variable, an array or an array element");
-	}
-|	EMBEDDED_CODE {
-		$$ = ast_new(NODE_EMBEDDED, @1, "%{");
-		$$->u.embedded.code = $1.text;
 	}
 |	TRY block CATCH block {
 		$$ = ast_new(NODE_TRY, @1, "try");
@@ -852,6 +868,11 @@ primary:
 			diag_error(@2, "too many array indexes (at most 9)");
 	}
 |	'(' expr ')' { $$ = $2; }
+|	EMBEDDED_CODE %prec STMT_END {
+		/* an embedded-C expression (guru mode): its value is an int64_t, or a string when it says so */
+		$$ = ast_new(NODE_EMBEDDED, @1, "%{");
+		$$->u.embedded.code = $1.text;
+	}
 |	STAT_OP '(' expr_list ')' %prec STMT_END { $$ = new_stat_op(@1, $1.text, $3, NULL); }
 |	STAT_OP '(' expr_list ')' '[' expr ']'   { $$ = new_stat_op(@1, $1.text, $3, $6); }
 |	AT_DEFINED '(' expr ')' {
@@ -1091,17 +1112,49 @@ static struct vec pp_product(struct vec prefixes, struct vec suffixes, struct sr
 	return out;
 }
 
-/* One probe point per alternative, each with the mark (1 '?', 2 '!') and condition. */
+/* A global joins the file; a second declaration of its name in the same file is an error, as in SystemTap's parser. */
+static void add_global(struct parse_state *ps, struct global *g)
+{
+	for (int i = 0; i < ps->file->globals.n; i++) {
+		struct global *other = ps->file->globals.items[i];
+		if (!strcmp(other->name, g->name)) {
+			diag_error(g->loc, "global '%s' is declared twice", g->name);
+			diag_note(other->loc, "first declared here");
+			return;
+		}
+	}
+	vec_push(&ps->file->globals, g);
+}
+
+/* kernel.{trace("x")!, ...}: the mark (1 '?', 2 '!') goes on each alternative's last component. */
+static void pp_mark_alternatives(struct vec *seqs, int mark)
+{
+	for (int i = 0; mark && i < seqs->n; i++) {
+		struct vec *seq = seqs->items[i];
+		struct probe_component *last = seq->items[seq->n - 1];
+		if (mark > last->mark)
+			last->mark = mark;
+	}
+}
+
+/*
+ * One probe point per alternative, each with the mark (1 '?', 2 '!') and
+ * condition; a mark written inside braces adds to the one after the point.
+ */
 static struct vec pp_finish(struct vec seqs, int mark, struct node *cond)
 {
 	struct vec out = { 0 };
 	for (int i = 0; i < seqs.n; i++) {
 		struct vec *seq = seqs.items[i];
 		struct probe_point *pp = ast_alloc(sizeof(*pp));
+		int m = mark;
+		for (int k = 0; k < seq->n; k++)
+			if (((struct probe_component *)seq->items[k])->mark > m)
+				m = ((struct probe_component *)seq->items[k])->mark;
 		pp->components = *seq;
 		pp->loc = ((struct probe_component *)seq->items[0])->loc;
-		pp->optional = mark != 0;
-		pp->sufficient = mark == 2;
+		pp->optional = m != 0;
+		pp->sufficient = m == 2;
 		pp->cond = cond;
 		vec_push(&out, pp);
 	}

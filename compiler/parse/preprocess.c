@@ -549,6 +549,57 @@ static void skip_call_args(struct pp_state *pp)
 	}
 }
 
+/*
+ * A macro without parameters may be called with an empty argument list,
+ * as SystemTap's documentation writes some (@json_output_data_start()):
+ * a "()" right after the call is part of it. The look ahead pops no
+ * source (that would end an enclosing expansion early, and its depth
+ * count with it) and reads the scanner only when every pushed token is
+ * used and no probe point is being read (whose scanning has state).
+ */
+static void skip_empty_args(struct pp_state *pp)
+{
+	struct pp_token *next[2] = { NULL, NULL };
+	struct pp_source *where[2] = { NULL, NULL };
+	int n = 0;
+	for (struct pp_source *src = pp->sources; src && n < 2; src = src->next)
+		for (int i = src->pos; i < src->toks.n && n < 2; i++) {
+			where[n] = src;
+			next[n++] = src->toks.items[i];
+		}
+	if (n == 2) {
+		if (next[0]->kind == '(' && next[1]->kind == ')') {
+			where[0]->pos++;
+			where[1]->pos++;
+		}
+		return;
+	}
+	if (n == 1 || pp->at_eof || lex_in_probe_point(pp->scanner))
+		return;
+	/* from the scanner: put back what is not "()" (above the used sources, so in order) */
+	struct pp_token t[2];
+	int got = 0;
+	while (got < 2) {
+		YYSTYPE val;
+		memset(&val, 0, sizeof(val));
+		memset(&t[got], 0, sizeof(t[got]));
+		t[got].kind = lex_raw(&val, &t[got].loc, pp->scanner);
+		t[got].val = val.tok;
+		if (!t[got].kind) {
+			pp->at_eof = true;
+			pp->eof_loc = t[got].loc;
+			break;
+		}
+		got++;
+		if (got == 1 && t[0].kind != '(')
+			break;
+	}
+	if (got == 2 && t[0].kind == '(' && t[1].kind == ')')
+		return;
+	for (int i = got - 1; i >= 0; i--)
+		push_back(pp, &t[i]);
+}
+
 /* Replace the call by the body, with @param replaced by the argument's tokens. */
 static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const struct pp_token *call)
 {
@@ -562,6 +613,8 @@ static void expand_macro(struct pp_state *pp, const struct pp_macro *m, const st
 		push_placeholder(pp, call);
 		return;
 	}
+	if (!m->params.n)
+		skip_empty_args(pp);
 
 	const struct diag_expansion *e = diag_expansion_new(what, call->loc);
 	bool probe_point = lex_in_probe_point(pp->scanner);
@@ -1098,8 +1151,15 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 			}
 			pp->conds.n = 0;
 			break;
+		case EMBEDDED_CODE:
+			/* the script's own C (not a tapset's, nor a tapset macro's expansion) needs -g, at pass 1 */
+			if (!ps->is_tapset && !ps->macro_file && ps->session && !ps->session->guru && t.loc.file &&
+			    !strcmp(t.loc.file, ps->path))
+				diag_error(t.loc, "embedded C in a script needs guru mode (-g)");
+			/* fall through */
 		case STRING:
-			join_strings(pp, &t);
+			if (kind == STRING)
+				join_strings(pp, &t);
 			/* fall through */
 		default:
 			if (ps->macro_file) {
@@ -1149,10 +1209,23 @@ bool preprocess_begin(struct session *s)
 	return diag_error_count() == 0;
 }
 
+/* Does text name argv, argc or argv_N (the argv tapset, which reads every argument) as a word? */
+static bool names_argv(const char *text)
+{
+	for (const char *p = strstr(text, "arg"); p; p = strstr(p + 1, "arg")) {
+		bool starts = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		if (starts && (p[3] == 'c' || p[3] == 'v') && !(isalnum((unsigned char)p[4]) || (p[4] == '_' && !isdigit((unsigned char)p[5]))))
+			return true;
+	}
+	return false;
+}
+
 void preprocess_end(struct session *s)
 {
 	if (s->list_probes)
 		return; /* -l/-L: the script is the pattern; what follows it is not its arguments */
+	if (s->script_text && names_argv(s->script_text))
+		return; /* argv[N] reads them at run time */
 	for (int i = 0; i < s->script_args.n; i++)
 		if (!pp_session_state(s)->arg_used[i])
 			diag_warning((struct srcloc){ .file = NULL },

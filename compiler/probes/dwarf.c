@@ -165,6 +165,64 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
 	return r;
 }
 
+/* Where an inline instance sits: in init text, or in (or inlined into) a blacklisted function, or fine. */
+static enum ktext_verdict inline_verdict(const struct ktext *kt, const struct dbg_func *f)
+{
+	uint64_t site;
+	enum ktext_verdict own = ktext_check(kt, f->addr, &site), outer = ktext_check(kt, f->symbol_addr, &site);
+	if (own == KTEXT_INIT || own == KTEXT_BLACKLIST)
+		return own;
+	return outer == KTEXT_INIT || outer == KTEXT_BLACKLIST ? outer : KTEXT_OK;
+}
+
+/*
+ * A function named alone (no wildcard, file or line) that the BTF does not
+ * describe, as the syscall wrappers (__x64_sys_getppid): the symbol table
+ * may still have it, so it is probed by name, as kprobe.function would be
+ * (the kernel says at registration if it has no such symbol; a System.map
+ * of the target says it now). An optional point ('?', as the syscall
+ * aliases try their candidates) keeps meaning only what the BTF describes.
+ */
+static bool by_symbol_only(const struct debuginfo *di, const struct linespec *pat, const struct suffixes *sf)
+{
+	return di->source != DBG_SOURCE_DWARF && !dbg_is_glob(pat->func) && !pat->file &&
+	       pat->kind == LINESPEC_NONE && !sf->inl && !sf->label && !sf->callee && !sf->exported;
+}
+
+/* The probe on that symbol: no target variables, and the reason said when the body names one. */
+static struct resolved_probe *symbol_probe(const struct resolved_probe *tmpl, const char *prefix, const char *family,
+					   const struct linespec *pat, const struct suffixes *sf, const struct debuginfo *di)
+{
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	*r = *tmpl;
+	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
+	r->provider = &probe_kprobe;
+	r->data = kp;
+	kp->symbol = ast_printf("%s%s", prefix, pat->func);
+	kp->is_return = sf->ret;
+	kp->maxactive = sf->maxactive;
+	r->pp = ast_printf("%s(\"%s\")%s", family, pat->func, sf->ret ? ".return" : sf->call ? ".call" : "");
+	struct target_scope *sc = ast_alloc(sizeof(*sc));
+	sc->is_return = sf->ret;
+	sc->what = ast_printf("function %s", pat->func);
+	sc->no_debuginfo = ast_printf("the BTF of %s does not describe it (it is probed by its symbol); "
+				      "install the kernel's DWARF (linux-image-RELEASE-dbg) for its variables", di->path);
+	r->scope = sc;
+	return r;
+}
+
+/* Does a plain .function(...) with these suffixes also mean the function's inlined copies? */
+static bool covers_inlines(const struct suffixes *sf)
+{
+	return !sf->call && !sf->ret && !sf->exported && !sf->label && !sf->callee;
+}
+
+/* Was pp written in the user's script (not in a tapset alias it expands)? */
+static bool written_in_script(struct session *s, const struct probe_point *pp)
+{
+	return pp->loc.file && s->script && s->script->path && !strcmp(pp->loc.file, s->script->path);
+}
+
 /*
  * The out-of-line functions named by the pattern: declared in its file,
  * or for statements (whose lines may come from headers inlined anywhere)
@@ -325,6 +383,17 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		vec_sort(&funcs, compare_funcs);
 	} else {
 		named_functions(di, &pat, false, &funcs);
+		/*
+		 * A plain .function covers the inlined copies too (man stapprobes);
+		 * .call, .return, .exported, .label and .callee mean the out-of-line
+		 * function. Only DWARF records inline instances. A point of a tapset
+		 * alias means the out-of-line function, as stapc's tapset is written
+		 * (its bodies read parameters an inlined copy may have optimized out).
+		 */
+		if (covers_inlines(&sf) && di->source == DBG_SOURCE_DWARF && written_in_script(s, pp)) {
+			dbg_functions(di, pat.func, pat.file, true, &funcs);
+			vec_sort(&funcs, compare_funcs);
+		}
 	}
 	/*
 	 * A wildcard leaves out the matches no probe can attach to: functions
@@ -335,13 +404,13 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	 * tried, and a wildcard match that fails is skipped at run time.
 	 */
 	bool wildcard = dbg_is_glob(pat.func) || (pat.file && dbg_is_glob(pat.file)) || quiet;
-	const struct ktext *kt = kernel && di->source == DBG_SOURCE_DWARF && !sf.inl ? kernel_text(di) : NULL;
+	const struct ktext *kt = kernel && di->source == DBG_SOURCE_DWARF ? kernel_text(di) : NULL;
 	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		if (pat.kind == LINESPEC_RANGES || pat.kind == LINESPEC_RELATIVE) {
 			/* the functions that span one of the lines (an inline instance: its declaration line) */
-			if (sf.inl ? !linespec_has_line(&pat, f->line, f->line) : !linespec_function_spans(&pat, di, f))
+			if (f->inlined ? !linespec_has_line(&pat, f->line, f->line) : !linespec_function_spans(&pat, di, f))
 				continue;
 		}
 		if (sf.exported && !f->exported)
@@ -355,11 +424,27 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			continue;
 		}
 		uint64_t site = 0;
-		enum ktext_verdict verdict = kt ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
+		/* an inline instance has no ftrace site of its own: a kprobe at its address */
+		enum ktext_verdict verdict = kt && !f->inlined ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
+		if (kt && f->inlined && (verdict = inline_verdict(kt, f)) != KTEXT_OK) {
+			/* a copy inlined into code no kprobe may touch: never a probe, named or not */
+			skipped[verdict]++;
+			nskipped++;
+			continue;
+		}
 		if (verdict != KTEXT_OK && wildcard) {
 			skipped[verdict]++;
 			nskipped++;
 			continue;
+		}
+		if ((verdict == KTEXT_INIT || verdict == KTEXT_BLACKLIST) && !sf.label && !sf.callee) {
+			/* named without a wildcard: SystemTap refuses it at pass 2, or skips it with '?' */
+			if (pp->optional)
+				continue;
+			diag_error(what->arg->loc, "function '%s' cannot be probed: %s", f->name,
+				   verdict == KTEXT_INIT ? "it is in .init.text or .exit.text, freed after boot"
+							 : "it is on the kernel's kprobes blacklist");
+			return false;
 		}
 		/* BTF also describes a module's .init.text functions, freed before a probe can attach */
 		if (!kernel && di->source != DBG_SOURCE_DWARF && kernel_module_function_missing(s, module, f->symbol))
@@ -382,6 +467,11 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		fprintf(stderr, "%s:%d:%d: %s(\"%s\"): %d functions match, %d skipped (%s)\n", what->arg->loc.file,
 			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
 			nskipped, why_skipped);
+	if (out->n == before && !funcs.n && !quiet && !pp->optional && by_symbol_only(di, &pat, &sf) &&
+	    (kernel ? !kernel_symbol_missing(s, pat.func) : !kernel_module_function_missing(s, module, pat.func))) {
+		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di));
+		return true;
+	}
 	if (out->n == before && !pp->optional && !quiet) {
 		const char *where = ast_printf("%s (%s)", kernel ? "the kernel" : ast_printf("module %s", module),
 					       di->source == DBG_SOURCE_DWARF ? ast_printf("DWARF of %s", di->path)
@@ -394,7 +484,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 				   "at a call site DWARF records in %s", what->arg->u.str,
 				   sf.callee->arg && sf.callee->arg->kind == NODE_STR ? sf.callee->arg->u.str : "*", where);
 		else
-			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s", sf.inl ? "inlined " : "",
+			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s",
+				   sf.inl ? "inlined " : sf.call || sf.ret ? "out-of-line " : "",
 				   sf.exported ? "exported " : "", what->arg->u.str, where,
 				   nskipped ? ast_printf(" that a probe can attach to: %d skipped (%s)", nskipped, why_skipped) : "");
 		return false;

@@ -7,6 +7,9 @@
  * per line with $value the line and its newline (at most MAXSTRINGLEN-1
  * bytes: a longer line comes in pieces; the last line may lack the
  * newline). stapio reads stdin only for a module that has such probes.
+ * The points are spelled input.__char and input.__line under the aliases
+ * input.char and input.line (tapset/input.stp), which set the variables
+ * char and line as SystemTap's do.
  */
 #include <string.h>
 
@@ -19,17 +22,19 @@ static bool input_resolve(struct session *s, struct probe_point *pp, struct reso
 	(void)s;
 	struct probe_component *root = probes_component(pp, 0);
 	struct probe_component *kind = probes_component(pp, 1);
-	if (root->arg || !kind || kind->arg || (strcmp(kind->name, "char") && strcmp(kind->name, "line"))) {
+	/* input.__char and input.__line are what tapset/input.stp's aliases input.char and input.line build on */
+	const char *name = kind && !strncmp(kind->name, "__", 2) ? kind->name + 2 : kind ? kind->name : NULL;
+	if (root->arg || !kind || kind->arg || (strcmp(name, "char") && strcmp(name, "line"))) {
 		diag_error(kind && !root->arg ? kind->loc : root->loc, "expected input.char or input.line");
 		return false;
 	}
 	if (probes_ncomponents(pp) > 2) {
 		struct probe_component *extra = probes_component(pp, 2);
-		diag_error(extra->loc, "unexpected '.%s' after input.%s", extra->name, kind->name);
+		diag_error(extra->loc, "unexpected '.%s' after input.%s", extra->name, name);
 		return false;
 	}
-	out->data = !strcmp(kind->name, "line") ? (void *)"line" : NULL;
-	out->pp = ast_printf("input.%s", kind->name);
+	out->data = !strcmp(name, "line") ? (void *)"line" : NULL;
+	out->pp = ast_printf("input.%s", name);
 	out->scope = ast_alloc(sizeof(*out->scope));
 	out->scope->what = out->pp;
 	targetvar_provide(out->scope, "value", TYPE_STRING, "(const char *)_stp_input_value(&c->base)", NULL, false);

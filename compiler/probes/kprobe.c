@@ -121,6 +121,14 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
 	if (!function_suffix(pp, next + 1, kp))
 		return false;
+	if (!module && !pp->optional) {
+		/* checked now where the target's symbol table is at hand; with '?' it is skipped at run time */
+		const char *missing = kernel_symbol_missing(s, fn->arg->u.str);
+		if (missing) {
+			diag_error(fn->arg->loc, "%s", missing);
+			return false;
+		}
+	}
 	if (module && !pp->optional) {
 		const char *missing = kernel_module_function_missing(s, module, fn->arg->u.str);
 		if (missing) {
@@ -306,6 +314,11 @@ static const char *kprobe_function(const struct resolved_probe *r)
 	return ((const struct kprobe_point *)r->data)->symbol;
 }
 
+static bool kprobe_is_return(const struct resolved_probe *r)
+{
+	return ((const struct kprobe_point *)r->data)->is_return;
+}
+
 const struct probe_provider probe_kprobe = {
 	.name = "kprobe",
 	.patterns = (const char *const[]){
@@ -322,6 +335,7 @@ const struct probe_provider probe_kprobe = {
 	},
 	.kernel_function = kprobe_function,
 	.resolve = kprobe_resolve,
+	.is_return = kprobe_is_return,
 	.feature = "STP_HAVE_KPROBES",
 	.emit_defines = kprobe_defines,
 	.emit_table = kprobe_table,

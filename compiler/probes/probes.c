@@ -524,10 +524,119 @@ static bool point_has_wildcard(const struct probe_point *pp)
 	return false;
 }
 
+/*
+ * The component names a family's points are spelled with, for wildcards in
+ * names (kerne*.funct*("vfs_read")): a wildcard component is tried as each
+ * of these that it matches, in every family whose name the first matches.
+ */
+static const char *const component_words[] = {
+	"function", "statement", "trace", "mark", "provider", "library", "plt", "label", "callee", "callees",
+	"return", "call", "inline", "exported", "maxactive", "module", "begin", "end", "thread", "syscall",
+	"s", "sec", "ms", "msec", "us", "usec", "ns", "nsec", "hz", "jiffies", "randomize", "profile",
+	"read", "write", "maxsize", "char", "line", "hook", "pf", "priority", "counter", "sample", "type",
+	"config", "process",
+};
+#define NCOMPONENT_WORDS (int)(sizeof(component_words) / sizeof(component_words[0]))
+
+/* At most this many concrete points are tried for one point with wildcard names. */
+#define FAMILY_GLOB_MAX 4096
+
+static int expand_point(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional);
+
+/* sp marked as pp is ('?' or not), for its resolved probes. */
+static struct probe_point *with_mark(struct probe_point *sp, const struct probe_point *pp)
+{
+	struct probe_point *copy = ast_alloc(sizeof(*copy));
+	*copy = *sp;
+	copy->optional = pp->optional;
+	copy->sufficient = pp->sufficient;
+	return copy;
+}
+
+/* Every concrete spelling of pp's wildcard names from component i on, into out (struct probe_point *). */
+static void spell_names(struct probe_point *pp, int i, struct vec *out)
+{
+	if (out->n >= FAMILY_GLOB_MAX)
+		return;
+	if (i == pp->components.n) {
+		struct probe_point *copy = ast_alloc(sizeof(*copy));
+		*copy = *pp;
+		copy->components = (struct vec){0};
+		for (int k = 0; k < pp->components.n; k++)
+			vec_push(&copy->components, pp->components.items[k]);
+		vec_push(out, copy);
+		return;
+	}
+	struct probe_component *c = pp->components.items[i];
+	if (!probes_has_wildcard(c->name)) {
+		spell_names(pp, i + 1, out);
+		return;
+	}
+	struct vec words = {0};
+	if (i == 0) {
+		for (int k = 0; k < NPROVIDERS; k++)
+			if (!strchr(providers[k]->name, '.'))
+				vec_push(&words, (void *)providers[k]->name);
+		vec_push(&words, "end");
+		vec_push(&words, "error");
+		vec_push(&words, "module");
+	} else {
+		for (int k = 0; k < NCOMPONENT_WORDS; k++)
+			vec_push(&words, (void *)component_words[k]);
+	}
+	for (int k = 0; k < words.n; k++) {
+		if (!glob_at(c->name, words.items[k]))
+			continue;
+		struct probe_component *concrete = ast_alloc(sizeof(*concrete));
+		*concrete = *c;
+		concrete->name = words.items[k];
+		pp->components.items[i] = concrete;
+		spell_names(pp, i + 1, out);
+		pp->components.items[i] = c;
+	}
+}
+
+/*
+ * A point with a wildcard in a family or component name that no alias
+ * matched: each concrete spelling a family accepts, as SystemTap matches
+ * them. A spelling the family rejects, or that matches nothing, is dropped
+ * quietly; the point fails only if no spelling matches.
+ */
+static int expand_family_glob(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional)
+{
+	struct vec spellings = {0};
+	spell_names(pp, 0, &spellings);
+	int total = 0;
+	for (int i = 0; i < spellings.n; i++) {
+		struct probe_point *sp = spellings.items[i];
+		sp->optional = true;
+		int before = d->matches.n, muted_before = diag_muted_errors();
+		diag_mute(1);
+		int n = expand_point(d, sp, exp, true);
+		diag_mute(-1);
+		if (n < 0 || diag_muted_errors() != muted_before) {
+			d->matches.n = before;
+			continue;
+		}
+		/* the point keeps its own mark: a spelling that cannot attach is not skipped unless it was optional */
+		for (int k = before; k < d->matches.n; k++)
+			((struct match *)d->matches.items[k])->r->point = pp->optional ? sp : with_mark(sp, pp);
+		total += n;
+	}
+	if (total == 0 && !optional) {
+		report_unknown(pp);
+		return -1;
+	}
+	return total;
+}
+
 /* Hand a point with no alias to its provider. */
 static int expand_provider(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional)
 {
 	struct probe_component *first = probes_component(pp, 0);
+	for (int i = 0; i < pp->components.n; i++)
+		if (probes_has_wildcard(((struct probe_component *)pp->components.items[i])->name))
+			return expand_family_glob(d, pp, exp, optional);
 	const struct probe_provider *prov = probes_has_wildcard(first->name) ? NULL : find_provider(pp);
 	if (!prov) {
 		if (optional)
@@ -575,6 +684,50 @@ static int expand_provider(struct derive *d, struct probe_point *pp, const struc
 	return found.n;
 }
 
+/*
+ * A wildcard first component may also name the syscall families' aliases,
+ * which syscalls.c writes on demand (sys**open: syscall.open,
+ * syscall.mq_open): each family's aliases for FAMILY.* with pp's later
+ * components, kept where pp matches the whole name.
+ */
+static void syscall_glob_hits(struct derive *d, struct probe_point *pp, const struct vec *bodies, struct vec *hits)
+{
+	static const char *const families[] = {"syscall", "nd_syscall"};
+	struct vec names = {0};
+	syscalls_names(d->s, &names);
+	for (int f = 0; f < 2; f++) {
+		for (int i = 0; i < names.n; i++) {
+			/* FAMILY.NAME and pp's later components: kept if pp matches it whole */
+			struct probe_point *one = ast_alloc(sizeof(*one));
+			*one = *pp;
+			one->optional = true;
+			one->cond = NULL;
+			one->components = (struct vec){0};
+			struct probe_component *family = ast_alloc(sizeof(*family)), *call = ast_alloc(sizeof(*call));
+			family->name = families[f];
+			call->name = names.items[i];
+			family->loc = call->loc = pp->loc;
+			vec_push(&one->components, family);
+			vec_push(&one->components, call);
+			if (match_from(&pp->components, 0, &one->components, 0, true) != 1)
+				continue;
+			for (int k = 1; k < pp->components.n; k++)
+				vec_push(&one->components, pp->components.items[k]);
+			struct vec mine = {0};
+			diag_mute(1);
+			enum syscalls_result r = syscalls_aliases(d->s, one, true, bodies, &mine);
+			diag_mute(-1);
+			for (int k = 0; r == SYSCALLS_ALIASES && k < mine.n; k++) {
+				struct alias_hit *hit = ast_alloc(sizeof(*hit));
+				hit->alias = mine.items[k];
+				hit->name = hit->alias->names.items[0];
+				hit->suffix = pp->components.n;
+				vec_push(hits, hit);
+			}
+		}
+	}
+}
+
 /* Returns the concrete points pp expands to, or -1 after errors. */
 static int expand_point(struct derive *d, struct probe_point *pp, const struct expansion *exp, bool optional)
 {
@@ -603,6 +756,8 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 		}
 		return expand_alias_hits(d, pp, &hits, exp, optional);
 	}
+	if (!hits.n && probes_has_wildcard(component_name(pp, 0)))
+		syscall_glob_hits(d, pp, &bodies, &hits);
 	if (hits.n)
 		return expand_alias_hits(d, pp, &hits, exp, optional);
 	return expand_provider(d, pp, exp, optional);
@@ -786,6 +941,18 @@ bool probes_derive(struct session *s)
 	struct derive d = {.s = s};
 	struct ast_file *f = s->script;
 	probes_index_aliases(s, f);
+	int errors = diag_error_count();
+	for (int i = 0; i < f->probes.n; i++) {
+		struct probe *p = f->probes.items[i];
+		if (p->kind == PROBE_PLAIN)
+			derive_probe(&d, p);
+	}
+	return diag_error_count() == errors;
+}
+
+bool probes_derive_file(struct session *s, struct ast_file *f)
+{
+	struct derive d = {.s = s};
 	int errors = diag_error_count();
 	for (int i = 0; i < f->probes.n; i++) {
 		struct probe *p = f->probes.items[i];

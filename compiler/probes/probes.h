@@ -76,6 +76,12 @@ struct probe_provider {
 	 */
 	bool (*expand)(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
 	/*
+	 * Optional: whether a resolved point of the family fires on return (a
+	 * point with no target scope still gets one for @entry there); NULL
+	 * for families without return points.
+	 */
+	bool (*is_return)(const struct resolved_probe *r);
+	/*
 	 * Its feature define ("STP_HAVE_TIMERS"), which pass 3 emits as
 	 * "#define FEATURE 1" when the script uses the family; NULL for none
 	 * (a family attached by another: kernel.function by kprobe).
@@ -130,6 +136,13 @@ void probes_list(struct session *s, FILE *out);
  * s->resolved; false on errors.
  */
 bool probes_derive(struct session *s);
+
+/*
+ * The plain probes of f, a tapset file the program uses (argv.stp's
+ * begin(-1)): derived as the script's are, appended to s->probes. Called by
+ * resolve.c as files join the program; false on errors.
+ */
+bool probes_derive_file(struct session *s, struct ast_file *f);
 
 /*
  * Add the alias definitions of f (the script, or a tapset file when it is

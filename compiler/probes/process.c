@@ -5,8 +5,14 @@
  *
  * A process point without a path or PID, in a session with -c or -x,
  * only sees the target process and its descendants, as in SystemTap.
+ * An absolute path with wildcards (process("/lib64/libc.so*")) is expanded
+ * against the target's file system (--sysroot): one point per file.
  */
+#include <glob.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "probes/process.h"
@@ -80,8 +86,71 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
  * per site (each function, line or marker it matches), since each site
  * has target variables of its own.
  */
+static bool process_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
+
+/* pp with its process("...") argument replaced by path. */
+static struct probe_point *with_path(struct probe_point *pp, const char *path)
+{
+	struct probe_point *copy = ast_alloc(sizeof(*copy));
+	*copy = *pp;
+	copy->components = (struct vec){0};
+	for (int i = 0; i < pp->components.n; i++)
+		vec_push(&copy->components, pp->components.items[i]);
+	struct probe_component *root = ast_alloc(sizeof(*root));
+	*root = *probes_component(pp, 0);
+	root->arg = ast_new(NODE_STR, root->arg->loc, root->arg->tok);
+	root->arg->u.str = path;
+	copy->components.items[0] = root;
+	return copy;
+}
+
+/* process("/glob*"): each regular file the pattern matches on the target (links to one file count once). */
+static bool expand_path_glob(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl,
+			     struct vec *out)
+{
+	struct probe_component *root = probes_component(pp, 0);
+	const char *pattern = root->arg->u.str, *sysroot = s->sysroot ? s->sysroot : "";
+	glob_t g;
+	int n = 0;
+	struct vec seen = {0};
+	if (glob(ast_printf("%s%s", sysroot, pattern), 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			struct stat st;
+			char real[PATH_MAX];
+			if (stat(g.gl_pathv[i], &st) != 0 || !S_ISREG(st.st_mode) || !realpath(g.gl_pathv[i], real))
+				continue;
+			bool dup = false;
+			for (int k = 0; k < seen.n && !dup; k++)
+				dup = !strcmp(seen.items[k], real);
+			if (dup)
+				continue;
+			vec_push(&seen, ast_strdup(real));
+			/* a match that is no program of the target (an i386 library in /lib32) is no match */
+			int before = out->n, muted = diag_muted_errors();
+			diag_mute(1);
+			bool ok = process_expand(s, with_path(pp, ast_strdup(g.gl_pathv[i] + strlen(sysroot))), tmpl, out);
+			diag_mute(-1);
+			if (!ok || diag_muted_errors() != muted) {
+				out->n = before;
+				continue;
+			}
+			n++;
+		}
+		globfree(&g);
+	}
+	if (!n && !pp->optional) {
+		diag_error(root->arg->loc, "no file of the target matches '%s'%s", pattern,
+			   s->sysroot ? ast_printf(" (under --sysroot %s)", s->sysroot) : "");
+		return false;
+	}
+	return true;
+}
+
 static bool process_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
 {
+	struct probe_component *root = probes_component(pp, 0);
+	if (root->arg && root->arg->kind == NODE_STR && root->arg->u.str[0] == '/' && strpbrk(root->arg->u.str, "*?["))
+		return expand_path_glob(s, pp, tmpl, out);
 	struct process_point *pt = ast_alloc(sizeof(*pt));
 	pt->optional = pp->optional;
 	int errors = diag_error_count();
@@ -91,6 +160,7 @@ static bool process_expand(struct session *s, struct probe_point *pp, const stru
 		struct resolved_probe *r = ast_alloc(sizeof(*r));
 		*r = *tmpl;
 		r->data = pt;
+		r->pp = probes_point_text(pp); /* a glob's match names its file */
 		vec_push(out, r);
 		return true;
 	}

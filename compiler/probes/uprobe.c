@@ -422,6 +422,32 @@ static const char *function_spec(const char *name, struct dbg_func *df)
 	return ast_printf("%s@%s:%d", name, df->file, df->line);
 }
 
+/* Which instances of a function .function("pattern") means (man stapprobes). */
+enum inline_choice {
+	INLINE_NONE,  /* .call and .return: the out-of-line function only */
+	INLINE_ALSO,  /* plain .function: its inlined copies too (DWARF records them) */
+	INLINE_ONLY,  /* .inline: only the inlined copies */
+};
+
+/* The inlined copies of the functions matching ls: a probe at each one's first instruction. */
+static void add_inline_sites(struct user_file *uf, const struct linespec *ls, struct process_point *pt,
+			     const char *family, const char *suffix)
+{
+	struct vec inl = {0};
+	dbg_functions(uf->di, ls->func, ls->file, true, &inl);
+	for (int i = 0; i < inl.n; i++) {
+		struct dbg_func *df = inl.items[i];
+		uint64_t offset;
+		if ((ls->kind == LINESPEC_RANGES || ls->kind == LINESPEC_RELATIVE) && !linespec_has_line(ls, df->line, df->line))
+			continue;
+		if (!elfsym_offset(uf->elf, df->addr, &offset))
+			continue;
+		const char *what = ast_printf("inlined function %s", df->name);
+		const char *pp = ast_printf("%s.function(\"%s\")%s", family, function_spec(df->name, df), suffix);
+		add_site(pt, offset, df->addr, df->name, pp, dwarf_scope(uf->di, df, df->addr, false, false, what));
+	}
+}
+
 /*
  * .function("pattern"): every matching function. With DWARF, a function
  * whose parameters live in frame slots its prologue fills (unoptimized
@@ -429,7 +455,7 @@ static const char *function_spec(const char *name, struct dbg_func *df)
  * readable; its .return probe still goes on the entry.
  */
 static bool resolve_function(struct user_file *uf, struct probe_component *c, struct process_point *pt,
-			     const char *family, const char *suffix)
+			     const char *family, const char *suffix, enum inline_choice inlines)
 {
 	struct vec fns = {0}, dfuncs = {0};
 	struct linespec ls;
@@ -440,7 +466,12 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 								 uf->no_dwarf));
 		return false;
 	}
-	elfsym_functions(uf->elf, ls.func, &fns);
+	if (inlines == INLINE_ONLY && !uf->di) {
+		not_found(pt->optional, c->arg->loc, ast_printf(".inline needs the program's DWARF: %s", uf->no_dwarf));
+		return false;
+	}
+	if (inlines != INLINE_ONLY)
+		elfsym_functions(uf->elf, ls.func, &fns);
 	if (uf->di)
 		dbg_functions(uf->di, ls.func, ls.file, false, &dfuncs);
 	if (ls.file) {
@@ -458,8 +489,12 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 		}
 		fns.n = kept;
 	}
-	if (!fns.n) {
-		not_found(pt->optional, c->arg->loc, ast_printf("no function matching '%s' in %s", c->arg->u.str, pt->file));
+	int before = pt->sites.n;
+	if (inlines != INLINE_NONE && uf->di)
+		add_inline_sites(uf, &ls, pt, family, suffix);
+	if (!fns.n && pt->sites.n == before) {
+		not_found(pt->optional, c->arg->loc, ast_printf("no %sfunction matching '%s' in %s",
+								 inlines == INLINE_ONLY ? "inlined " : "", c->arg->u.str, pt->file));
 		return false;
 	}
 	for (int i = 0; i < fns.n; i++) {
@@ -757,6 +792,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	}
 	/* the suffix first: a .return probe's sites and variables differ */
 	const char *suffix = "";
+	enum inline_choice inlines = INLINE_ALSO;
 	struct probe_component *sc = probes_component(pp, next + 1), *label = NULL, *callee = NULL;
 	if (sc && is_function && (!strcmp(sc->name, "callee") || !strcmp(sc->name, "callees"))) {
 		struct probe_component *after = probes_component(pp, next + 2);
@@ -782,13 +818,17 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 			if (!string_arg(sc, "a label name"))
 				return false;
 			label = sc;
+		} else if (is_function && !strcmp(sc->name, "inline") && !sc->arg && probes_ncomponents(pp) == next + 2) {
+			inlines = INLINE_ONLY;
+			suffix = ".inline";
 		} else if ((is_function || (is_plt && !strcmp(sc->name, "return"))) && !sc->arg &&
 			   (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) && probes_ncomponents(pp) == next + 2) {
 			pt->is_return = !strcmp(sc->name, "return");
 			suffix = ast_printf(".%s", sc->name);
+			inlines = INLINE_NONE;
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
-				   is_function ? ": only .call, .return or .label(\"name\") may follow"
+				   is_function ? ": only .call, .return, .inline or .label(\"name\") may follow"
 				   : is_plt ? ": only .return may follow" : "");
 			return false;
 		}
@@ -799,7 +839,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	else if (is_function && label)
 		ok = string_arg(c, "a function name") && resolve_label(&uf, c, label, pt, family);
 	else if (is_function)
-		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix);
+		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix, inlines);
 	else if (is_plt)
 		ok = (!c->arg || string_arg(c, "a symbol name")) && resolve_plt(&uf, c, pt, family, suffix);
 	else if (!strcmp(c->name, "statement"))

@@ -557,11 +557,37 @@ static const char *gen_string_literal(struct codegen *g, const char *text)
 	return ast_printf("({ _stp_strlcpy(%s, %s); (const char *)%s; })", slot, emit_c_string(text), slot);
 }
 
+/*
+ * An embedded-C expression (guru mode, tapsets): its C as an int64_t, or
+ * copied into a string slot when it says "/\* string *\/". Inside it,
+ * CONTEXT is the probe's context and, in a function, STAP_ARG_x each
+ * parameter, as in an embedded-C function. The directives sit on lines of
+ * their own inside the statement expression.
+ */
+static const char *gen_embedded_expr(struct codegen *g, struct node *n)
+{
+	char *defs = "\n#define CONTEXT (&c->base)\n", *undefs = "\n#undef CONTEXT\n";
+	for (int i = 0; g->func && i < g->func->params.n; i++) {
+		const struct param *p = g->func->params.items[i];
+		defs = ast_printf("%s#define STAP_ARG_%s (%s)\n", defs, p->name, codegen_symbol(p->sym));
+		undefs = ast_printf("%s#undef STAP_ARG_%s\n", undefs, p->name);
+	}
+	const char *t = codegen_temp(g, "e");
+	if (n->type == TYPE_STRING) {
+		const char *slot = string_slot(g);
+		return ast_printf("({%s_stp_strlcpy(%s, (%s));%s(const char *)%s; })", defs, slot, n->u.embedded.code,
+				  undefs, slot);
+	}
+	return ast_printf("({%sint64_t %s = (int64_t)(%s);%s%s; })", defs, t, n->u.embedded.code, undefs, t);
+}
+
 static const char *gen_expr(struct codegen *g, struct node *n)
 {
 	switch (n->kind) {
 	case NODE_NUM:
 		return long_literal(n->u.num);
+	case NODE_EMBEDDED:
+		return gen_embedded_expr(g, n);
 	case NODE_STR:
 		return gen_string_literal(g, n->u.str);
 	case NODE_VAR:

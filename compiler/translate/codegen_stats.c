@@ -294,6 +294,9 @@ void codegen_stats_global_init(struct emitter *e, struct global *g)
 		emit_line(e, "static const enum _stp_type keys[] = { %s };", types);
 		emit_line(e, "stp_global.s_%s = _stp_pmap_new(%s, %d, keys, &stp_layout_%s);", g->name,
 			  g->max_entries ? ast_printf("%" PRId64, g->max_entries) : "MAXMAPENTRIES", sym->arity, g->name);
+		if (g->wrap)
+			emit_line(e, "if (stp_global.s_%s && _stp_pmap_set_wrap(stp_global.s_%s)) { _stp_pmap_free(stp_global.s_%s); "
+				  "stp_global.s_%s = NULL; }", g->name, g->name, g->name, g->name);
 		emit_close(e, "}");
 	} else {
 		emit_line(e, "stp_global.s_%s = _stp_pstat_new(&stp_layout_%s);", g->name, g->name);

@@ -40,6 +40,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "debuginfo/headers.h"
 #include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
@@ -451,6 +452,7 @@ struct tv_ctx {
 	int *budget;                   /* autocast: steps left for one '->' (bounds the search), NULL: none yet */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
+	struct vec choices;            /* of struct node *: ternaries and ifs whose condition is [!]@defined(...) */
 };
 
 static struct dbg_var *scope_var(struct target_scope *scope, const char *name)
@@ -472,6 +474,8 @@ static struct debuginfo *types_for(struct tv_ctx *cx, const char *module, const 
 		*err = cx->scope->no_debuginfo ? cx->scope->no_debuginfo : "the probed program has no debuginfo";
 		return NULL;
 	}
+	if (headers_is_module(module))
+		return headers_debuginfo(cx->s, module, err);
 	return kernel_debuginfo(cx->s, module ? module : "kernel", err);
 }
 
@@ -665,7 +669,8 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 				return pl;
 			}
 			if (!cx->scope->ret) {
-				pl->error = ast_printf("'$return': %s returns void", cx->scope->what);
+				pl->error = cx->scope->no_debuginfo ? missing_var(cx->scope, name)
+						: ast_printf("'$return': %s returns void", cx->scope->what);
 				return pl;
 			}
 			struct dbg_var rv = {.name = "return", .type = cx->scope->ret,
@@ -697,7 +702,7 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		pl->type = t;
 		pl->in_memory = true;
 		/* in a user-space probe, a kernel type (@cast(p, "t", "kernel")) is read in kernel memory */
-		pl->user = cx->scope && cx->scope->user && di == cx->scope->di;
+		pl->user = (cx->scope && cx->scope->user && di == cx->scope->di) || di->user_space;
 		break;
 	}
 	case TARGET_BASE_AT_VAR: {
@@ -764,7 +769,7 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 		add_op(pl, TV_START_EXPR)->expr = n->u.target.operand;
 		pl->type = t;
 		/* task_current()->pid in a user-space probe reads kernel memory: where the type came from */
-		pl->user = cx->scope && cx->scope->user && t->di == cx->scope->di;
+		pl->user = (cx->scope && cx->scope->user && t->di == cx->scope->di) || (t->di && t->di->user_space);
 		break;
 	}
 	default:
@@ -872,6 +877,15 @@ static void save_at_entry(struct tv_ctx *cx, struct node *n, struct tv_plan *ent
 	pl->at_entry = entry_plan; /* pl->saved is set when the layout is known */
 }
 
+/* The @defined node of a choice's condition ('@defined(x)' or '!@defined(x)'), or NULL. */
+static struct node *defined_condition(struct node *choice)
+{
+	struct node *cond = choice->kind == NODE_TERNARY ? choice->u.ternary.cond : choice->u.if_stmt.cond;
+	if (cond->kind == NODE_UNARY && cond->u.unary.op == OP_NOT)
+		cond = cond->u.unary.operand;
+	return cond->kind == NODE_DEFINED ? cond : NULL;
+}
+
 static bool collect_pre(struct ast_walker *w, struct node *n)
 {
 	struct tv_ctx *cx = w->data;
@@ -881,7 +895,50 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 		note_guarded(&cx->defined, n->u.at_op.operand);
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
 		vec_push(&cx->written, n->u.assign.lhs);
+	if ((n->kind == NODE_TERNARY || n->kind == NODE_IF) && defined_condition(n) != NULL)
+		vec_push(&cx->choices, n);
 	return true;
+}
+
+struct contains_walk {
+	struct node *wanted;
+	bool found;
+};
+
+static bool contains_pre(struct ast_walker *w, struct node *n)
+{
+	struct contains_walk *cw = w->data;
+	if (n == cw->wanted)
+		cw->found = true;
+	return !cw->found;
+}
+
+/*
+ * Is n in the branch that a @defined condition, decided at this point,
+ * never takes? That branch is never compiled to a read, so what it names
+ * need not exist here: @choose_defined($s, $cachep) on a function with $s
+ * never looks for $cachep.
+ */
+static bool in_dead_branch(struct tv_ctx *cx, struct node *n)
+{
+	for (int i = 0; i < cx->choices.n; i++) {
+		struct node *choice = cx->choices.items[i];
+		struct node *test = defined_condition(choice);
+		struct tv_plan *pl = plan_for(test, cx->probe);
+		if (!pl)
+			continue;
+		struct node *cond = choice->kind == NODE_TERNARY ? choice->u.ternary.cond : choice->u.if_stmt.cond;
+		bool taken = pl->defined != (cond != test); /* a '!' in front turns it round */
+		struct node *dead = choice->kind == NODE_TERNARY ? (taken ? choice->u.ternary.otherwise : choice->u.ternary.then)
+							       : (taken ? choice->u.if_stmt.otherwise : choice->u.if_stmt.then);
+		struct contains_walk cw = {.wanted = n};
+		struct ast_walker w = {.pre = contains_pre, .data = &cw};
+		if (dead)
+			ast_walk(&w, dead);
+		if (cw.found)
+			return true;
+	}
+	return false;
 }
 
 static bool is_written(struct tv_ctx *cx, struct node *n)
@@ -978,7 +1035,11 @@ static bool plan_body(struct tv_ctx *cx)
 			pl->probe = cx->probe;
 			pl->saved = -1;
 			if (n->kind == NODE_ENTRY && (!cx->scope || !cx->scope->is_return)) {
-				diag_error(n->loc, "@entry is only valid in a .return probe");
+				if (cx->point)
+					diag_error(n->loc, "@entry is only valid in a .return probe: '%s' is not a function's return",
+						   cx->point->pp);
+				else
+					diag_error(n->loc, "@entry is only valid in a .return probe");
 				ok = false;
 			} else if (n->kind == NODE_ENTRY && !entry_of_target(n)) {
 				ok &= check_entry_expr(cx, n);
@@ -1005,7 +1066,7 @@ static bool plan_body(struct tv_ctx *cx)
 				diag_warning(n->loc, "%s; it reads as %s (--skip-badvars)", pl->error,
 					     n->type == TYPE_STRING ? "\"\"" : "0");
 				pl->skipped = true;
-			} else if (!is_guarded(cx, n)) {
+			} else if (!is_guarded(cx, n) && !in_dead_branch(cx, n)) {
 				diag_error(n->loc, "%s", pl->error);
 				ok = false;
 			}
@@ -1096,6 +1157,36 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 	return true;
 }
 
+static bool entry_pre(struct ast_walker *w, struct node *n)
+{
+	if (n->kind == NODE_ENTRY)
+		*(bool *)w->data = true;
+	return true;
+}
+
+/* Does body use @entry(...)? */
+static bool has_entry(struct node *body)
+{
+	bool found = false;
+	struct ast_walker w = {.pre = entry_pre, .data = &found};
+	ast_walk(&w, body);
+	return found;
+}
+
+/*
+ * A return probe on a bare symbol (kprobe.function("f").return, the
+ * nd_syscall.*.return aliases) has no variables, but its entry can still
+ * save what @entry(expr) computes: a scope with none, for that.
+ */
+static struct target_scope *symbol_return_scope(struct resolved_probe *r)
+{
+	struct target_scope *sc = ast_alloc(sizeof(*sc));
+	sc->is_return = true;
+	sc->what = r->pp;
+	sc->no_debuginfo = "a probe on a symbol has no target variables";
+	return sc;
+}
+
 bool targetvar_resolve(struct session *s)
 {
 	bool ok = true;
@@ -1135,6 +1226,8 @@ bool targetvar_resolve(struct session *s)
 				r->probe = copy;
 			}
 			vec_push(&copy->resolved, r);
+			if (!r->scope && r->provider->is_return && r->provider->is_return(r) && has_entry(p->body))
+				r->scope = symbol_return_scope(r);
 			struct tv_ctx cx = proto;
 			cx.probe = copy;
 			cx.point = r;

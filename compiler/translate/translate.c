@@ -468,10 +468,13 @@ static bool any_displayed(struct session *s)
 	return false;
 }
 
-/* A script global that a module parameter may set (stap -G, staprun NAME=VALUE): a scalar long or string. */
+/*
+ * A script global that a module parameter may set (stap -G, staprun NAME=VALUE): a scalar long or string;
+ * a tapset's public ones too (argv.stp's argv_N), not its internals (named _*).
+ */
 static bool global_param(const struct global *g)
 {
-	return !g->from_tapset && !g->is_private && g->sym->arity == 0 &&
+	return (!g->from_tapset || g->name[0] != '_') && !g->is_private && g->sym->arity == 0 &&
 	       (g->sym->type == TYPE_LONG || g->sym->type == TYPE_STRING) && strncmp(g->name, "_stp_", 5) != 0;
 }
 

@@ -53,7 +53,7 @@ probe vm.kmalloc, vm.kmalloc_node, vm.kmem_cache_alloc, vm.kmem_cache_alloc_node
 probe vm.kfree, vm.kmem_cache_free { printf("%d %s %d\n", call_site, caller_function, ptr) }
 STP
 cat > irq.stp <<'STP'
-probe irq_handler.entry, irq_handler.exit { printf("%d %d %d %d %d %d %d %s %s %d %d %d\n", irq, action, handler, thread_fn, thread, thread_flags, flags, flags_str, dev_name, dev_id, next_irqaction, dir) }
+probe irq_handler.entry, irq_handler.exit { printf("%d %d %d %d %d %d %d %s %d %d %d %d\n", irq, action, handler, thread_fn, thread, thread_flags, flags, flags_str, dev_name, dev_id, next_irqaction, dir) }
 probe irq_handler.exit { println(ret) }
 probe softirq.entry, softirq.exit { println(vec_nr) }
 probe workqueue.insert, workqueue.execute { println(wq_thread, work, work_func) }
@@ -107,7 +107,7 @@ probe socket.sendmsg, socket.recvmsg, socket.send, socket.receive, socket.sendms
 probe socket.send, socket.receive, socket.sendmsg.return, socket.recvmsg.return, socket.write_iter.return, socket.read_iter.return, socket.aio_read.return, socket.aio_write.return, socket.readv.return, socket.writev.return { printf("%d %d %d %d %d %d %d\n", family, type, state, flags, protocol, size, success) }
 probe socket.create { println(family, type, protocol, requester) }
 probe socket.create.return { println(family, type, protocol, requester, err, success) }
-probe begin { println(sock_fam_num2str(2), sock_fam_str2num("INET"), sock_prot_num2str(6), sock_prot_str2num("TCP"), sock_state_num2str(3), sock_state_str2num("CONNECTED"), sock_type_num2str(1), sock_type_str2num("DGRAM"), _success_check(0)) }
+probe begin { println(sock_fam_num2str(2), sock_fam_str2num("INET"), sock_prot_num2str(6), sock_prot_str2num("TCP"), sock_state_num2str(3), sock_state_str2num("CONNECTED"), sock_type_num2str(1), sock_type_str2num("DGRAM")) }
 STP
 cat > netdev.stp <<'STP'
 probe netdev.* { printf("%s\n", name) }

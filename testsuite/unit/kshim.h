@@ -2,6 +2,7 @@
 #ifndef STP_KSHIM_H
 #define STP_KSHIM_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -566,6 +566,53 @@ static void test_pmap(void)
 }
 
 /* Allocation failures at every step of creation leak nothing. */
+/* global s%[2]: each CPU's part evicts its own oldest key; the aggregate holds what every CPU kept */
+static void test_pmap_wrap(void)
+{
+	struct _stp_pmap *pm = _stp_pmap_new(2, 1, key_str, &log_hist);
+	enum _stp_stat_status status;
+	const struct _stp_stat *st;
+	struct _stp_map *agg;
+	struct _stp_map_node *n;
+	union _stp_key k;
+	char order[256];
+	int found = -1;
+
+	CHECK(pm != NULL && _stp_pmap_set_wrap(pm) == 0);
+	shim_cpu = 0;
+	k = skey("a");
+	CHECK(_stp_pmap_add(pm, &k, 1) == STP_STAT_OK);
+	k = skey("b");
+	CHECK(_stp_pmap_add(pm, &k, 2) == STP_STAT_OK);
+	k = skey("a");
+	CHECK(_stp_pmap_add(pm, &k, 3) == STP_STAT_OK);
+	k = skey("c");	/* CPU 0 is full: "a", its oldest, goes */
+	CHECK(_stp_pmap_add(pm, &k, 4) == STP_STAT_OK);
+	shim_cpu = 2;
+	k = skey("a");	/* CPU 2 still counts "a" */
+	CHECK(_stp_pmap_add(pm, &k, 5) == STP_STAT_OK);
+	k = skey("d");
+	CHECK(_stp_pmap_add(pm, &k, 6) == STP_STAT_OK);
+
+	k = skey("a");
+	st = _stp_pmap_element(pm, &k, &found);
+	CHECK(found == 1);
+	CHECK(get(st, STP_STAT_COUNT) == 1);	/* CPU 0's two values left with its entry */
+	CHECK(get(st, STP_STAT_SUM) == 5);
+	k = skey("b");
+	st = _stp_pmap_element(pm, &k, &found);
+	CHECK(found == 1 && get(st, STP_STAT_SUM) == 2);
+
+	/* four keys over two CPUs of two entries each: the aggregate has room for all */
+	agg = _stp_pmap_aggregate(pm, &status);
+	CHECK(agg != NULL && status == STP_STAT_OK);
+	order[0] = '\0';
+	for (n = _stp_map_first(agg); n; n = _stp_map_next(agg, n))
+		strcat(order, _stp_node_key_str(n, 0));
+	CHECK_STR(order, "bcad");
+	_stp_pmap_free(pm);
+}
+
 static void test_alloc_failure(void)
 {
 	for (int i = 1; i < 20; i++) {
@@ -586,6 +633,7 @@ int main(void)
 	test_render();
 	test_render_edges();
 	test_pmap();
+	test_pmap_wrap();
 	test_alloc_failure();
 	return unit_report("unit_stat");
 }
