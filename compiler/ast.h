@@ -333,6 +333,8 @@ struct probe {
 	bool from_tapset;      /* defined in a tapset file */
 	struct ast_file *file; /* the file that defines it */
 	int index;             /* position in session->probes */
+	int body_index;        /* the probe whose C function and locals it runs (pass 3): its own index, or
+				  an earlier probe's whose generated code is the same text (translate.c) */
 	struct node *cond;     /* derived: the conditions of its points and aliases, and-ed; or NULL */
 	struct vec cond_reads; /* of struct symbol *: globals cond reads (pass 2) */
 	int cond_index;        /* derived with a cond: its slot in the module's condition flags */

@@ -255,10 +255,25 @@ struct tv_saved {
 	bool is_string;
 };
 
-/* The plans of one node, one per probe copy. */
+/*
+ * The plans of one node, one per probe copy. The copies are planned in
+ * the order of their indexes, so a binary search finds one at once (a
+ * wildcard's body has thousands); a linear search stays as the fallback.
+ */
 static struct tv_plan *plan_for(struct node *n, struct probe *p)
 {
 	struct vec *plans = n->kind == NODE_TARGET ? n->u.target.resolved : n->u.at_op.resolved;
+	int lo = 0, hi = plans ? plans->n - 1 : -1;
+	while (lo <= hi && p) {
+		int mid = lo + (hi - lo) / 2;
+		struct tv_plan *pl = plans->items[mid];
+		if (pl->probe == p)
+			return pl;
+		if (!pl->probe || pl->probe->index < p->index)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	for (int i = 0; plans && i < plans->n; i++) {
 		struct tv_plan *pl = plans->items[i];
 		if (pl->probe == p)
@@ -1534,8 +1549,8 @@ bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_sc
 	emit_line(e, "static void %s(struct context *c)", name);
 	emit_open(e, "{");
 	/* @entry(expr) code may use the probe's string slots */
-	emit_line(e, "struct probe_%d_locals *l __attribute__((unused)) = &c->probe_locals.probe_%d;", probe->index,
-		  probe->index);
+	emit_line(e, "struct probe_%d_locals *l __attribute__((unused)) = &c->probe_locals.probe_%d;", probe->body_index,
+		  probe->body_index);
 	emit_raw(e, "%s", body);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;
