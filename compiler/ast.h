@@ -85,8 +85,16 @@ enum node_kind {
 #define AST_ENUM(name, desc) NODE_##name,
 	AST_NODE_KINDS(AST_ENUM)
 #undef AST_ENUM
-	NODE_KIND_COUNT
 };
+
+/*
+ * How many kinds there are: not a member of enum node_kind, so a switch
+ * over a node's kind lists every kind and no default (-Wswitch then
+ * names the switches a new kind must be added to).
+ */
+#define AST_ONE(name, desc) +1
+enum { NODE_KIND_COUNT = 0 AST_NODE_KINDS(AST_ONE) };
+#undef AST_ONE
 
 /* Operators, shared by UNARY, BINARY, ASSIGN and INCDEC. */
 enum ast_op {

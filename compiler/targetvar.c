@@ -638,7 +638,12 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 		 * array is shared by every probe, so what one probe stored has no type here. */
 		*why = ast_printf("array elements keep no type, only locals and function returns do");
 		return NULL;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_UNARY: case NODE_BINARY: case NODE_ASSIGN:
+	case NODE_INCDEC: case NODE_IN: case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT:
+	case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_FOREACH:
+	case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_DELETE:
+	case NODE_TRY: case NODE_EMBEDDED: case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX:
+	case NODE_DEFINED:
 		break;
 	}
 	*why = ast_printf("the type of '%s' is not known", ast_expr_text(n));

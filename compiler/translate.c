@@ -715,9 +715,15 @@ static bool effects_node(struct ast_walker *w, struct node *n)
 		/* embedded C in a script body (guru mode): no contract */
 		fx->prints = fx->regs = true;
 		return true;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_UNARY:
+	case NODE_BINARY: case NODE_TERNARY: case NODE_ASSIGN: case NODE_INCDEC: case NODE_IN:
+	case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT: case NODE_NULL_STMT: case NODE_IF:
+	case NODE_WHILE: case NODE_FOR: case NODE_FOREACH: case NODE_BREAK: case NODE_CONTINUE:
+	case NODE_NEXT: case NODE_RETURN: case NODE_DELETE: case NODE_TRY: case NODE_STAT_ADD:
+	case NODE_STAT_OP: case NODE_REGEX: case NODE_DEFINED:
 		return true;
 	}
+	return true; /* not reached: each kind returns above */
 }
 
 static void function_effects(struct function *fn, struct effects *fx)

@@ -539,7 +539,8 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_node(in, n->u.at_op.operand);
 		unify(in, &n->type, n->u.at_op.operand->type, n->loc, "@entry");
 		break;
-	default:
+	case NODE_WILDCARD: case NODE_NULL_STMT: case NODE_BREAK: case NODE_CONTINUE:
+	case NODE_NEXT: case NODE_EMBEDDED:
 		break;
 	}
 }
