@@ -127,13 +127,6 @@ static char *stapio_module_name(char *arg)
 	return name;
 }
 
-static void stapio_sleep_tick(void)
-{
-	struct timespec ts = { 0, STAPIO_TICK_MS * 1000000L };
-
-	nanosleep(&ts, NULL);	/* a signal cuts it short, which is fine */
-}
-
 static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 {
 	int c;
@@ -355,7 +348,7 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
-		stapio_sleep_tick();
+		stapio_relay_wait(relay, STAPIO_TICK_MS);
 	}
 
 	/* The module has stopped writing: everything left is in the files. */
