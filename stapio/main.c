@@ -179,13 +179,6 @@ static char *stapio_module_name(char *arg)
 	return name;
 }
 
-static void stapio_sleep_tick(void)
-{
-	struct timespec ts = { stapio_tick_ms / 1000, (stapio_tick_ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);	/* a signal cuts it short, which is fine */
-}
-
 static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 {
 	int c;
@@ -445,7 +438,7 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
-		stapio_sleep_tick();
+		stapio_relay_wait(relay, (int)stapio_tick_ms);	/* -T: the longest wait between reads */
 	}
 
 	/* The module has stopped writing: everything left is in the files. */

@@ -89,6 +89,11 @@ struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_outp
  * write everything left, gaps or not.
  */
 void stapio_relay_poll(struct stapio_relay *r, bool final);
+/*
+ * Sleep until a trace file has a whole sub-buffer to read, a signal
+ * comes, or timeout_ms pass: the main loop's tick.
+ */
+void stapio_relay_wait(struct stapio_relay *r, int timeout_ms);
 void stapio_relay_close(struct stapio_relay *r);
 /* The seq of the last record written out (or given up on). */
 uint32_t stapio_relay_written(const struct stapio_relay *r);

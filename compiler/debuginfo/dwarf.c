@@ -583,6 +583,24 @@ static void walk_inlines(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, Dw
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/*
+ * Whether any source file of the CU (its line table's list: the .c file and
+ * every header it includes) matches file_glob. A function is declared in
+ * one of them, so a CU with none cannot hold a match (a directory's
+ * wildcard, kernel.function("*@fs/..."), then indexes the DIEs of that directory's CUs only).
+ */
+static bool cu_has_file(Dwarf_Die *cu, const char *file_glob)
+{
+	Dwarf_Files *files;
+	size_t n;
+	if (dwarf_getsrcfiles(cu, &files, &n) != 0)
+		return true; /* cannot tell: look inside */
+	for (size_t i = 0; i < n; i++)
+		if (file_matches(file_glob, relative_file(cu, dwarf_filesrc(files, i, NULL, NULL))))
+			return true;
+	return false;
+}
+
 static void dwarf_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
 			    struct vec *out)
 {
@@ -624,10 +642,11 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 		if (out->n && ((struct dbg_func *)out->items[out->n - 1])->addr == sym->addr)
 			continue;
 		Dwarf_Die cu, sub;
-		if (c_file && dwarf_addrdie(st->dw, sym->addr, &cu)) {
+		if (file_glob && dwarf_addrdie(st->dw, sym->addr, &cu)) {
 			void **ok = table_slot(&cu_ok, dwarf_dieoffset(&cu));
 			if (!*ok)
-				*ok = file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu))) ? (void *)1 : (void *)2;
+				*ok = (c_file ? file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu)))
+					      : cu_has_file(&cu, file_glob)) ? (void *)1 : (void *)2;
 			if (*ok == (void *)2)
 				continue;
 		}

@@ -88,9 +88,14 @@ static bool has_side_effects(const struct node *n)
 		if (n->u.call.func && n->u.call.func->pure)
 			return any_side_effects(&n->u.call.args);
 		return true;
-	default:
+	case NODE_ASSIGN: case NODE_INCDEC: case NODE_WILDCARD: case NODE_BLOCK:
+	case NODE_EXPR_STMT: case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR:
+	case NODE_FOREACH: case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN:
+	case NODE_DELETE: case NODE_TRY: case NODE_EMBEDDED: case NODE_STAT_ADD: case NODE_STAT_OP:
+	case NODE_REGEX: case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
 		return true;
 	}
+	return true; /* not reached: each kind returns above */
 }
 
 /* ---- constant folding ---- */
@@ -286,7 +291,12 @@ static void simplify_stmt(struct opt *o, struct node *n)
 		}
 		break;
 	}
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_CALL:
+	case NODE_UNARY: case NODE_BINARY: case NODE_TERNARY: case NODE_ASSIGN: case NODE_INCDEC:
+	case NODE_IN: case NODE_WILDCARD: case NODE_NULL_STMT: case NODE_FOREACH: case NODE_BREAK:
+	case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_DELETE: case NODE_TRY:
+	case NODE_EMBEDDED: case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX:
+	case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
 		break;
 	}
 }
@@ -308,7 +318,12 @@ static void simplify_post(struct ast_walker *w, struct node *n)
 			o->changed = true;
 		}
 		break;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_CALL:
+	case NODE_ASSIGN: case NODE_INCDEC: case NODE_IN: case NODE_WILDCARD: case NODE_BLOCK:
+	case NODE_EXPR_STMT: case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR:
+	case NODE_FOREACH: case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN:
+	case NODE_DELETE: case NODE_TRY: case NODE_EMBEDDED: case NODE_STAT_ADD: case NODE_STAT_OP:
+	case NODE_REGEX: case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
 		simplify_stmt(o, n);
 		break;
 	}
@@ -384,9 +399,15 @@ static bool count_pre(struct ast_walker *w, struct node *n)
 		ast_walk(w, n->u.try_stmt.body);
 		ast_walk(w, n->u.try_stmt.handler);
 		return false;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_INDEX: case NODE_CALL: case NODE_UNARY:
+	case NODE_BINARY: case NODE_TERNARY: case NODE_IN: case NODE_WILDCARD: case NODE_BLOCK:
+	case NODE_EXPR_STMT: case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR:
+	case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_EMBEDDED:
+	case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX: case NODE_TARGET: case NODE_DEFINED:
+	case NODE_ENTRY:
 		return true;
 	}
+	return true; /* not reached: each kind returns above */
 }
 
 static void count_uses(struct uses *u, struct node *body)

@@ -257,9 +257,14 @@ static bool expr_resolves(struct scope *sc, struct node *n)
 		return expr_resolves(sc, n->u.incdec.operand);
 	case NODE_WILDCARD:
 		return false;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_BLOCK: case NODE_EXPR_STMT:
+	case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_FOREACH:
+	case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_DELETE:
+	case NODE_TRY: case NODE_EMBEDDED: case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX:
+	case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
 		return true;
 	}
+	return true; /* not reached: each kind returns above */
 }
 
 static bool find_target(struct ast_walker *w, struct node *n)
@@ -801,8 +806,6 @@ static void resolve_node(struct scope *sc, struct node *n)
 	case NODE_REGEX:
 		resolve_node(sc, n->u.regex.subject);
 		resolve_node(sc, n->u.regex.pattern);
-		break;
-	case NODE_KIND_COUNT:
 		break;
 	}
 }

@@ -151,40 +151,47 @@ static void check_stat_op(struct node *n)
 /* A statistics value n appears under parent: fine, or one clear error. */
 static void check_use(struct node *parent, struct node *n)
 {
-	switch (parent ? parent->kind : NODE_KIND_COUNT) {
-	case NODE_STAT_ADD:
-		if (n == parent->u.stat_add.target)
-			return;
-		break;
-	case NODE_STAT_OP:
-		if (n == parent->u.stat_op.operand)
-			return;
-		break;
-	case NODE_DELETE:
-		return;
-	case NODE_CALL:
-		if (is_print(parent) && is_hist(n))
-			return;
-		if (is_print(parent)) {
-			diag_error(n->loc, "'%s' holds statistics: print an extractor such as @count(%s) or a histogram",
-				   operand_name(n), operand_name(n));
-			return;
-		}
-		break;
-	case NODE_ASSIGN:
-		if (is_hist(n))
+	if (parent) {
+		switch (parent->kind) {
+		case NODE_STAT_ADD:
+			if (n == parent->u.stat_add.target)
+				return;
 			break;
-		diag_error(parent->loc, "statistics cannot be assigned: add values with '<<<'");
-		return;
-	case NODE_FOREACH:
-		if (parent->u.foreach.array->kind == NODE_STAT_OP)
-			return; /* foreach (bucket in @hist_log(x)): the histogram itself; keys are longs */
-		diag_error(n->loc, "a foreach over statistics array '%s' cannot bind its value: read it with "
-			   "@count(%s[...]) and the other extractors", parent->u.foreach.array->u.var.name,
-			   parent->u.foreach.array->u.var.name);
-		return;
-	default:
-		break;
+		case NODE_STAT_OP:
+			if (n == parent->u.stat_op.operand)
+				return;
+			break;
+		case NODE_DELETE:
+			return;
+		case NODE_CALL:
+			if (is_print(parent) && is_hist(n))
+				return;
+			if (is_print(parent)) {
+				diag_error(n->loc, "'%s' holds statistics: print an extractor such as @count(%s) or a histogram",
+					   operand_name(n), operand_name(n));
+				return;
+			}
+			break;
+		case NODE_ASSIGN:
+			if (is_hist(n))
+				break;
+			diag_error(parent->loc, "statistics cannot be assigned: add values with '<<<'");
+			return;
+		case NODE_FOREACH:
+			if (parent->u.foreach.array->kind == NODE_STAT_OP)
+				return; /* foreach (bucket in @hist_log(x)): the histogram itself; keys are longs */
+			diag_error(n->loc, "a foreach over statistics array '%s' cannot bind its value: read it with "
+				   "@count(%s[...]) and the other extractors", parent->u.foreach.array->u.var.name,
+				   parent->u.foreach.array->u.var.name);
+			return;
+		case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_UNARY:
+		case NODE_BINARY: case NODE_TERNARY: case NODE_INCDEC: case NODE_IN:
+		case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT: case NODE_NULL_STMT:
+		case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_BREAK: case NODE_CONTINUE:
+		case NODE_NEXT: case NODE_RETURN: case NODE_TRY: case NODE_EMBEDDED:
+		case NODE_REGEX: case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
+			break;
+		}
 	}
 	if (is_hist(n))
 		diag_error(n->loc, "a histogram can only be printed (print, println) or indexed by bucket");

@@ -548,7 +548,8 @@ static void infer_node(struct infer *in, struct node *n)
 		/* as an expression: a string if it says so, as an embedded-C function's result would */
 		n->type = strstr(n->u.embedded.code, "/* string */") ? TYPE_STRING : TYPE_LONG;
 		break;
-	default:
+	case NODE_WILDCARD: case NODE_NULL_STMT: case NODE_BREAK: case NODE_CONTINUE:
+	case NODE_NEXT:
 		break;
 	}
 }

@@ -414,8 +414,6 @@ void ast_walk(struct ast_walker *w, struct node *n)
 	case NODE_ENTRY:
 		ast_walk(w, n->u.at_op.operand);
 		break;
-	case NODE_KIND_COUNT:
-		break;
 	}
 
 	if (w->post)

@@ -85,8 +85,16 @@ enum node_kind {
 #define AST_ENUM(name, desc) NODE_##name,
 	AST_NODE_KINDS(AST_ENUM)
 #undef AST_ENUM
-	NODE_KIND_COUNT
 };
+
+/*
+ * How many kinds there are: not a member of enum node_kind, so a switch
+ * over a node's kind lists every kind and no default (-Wswitch then
+ * names the switches a new kind must be added to).
+ */
+#define AST_ONE(name, desc) +1
+enum { NODE_KIND_COUNT = 0 AST_NODE_KINDS(AST_ONE) };
+#undef AST_ONE
 
 /* Operators, shared by UNARY, BINARY, ASSIGN and INCDEC. */
 enum ast_op {
@@ -334,6 +342,8 @@ struct probe {
 	bool from_tapset;      /* defined in a tapset file */
 	struct ast_file *file; /* the file that defines it */
 	int index;             /* position in session->probes */
+	int body_index;        /* the probe whose C function and locals it runs (pass 3): its own index, or
+				  an earlier probe's whose generated code is the same text (translate.c) */
 	struct node *cond;     /* derived: the conditions of its points and aliases, and-ed; or NULL */
 	struct vec cond_reads; /* of struct symbol *: globals cond reads (pass 2) */
 	int cond_index;        /* derived with a cond: its slot in the module's condition flags */

@@ -141,8 +141,6 @@ struct node *ast_clone(const struct node *n)
 		c->u.try_stmt.var = ast_clone(n->u.try_stmt.var);
 		c->u.try_stmt.handler = ast_clone(n->u.try_stmt.handler);
 		break;
-	case NODE_KIND_COUNT:
-		break;
 	}
 	return c;
 }

@@ -212,7 +212,10 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		if (!n->u.incdec.prefix)
 			fputs(ast_op_spelling(n->u.incdec.op), out);
 		return;
-	default:
+	case NODE_BINARY: case NODE_TERNARY: case NODE_ASSIGN: case NODE_IN: case NODE_BLOCK:
+	case NODE_EXPR_STMT: case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR:
+	case NODE_FOREACH: case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN:
+	case NODE_DELETE: case NODE_TRY: case NODE_STAT_ADD: case NODE_REGEX:
 		break;
 	}
 
@@ -258,7 +261,12 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		fputs(" in ", out);
 		print_expr(out, n->u.in.array, true);
 		break;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_CALL:
+	case NODE_UNARY: case NODE_INCDEC: case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT:
+	case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_FOREACH:
+	case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_DELETE:
+	case NODE_TRY: case NODE_EMBEDDED: case NODE_STAT_OP: case NODE_TARGET: case NODE_DEFINED:
+	case NODE_ENTRY:
 		fprintf(out, "<%s>", ast_kind_name(n->kind));
 		break;
 	}
@@ -439,7 +447,10 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 		fputc(' ', out);
 		print_statement(out, n->u.try_stmt.handler, indent);
 		break;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_CALL:
+	case NODE_UNARY: case NODE_BINARY: case NODE_TERNARY: case NODE_ASSIGN: case NODE_INCDEC:
+	case NODE_IN: case NODE_WILDCARD: case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX:
+	case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
 		/* An expression where a statement was expected (pass-2 rewrites). */
 		print_expr(out, n, false);
 		fputc(';', out);

@@ -804,9 +804,15 @@ static bool check_cond_node(struct ast_walker *w, struct node *n)
 		/* extracting merges per-CPU data under the write lock: not from a condition */
 		diag_error(n->loc, "a probe condition cannot read statistics");
 		return false;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_INDEX: case NODE_UNARY: case NODE_BINARY:
+	case NODE_TERNARY: case NODE_IN: case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT:
+	case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_FOREACH:
+	case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_DELETE:
+	case NODE_TRY: case NODE_EMBEDDED: case NODE_REGEX: case NODE_TARGET: case NODE_DEFINED:
+	case NODE_ENTRY:
 		return true;
 	}
+	return true; /* not reached: each kind returns above */
 }
 
 static void check_cond(struct derive *d, struct node *cond)

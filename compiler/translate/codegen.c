@@ -98,9 +98,15 @@ static bool is_pure(const struct node *n)
 	case NODE_BINARY:
 		return n->u.binary.op != OP_DIV && n->u.binary.op != OP_MOD && n->u.binary.op != OP_CONCAT &&
 		       is_pure(n->u.binary.lhs) && is_pure(n->u.binary.rhs);
-	default:
+	case NODE_INDEX: case NODE_CALL: case NODE_TERNARY: case NODE_ASSIGN: case NODE_INCDEC:
+	case NODE_IN: case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT: case NODE_NULL_STMT:
+	case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_FOREACH: case NODE_BREAK:
+	case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_DELETE: case NODE_TRY:
+	case NODE_EMBEDDED: case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX:
+	case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
 		return false;
 	}
+	return false; /* not reached: each kind returns above */
 }
 
 /* The map of an array symbol. */
@@ -648,10 +654,13 @@ static const char *gen_expr(struct codegen *g, struct node *n)
 					  map_of(n->u.in.array), k, wild);
 		return ast_printf("({ %s(int64_t)(_stp_map_find(%s, %s) != NULL); })", keys, map_of(n->u.in.array), k);
 	}
-	default:
+	case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT: case NODE_NULL_STMT: case NODE_IF:
+	case NODE_WHILE: case NODE_FOR: case NODE_FOREACH: case NODE_BREAK: case NODE_CONTINUE:
+	case NODE_NEXT: case NODE_RETURN: case NODE_DELETE: case NODE_TRY:
 		diag_error(n->loc, "internal error: %s used as an expression", ast_kind_name(n->kind));
 		return "0";
 	}
+	return "0"; /* not reached: each kind returns above */
 }
 
 /* Charge count actions; n locates the MAXACTION error. */
@@ -876,7 +885,10 @@ static void gen_stmt(struct codegen *g, struct node *n)
 		emit_raw(g->e, "%s\n", n->u.embedded.code);
 		emit_line(g->e, "}");
 		break;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_CALL:
+	case NODE_UNARY: case NODE_BINARY: case NODE_TERNARY: case NODE_ASSIGN: case NODE_INCDEC:
+	case NODE_IN: case NODE_WILDCARD: case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX:
+	case NODE_TARGET: case NODE_DEFINED: case NODE_ENTRY:
 		emit_line(g->e, "(void)%s;", gen_expr(g, n));
 		break;
 	}

@@ -256,10 +256,25 @@ struct tv_saved {
 	bool is_string;
 };
 
-/* The plans of one node, one per probe copy. */
+/*
+ * The plans of one node, one per probe copy. The copies are planned in
+ * the order of their indexes, so a binary search finds one at once (a
+ * wildcard's body has thousands); a linear search stays as the fallback.
+ */
 static struct tv_plan *plan_for(struct node *n, struct probe *p)
 {
 	struct vec *plans = n->kind == NODE_TARGET ? n->u.target.resolved : n->u.at_op.resolved;
+	int lo = 0, hi = plans ? plans->n - 1 : -1;
+	while (lo <= hi && p) {
+		int mid = lo + (hi - lo) / 2;
+		struct tv_plan *pl = plans->items[mid];
+		if (pl->probe == p)
+			return pl;
+		if (!pl->probe || pl->probe->index < p->index)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	for (int i = 0; plans && i < plans->n; i++) {
 		struct tv_plan *pl = plans->items[i];
 		if (pl->probe == p)
@@ -627,7 +642,12 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 		 * array is shared by every probe, so what one probe stored has no type here. */
 		*why = ast_printf("array elements keep no type, only locals and function returns do");
 		return NULL;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_UNARY: case NODE_BINARY: case NODE_ASSIGN:
+	case NODE_INCDEC: case NODE_IN: case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT:
+	case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_FOREACH:
+	case NODE_BREAK: case NODE_CONTINUE: case NODE_NEXT: case NODE_RETURN: case NODE_DELETE:
+	case NODE_TRY: case NODE_EMBEDDED: case NODE_STAT_ADD: case NODE_STAT_OP: case NODE_REGEX:
+	case NODE_DEFINED:
 		break;
 	}
 	*why = ast_printf("the type of '%s' is not known", ast_expr_text(n));
@@ -1627,8 +1647,8 @@ bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_sc
 	emit_line(e, "static void %s(struct context *c)", name);
 	emit_open(e, "{");
 	/* @entry(expr) code may use the probe's string slots */
-	emit_line(e, "struct probe_%d_locals *l __attribute__((unused)) = &c->probe_locals.probe_%d;", probe->index,
-		  probe->index);
+	emit_line(e, "struct probe_%d_locals *l __attribute__((unused)) = &c->probe_locals.probe_%d;", probe->body_index,
+		  probe->body_index);
 	emit_raw(e, "%s", body);
 	emit_close(e, "out: __attribute__((unused));");
 	e->indent++;

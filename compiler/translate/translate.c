@@ -184,6 +184,19 @@ static void emit_function_locals(struct emitter *e, struct function *fn, struct 
 	emit_close(e, "} function_%s;", fn->name);
 }
 
+/* A probe's locals: struct probe_ID_locals, member probe_ID of the context's union. */
+static void emit_probe_locals(struct emitter *e, struct probe *p, const char *id, struct body_text *bt)
+{
+	emit_open(e, "struct probe_%s_locals { /* %s:%d:%d */", id, p->loc.file, p->loc.line, p->loc.col);
+	for (int j = 0; j < p->locals.n; j++)
+		emit_symbol_member(e, p->locals.items[j]);
+	for (int j = 0; j < bt->slots.n; j++)
+		emit_line(e, "%s", (char *)bt->slots.items[j]);
+	emit_line(e, "char unused;");
+	emit_close(e, "} probe_%s;", id);
+}
+
+/* Probes the body of an earlier one serves (p->body_index) have no locals of their own. */
 static void emit_context(struct emitter *e, struct session *s, struct body_text *probes, struct body_text *funcs,
 			 struct body_text *conds_init)
 {
@@ -192,13 +205,8 @@ static void emit_context(struct emitter *e, struct session *s, struct body_text 
 	emit_open(e, "union {");
 	for (int i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
-		emit_open(e, "struct probe_%d_locals { /* %s:%d:%d */", i, p->loc.file, p->loc.line, p->loc.col);
-		for (int j = 0; j < p->locals.n; j++)
-			emit_symbol_member(e, p->locals.items[j]);
-		for (int j = 0; j < probes[i].slots.n; j++)
-			emit_line(e, "%s", (char *)probes[i].slots.items[j]);
-		emit_line(e, "char unused;");
-		emit_close(e, "} probe_%d;", i);
+		if (p->body_index == i)
+			emit_probe_locals(e, p, ast_printf("%d", i), &probes[i]);
 	}
 	if (conds_init) {
 		emit_open(e, "struct probe_conds_locals { /* evaluating probe conditions at start */");
@@ -338,10 +346,14 @@ static void emit_function(struct emitter *e, struct function *fn, struct body_te
 	emit_blank(e);
 }
 
-/* Take each global the probe uses, in index order: write locks where it writes. */
-static void emit_probe(struct emitter *e, struct session *s, int index, struct body_text *bt)
+/*
+ * The C function probe_ID running probe p's body (and probe_ID_conds when
+ * it may change a condition). Take each global the probe uses, in index
+ * order: write locks where it writes.
+ */
+static void emit_probe(struct emitter *e, struct session *s, struct vec *conds, struct probe *p, const char *id,
+		       struct body_text *bt)
 {
-	struct probe *p = s->probes.items[index];
 	struct vec locks = {0};
 	for (int i = 0; i < s->globals.n; i++) {
 		struct global *g = s->globals.items[i];
@@ -350,8 +362,8 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 			w |= p->globals_written.items[j] == g->sym;
 		for (int j = 0; j < p->globals_read.n; j++)
 			r |= p->globals_read.items[j] == g->sym;
-		for (int q = 0; q < s->probes.n; q++) {
-			struct probe *cp = s->probes.items[q];
+		for (int q = 0; q < conds->n; q++) {
+			struct probe *cp = conds->items[q];
 			if (!updates_cond(p, cp))
 				continue;
 			for (int j = 0; j < cp->cond_reads.n; j++)
@@ -362,9 +374,9 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 	}
 	if (bt->conds) {
 		emit_line(e, "/* conditions the probe at %s:%d:%d may change */", p->loc.file, p->loc.line, p->loc.col);
-		emit_line(e, "static void probe_%d_conds(struct context *c)", index);
+		emit_line(e, "static void probe_%s_conds(struct context *c)", id);
 		emit_open(e, "{");
-		emit_line(e, "struct probe_%d_locals *l = &c->probe_locals.probe_%d;", index, index);
+		emit_line(e, "struct probe_%s_locals *l = &c->probe_locals.probe_%s;", id, id);
 		emit_line(e, "(void)l;");
 		emit_raw(e, "%s", bt->conds);
 		emit_close(e, "out: __attribute__((unused));");
@@ -374,9 +386,9 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 		emit_blank(e);
 	}
 	emit_line(e, "/* probe at %s:%d:%d */", p->loc.file, p->loc.line, p->loc.col);
-	emit_line(e, "static void notrace probe_%d(struct context *c)", index);
+	emit_line(e, "static void notrace probe_%s(struct context *c)", id);
 	emit_open(e, "{");
-	emit_line(e, "struct probe_%d_locals *l = &c->probe_locals.probe_%d;", index, index);
+	emit_line(e, "struct probe_%s_locals *l = &c->probe_locals.probe_%s;", id, id);
 	emit_line(e, "(void)l;");
 	for (int i = 0; i < locks.n; i++) {
 		char *spec = locks.items[i];
@@ -399,7 +411,7 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 	if (bt->conds) {
 		/* also after a 'next' unwinding from a function (cleared later by the runner) */
 		emit_line(e, "if (!c->base.last_error || c->base.last_error == _stp_next_unwind)");
-		emit_line(e, "\tprobe_%d_conds(c);", index);
+		emit_line(e, "\tprobe_%s_conds(c);", id);
 	}
 	for (int i = locks.n - 1; i >= 0; i--) {
 		char *spec = locks.items[i];
@@ -409,6 +421,37 @@ static void emit_probe(struct emitter *e, struct session *s, int index, struct b
 	emit_line(e, ";");
 	emit_close(e, "}");
 	emit_blank(e);
+}
+
+/*
+ * Each body is generated once. A probe split per point by targetvar.c
+ * (one per function a wildcard matched) generates the same C at most of
+ * its points: what differs there (a register, a stack offset, a type's
+ * size, whether @defined holds) shows in the text, and everything else
+ * about the point (its address, pp, pn, its condition flag, its entry
+ * handler) is data in its table rows. So the probes whose function and
+ * locals struct would read the same, apart from their own number, share
+ * the first one's: p->body_index. A wildcard over thousands of functions
+ * then compiles a handful of bodies instead of one per function.
+ */
+static void share_bodies(struct session *s, struct vec *conds, struct body_text *probes)
+{
+	struct strmap first = {0}; /* the text of a probe's function and locals, under the name "@" -> the probe */
+	for (int i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		struct emitter e = {.out = mem};
+		emit_probe_locals(&e, p, "@", &probes[i]);
+		emit_probe(&e, s, conds, p, "@", &probes[i]);
+		fclose(mem);
+		struct probe *same = strmap_get(&first, text);
+		if (!same)
+			*strmap_slot(&first, ast_strdup(text)) = same = p;
+		free(text);
+		p->body_index = same->index;
+	}
 }
 
 /*
@@ -571,7 +614,7 @@ static void emit_tables(struct emitter *e, struct session *s)
 		if (r->probe) {
 			struct probe_point *at = r->user_point ? r->user_point : r->point;
 			emit_line(e, "{ .body = probe_%d, .pp = %s, .pn = %s, .location = \"%s:%d:%d\"%s%s%s },",
-				  r->probe->index, emit_c_string(r->pp), emit_c_string(r->pn ? r->pn : r->pp), at->loc.file, at->loc.line, at->loc.col,
+				  r->probe->body_index, emit_c_string(r->pp), emit_c_string(r->pn ? r->pn : r->pp), at->loc.file, at->loc.line, at->loc.col,
 				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
 				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
 		}
@@ -683,9 +726,15 @@ static bool effects_node(struct ast_walker *w, struct node *n)
 		/* embedded C in a script body (guru mode): no contract */
 		fx->prints = fx->regs = true;
 		return true;
-	default:
+	case NODE_NUM: case NODE_STR: case NODE_VAR: case NODE_INDEX: case NODE_UNARY:
+	case NODE_BINARY: case NODE_TERNARY: case NODE_ASSIGN: case NODE_INCDEC: case NODE_IN:
+	case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT: case NODE_NULL_STMT: case NODE_IF:
+	case NODE_WHILE: case NODE_FOR: case NODE_FOREACH: case NODE_BREAK: case NODE_CONTINUE:
+	case NODE_NEXT: case NODE_RETURN: case NODE_DELETE: case NODE_TRY: case NODE_STAT_ADD:
+	case NODE_STAT_OP: case NODE_REGEX: case NODE_DEFINED:
 		return true;
 	}
+	return true; /* not reached: each kind returns above */
 }
 
 static void function_effects(struct function *fn, struct effects *fx)
@@ -811,6 +860,7 @@ static void write_module(struct emitter *e, struct session *s)
 
 	for (int i = 0; i < s->probes.n; i++)
 		probe_effects(s->probes.items[i]);
+	share_bodies(s, &conds, probes);
 
 	emit_line(e, "/* Generated by stapc %s from %s: module %s. Do not edit. */", STAPC_VERSION, s->script_path,
 		  module_name(s));
@@ -872,7 +922,8 @@ static void write_module(struct emitter *e, struct session *s)
 	if (conds.n)
 		emit_conds_init(e, &conds_init);
 	for (int i = 0; i < s->probes.n; i++)
-		emit_probe(e, s, i, &probes[i]);
+		if (((struct probe *)s->probes.items[i])->body_index == i)
+			emit_probe(e, s, &conds, s->probes.items[i], ast_printf("%d", i), &probes[i]);
 	if (display)
 		emit_display_probe(e, s);
 	if (s->timing_report)
