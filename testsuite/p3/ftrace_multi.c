@@ -4,6 +4,7 @@
 #define STP_HAVE_KPROBES 1
 #define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */
 #define STP_KPROBES_WILDCARD 1 /* a wildcard's match that cannot attach is skipped */
+#define STP_PRIVILEGE "stapdev"
 #include "runtime.h"
 
 /* A failing operation: record what and where, then leave the body. */

@@ -2,6 +2,7 @@
 #define STP_MODULE_NAME "kprobe"
 #define STP_HAVE_KPROBES 1
 #define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */
+#define STP_PRIVILEGE "stapdev"
 #include "runtime.h"
 
 /* A failing operation: record what and where, then leave the body. */
@@ -163,7 +164,7 @@ static __always_inline int64_t function_pid(struct context *c)
 	#define STAP_PRINTF(...) _stp_printf(__VA_ARGS__)
 	#define CONTEXT (&c->base)
 	{
- /* pure */
+ /* unprivileged */ /* pure */
 	STAP_RETURN(current->tgid);
 
 	}
@@ -187,7 +188,7 @@ static __always_inline void function_execname(struct context *c, char *__ret)
 	#define STAP_PRINTF(...) _stp_printf(__VA_ARGS__)
 	#define CONTEXT (&c->base)
 	{
- /* pure */
+ /* unprivileged */ /* pure */
 	/* comm always ends in a NUL within its TASK_COMM_LEN bytes: two moves copy it. */
 	if (MAXSTRINGLEN >= TASK_COMM_LEN) {
 		memcpy(STAP_RETVALUE, current->comm, TASK_COMM_LEN);

@@ -2,6 +2,7 @@
 #define STP_MODULE_NAME "stats"
 #define STP_HAVE_BEGIN_END 1
 #define STP_HAVE_TIMERS 1
+#define STP_PRIVILEGE "stapdev"
 #include "runtime.h"
 
 /* A failing operation: record what and where, then leave the body. */
@@ -171,7 +172,7 @@ static __always_inline void function_execname(struct context *c, char *__ret)
 	#define STAP_PRINTF(...) _stp_printf(__VA_ARGS__)
 	#define CONTEXT (&c->base)
 	{
- /* pure */
+ /* unprivileged */ /* pure */
 	/* comm always ends in a NUL within its TASK_COMM_LEN bytes: two moves copy it. */
 	if (MAXSTRINGLEN >= TASK_COMM_LEN) {
 		memcpy(STAP_RETVALUE, current->comm, TASK_COMM_LEN);
