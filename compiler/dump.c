@@ -4,7 +4,7 @@
 
 #include "diag.h"
 #include "elaborate.h"
-#include "passes.h"
+#include "dump.h"
 #include "probes.h"
 
 static int compare_lines(const void *a, const void *b)

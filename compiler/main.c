@@ -3,6 +3,8 @@
 #include "diag.h"
 #include "options.h"
 #include "passes.h"
+#include "dump.h"
+#include "run.h"
 #include "privilege.h"
 #include "session.h"
 

@@ -30,7 +30,7 @@
 #include "debuginfo/debuginfo.h"
 #include "debuginfo/kernel.h"
 #include "options.h"
-#include "passes.h"
+#include "run.h"
 #include "privilege.h"
 #include "remote.h"
 #include "use_server.h"
@@ -872,7 +872,7 @@ static int options_kernel(struct session *s, struct cmdline *c)
 		c->kernel_arg = env;
 	if (s->remote && !c->kernel_arg) {
 		/* --remote=qemu without a release: let stapvm's choice rule apply here too. */
-		c->kernel_arg = passes_pick_guest_release();
+		c->kernel_arg = run_pick_guest_release();
 		if (!c->kernel_arg && s->last_pass >= 4) {
 			fprintf(stderr, "stap: --remote=qemu: no installed kernel with a build tree found;\n"
 					"      install one with: apt-get install linux-image-cloud-amd64 linux-headers-cloud-amd64\n");

@@ -13,6 +13,10 @@
 #include "diag.h"
 #include "parse.h"
 #include "passes.h"
+#include "translate.h"
+#include "build.h"
+#include "elaborate.h"
+#include "run.h"
 #include "use_server.h"
 #include "preprocess.h"
 
@@ -93,145 +97,27 @@ static long peak_rss_kib(void)
 	return ru.ru_maxrss;
 }
 
-void passes_remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *sub = ast_printf("%s/%s", path, e->d_name);
-			struct stat st;
-			if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-				passes_remove_tree(sub);
-			else
-				unlink(sub);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
-
-/*
- * What the process's handlers see: atexit runs once per process, whatever
- * number of scripts it compiled, and a signal handler can reach only
- * file-scope state; so this is the process's, not a session's.
- */
-static struct {
-	struct vec cleanup_sessions;          /* of struct session *: tmpdirs to remove at exit */
-	volatile sig_atomic_t stop_signal;    /* the stop signal caught in passes 1-4, or 0 */
-	volatile sig_atomic_t child_pgid;     /* the process group of a running child, or 0 */
-} process;
-
-static void cleanup_tmpdirs(void)
-{
-	for (int i = 0; i < process.cleanup_sessions.n; i++) {
-		struct session *s = process.cleanup_sessions.items[i];
-		if (!s->tmpdir)
-			continue;
-		if (s->keep_tmpdir)
-			fprintf(stderr, "Keeping temporary directory \"%s\"\n", s->tmpdir);
-		else
-			passes_remove_tree(s->tmpdir);
-	}
-}
-
-const char *session_tmpdir(struct session *s)
-{
-	if (s->tmpdir)
-		return s->tmpdir;
-	const char *base = s->tmpdir_base ? s->tmpdir_base : getenv("TMPDIR");
-	char *dir = ast_printf("%s/stapXXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "stap: cannot create a temporary directory %s: %s\n", dir, strerror(errno));
-		return NULL;
-	}
-	s->tmpdir = dir;
-	if (!process.cleanup_sessions.n)
-		atexit(cleanup_tmpdirs);
-	vec_push(&process.cleanup_sessions, s);
-	return dir;
-}
-
-
-static void passes_on_signal(int sig)
-{
-	process.stop_signal = sig;
-	if (process.child_pgid > 0)
-		kill(-process.child_pgid, SIGTERM);	/* async-signal-safe */
-}
-
-int passes_stop_signal(void)
-{
-	return process.stop_signal;
-}
-
-void passes_watch_child(pid_t pgid)
-{
-	process.child_pgid = pgid;
-	/* a signal that came between fork and here found no group to stop */
-	if (pgid > 0 && process.stop_signal)
-		kill(-pgid, SIGTERM);
-}
-
-static void catch_stop_signals(void)
-{
-	/* SIGPIPE too: a closed stdout ends stap through passes_run, which cleans up, not by death */
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	struct sigaction sa = { .sa_handler = passes_on_signal };	/* no SA_RESTART */
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		struct sigaction old;
-		/* a signal stap was started with ignored (nohup, a background job) stays ignored */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
-
 /* After a stop signal: say which pass it ended; the exit code. */
 static int interrupted(int pass)
 {
-	const char *abbrev = sigabbrev_np(process.stop_signal);
+	const char *abbrev = sigabbrev_np(session_stop_signal());
 	fprintf(stderr, "stap: pass %d interrupted by %s%s; nothing was written\n", pass,
-		abbrev ? "SIG" : "signal ", abbrev ? abbrev : ast_printf("%d", (int)process.stop_signal));
+		abbrev ? "SIG" : "signal ", abbrev ? abbrev : ast_printf("%d", (int)session_stop_signal()));
 	return STAP_EXIT_FAILURE;
-}
-
-const char *passes_pick_guest_release(void)
-{
-	DIR *d = opendir("/boot");
-	const char *best = NULL;
-	struct dirent *e;
-	if (!d)
-		return NULL;
-	while ((e = readdir(d)) != NULL) {
-		if (strncmp(e->d_name, "vmlinuz-", 8) != 0)
-			continue;
-		const char *rel = e->d_name + 8;
-		struct stat st;
-		if (stat(ast_printf("/lib/modules/%s/build", rel), &st) != 0)
-			continue;
-		if (!best || strverscmp(rel, best) > 0)
-			best = ast_strdup(rel);
-	}
-	closedir(d);
-	return best;
 }
 
 int passes_run(struct session *s)
 {
 	int npasses = (int)(sizeof(pass_table) / sizeof(pass_table[0]));
 	int verbose = s->verbose;	/* -v; --vp adds to one pass */
-	catch_stop_signals();
+	session_catch_stop_signals();
 	if (s->use_server)
 		return use_server_run(s);	/* passes 1-4 on a compile server (run/use_server.c) */
 	for (int i = 0; i < npasses && i < s->last_pass; i++) {
 		double start = now_ms();
 		s->verbose = verbose + s->verbose_pass[i];
 		bool ok = pass_table[i].run(s);
-		if (process.stop_signal)
+		if (session_stop_signal())
 			return interrupted(i + 1);
 		if (s->verbose)
 			fprintf(stderr, "Pass %d: %s in %.1f ms, peak memory %ld KiB%s\n", i + 1,

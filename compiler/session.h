@@ -2,6 +2,8 @@
 #ifndef STAPC_SESSION_H
 #define STAPC_SESSION_H
 
+#include <sys/types.h>
+
 #include "ast.h"
 
 /* Exit codes of stap (documented in docs/stap.md). */
@@ -135,5 +137,28 @@ struct session {
 	const char *c_file;       /* pass-3 output path */
 	const char *ko_path;      /* pass-4 output path */
 };
+
+/*
+ * session.c: what the stap process does for the session around the passes.
+ * A temporary directory for passes 3-5, made on first use and removed at exit
+ * unless -k; NULL after a message.
+ */
+const char *session_tmpdir(struct session *s);
+/* Remove a directory tree (a temporary directory). */
+void session_remove_tree(const char *path);
+/*
+ * Stop signals during passes 1-4: SIGINT, SIGTERM, SIGHUP and SIGPIPE (a
+ * closed stdout) are caught (without SA_RESTART, so a blocking wait returns
+ * EINTR): the pass in progress ends, no module is written, the temporary
+ * directory is removed and stap exits 1. session_stop_signal() is the signal
+ * caught, or 0. A child (the kernel build) goes in a process group of its
+ * own, named with session_watch_child(): a stop signal stops that whole
+ * group, so no make or gcc outlives stap. That group's leader is a watcher
+ * (build.c) with PR_SET_PDEATHSIG: a stap killed by SIGKILL stops the group
+ * through it. Pass 5 hands the signals on to the session (run.c).
+ */
+void session_catch_stop_signals(void);
+int session_stop_signal(void);
+void session_watch_child(pid_t pgid);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "sign.h"
 #include "cache.h"
-#include "passes.h"
+#include "build.h"
 
 /*
  * One compiler flag as a word of a Kbuild variable: make passes it through
@@ -108,7 +108,7 @@ static _Noreturn void build_watcher(char *const argv[], const char *log, pid_t s
 		sigsuspend(&none);
 	}
 	if (forwarded && getppid() != stap && tmpdir)
-		passes_remove_tree(tmpdir);
+		session_remove_tree(tmpdir);
 	if (forwarded || make < 0)
 		_exit(128 + (forwarded ? forwarded : SIGTERM));
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
@@ -117,7 +117,7 @@ static _Noreturn void build_watcher(char *const argv[], const char *log, pid_t s
 /*
  * Run argv with stdout and stderr into log, under a build watcher in a
  * process group of its own (which a stop signal to stap stops whole,
- * passes.h); returns make's exit status, or -1.
+ * session.h); returns make's exit status, or -1.
  */
 static int run_logged(char *const argv[], const char *log, const char *tmpdir)
 {
@@ -130,14 +130,14 @@ static int run_logged(char *const argv[], const char *log, const char *tmpdir)
 		build_watcher(argv, log, stap, tmpdir);
 	}
 	setpgid(pid, pid);	/* also here: whichever of the two runs first */
-	passes_watch_child(pid);
+	session_watch_child(pid);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
-			passes_watch_child(0);
+			session_watch_child(0);
 			return -1;
 		}
-	passes_watch_child(0);
+	session_watch_child(0);
 	return WIFEXITED(status) && WEXITSTATUS(status) < 128 ? WEXITSTATUS(status) : -1;
 }
 
@@ -206,7 +206,7 @@ static bool run_kbuild(struct session *s, const char *ko)
 	vec_push(&argv, "modules");
 	vec_push(&argv, NULL);
 	int rc = run_logged((char **)argv.items, log, s->keep_tmpdir ? NULL : s->tmpdir);
-	if (passes_stop_signal())
+	if (session_stop_signal())
 		return false;	/* make was stopped: passes_run says why */
 	if (rc != 0 || stat(ko, &st) != 0) {
 		show_build_errors(log, s->tmpdir);

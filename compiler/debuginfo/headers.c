@@ -24,7 +24,6 @@
 
 #include "debuginfo/headers.h"
 #include "debuginfo/kernel.h"
-#include "passes.h"
 
 struct header_types {
 	const char *module;     /* the @cast module string */
@@ -53,14 +52,14 @@ static int run_in(char *const argv[], const char *log)
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	passes_watch_child(pid);
+	session_watch_child(pid);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
-			passes_watch_child(0);
+			session_watch_child(0);
 			return -1;
 		}
-	passes_watch_child(0);
+	session_watch_child(0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

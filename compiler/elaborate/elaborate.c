@@ -4,7 +4,6 @@
 
 #include "diag.h"
 #include "elaborate.h"
-#include "passes.h"
 #include "privilege.h"
 #include "probes.h"
 #include "targetvar.h"

@@ -9,6 +9,7 @@
 
 #include "debuginfo/kernel.h"
 #include "debuginfo/ktext.h"
+#include "codegen.h"
 #include "diag.h"
 #include "probes.h"
 #include "probes/kprobe.h"

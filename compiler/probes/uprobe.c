@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "debuginfo/debuginfo.h"
+#include "codegen.h"
 #include "diag.h"
 #include "probes/linespec.h"
 #include "probes/process.h"

@@ -52,7 +52,7 @@
 
 #include "../runtime/transport_msgs.h"
 
-#include "passes.h"
+#include "run.h"
 #include "remote.h"
 
 #define REMOTE_DEFAULT_JOBS 16
@@ -393,7 +393,7 @@ static void connect_all(struct fleet *f)
 				t->arch = ast_strdup(u.machine);
 				break;
 			case TARGET_QEMU:
-				t->release = t->url[4] == ':' && t->url[5] ? t->url + 5 : passes_pick_guest_release();
+				t->release = t->url[4] == ':' && t->url[5] ? t->url + 5 : run_pick_guest_release();
 				t->arch = "x86_64";
 				if (!t->release)
 					target_fail(t, "no installed kernel with a build tree to boot "

@@ -1,4 +1,6 @@
 /* run.c - pass 5: run the module with staprun here, or in a disposable QEMU guest with stapvm. */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -13,7 +15,7 @@
 
 #include "../runtime/transport_msgs.h"
 
-#include "passes.h"
+#include "run.h"
 #include "probes.h"
 
 /* staprun's options for this session, appended to argv; output is -o's file as staprun sees it. */
@@ -248,4 +250,25 @@ int run_module(struct session *s)
 	vec_push(&argv, (char *)s->ko_path);
 	run_global_params(s, &argv);
 	return run_child(&argv);
+}
+
+const char *run_pick_guest_release(void)
+{
+	DIR *d = opendir("/boot");
+	const char *best = NULL;
+	struct dirent *e;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "vmlinuz-", 8) != 0)
+			continue;
+		const char *rel = e->d_name + 8;
+		struct stat st;
+		if (stat(ast_printf("/lib/modules/%s/build", rel), &st) != 0)
+			continue;
+		if (!best || strverscmp(rel, best) > 0)
+			best = ast_strdup(rel);
+	}
+	closedir(d);
+	return best;
 }

@@ -30,7 +30,7 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
-#include "passes.h"
+#include "run.h"
 #include "privilege.h"
 #include "use_server.h"
 #include "wire.h"

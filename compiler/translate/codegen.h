@@ -69,4 +69,21 @@ const char *codegen_regex(struct codegen *g, struct node *n);
 int codegen_regex_work_words(struct session *s);   /* 0 when the script has no regex */
 void codegen_regex_emit_all(struct session *s, struct emitter *e); /* every matcher generated so far */
 
+/* codegen_target.c: target variables from the plans of pass 2 (targetvar.h). */
+struct target_scope;
+/* C for a TARGET, DEFINED or ENTRY node; C for an assignment to a TARGET. */
+const char *targetvar_gen_expr(struct codegen *g, struct node *n);
+const char *targetvar_gen_assign(struct codegen *g, struct node *assign);
+
+/*
+ * Pass 3 (probes/kprobe.c): for a return probe whose scope saves values at
+ * entry, emit "static void NAME(struct context *c)" storing them into
+ * c->base.entry_data. Returns false (emitting nothing) if nothing is saved.
+ */
+bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_scope *scope, struct probe *probe,
+			  const char *name);
+
+/* C expression for the bytes of kretprobe instance data the saved values need. */
+const char *targetvar_entry_size(struct target_scope *scope);
+
 #endif

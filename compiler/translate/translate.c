@@ -19,7 +19,7 @@
 #include "codegen.h"
 #include "diag.h"
 #include "elaborate.h"
-#include "passes.h"
+#include "translate.h"
 #include "privilege.h"
 #include "probes.h"
 #include "klines.h"

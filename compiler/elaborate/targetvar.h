@@ -7,7 +7,6 @@
 #define STAPC_TARGETVAR_H
 
 #include "ast.h"
-#include "codegen.h"
 #include "debuginfo/debuginfo.h"
 #include "emit.h"
 #include "session.h"
@@ -82,22 +81,82 @@ void targetvar_provide(struct target_scope *scope, const char *name, enum stp_ty
  */
 bool targetvar_resolve(struct session *s);
 
-/* Pass 3 (codegen.c): C for a TARGET, DEFINED or ENTRY node; C for an assignment to a TARGET. */
-const char *targetvar_gen_expr(struct codegen *g, struct node *n);
-const char *targetvar_gen_assign(struct codegen *g, struct node *assign);
-
-/*
- * Pass 3 (probes/kprobe.c): for a return probe whose scope saves values at
- * entry, emit "static void NAME(struct context *c)" storing them into
- * c->base.entry_data. Returns false (emitting nothing) if nothing is saved.
- */
-bool targetvar_emit_entry(struct emitter *e, struct session *s, struct target_scope *scope, struct probe *probe,
-			  const char *name);
-
-/* C expression for the bytes of kretprobe instance data the saved values need. */
-const char *targetvar_entry_size(struct target_scope *scope);
-
 /* -L: " $name:type" for each variable of scope. */
 const char *targetvar_list(struct target_scope *scope);
+
+/*
+ * The plans pass 2 makes for pass 3 (translate/codegen_target.c): how one
+ * target expression is read at one probe point, as a short program on one
+ * unsigned long v (see targetvar.c).
+ */
+enum tv_op_kind {
+	TV_START_REG,    /* v = register reg (+ k) */
+	TV_START_CONST,  /* v = k */
+	TV_START_ARG,    /* v = handler argument reg (tracepoints) */
+	TV_START_ABS,    /* v = link-time kernel address k, relocated at run time */
+	TV_START_MODSYM, /* v = where data symbol symbol of kernel module module is loaded now */
+	TV_START_EXPR,   /* v = the script expression expr (@cast) */
+	TV_ADD,          /* v += k */
+	TV_INDEX,        /* v += expr * k */
+	TV_LOAD,         /* v = load size bytes at v */
+	TV_BITS,         /* v = bits [bit, bit + bits) of v */
+	TV_TRUNC,        /* v = low size bytes of v */
+};
+
+struct tv_op {
+	enum tv_op_kind kind;
+	int reg;
+	int64_t k;
+	int size;
+	bool is_signed;
+	struct node *expr;
+	int bit, bits;
+	int64_t size_base;         /* TV_START_ABS: init_task's link-time address */
+	const char *module;        /* TV_START_MODSYM: the module (kbuild's name) */
+	const char *symbol;        /* TV_START_MODSYM: its symbol */
+};
+
+/* The access plan of one target expression at one probe point. */
+struct tv_plan {
+	struct probe *probe;       /* the probe (copy) it belongs to; NULL in a function body */
+	const char *error;         /* not readable here: why; NULL if planned */
+	bool skipped;              /* with error: --skip-badvars, so it reads as 0 (or "") instead of failing */
+	struct vec ops;            /* of struct tv_op * */
+	struct dbg_type *type;     /* the type of what v holds or points to */
+	bool in_memory;            /* v is the address of an object of type */
+	int bit, bits;             /* a bit-field in memory: its bits (bits 0: not a bit-field) */
+	bool user;                 /* loads read user memory */
+	int saved;                 /* >= 0: a return probe reads the value saved at entry, at this offset */
+	struct tv_plan *at_entry;  /* saved: the plan evaluated by the entry handler */
+	struct tv_saved *entry_expr; /* @entry(expr) of any expression: the value the entry handler saves */
+	bool defined;              /* DEFINED nodes: the answer here */
+	struct vec vars;           /* $$parms and friends: of struct tv_named * */
+	bool settable_reg;         /* the value is exactly register reg (writable with -g) */
+	int reg;                   /* settable_reg: which */
+	struct target_provided *provided; /* a variable the point defines: its C, no ops */
+};
+
+/* One variable of $$parms / $$locals / $$vars. */
+struct tv_named {
+	const char *name;
+	struct tv_plan *plan;      /* NULL for a provided one */
+	struct target_provided *provided; /* the point defines it (SDT operands) */
+};
+
+/* A value a return probe's entry handler saves. */
+struct tv_saved {
+	struct tv_plan *plan;      /* evaluated at entry */
+	struct node *node;         /* the expression, for pretty printing and errors */
+	struct node *expr;         /* @entry(expr) other than a target: evaluated whole at entry, else NULL */
+	const char *code;          /* expr: its C, generated with the probe's body (pass 3), NULL if unused */
+	int offset;                /* into the kretprobe instance data */
+	bool is_string;
+};
+
+/* The target expressions inside n (n itself if it is one), outermost first. */
+struct vec targetvar_inner_targets(struct node *n);
+
+/* The plan of node n (a TARGET, DEFINED or ENTRY) at probe p (NULL in a function body), or NULL. */
+struct tv_plan *targetvar_plan_of(struct node *n, struct probe *p);
 
 #endif
