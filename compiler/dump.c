@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "tapset.h"
 #include "dump.h"
 #include "probes.h"
 

@@ -12,10 +12,10 @@
 
 #include "diag.h"
 #include "parse.h"
+#include "elaborate.h"
 #include "passes.h"
 #include "translate.h"
 #include "build.h"
-#include "elaborate.h"
 #include "run.h"
 #include "use_server.h"
 #include "preprocess.h"

@@ -106,6 +106,7 @@ struct session {
 	const char *script_text;  /* its contents */
 	struct ast_file *script;  /* parsed script (pass 1) */
 	struct vec tapset_files;  /* of struct ast_file *: loaded tapsets (pass 2) */
+	int tapset_files_joined;  /* resolve.c: how many of them have had their globals added */
 
 	/* the elaborated program (pass 2) */
 	struct vec globals;       /* of struct global *, script then tapsets used */

@@ -3,7 +3,12 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "optimize.h"
+#include "regex_check.h"
+#include "resolve.h"
+#include "stats.h"
+#include "tapset.h"
+#include "types.h"
 #include "privilege.h"
 #include "probes.h"
 #include "targetvar.h"

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "format.h"
 
 /* Digits or '*' at *p; advances past them. */
 static int parse_count(const char **p)

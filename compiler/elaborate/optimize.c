@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "optimize.h"
 
 /* State of one optimizer run. */
 struct opt {

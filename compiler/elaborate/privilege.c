@@ -26,7 +26,6 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "elaborate.h"
 #include "privilege.h"
 #include "probes.h"
 

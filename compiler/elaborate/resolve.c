@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "resolve.h"
+#include "tapset.h"
 #include "probes.h"
 
 /* Where the resolver is: the body being walked and what it collects into. */
@@ -106,6 +107,22 @@ void resolve_add_global(struct session *s, struct global *g)
 }
 
 /* The global `name` as seen from file `from`: its own private one first. */
+/*
+ * The tapset files lookups pulled into the program since the last call
+ * (s->tapset_files grows as tapset.c finds things in them): their globals
+ * and top-level embedded C join the program.
+ */
+static void join_used_files(struct session *s)
+{
+	for (; s->tapset_files_joined < s->tapset_files.n; s->tapset_files_joined++) {
+		struct ast_file *f = s->tapset_files.items[s->tapset_files_joined];
+		for (int j = 0; j < f->globals.n; j++)
+			resolve_add_global(s, f->globals.items[j]);
+		for (int j = 0; j < f->embedded.n; j++)
+			vec_push(&s->embedded, (void *)((struct node *)f->embedded.items[j])->u.embedded.code);
+	}
+}
+
 static struct global *find_global(struct session *s, const char *name, const struct ast_file *from)
 {
 	struct global *public = NULL;
@@ -119,7 +136,11 @@ static struct global *find_global(struct session *s, const char *name, const str
 		if (!public)
 			public = g;
 	}
-	return public ? public : tapset_find_global(s, name, from);
+	if (public)
+		return public;
+	struct global *g = tapset_find_global(s, name, from);
+	join_used_files(s);
+	return g;
 }
 
 /* Name lookup: locals and parameters, then globals, else a new local. */
@@ -417,7 +438,11 @@ static struct function *find_function(struct session *s, const char *name, int n
 	struct function *fn = from ? find_in_file(from, name, nargs, from, candidates) : NULL;
 	if (!fn && from != s->script)
 		fn = find_in_file(s->script, name, nargs, from, candidates);
-	return fn ? fn : tapset_find_function(s, name, nargs, from, candidates);
+	if (fn)
+		return fn;
+	fn = tapset_find_function(s, name, nargs, from, candidates);
+	join_used_files(s);
+	return fn;
 }
 
 /* A function joins the program (s->functions), to be resolved in its turn. */
@@ -941,6 +966,7 @@ bool resolve_program(struct session *s)
 	struct ast_file *f = s->script;
 	for (int i = 0; i < f->globals.n; i++)
 		resolve_add_global(s, f->globals.items[i]);
+	join_used_files(s);	/* the files of the aliases probes.c expanded */
 	for (int i = 0; i < f->functions.n; i++) {
 		struct function *fn = f->functions.items[i];
 		fn->file = f;

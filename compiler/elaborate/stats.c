@@ -16,7 +16,8 @@
 #include <inttypes.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "resolve.h"
+#include "stats.h"
 
 /* Most regular buckets a linear histogram may have ((hi - lo) / step + 1). */
 #define STATS_MAX_LINEAR_BUCKETS 1024

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "tapset.h"
 #include "parse.h"
 #include "syscalls.h"
 

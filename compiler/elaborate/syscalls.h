@@ -2,7 +2,7 @@
 #ifndef STAPC_SYSCALLS_H
 #define STAPC_SYSCALLS_H
 
-#include "probes.h"
+#include "points.h"
 #include "session.h"
 
 enum syscalls_result {

@@ -20,10 +20,9 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "tapset.h"
 #include "parse.h"
 
-#include "probes.h"
 
 /* One file on the tapset path. */
 struct tapset_file {
@@ -50,6 +49,7 @@ struct tapset_state {
 	struct strmap globals;       /* name -> struct vec of tapset_def, parsed, in rank order */
 	struct strmap by_ast;        /* path -> tapset_file */
 	bool parse_failed;           /* a parsed file had errors */
+	struct vec parsed;           /* of struct ast_file *: in the order they were parsed (probes.c indexes their aliases) */
 };
 
 /* The session's library state, made on first use. */
@@ -374,7 +374,7 @@ static void parse_tapset(struct session *s, struct tapset_file *tf)
 	if (diag_error_count() != errors)
 		lib(s)->parse_failed = true;
 	index_definitions(lib(s), tf, f);
-	probes_index_aliases(s, f);
+	vec_push(&lib(s)->parsed, f);
 }
 
 /* Parse every file in v (a struct vec of tapset_file, or NULL). */
@@ -432,18 +432,16 @@ bool tapset_load(struct session *s)
 	return diag_error_count() == 0;
 }
 
-/* A file joins the program: its globals and top-level embedded C become part of it. */
+/*
+ * A file joins the program: it goes on s->tapset_files, and resolve.c adds
+ * its globals and top-level embedded C (the tapset only looks things up).
+ */
 static void use_file(struct session *s, struct tapset_file *tf)
 {
 	if (tf->used)
 		return;
 	tf->used = true;
-	struct ast_file *f = tf->ast;
-	vec_push(&s->tapset_files, f);
-	for (int j = 0; j < f->globals.n; j++)
-		resolve_add_global(s, f->globals.items[j]);
-	for (int j = 0; j < f->embedded.n; j++)
-		vec_push(&s->embedded, (void *)((struct node *)f->embedded.items[j])->u.embedded.code);
+	vec_push(&s->tapset_files, tf->ast);
 }
 
 /* Private declarations are visible only inside their own file. */
@@ -501,6 +499,11 @@ struct global *tapset_find_global(struct session *s, const char *name, const str
 void tapset_need_aliases(struct session *s, const char *first)
 {
 	parse_all(s, first ? strmap_get(&lib(s)->may_alias, first) : &lib(s)->alias_files);
+}
+
+const struct vec *tapset_parsed(struct session *s)
+{
+	return &lib(s)->parsed;
 }
 
 bool tapset_parse_failed(struct session *s)

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "format.h"
+#include "resolve.h"
+#include "types.h"
 #include "targetvar.h"
 
 /* What inference keeps between rounds and calls (session.types). */

@@ -43,7 +43,7 @@
 #include <sys/utsname.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "tapset.h"
 #include "parse.h"
 #include "preprocess.h"
 #include "privilege.h"

@@ -29,10 +29,9 @@
 #include <string.h>
 
 #include "diag.h"
-#include "elaborate.h"
+#include "tapset.h"
 #include "probes.h"
 #include "syscalls.h"
-#include "targetvar.h"
 
 /* Every probe-point family, in the order their tables are emitted (probes/families.def). */
 static const struct probe_provider *const providers[] = {
@@ -44,56 +43,6 @@ static const struct probe_provider *const providers[] = {
 
 /* Aliases may expand to aliases; deeper than this is taken as a cycle. */
 #define MAX_ALIAS_DEPTH 32
-
-struct probe_component *probes_component(const struct probe_point *pp, int i)
-{
-	return i < pp->components.n ? pp->components.items[i] : NULL;
-}
-
-int probes_ncomponents(const struct probe_point *pp)
-{
-	return pp->components.n;
-}
-
-bool probes_has_wildcard(const char *name)
-{
-	return strchr(name, '*') != NULL;
-}
-
-/* '*' matches any run of characters except '.', "**" any run at all. */
-static bool glob_at(const char *p, const char *t)
-{
-	while (*p) {
-		if (*p == '*') {
-			bool cross = p[1] == '*';
-			while (*p == '*')
-				p++;
-			for (const char *rest = t;; rest++) {
-				if (glob_at(p, rest))
-					return true;
-				if (!*rest || (!cross && *rest == '.'))
-					return false;
-			}
-		}
-		if (*p != *t)
-			return false;
-		p++;
-		t++;
-	}
-	return *t == '\0';
-}
-
-bool probes_glob(const char *pattern, const char *text)
-{
-	return glob_at(pattern, text);
-}
-
-/* Canonical text of the components only, e.g. kprobe.function("x").return. */
-const char *probes_point_text(const struct probe_point *pp)
-{
-	struct probe_point bare = {.components = pp->components, .loc = pp->loc};
-	return ast_probe_point_text(&bare);
-}
 
 /* Whether a provider claims a first component by its name or another. */
 static bool claims(const struct probe_provider *prov, const char *name)
@@ -271,6 +220,7 @@ struct alias_name {
  * The script's aliases are indexed first; tapset files as they are parsed.
  */
 struct alias_index {
+	int files_indexed;         /* tapset_parsed()'s files indexed so far */
 	struct vec all;            /* of struct alias_name *, in seq order */
 	struct strmap by_first;    /* first component -> struct vec of alias_name */
 	struct strmap by_two;      /* "first.second" -> struct vec of alias_name, names of 2+ components */
@@ -325,6 +275,15 @@ void probes_index_aliases(struct session *s, struct ast_file *f)
 	}
 }
 
+/* The aliases of the tapset files parsed since the last look join the index. */
+static void index_parsed_files(struct session *s)
+{
+	const struct vec *parsed = tapset_parsed(s);
+	struct alias_index *aliases = alias_index(s);
+	while (aliases->files_indexed < parsed->n)
+		probes_index_aliases(s, parsed->items[aliases->files_indexed++]);
+}
+
 /* The names pp could match, in seq order, into out. */
 static void alias_candidates(struct derive *d, const struct probe_point *pp, struct vec *out)
 {
@@ -332,10 +291,12 @@ static void alias_candidates(struct derive *d, const struct probe_point *pp, str
 	const char *first = component_name(pp, 0);
 	if (probes_has_wildcard(first)) {
 		tapset_need_aliases(d->s, NULL);
+		index_parsed_files(d->s);
 		*out = aliases->all;
 		return;
 	}
 	tapset_need_aliases(d->s, first);
+	index_parsed_files(d->s);
 	if (pp->components.n == 1 || probes_has_wildcard(component_name(pp, 1))) {
 		struct vec *v = strmap_get(&aliases->by_first, first);
 		if (v)
@@ -585,7 +546,7 @@ static void spell_names(struct probe_point *pp, int i, struct vec *out)
 			vec_push(&words, (void *)component_words[k]);
 	}
 	for (int k = 0; k < words.n; k++) {
-		if (!glob_at(c->name, words.items[k]))
+		if (!probes_glob(c->name, words.items[k]))
 			continue;
 		struct probe_component *concrete = ast_alloc(sizeof(*concrete));
 		*concrete = *c;
@@ -981,53 +942,3 @@ void probes_providers_used(struct session *s, struct vec *out)
 			vec_push(out, (void *)providers[i]);
 }
 
-static int compare_lines(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * The variables a probe alias gives its body (-L), " name:type" each by name: the
- * derived probe's locals but the alias's own helpers (named __*).
- */
-static const char *alias_vars(const struct resolved_probe *r)
-{
-	struct vec names = {0};
-	for (int i = 0; i < r->probe->locals.n; i++) {
-		const struct symbol *sym = r->probe->locals.items[i];
-		if (strncmp(sym->name, "__", 2))
-			vec_push(&names, (void *)ast_printf(" %s:%s", sym->name, ast_type_name(sym->type)));
-	}
-	vec_sort(&names, compare_lines);
-	const char *text = "";
-	for (int i = 0; i < names.n; i++)
-		text = ast_printf("%s%s", text, (const char *)names.items[i]);
-	return text;
-}
-
-/*
- * -l: the points a pattern matches, one a line, sorted: a point matched
- * through an alias by the alias's name (syscall.openat, vfs.read), others as
- * resolved (kernel.function("vfs_read@fs/read_write.c:450")); -L adds the
- * alias's variables and the target variables.
- */
-void probes_list(struct session *s, FILE *out)
-{
-	struct vec lines = {0};
-	for (int i = 0; i < s->resolved.n; i++) {
-		struct resolved_probe *r = s->resolved.items[i];
-		if (!r->probe)
-			continue;
-		/* the pattern's matches only: not the probes of -E scripts or -T */
-		if (r->user_point && r->user_point->loc.file && r->user_point->loc.file != s->script_path)
-			continue;
-		const char *name = r->via_alias ? r->pn : r->pp;
-		vec_push(&lines, (void *)(!s->list_vars ? name
-					  : ast_printf("%s%s%s", name, r->via_alias ? alias_vars(r) : "",
-						       targetvar_list(r->scope))));
-	}
-	vec_sort(&lines, compare_lines);
-	for (int i = 0; i < lines.n; i++)
-		if (i == 0 || strcmp(lines.items[i], lines.items[i - 1]))
-			fprintf(out, "%s\n", (char *)lines.items[i]);
-}

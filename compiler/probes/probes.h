@@ -3,6 +3,7 @@
 #define STAPC_PROBES_H
 
 #include "emit.h"
+#include "points.h"
 #include "session.h"
 
 struct probe_provider;
@@ -156,16 +157,5 @@ void probes_providers_used(struct session *s, struct vec *out);
 
 /* Every provider's patterns (--dump-probe-types), in table order, into out (of const char *). */
 void probes_patterns(struct vec *out);
-
-/* Canonical text of a point's components (no marks, no condition). */
-const char *probes_point_text(const struct probe_point *pp);
-
-/* Helpers for providers. */
-struct probe_component *probes_component(const struct probe_point *pp, int i);
-int probes_ncomponents(const struct probe_point *pp);
-/* True if a component name has a '*' wildcard. */
-bool probes_has_wildcard(const char *name);
-/* Glob match of probe point names: '*' matches any run but '.', "**" any run. */
-bool probes_glob(const char *pattern, const char *text);
 
 #endif

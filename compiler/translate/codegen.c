@@ -19,7 +19,9 @@
 
 #include "codegen.h"
 #include "diag.h"
-#include "elaborate.h"
+#include "format.h"
+#include "optimize.h"
+#include "resolve.h"
 #include "targetvar.h"
 
 static const char *gen_expr(struct codegen *g, struct node *n);

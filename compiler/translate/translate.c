@@ -18,7 +18,7 @@
 
 #include "codegen.h"
 #include "diag.h"
-#include "elaborate.h"
+#include "resolve.h"
 #include "translate.h"
 #include "privilege.h"
 #include "probes.h"

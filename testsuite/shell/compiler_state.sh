@@ -13,7 +13,7 @@ ast arena                  the allocator every session shares (never freed)
 ast intern_table           interned strings mean the same in every session
 ast_print scratch          a reused output buffer, empty between calls
 diag current               the session diagnostics go to (diag_use)
-passes process             what atexit and the stop-signal handler see: once per process
+session process            what atexit and the stop-signal handler see: once per process
 run run_child_pid          read by the signal handler that forwards to staprun or stapvm
 build watcher_signal       set by a signal handler (in the build watcher, a child process)
 remote_ssh remote_sig      what the fleet'"'"'s signal handler sets, and its self-pipe

@@ -11,7 +11,7 @@
  */
 #define main stap_main
 #include "../../compiler/main.c"
-#include "elaborate.h"
+#include "tapset.h"
 #undef main
 
 #include <fcntl.h>
