@@ -30,7 +30,7 @@ def installed(rel):
     return os.path.join(DATADIR, rel) if DATADIR else rel
 SECTION_KEYS = ("Variables", "Context", "Returns", "Guru")
 
-FUNC_DEF = re.compile(r'^\s*(private\s+)?function\s+([A-Za-z_]\w*)\s*(?::\s*(\w+))?\s*\(([^)]*)\)')
+FUNC_DEF = re.compile(r'^\s*(private\s+)?function\s+([A-Za-z_]\w*)\s*(?::\s*(\w+))?\s*\(')
 PROBE_DEF = re.compile(r'^\s*(private\s+)?probe\s+([\w.]+(?:\s*,\s*[\w.]+)*)\s*(\+?=)\s*(.*)$')
 HEADER_PROBE = re.compile(r'^probe\s+(.*?)\s+-\s+(.*)$')
 
@@ -256,7 +256,12 @@ def read_file(path, rel, items, groups, macros):
             if doc:
                 docs.append(doc)
         if fm:
-            private, name, rtype, args = fm.groups()
+            private, name, rtype = fm.groups()
+            # The parameters may go on over several lines.
+            args, k = line[fm.end():], i + 1
+            while ")" not in args and k < len(lines):
+                args, k = args + " " + lines[k].strip(), k + 1
+            args = args.split(")")[0]
             names = [name]
             kind = "function"
         else:
@@ -442,6 +447,16 @@ def man_stapfuncs(items, template):
     return template.replace("@FUNCTIONS@\n", "".join(body))
 
 
+def man_stapprobes(groups, template):
+    body = []
+    for group in sorted(groups):
+        probes = [i for i in groups[group]["items"] if i.kind == "probe"]
+        if probes:
+            body.append(".TP\n.BR tapset::%s (3stap)\n%s\n"
+                        % (group, roff(", ".join(sorted(i.name for i in probes)))))
+    return template.replace("@ALIAS_GROUPS@\n", "".join(body))
+
+
 def man_stapex(examples, template):
     body = []
     for f in sorted(os.listdir(examples)) if examples else []:
@@ -520,6 +535,10 @@ def main():
         return 0
     if opt.man:
         os.makedirs(opt.man, exist_ok=True)
+        # Pages of functions and aliases that are gone must not stay installed.
+        for f in os.listdir(opt.man):
+            if re.match(r'^(function|probe|tapset)::.*\.3stap$', f):
+                os.unlink(os.path.join(opt.man, f))
         for it in items.values():
             if it.docs or it.alias_of:
                 prefix = "function" if it.kind == "function" else "probe"
@@ -530,6 +549,8 @@ def main():
         if opt.templates:
             t = open(os.path.join(opt.templates, "stapfuncs.3stap.in"), encoding="utf-8").read()
             write(os.path.join(opt.man, "stapfuncs.3stap"), man_stapfuncs(items, t))
+            t = open(os.path.join(opt.templates, "stapprobes.3stap.in"), encoding="utf-8").read()
+            write(os.path.join(opt.man, "stapprobes.3stap"), man_stapprobes(groups, t))
             t = open(os.path.join(opt.templates, "stapex.3stap.in"), encoding="utf-8").read()
             write(os.path.join(opt.man, "stapex.3stap"), man_stapex(opt.examples, t))
     if opt.markdown:

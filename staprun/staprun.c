@@ -288,7 +288,8 @@ static const char *staprun_load_hint(int err)
 	case EEXIST:
 		return " (a module of that name is already loaded)";
 	case ENOEXEC:
-		return " (not a module for this kernel: was it built against these headers?)";
+		return " (not a module for this kernel: was it built against these headers? "
+		       "see man error::buildid)";
 	case EPERM:
 		return " (module loading is disabled or locked down)";
 	case EKEYREJECTED:
@@ -545,6 +546,9 @@ int main(int argc, char **argv)
 		staprun_err("must be run as root to load and unload kernel modules");
 		return 1;
 	}
+	if (staprun_check_privilege(&opt.module_path, !opt.attach && !opt.delete_only,
+				    opt.delete_only) < 0)
+		return 1;
 	if (opt.delete_only) {
 		staprun_name_from_path(opt.module_path, name, sizeof(name));
 		return staprun_unload(name) ? 1 : 0;
