@@ -67,7 +67,7 @@ static bool staprun_in_group(const char *name)
 int staprun_check_privilege(const char **module_path, bool load, bool unload)
 {
 	static char resolved[PATH_MAX];
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], real_dir[PATH_MAX];
 	struct utsname u;
 	struct stat st;
 	size_t len;
@@ -86,8 +86,13 @@ int staprun_check_privilege(const char **module_path, bool load, bool unload)
 	if (!load)
 		return 0;
 	uname(&u);
-	len = (size_t)snprintf(dir, sizeof(dir), "/lib/modules/%s/systemtap/", u.release);
-	if (!realpath(*module_path, resolved) || strncmp(resolved, dir, len) ||
+	snprintf(dir, sizeof(dir), "/lib/modules/%s/systemtap/", u.release);
+	/* Both resolved: /lib is a link to /usr/lib on a merged-/usr system. */
+	if (!realpath(dir, real_dir))
+		real_dir[0] = '\0';
+	len = strlen(real_dir);
+	if (!len || !realpath(*module_path, resolved) || strncmp(resolved, real_dir, len) ||
+	    resolved[len] != '/' ||
 	    stat(resolved, &st) < 0 || st.st_uid != 0) {
 		fprintf(stderr, "staprun: members of stapusr may load only modules root installed "
 			"in %s; '%s' is not one (see man staprun)\n", dir, *module_path);
