@@ -59,6 +59,14 @@ class Doc:
                     self.paragraphs.append((verbatim, text))
             current = []
 
+        # A section may also start after a sentence: "... files). Variables: dev, ino".
+        split = []
+        for raw in lines:
+            if raw.startswith((" ", "\t")):
+                split.append(raw)
+            else:
+                split.extend(re.split(r'(?<=[.)])\s+(?=(?:%s):)' % "|".join(SECTION_KEYS), raw))
+        lines = [l for l in split if l is not None and l not in SECTION_KEYS]
         for raw in lines:
             stripped = raw.strip()
             m = re.match(r'^(%s):\s*(.*)$' % "|".join(SECTION_KEYS), stripped)
@@ -88,9 +96,13 @@ class Doc:
         if not self.paragraphs:
             return ""
         text = self.paragraphs[0][1]
-        m = re.match(r'^(.*?[.;])(\s|$)', text)
-        first = m.group(1) if m and len(m.group(1)) > 20 else text
-        return first.rstrip(".;")
+        # The first '.' or ';' that ends a sentence outside parentheses, past 20 characters.
+        depth = 0
+        for i, ch in enumerate(text):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if ch in ".;" and depth <= 0 and i > 20 and (i + 1 == len(text) or text[i + 1] == " "):
+                return text[:i]
+        return text.rstrip(".;")
 
 
 class Item:
@@ -102,6 +114,7 @@ class Item:
         self.docs = []       # Doc blocks, one per distinct block
         self.variables = []  # aliases: variables the body assigns, in order
         self.alias_of = None  # aliases without a block: the alias they rename
+        self.guru = False     # functions: embedded C marked /* guru */ (needs stap -g)
 
 
 def die(msg):
@@ -293,16 +306,14 @@ def read_file(path, rel, items, groups, macros):
                 syn = "%s%s(%s)" % (name, ":" + sig_type if sig_type else "", re.sub(r'\s+', " ", sig_args))
                 if syn not in item.synopses:
                     item.synopses.append(syn)
+                if "/* guru */" in line:
+                    item.guru = True
             else:
-                points = rest.split("{")[0].strip().rstrip(",")
-                more = i + 1
-                while points.endswith(",") or (not rest.split("{")[0].strip() and more < len(lines)):
-                    nxt = lines[more].split("{")[0].strip()
-                    points = (points + " " + nxt).strip()
-                    more += 1
-                    if "{" in lines[more - 1]:
-                        break
-                points = points.rstrip(",").strip()
+                # The points may go on over several lines after a ','.
+                text, k = rest, i + 1
+                while "{" not in text and k < len(lines) and (not text.strip() or text.strip().endswith(",")):
+                    text, k = text + " " + lines[k].strip(), k + 1
+                points = re.sub(r'\s+', " ", text.split("{")[0]).strip().rstrip(",")
                 item.synopses.append("probe %s %s %s" % (name, op, points))
                 item.points = points
                 for v in body_variables(alias_body(lines, i, line[line.find("=") + 1:])):
@@ -414,7 +425,7 @@ def man_item(item, items):
     for key, title in (("Variables", "VALUES"), ("Returns", "RETURN VALUE"), ("Context", "CONTEXT")):
         if key in sections:
             out.append(".SH %s\n%s\n" % (title, roff(sections[key])))
-    if sections.get("Guru", "").lower().startswith("yes"):
+    if item.guru or sections.get("Guru", "").lower().startswith("yes"):
         out.append(".SH NOTES\nNeeds guru mode:\n.BR \"stap \\-g\" .\n")
     out.append(".SH FILES\n.I %s\n" % roff(installed(item.path)))
     out.append(".SH SEE ALSO\n.BR tapset::%s (3stap),\n.BR %s (3stap),\n.BR stap (1)\n"
