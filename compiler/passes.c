@@ -142,5 +142,7 @@ int passes_run(struct session *s)
 	int rc = run_module(s);
 	if (s->verbose)
 		fprintf(stderr, "Pass 5: ran in %.1f ms (exit status %d)\n", now_ms() - start, rc);
+	if (rc == STAP_EXIT_FAILURE && !session_stop_signal())
+		fprintf(stderr, "Pass 5: run failed. [see man error::pass5]\n");
 	return rc;
 }

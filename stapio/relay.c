@@ -102,7 +102,7 @@ static int stapio_trace_number(const char *name)
 /* Create (truncate) an output file; -1 after a message. */
 static int stapio_out_open(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = stapio_open_as_user(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		stapio_err("cannot open output file %s: %s", path, strerror(errno));
@@ -116,7 +116,7 @@ static int stapio_out_open_rotated(const struct stapio_relay *r, struct stapio_o
 
 	if (r->opt.rotate_keep && f->index >= r->opt.rotate_keep) {
 		snprintf(path, sizeof(path), "%s.%lu", f->base, f->index - r->opt.rotate_keep);
-		unlink(path);
+		stapio_unlink_as_user(path);
 	}
 	snprintf(path, sizeof(path), "%s.%lu", f->base, f->index);
 	f->bytes = 0;

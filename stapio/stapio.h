@@ -109,6 +109,17 @@ void stapio_system_run(uint32_t written_seq, bool all);
 /* Reap the commands that ended; wait_all: wait for every one (at exit) and free the queue. */
 void stapio_system_reap(bool wait_all);
 
+/*
+ * When staprun runs setuid root, stapio runs as root for a user who is not:
+ * the commands it starts (system(), -c) become that user for good, in a child
+ * just before exec (exits 126 if it cannot). No-op when the ids agree.
+ */
+void stapio_become_user(void);
+/* Open an output file as that user, not as root; as open(2). */
+int stapio_open_as_user(const char *path, int flags, mode_t mode);
+/* Remove a file as that user; as unlink(2). */
+int stapio_unlink_as_user(const char *path);
+
 /* ---- target.c: the -c command ---- */
 
 /* Fork the command, held before exec. Returns its pid, or -1 after a message. */

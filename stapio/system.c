@@ -1,9 +1,13 @@
 /* system.c - the commands system() asks for: each runs with /bin/sh -c once the output printed before it is out. */
 
+#define _GNU_SOURCE /* setresuid, setresgid */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +23,59 @@ static struct stapio_system_cmd *stapio_pending;	/* in arrival order */
 static size_t stapio_npending, stapio_pending_cap;
 static pid_t *stapio_children;				/* commands started, not yet reaped */
 static size_t stapio_nchildren, stapio_children_cap;
+
+void stapio_become_user(void)
+{
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+
+	if (uid == geteuid() && gid == getegid())
+		return;
+	if (setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0) {
+		fprintf(stderr, "stapio: cannot drop root privileges: %s\n", strerror(errno));
+		_exit(126);
+	}
+}
+
+/* Act as the real user (as_user) or as root again; a no-op when stapio is not setuid. */
+static void stapio_act_as(bool as_user, uid_t euid, gid_t egid)
+{
+	if (getuid() == euid && getgid() == egid)
+		return;
+	if (as_user ? setegid(getgid()) < 0 || seteuid(getuid()) < 0
+		    : seteuid(euid) < 0 || setegid(egid) < 0) {
+		fprintf(stderr, "stapio: cannot switch privileges: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+int stapio_open_as_user(const char *path, int flags, mode_t mode)
+{
+	uid_t euid = geteuid();
+	gid_t egid = getegid();
+	int fd, err;
+
+	stapio_act_as(true, euid, egid);
+	fd = open(path, flags, mode);
+	err = errno;
+	stapio_act_as(false, euid, egid);
+	errno = err;
+	return fd;
+}
+
+int stapio_unlink_as_user(const char *path)
+{
+	uid_t euid = geteuid();
+	gid_t egid = getegid();
+	int rc, err;
+
+	stapio_act_as(true, euid, egid);
+	rc = unlink(path);
+	err = errno;
+	stapio_act_as(false, euid, egid);
+	errno = err;
+	return rc;
+}
 
 void stapio_system_queue(uint32_t after_seq, const char *text, uint32_t len)
 {
@@ -74,6 +131,7 @@ static void stapio_system_start(const char *cmd)
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		stapio_become_user();
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}

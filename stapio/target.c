@@ -131,6 +131,7 @@ pid_t stapio_target_spawn(const char *command)
 		} while (n < 0 && errno == EINTR);
 		if (n != 1)
 			_exit(127);
+		stapio_become_user();
 		if (direct) {
 			execvp(words.we_wordv[0], words.we_wordv);
 			fprintf(stderr, "stapio: cannot run '%s': %s\n", words.we_wordv[0],

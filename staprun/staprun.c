@@ -389,7 +389,8 @@ static const char *staprun_load_hint(int err)
 	case EEXIST:
 		return " (a module of that name is already loaded)";
 	case ENOEXEC:
-		return " (not a module for this kernel: was it built against these headers?)";
+		return " (not a module for this kernel: was it built against these headers? "
+		       "see man error::buildid)";
 	case EPERM:
 		return " (module loading is disabled or locked down)";
 	case EKEYREJECTED:

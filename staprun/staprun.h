@@ -2,6 +2,7 @@
 #ifndef STAPRUN_H
 #define STAPRUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The "name=" of the .modinfo section of a module image; 0, or -1 if absent. */
@@ -28,5 +29,6 @@ void staprun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_path, size_t path_size,
 			    unsigned char **image, size_t *image_len);
+
 
 #endif

@@ -347,7 +347,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	if (!di) {
 		if (pp->optional || quiet)
 			return true; /* '?': no debuginfo is no match */
-		diag_error(what->loc, "%s", err);
+		diag_error(what->loc, "%s [see man warning::debuginfo]", err);
 		return false;
 	}
 	/* what only DWARF knows */
@@ -355,7 +355,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			    : sf.label ? ".label needs" : sf.callee ? ".callee needs"
 			    : pat.file ? "a source file in the pattern needs" : NULL;
 	if (needs && di->source != DBG_SOURCE_DWARF) {
-		diag_error(what->loc, "%s DWARF debuginfo: %s", needs, kernel_dwarf_missing(s, module));
+		diag_error(what->loc, "%s DWARF debuginfo: %s [see man error::dwarf]", needs, kernel_dwarf_missing(s, module));
 		return false;
 	}
 	const char *prefix = kernel ? "" : ast_printf("%s:", kernel_module_name(module));
@@ -484,7 +484,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 				   "at a call site DWARF records in %s", what->arg->u.str,
 				   sf.callee->arg && sf.callee->arg->kind == NODE_STR ? sf.callee->arg->u.str : "*", where);
 		else
-			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s",
+			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s [see man error::pass2]",
 				   sf.inl ? "inlined " : sf.call || sf.ret ? "out-of-line " : "",
 				   sf.exported ? "exported " : "", what->arg->u.str, where,
 				   nskipped ? ast_printf(" that a probe can attach to: %d skipped (%s)", nskipped, why_skipped) : "");

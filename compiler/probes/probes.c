@@ -426,7 +426,7 @@ static int expand_alias_hits(struct derive *d, struct probe_point *pp, struct ve
 	if (failed)
 		return -1;
 	if (total == 0 && !optional) {
-		diag_error(pp->loc, "probe point '%s' matched no probe point (add '?' to make it optional)",
+		diag_error(pp->loc, "probe point '%s' matched no probe point (add '?' to make it optional) [see man error::pass2]",
 			   probes_point_text(pp));
 		return -1;
 	}
@@ -440,10 +440,10 @@ static void report_unknown(struct probe_point *pp)
 	for (int i = 0; i < pp->components.n; i++)
 		wild |= probes_has_wildcard(((struct probe_component *)pp->components.items[i])->name);
 	if (wild)
-		diag_error(pp->loc, "probe point '%s' matches no alias (add '?' to make it optional)",
+		diag_error(pp->loc, "probe point '%s' matches no alias (add '?' to make it optional) [see man error::pass2]",
 			   probes_point_text(pp));
 	else
-		diag_error(pp->loc, "unknown probe point '%s': no alias has this name and '%s' is not a probe family",
+		diag_error(pp->loc, "unknown probe point '%s': no alias has this name and '%s' is not a probe family [see man error::pass2]",
 			   probes_point_text(pp), first->name);
 	if (!wild) {
 		const char *list = "";

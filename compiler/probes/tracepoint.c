@@ -306,7 +306,7 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 	if (!out->n) {
 		if (pp->optional)
 			return true; /* '?': the core skips the point */
-		diag_error(c->arg->loc, "no tracepoint matches \"%s\" in kernel %s%s", c->arg->u.str, s->release,
+		diag_error(c->arg->loc, "no tracepoint matches \"%s\" in kernel %s%s [see man error::pass2]", c->arg->u.str, s->release,
 			   module ? ast_printf(" or its module %s", sys_glob) : "");
 		return false;
 	}

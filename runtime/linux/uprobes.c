@@ -394,7 +394,7 @@ static int _stp_uprobes_register(void)
 		int rc = _stp_uprobe_register_one(up, &why);
 
 		if (rc) {
-			_stp_session_error("probe %s at %s: %s in %s at %s (offset 0x%llx): %d",
+			_stp_session_error("probe %s at %s: %s in %s at %s (offset 0x%llx): %d [see man error::inode-uprobes]",
 					   up->probe->pp, up->probe->location, why, up->path, up->what,
 					   (unsigned long long)up->offset, rc);
 			_stp_uprobe_put_paths(up);

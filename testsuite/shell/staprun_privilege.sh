@@ -1,0 +1,51 @@
+# staprun installed setuid root for the group stapusr (mode 4754, as the
+# Debian postinst makes it), in a guest with the host's userland: a member of
+# stapusr runs a module root put under /lib/modules/R/systemtap/, and its -c
+# command runs as that user; the same user is refused another path and -d;
+# a member of stapdev may load any path; a user in neither group cannot run it.
+fail() { echo "FAIL: $*"; exit 1; }
+ninep=
+for d in /lib/modules/*/kernel/fs/9p; do
+	r=${d#/lib/modules/}; r=${r%%/*}
+	case $r in *-rt-*) continue ;; esac
+	[ -d "/lib/modules/$r/build" ] && [ -f "/boot/vmlinuz-$r" ] && ninep=$r
+done
+[ -n "$ninep" ] || fail "no kernel with 9p modules and headers: apt-get install linux-image-amd64 linux-headers-amd64"
+command -v setpriv >/dev/null || fail "setpriv (util-linux) is missing"
+
+"$STAP" -p4 -r "$ninep" -m priv_t -e 'probe begin { printf("hello uid %d\n", uid()) } probe timer.s(30) { exit() }' >/dev/null ||
+	fail "stap -p4"
+cp "$BUILD/bin/staprun" "$BUILD/bin/stapio" .
+cat > guest.sh <<'GUEST'
+set -u
+as() { user=$1; shift; setpriv --reuid="$user" --regid=users --init-groups "$@"; }
+run() { label=$1; shift; out=$(as "$@" 2>&1); rc=$?; echo "$label: $out rc=$rc"; }
+for g in stapusr stapdev; do getent group $g >/dev/null || groupadd -r $g || exit 10; done
+useradd -M -N -g users -G stapusr alice && useradd -M -N -g users -G stapdev dave &&
+	useradd -M -N -g users bob || exit 11
+mkdir -p /opt/stapc && cp staprun stapio /opt/stapc/ &&
+	chown root:stapusr /opt/stapc/staprun && chmod 4754 /opt/stapc/staprun || exit 12
+dir=/lib/modules/$(uname -r)/systemtap
+mkdir -p "$dir" && cp priv_t.ko "$dir/" || exit 13
+cp priv_t.ko /tmp/priv_t.ko && chmod 644 /tmp/priv_t.ko
+run alice alice /opt/stapc/staprun -c 'id -un' "$dir/priv_t.ko"
+run "alice other path" alice /opt/stapc/staprun /tmp/priv_t.ko
+run "alice -d" alice /opt/stapc/staprun -d priv_t
+run dave dave /opt/stapc/staprun -c true /tmp/priv_t.ko
+run bob bob /opt/stapc/staprun "$dir/priv_t.ko"
+GUEST
+"$BUILD/bin/stapvm" -r "$ninep" --userland=host -d . -- sh guest.sh >out.txt 2>&1 ||
+	fail "the guest failed: $(cat out.txt)"
+cat out.txt
+alice=$(sed -n '/^alice: /,/rc=/p' out.txt)
+echo "$alice" | grep -q 'hello uid' || fail "alice's module did not run: $alice"
+echo "$alice" | grep -q '^alice\( rc=0\)*$' || fail "alice's -c command did not run as alice: $alice"
+echo "$alice" | grep -q 'rc=0$' || fail "alice's run failed: $alice"
+grep -A2 '^alice other path: ' out.txt | grep -q 'members of stapusr may load only modules root installed' ||
+	fail "alice loaded a module from another path"
+grep -A2 '^alice -d: ' out.txt | grep -q -- '-d needs root or the group stapdev' || fail "alice unloaded a module"
+grep -A3 '^dave: ' out.txt | grep -q 'hello uid' || fail "dave (stapdev) could not load a module from /tmp"
+grep -A2 '^bob: ' out.txt | grep -q 'Permission denied\|only root and the members of the groups' ||
+	fail "bob ran staprun"
+grep -A2 '^bob: ' out.txt | grep -q 'hello' && fail "bob ran a module"
+exit 0
