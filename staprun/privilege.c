@@ -6,15 +6,17 @@
  *   - a user in no stapc group is refused;
  *   - a member of stapdev (and stapusr) may do what root does;
  *   - a member of stapusr (with or without stapsys) may only run
- *     `staprun [-v] [-s MB] [-L] NAME`: the module NAME.ko that an
+ *     `staprun [-v] [-s MB] [-L] [-c CMD] [-x PID] [-o FILE] NAME`: the
+ *     module NAME.ko (or its full path there) that an
  *     administrator placed in /lib/modules/RELEASE/systemtap/, whose every
  *     path component is owned by root and writable by no one else (a root
  *     owned symlink on the way, such as Debian's /lib -> usr/lib, is followed
  *     by reading it; any other is refused). The file is opened once, with
  *     O_NOFOLLOW, checked through its descriptor and loaded from that
  *     descriptor (finit_module), so nothing can be swapped between the check
- *     and the load. No module parameters, -c, -x, -o or other option: each
- *     would act as root on the user's behalf.
+ *     and the load. No module parameters or other options (-d, -A, -D...):
+ *     each would act as root on the user's behalf; -c's command and -o's
+ *     file are stapio's, which runs and opens them as the user.
  * The environment is replaced by a fixed one in setuid mode (PATH and the
  * locale variables dropped or fixed), so nothing the user sets reaches
  * stapio or the module's load.
@@ -210,7 +212,10 @@ static int open_admin_module(const char *arg, char *path, size_t path_size)
 	return fd;
 }
 
-/* The options a stapusr member may give: -v, -s MB, -L. */
+/*
+ * The options a stapusr member may give: -v, -L, -s MB, and -c CMD, -x PID,
+ * -o FILE (stapio runs the command and opens the file as the user).
+ */
 static bool stapusr_options_ok(int argc, char **argv, const char **module)
 {
 	int i;
@@ -226,14 +231,14 @@ static bool stapusr_options_ok(int argc, char **argv, const char **module)
 			*module = a;
 			return true;
 		}
-		if (!strcmp(a, "-s") && i + 1 < argc) {
+		if ((!strcmp(a, "-s") || !strcmp(a, "-c") || !strcmp(a, "-x") || !strcmp(a, "-o")) && i + 1 < argc) {
 			i++;
 			continue;
 		}
 		if (strspn(a + 1, "vL") == strlen(a + 1) && a[1])
 			continue;
-		staprun_err("option '%s' is not permitted to members of stapusr (only -v, -s MB and -L; "
-			    "see docs/security.md)", a);
+		staprun_err("option '%s' is not permitted to members of stapusr (only -v, -L, -s MB, -c CMD, -x PID "
+			    "and -o FILE; see man staprun)", a);
 		return false;
 	}
 	staprun_err("no module named");
@@ -338,6 +343,15 @@ int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_
 	}
 	if (!stapusr_options_ok(argc, argv, &module))
 		return -1;
+	/* the administrator's directory named in full is the same as the name alone */
+	char admin[PATH_MAX];
+	struct utsname u;
+	uname(&u);
+	for (int merged = 0; merged < 2; merged++) {
+		snprintf(admin, sizeof(admin), "%s/lib/modules/%s/systemtap/", merged ? "/usr" : "", u.release);
+		if (!strncmp(module, admin, strlen(admin)) && !strchr(module + strlen(admin), '/'))
+			module += strlen(admin);
+	}
 	if (strchr(module, '/')) {
 		snprintf(module_path, path_size, "%s", module);
 		return read_signed_module(module, in_group("stapsys"), image, image_len);

@@ -79,7 +79,7 @@ out: __attribute__((unused));
 	;
 }
 
-/* function error at @SRCDIR@/tapset/logging.stp:9:10 */
+/* function error at @SRCDIR@/tapset/logging.stp:10:10 */
 static __always_inline void function_error(struct context *c, const char * l_msg)
 {
 	#define STAP_ARG_msg (l_msg)
