@@ -598,6 +598,148 @@ static void resolve_foreach_hist(struct scope *sc, struct node *n)
 	sc->loop_depth--;
 }
 
+static void resolve_foreach(struct scope *sc, struct node *n)
+{
+	if (n->u.foreach.array->kind == NODE_STAT_OP) {
+		resolve_foreach_hist(sc, n);
+		return;
+	}
+	struct symbol *arr = array_symbol(sc, n->u.foreach.array);
+	note_access(sc, arr, true, false);
+	/* Sorting reorders the array's list: that needs the write lock. */
+	if (arr->kind == SYM_GLOBAL)
+		push_unique(sc->writes, arr);
+	for (int i = 0; i < n->u.foreach.keys.n; i++) {
+		struct node *k = n->u.foreach.keys.items[i];
+		struct symbol *sym = lookup(sc, k);
+		if (sym->kind == SYM_GLOBAL)
+			diag_error(k->loc, "foreach key '%s' must be a local variable, not a global", sym->name);
+		note_access(sc, sym, false, true);
+	}
+	if (n->u.foreach.value) {
+		struct symbol *sym = lookup(sc, n->u.foreach.value);
+		if (sym->kind == SYM_GLOBAL)
+			diag_error(n->u.foreach.value->loc, "foreach value '%s' must be a local variable",
+				   sym->name);
+		note_access(sc, sym, false, true);
+	}
+	if (n->u.foreach.sort_dir && n->u.foreach.sort_column > n->u.foreach.keys.n)
+		diag_error(n->loc, "foreach sorts by key %d but binds only %d key%s",
+			   n->u.foreach.sort_column, n->u.foreach.keys.n,
+			   n->u.foreach.keys.n == 1 ? "" : "s");
+	if (n->u.foreach.slice.n && n->u.foreach.slice.n != n->u.foreach.keys.n)
+		diag_error(n->loc, "foreach binds %d key%s but its slice has %d", n->u.foreach.keys.n,
+			   n->u.foreach.keys.n == 1 ? "" : "s", n->u.foreach.slice.n);
+	for (int i = 0; i < n->u.foreach.slice.n; i++) {
+		struct node *k = n->u.foreach.slice.items[i];
+		if (k->kind != NODE_WILDCARD)
+			resolve_node(sc, k);
+	}
+	resolve_node(sc, n->u.foreach.limit);
+	/* a sort would reorder the list the enclosing loop is walking */
+	for (int i = 0; n->u.foreach.sort_dir && i < sc->iterating.n; i++)
+		if (sc->iterating.items[i] == arr)
+			diag_error(n->loc, "cannot sort array '%s' inside a foreach over it: iterate it unsorted",
+				   arr->name);
+	sc->loop_depth++;
+	vec_push(&sc->iterating, arr);
+	resolve_node(sc, n->u.foreach.body);
+	sc->iterating.n--;
+	sc->loop_depth--;
+}
+
+static void resolve_target_node(struct scope *sc, struct node *n)
+{
+	/*
+	 * A function has no probe point whose variables it could read;
+	 * a kernel global (@var) it can read anywhere, and typed values.
+	 */
+	if (sc->func && n->u.target.base != TARGET_BASE_CAST && n->u.target.base != TARGET_BASE_AUTO &&
+	    n->u.target.base != TARGET_BASE_AT_VAR)
+		diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @var, @cast and '->' on typed values)",
+			   ast_expr_text(n));
+	resolve_node(sc, n->u.target.operand);
+	for (int i = 0; i < n->u.target.path.n; i++)
+		resolve_node(sc, ((struct target_step *)n->u.target.path.items[i])->index);
+}
+
+static void resolve_try(struct scope *sc, struct node *n)
+{
+	resolve_node(sc, n->u.try_stmt.body);
+	struct node *var = n->u.try_stmt.var;
+	if (var) {
+		struct symbol *sym = lookup(sc, var);
+		if (sym->kind == SYM_GLOBAL)
+			diag_error(var->loc, "catch variable '%s' must be a local variable, not a global",
+				   sym->name);
+		note_access(sc, sym, false, true);
+	}
+	resolve_node(sc, n->u.try_stmt.handler);
+}
+
+static void resolve_block(struct scope *sc, struct node *n)
+{
+	/* an alias body in a derived probe sees its own file's private names */
+	struct ast_file *outer = sc->file;
+	for (int i = 0; sc->probe && i < sc->probe->body_files.n; i++) {
+		struct probe_body_file *bf = sc->probe->body_files.items[i];
+		if (bf->block == n)
+			sc->file = bf->file;
+	}
+	resolve_vec(sc, &n->u.block.stmts);
+	sc->file = outer;
+}
+
+static void resolve_if(struct scope *sc, struct node *n)
+{
+	if (is_defined_test(n->u.if_stmt.cond)) {
+		/* only the branch @defined chose is compiled */
+		resolve_node(sc, n->u.if_stmt.cond);
+		struct node *live = defined_test_value(n->u.if_stmt.cond) ? n->u.if_stmt.then : n->u.if_stmt.otherwise;
+		if (live) {
+			*n = *live;
+			resolve_node(sc, n);
+		} else {
+			n->kind = NODE_NULL_STMT;
+		}
+		return;
+	}
+	resolve_node(sc, n->u.if_stmt.cond);
+	resolve_node(sc, n->u.if_stmt.then);
+	resolve_node(sc, n->u.if_stmt.otherwise);
+}
+
+static void resolve_delete(struct scope *sc, struct node *n)
+{
+	struct node *t = n->u.del.target;
+	if (t->kind == NODE_VAR) {
+		struct symbol *sym = lookup(sc, t);
+		note_access(sc, sym, false, true);
+		check_not_iterating(sc, sym, t);
+	} else if (t->kind == NODE_INDEX) {
+		struct symbol *arr = array_symbol(sc, t->u.index.array);
+		note_access(sc, arr, false, true);
+		check_not_iterating(sc, arr, t);
+		resolve_match_keys(sc, &t->u.index.keys);
+	} else {
+		diag_error(t->loc, "delete needs a variable, an array or an array element");
+	}
+}
+
+static void resolve_ternary(struct scope *sc, struct node *n)
+{
+	if (is_defined_test(n->u.ternary.cond)) {
+		/* only the branch @defined chose is compiled */
+		resolve_node(sc, n->u.ternary.cond);
+		*n = *(defined_test_value(n->u.ternary.cond) ? n->u.ternary.then : n->u.ternary.otherwise);
+		resolve_node(sc, n);
+		return;
+	}
+	resolve_node(sc, n->u.ternary.cond);
+	resolve_node(sc, n->u.ternary.then);
+	resolve_node(sc, n->u.ternary.otherwise);
+}
+
 static void resolve_node(struct scope *sc, struct node *n)
 {
 	if (!n)
@@ -612,17 +754,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 			diag_error(n->loc, "embedded C in a script needs guru mode (-g)");
 		break;
 	case NODE_TARGET:
-		/*
-		 * A function has no probe point whose variables it could read;
-		 * a kernel global (@var) it can read anywhere, and typed values.
-		 */
-		if (sc->func && n->u.target.base != TARGET_BASE_CAST && n->u.target.base != TARGET_BASE_AUTO &&
-		    n->u.target.base != TARGET_BASE_AT_VAR)
-			diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @var, @cast and '->' on typed values)",
-				   ast_expr_text(n));
-		resolve_node(sc, n->u.target.operand);
-		for (int i = 0; i < n->u.target.path.n; i++)
-			resolve_node(sc, ((struct target_step *)n->u.target.path.items[i])->index);
+		resolve_target_node(sc, n);
 		break;
 	case NODE_ENTRY:
 		if (sc->func)
@@ -640,19 +772,9 @@ static void resolve_node(struct scope *sc, struct node *n)
 		else
 			fold_defined(sc, n);
 		break;
-	case NODE_TRY: {
-		resolve_node(sc, n->u.try_stmt.body);
-		struct node *var = n->u.try_stmt.var;
-		if (var) {
-			struct symbol *sym = lookup(sc, var);
-			if (sym->kind == SYM_GLOBAL)
-				diag_error(var->loc, "catch variable '%s' must be a local variable, not a global",
-					   sym->name);
-			note_access(sc, sym, false, true);
-		}
-		resolve_node(sc, n->u.try_stmt.handler);
+	case NODE_TRY:
+		resolve_try(sc, n);
 		break;
-	}
 	case NODE_VAR: {
 		struct symbol *sym = lookup(sc, n);
 		note_access(sc, sym, true, false);
@@ -673,16 +795,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_node(sc, n->u.binary.rhs);
 		break;
 	case NODE_TERNARY:
-		if (is_defined_test(n->u.ternary.cond)) {
-			/* only the branch @defined chose is compiled */
-			resolve_node(sc, n->u.ternary.cond);
-			*n = *(defined_test_value(n->u.ternary.cond) ? n->u.ternary.then : n->u.ternary.otherwise);
-			resolve_node(sc, n);
-			break;
-		}
-		resolve_node(sc, n->u.ternary.cond);
-		resolve_node(sc, n->u.ternary.then);
-		resolve_node(sc, n->u.ternary.otherwise);
+		resolve_ternary(sc, n);
 		break;
 	case NODE_ASSIGN:
 		resolve_node(sc, n->u.assign.rhs);
@@ -695,37 +808,14 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_match_keys(sc, &n->u.in.keys);
 		note_access(sc, array_symbol(sc, n->u.in.array), true, false);
 		break;
-	case NODE_BLOCK: {
-		/* an alias body in a derived probe sees its own file's private names */
-		struct ast_file *outer = sc->file;
-		for (int i = 0; sc->probe && i < sc->probe->body_files.n; i++) {
-			struct probe_body_file *bf = sc->probe->body_files.items[i];
-			if (bf->block == n)
-				sc->file = bf->file;
-		}
-		resolve_vec(sc, &n->u.block.stmts);
-		sc->file = outer;
+	case NODE_BLOCK:
+		resolve_block(sc, n);
 		break;
-	}
 	case NODE_EXPR_STMT:
 		resolve_node(sc, n->u.expr_stmt.expr);
 		break;
 	case NODE_IF:
-		if (is_defined_test(n->u.if_stmt.cond)) {
-			/* only the branch @defined chose is compiled */
-			resolve_node(sc, n->u.if_stmt.cond);
-			struct node *live = defined_test_value(n->u.if_stmt.cond) ? n->u.if_stmt.then : n->u.if_stmt.otherwise;
-			if (live) {
-				*n = *live;
-				resolve_node(sc, n);
-			} else {
-				n->kind = NODE_NULL_STMT;
-			}
-			break;
-		}
-		resolve_node(sc, n->u.if_stmt.cond);
-		resolve_node(sc, n->u.if_stmt.then);
-		resolve_node(sc, n->u.if_stmt.otherwise);
+		resolve_if(sc, n);
 		break;
 	case NODE_WHILE:
 		resolve_node(sc, n->u.while_stmt.cond);
@@ -741,55 +831,9 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_node(sc, n->u.for_stmt.body);
 		sc->loop_depth--;
 		break;
-	case NODE_FOREACH: {
-		if (n->u.foreach.array->kind == NODE_STAT_OP) {
-			resolve_foreach_hist(sc, n);
-			break;
-		}
-		struct symbol *arr = array_symbol(sc, n->u.foreach.array);
-		note_access(sc, arr, true, false);
-		/* Sorting reorders the array's list: that needs the write lock. */
-		if (arr->kind == SYM_GLOBAL)
-			push_unique(sc->writes, arr);
-		for (int i = 0; i < n->u.foreach.keys.n; i++) {
-			struct node *k = n->u.foreach.keys.items[i];
-			struct symbol *sym = lookup(sc, k);
-			if (sym->kind == SYM_GLOBAL)
-				diag_error(k->loc, "foreach key '%s' must be a local variable, not a global", sym->name);
-			note_access(sc, sym, false, true);
-		}
-		if (n->u.foreach.value) {
-			struct symbol *sym = lookup(sc, n->u.foreach.value);
-			if (sym->kind == SYM_GLOBAL)
-				diag_error(n->u.foreach.value->loc, "foreach value '%s' must be a local variable",
-					   sym->name);
-			note_access(sc, sym, false, true);
-		}
-		if (n->u.foreach.sort_dir && n->u.foreach.sort_column > n->u.foreach.keys.n)
-			diag_error(n->loc, "foreach sorts by key %d but binds only %d key%s",
-				   n->u.foreach.sort_column, n->u.foreach.keys.n,
-				   n->u.foreach.keys.n == 1 ? "" : "s");
-		if (n->u.foreach.slice.n && n->u.foreach.slice.n != n->u.foreach.keys.n)
-			diag_error(n->loc, "foreach binds %d key%s but its slice has %d", n->u.foreach.keys.n,
-				   n->u.foreach.keys.n == 1 ? "" : "s", n->u.foreach.slice.n);
-		for (int i = 0; i < n->u.foreach.slice.n; i++) {
-			struct node *k = n->u.foreach.slice.items[i];
-			if (k->kind != NODE_WILDCARD)
-				resolve_node(sc, k);
-		}
-		resolve_node(sc, n->u.foreach.limit);
-		/* a sort would reorder the list the enclosing loop is walking */
-		for (int i = 0; n->u.foreach.sort_dir && i < sc->iterating.n; i++)
-			if (sc->iterating.items[i] == arr)
-				diag_error(n->loc, "cannot sort array '%s' inside a foreach over it: iterate it unsorted",
-					   arr->name);
-		sc->loop_depth++;
-		vec_push(&sc->iterating, arr);
-		resolve_node(sc, n->u.foreach.body);
-		sc->iterating.n--;
-		sc->loop_depth--;
+	case NODE_FOREACH:
+		resolve_foreach(sc, n);
 		break;
-	}
 	case NODE_BREAK:
 	case NODE_CONTINUE:
 		if (!sc->loop_depth)
@@ -803,22 +847,9 @@ static void resolve_node(struct scope *sc, struct node *n)
 			diag_error(n->loc, "'return' outside a function: use 'next' to leave a probe");
 		resolve_node(sc, n->u.ret.value);
 		break;
-	case NODE_DELETE: {
-		struct node *t = n->u.del.target;
-		if (t->kind == NODE_VAR) {
-			struct symbol *sym = lookup(sc, t);
-			note_access(sc, sym, false, true);
-			check_not_iterating(sc, sym, t);
-		} else if (t->kind == NODE_INDEX) {
-			struct symbol *arr = array_symbol(sc, t->u.index.array);
-			note_access(sc, arr, false, true);
-			check_not_iterating(sc, arr, t);
-			resolve_match_keys(sc, &t->u.index.keys);
-		} else {
-			diag_error(t->loc, "delete needs a variable, an array or an array element");
-		}
+	case NODE_DELETE:
+		resolve_delete(sc, n);
 		break;
-	}
 	case NODE_STAT_ADD:
 		resolve_node(sc, n->u.stat_add.value);
 		resolve_statistic(sc, n->u.stat_add.target, true);

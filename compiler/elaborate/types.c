@@ -293,6 +293,167 @@ static void infer_lvalue_type(struct infer *in, struct node *lhs, enum stp_type 
 	}
 }
 
+static void infer_foreach(struct infer *in, struct node *n)
+{
+	if (n->u.foreach.array->kind == NODE_STAT_OP) {
+		/* histogram buckets: the index and the count are longs */
+		infer_node(in, n->u.foreach.array);
+		for (int i = 0; i < n->u.foreach.keys.n; i++) {
+			struct node *k = n->u.foreach.keys.items[i];
+			if (k->u.var.sym)
+				set_arity(in, k->u.var.sym, 0, k->loc);
+			infer_expect(in, k, TYPE_LONG, "histogram bucket indexes");
+		}
+		struct node *v = n->u.foreach.value;
+		if (v && v->u.var.sym)
+			set_arity(in, v->u.var.sym, 0, v->loc);
+		if (v)
+			infer_expect(in, v, TYPE_LONG, "histogram bucket counts");
+		if (n->u.foreach.limit)
+			infer_expect(in, n->u.foreach.limit, TYPE_LONG, "a foreach limit");
+		infer_node(in, n->u.foreach.body);
+		return;
+	}
+	struct symbol *arr = n->u.foreach.array->u.var.sym;
+	if (arr) {
+		set_arity(in, arr, n->u.foreach.keys.n, n->loc);
+		for (int i = 0; i < n->u.foreach.slice.n && i < 9; i++) {
+			struct node *k = n->u.foreach.slice.items[i];
+			if (k->kind == NODE_WILDCARD)
+				continue;
+			infer_node(in, k);
+			if (arr->keys[i] != TYPE_UNKNOWN)
+				infer_expect(in, k, arr->keys[i], WHAT(in, "key %d of '%s'", i + 1, arr->name));
+			else if (k->type != TYPE_UNKNOWN && arr->arity == n->u.foreach.slice.n)
+				unify(in, &arr->keys[i], k->type, k->loc, WHAT(in, "key %d of '%s'", i + 1, arr->name));
+		}
+		for (int i = 0; i < n->u.foreach.keys.n && i < 9; i++) {
+			struct node *k = n->u.foreach.keys.items[i];
+			if (!k->u.var.sym)
+				continue;
+			set_arity(in, k->u.var.sym, 0, k->loc);
+			if (arr->keys[i] != TYPE_UNKNOWN)
+				unify(in, &k->u.var.sym->type, arr->keys[i], k->loc, WHAT(in, "'%s'", k->u.var.name));
+			else if (k->u.var.sym->type != TYPE_UNKNOWN && arr->arity == n->u.foreach.keys.n)
+				unify(in, &arr->keys[i], k->u.var.sym->type, k->loc,
+				      WHAT(in, "key %d of '%s'", i + 1, arr->name));
+			k->type = k->u.var.sym->type;
+		}
+		struct node *v = n->u.foreach.value;
+		if (v && v->u.var.sym) {
+			set_arity(in, v->u.var.sym, 0, v->loc);
+			if (arr->type != TYPE_UNKNOWN)
+				unify(in, &v->u.var.sym->type, arr->type, v->loc, WHAT(in, "'%s'", v->u.var.name));
+			else if (v->u.var.sym->type != TYPE_UNKNOWN)
+				unify(in, &arr->type, v->u.var.sym->type, v->loc,
+				      WHAT(in, "elements of '%s'", arr->name));
+			v->type = v->u.var.sym->type;
+		}
+	}
+	if (n->u.foreach.limit)
+		infer_expect(in, n->u.foreach.limit, TYPE_LONG, "a foreach limit");
+	infer_node(in, n->u.foreach.body);
+}
+
+static void infer_assign(struct infer *in, struct node *n)
+{
+	struct node *lhs = n->u.assign.lhs, *rhs = n->u.assign.rhs;
+	enum ast_op op = n->u.assign.op;
+	infer_node(in, lhs);
+	infer_node(in, rhs);
+	enum stp_type t = op == OP_NONE ? TYPE_UNKNOWN : op == OP_CONCAT ? TYPE_STRING : TYPE_LONG;
+	if (t == TYPE_UNKNOWN)
+		t = lhs->type != TYPE_UNKNOWN ? lhs->type : rhs->type;
+	if (t == TYPE_UNKNOWN)
+		return;
+	if ((lhs->type != TYPE_UNKNOWN && lhs->type != t) || (rhs->type != TYPE_UNKNOWN && rhs->type != t)) {
+		/* one clear report at the operator instead of one per side */
+		if (reporting(in) && first_report_at(in, n->loc))
+			diag_error(n->loc, "type mismatch in '%s=': %s on the left, %s on the right",
+				   op == OP_NONE ? "" : ast_op_spelling(op),
+				   ast_type_name(lhs->type != TYPE_UNKNOWN ? lhs->type : t),
+				   ast_type_name(rhs->type != TYPE_UNKNOWN ? rhs->type : t));
+		return;
+	}
+	infer_lvalue_type(in, lhs, t, n->loc);
+	expect_type(in, lhs, t, "the target of the assignment");
+	expect_type(in, rhs, t, "the assigned value");
+	unify(in, &n->type, t, n->loc, "the assignment");
+}
+
+static void infer_stat_op(struct infer *in, struct node *n)
+{
+	/* extractors and histogram buckets are longs; a whole histogram can only be printed */
+	struct node *t = n->u.stat_op.operand;
+	infer_lvalue_type(in, t, TYPE_STATS, t->loc);
+	infer_node(in, t);
+	for (int i = 0; i < n->u.stat_op.args.n; i++)
+		infer_expect(in, n->u.stat_op.args.items[i], TYPE_LONG,
+			     WHAT(in, "parameters of %s", ast_stat_op_name(n->u.stat_op.op)));
+	if (n->u.stat_op.bucket)
+		infer_expect(in, n->u.stat_op.bucket, TYPE_LONG, "histogram bucket indexes");
+	bool hist = n->u.stat_op.op == STAT_HIST_LINEAR || n->u.stat_op.op == STAT_HIST_LOG;
+	n->type = hist && !n->u.stat_op.bucket ? TYPE_STATS : TYPE_LONG;
+}
+
+static void infer_try(struct infer *in, struct node *n)
+{
+	infer_node(in, n->u.try_stmt.body);
+	struct node *var = n->u.try_stmt.var;
+	if (var && var->u.var.sym) {
+		set_arity(in, var->u.var.sym, 0, var->loc);
+		unify(in, &var->u.var.sym->type, TYPE_STRING, var->loc,
+		      WHAT(in, "'%s' (the message of a caught error)", var->u.var.name));
+		var->type = TYPE_STRING;
+	}
+	infer_node(in, n->u.try_stmt.handler);
+}
+
+static void infer_binary(struct infer *in, struct node *n)
+{
+	enum ast_op op = n->u.binary.op;
+	const char *what = WHAT(in, "operands of '%s'", ast_op_spelling(op));
+	if (op == OP_CONCAT) {
+		infer_expect(in, n->u.binary.lhs, TYPE_STRING, what);
+		infer_expect(in, n->u.binary.rhs, TYPE_STRING, what);
+		n->type = TYPE_STRING;
+	} else if (op >= OP_EQ && op <= OP_GE) {
+		infer_pair(in, n->u.binary.lhs, n->u.binary.rhs, n->loc, what);
+		n->type = TYPE_LONG;
+	} else {
+		infer_expect(in, n->u.binary.lhs, TYPE_LONG, what);
+		infer_expect(in, n->u.binary.rhs, TYPE_LONG, what);
+		n->type = TYPE_LONG;
+	}
+}
+
+static void infer_target(struct infer *in, struct node *n)
+{
+	/* the value type follows from the syntax: strings when pretty-printed */
+	for (int i = 0; i < n->u.target.path.n; i++) {
+		struct target_step *st = n->u.target.path.items[i];
+		if (st->index)
+			infer_expect(in, st->index, TYPE_LONG, "an index of a target variable");
+	}
+	if (n->u.target.operand)
+		infer_expect(in, n->u.target.operand, TYPE_LONG, n->u.target.base == TARGET_BASE_AUTO
+			     ? "the pointer before '->'" : "the address given to @cast");
+	unify(in, &n->type, targetvar_value_type(n), n->loc, "a target variable");
+}
+
+static void infer_return(struct infer *in, struct node *n)
+{
+	if (n->u.ret.value && in->func) {
+		infer_node(in, n->u.ret.value);
+		if (n->u.ret.value->type != TYPE_UNKNOWN)
+			unify(in, &in->func->type, n->u.ret.value->type, n->u.ret.value->loc,
+			      WHAT(in, "the value of '%s'", in->func->name));
+		else if (in->func->type != TYPE_UNKNOWN)
+			expect_type(in, n->u.ret.value, in->func->type,
+				     WHAT(in, "the value of '%s'", in->func->name));
+	}
+}
+
 static void infer_node(struct infer *in, struct node *n)
 {
 	if (!n)
@@ -329,54 +490,18 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_expect(in, n->u.unary.operand, TYPE_LONG, WHAT(in, "operand of '%s'", ast_op_spelling(n->u.unary.op)));
 		n->type = TYPE_LONG;
 		break;
-	case NODE_BINARY: {
-		enum ast_op op = n->u.binary.op;
-		const char *what = WHAT(in, "operands of '%s'", ast_op_spelling(op));
-		if (op == OP_CONCAT) {
-			infer_expect(in, n->u.binary.lhs, TYPE_STRING, what);
-			infer_expect(in, n->u.binary.rhs, TYPE_STRING, what);
-			n->type = TYPE_STRING;
-		} else if (op >= OP_EQ && op <= OP_GE) {
-			infer_pair(in, n->u.binary.lhs, n->u.binary.rhs, n->loc, what);
-			n->type = TYPE_LONG;
-		} else {
-			infer_expect(in, n->u.binary.lhs, TYPE_LONG, what);
-			infer_expect(in, n->u.binary.rhs, TYPE_LONG, what);
-			n->type = TYPE_LONG;
-		}
+	case NODE_BINARY:
+		infer_binary(in, n);
 		break;
-	}
 	case NODE_TERNARY:
 		infer_expect(in, n->u.ternary.cond, TYPE_LONG, "a condition");
 		infer_pair(in, n->u.ternary.then, n->u.ternary.otherwise, n->loc, "the branches of '?:'");
 		if (n->u.ternary.then->type != TYPE_UNKNOWN)
 			unify(in, &n->type, n->u.ternary.then->type, n->loc, "'?:'");
 		break;
-	case NODE_ASSIGN: {
-		struct node *lhs = n->u.assign.lhs, *rhs = n->u.assign.rhs;
-		enum ast_op op = n->u.assign.op;
-		infer_node(in, lhs);
-		infer_node(in, rhs);
-		enum stp_type t = op == OP_NONE ? TYPE_UNKNOWN : op == OP_CONCAT ? TYPE_STRING : TYPE_LONG;
-		if (t == TYPE_UNKNOWN)
-			t = lhs->type != TYPE_UNKNOWN ? lhs->type : rhs->type;
-		if (t == TYPE_UNKNOWN)
-			break;
-		if ((lhs->type != TYPE_UNKNOWN && lhs->type != t) || (rhs->type != TYPE_UNKNOWN && rhs->type != t)) {
-			/* one clear report at the operator instead of one per side */
-			if (reporting(in) && first_report_at(in, n->loc))
-				diag_error(n->loc, "type mismatch in '%s=': %s on the left, %s on the right",
-					   op == OP_NONE ? "" : ast_op_spelling(op),
-					   ast_type_name(lhs->type != TYPE_UNKNOWN ? lhs->type : t),
-					   ast_type_name(rhs->type != TYPE_UNKNOWN ? rhs->type : t));
-			break;
-		}
-		infer_lvalue_type(in, lhs, t, n->loc);
-		expect_type(in, lhs, t, "the target of the assignment");
-		expect_type(in, rhs, t, "the assigned value");
-		unify(in, &n->type, t, n->loc, "the assignment");
+	case NODE_ASSIGN:
+		infer_assign(in, n);
 		break;
-	}
 	case NODE_INCDEC:
 		infer_node(in, n->u.incdec.operand);
 		infer_lvalue_type(in, n->u.incdec.operand, TYPE_LONG, n->loc);
@@ -413,130 +538,35 @@ static void infer_node(struct infer *in, struct node *n)
 		infer_node(in, n->u.for_stmt.step);
 		infer_node(in, n->u.for_stmt.body);
 		break;
-	case NODE_FOREACH: {
-		if (n->u.foreach.array->kind == NODE_STAT_OP) {
-			/* histogram buckets: the index and the count are longs */
-			infer_node(in, n->u.foreach.array);
-			for (int i = 0; i < n->u.foreach.keys.n; i++) {
-				struct node *k = n->u.foreach.keys.items[i];
-				if (k->u.var.sym)
-					set_arity(in, k->u.var.sym, 0, k->loc);
-				infer_expect(in, k, TYPE_LONG, "histogram bucket indexes");
-			}
-			struct node *v = n->u.foreach.value;
-			if (v && v->u.var.sym)
-				set_arity(in, v->u.var.sym, 0, v->loc);
-			if (v)
-				infer_expect(in, v, TYPE_LONG, "histogram bucket counts");
-			if (n->u.foreach.limit)
-				infer_expect(in, n->u.foreach.limit, TYPE_LONG, "a foreach limit");
-			infer_node(in, n->u.foreach.body);
-			break;
-		}
-		struct symbol *arr = n->u.foreach.array->u.var.sym;
-		if (arr) {
-			set_arity(in, arr, n->u.foreach.keys.n, n->loc);
-			for (int i = 0; i < n->u.foreach.slice.n && i < 9; i++) {
-				struct node *k = n->u.foreach.slice.items[i];
-				if (k->kind == NODE_WILDCARD)
-					continue;
-				infer_node(in, k);
-				if (arr->keys[i] != TYPE_UNKNOWN)
-					infer_expect(in, k, arr->keys[i], WHAT(in, "key %d of '%s'", i + 1, arr->name));
-				else if (k->type != TYPE_UNKNOWN && arr->arity == n->u.foreach.slice.n)
-					unify(in, &arr->keys[i], k->type, k->loc, WHAT(in, "key %d of '%s'", i + 1, arr->name));
-			}
-			for (int i = 0; i < n->u.foreach.keys.n && i < 9; i++) {
-				struct node *k = n->u.foreach.keys.items[i];
-				if (!k->u.var.sym)
-					continue;
-				set_arity(in, k->u.var.sym, 0, k->loc);
-				if (arr->keys[i] != TYPE_UNKNOWN)
-					unify(in, &k->u.var.sym->type, arr->keys[i], k->loc, WHAT(in, "'%s'", k->u.var.name));
-				else if (k->u.var.sym->type != TYPE_UNKNOWN && arr->arity == n->u.foreach.keys.n)
-					unify(in, &arr->keys[i], k->u.var.sym->type, k->loc,
-					      WHAT(in, "key %d of '%s'", i + 1, arr->name));
-				k->type = k->u.var.sym->type;
-			}
-			struct node *v = n->u.foreach.value;
-			if (v && v->u.var.sym) {
-				set_arity(in, v->u.var.sym, 0, v->loc);
-				if (arr->type != TYPE_UNKNOWN)
-					unify(in, &v->u.var.sym->type, arr->type, v->loc, WHAT(in, "'%s'", v->u.var.name));
-				else if (v->u.var.sym->type != TYPE_UNKNOWN)
-					unify(in, &arr->type, v->u.var.sym->type, v->loc,
-					      WHAT(in, "elements of '%s'", arr->name));
-				v->type = v->u.var.sym->type;
-			}
-		}
-		if (n->u.foreach.limit)
-			infer_expect(in, n->u.foreach.limit, TYPE_LONG, "a foreach limit");
-		infer_node(in, n->u.foreach.body);
+	case NODE_FOREACH:
+		infer_foreach(in, n);
 		break;
-	}
 	case NODE_RETURN:
-		if (n->u.ret.value && in->func) {
-			infer_node(in, n->u.ret.value);
-			if (n->u.ret.value->type != TYPE_UNKNOWN)
-				unify(in, &in->func->type, n->u.ret.value->type, n->u.ret.value->loc,
-				      WHAT(in, "the value of '%s'", in->func->name));
-			else if (in->func->type != TYPE_UNKNOWN)
-				expect_type(in, n->u.ret.value, in->func->type,
-					     WHAT(in, "the value of '%s'", in->func->name));
-		}
+		infer_return(in, n);
 		break;
 	case NODE_DELETE:
 		if (n->u.del.target->kind == NODE_INDEX)
 			infer_node(in, n->u.del.target);
 		break;
-	case NODE_TRY: {
-		infer_node(in, n->u.try_stmt.body);
-		struct node *var = n->u.try_stmt.var;
-		if (var && var->u.var.sym) {
-			set_arity(in, var->u.var.sym, 0, var->loc);
-			unify(in, &var->u.var.sym->type, TYPE_STRING, var->loc,
-			      WHAT(in, "'%s' (the message of a caught error)", var->u.var.name));
-			var->type = TYPE_STRING;
-		}
-		infer_node(in, n->u.try_stmt.handler);
+	case NODE_TRY:
+		infer_try(in, n);
 		break;
-	}
 	case NODE_STAT_ADD:
 		infer_lvalue_type(in, n->u.stat_add.target, TYPE_STATS, n->loc);
 		infer_node(in, n->u.stat_add.target);
 		infer_expect(in, n->u.stat_add.value, TYPE_LONG, "values added with '<<<'");
 		n->type = TYPE_LONG;
 		break;
-	case NODE_STAT_OP: {
-		/* extractors and histogram buckets are longs; a whole histogram can only be printed */
-		struct node *t = n->u.stat_op.operand;
-		infer_lvalue_type(in, t, TYPE_STATS, t->loc);
-		infer_node(in, t);
-		for (int i = 0; i < n->u.stat_op.args.n; i++)
-			infer_expect(in, n->u.stat_op.args.items[i], TYPE_LONG,
-				     WHAT(in, "parameters of %s", ast_stat_op_name(n->u.stat_op.op)));
-		if (n->u.stat_op.bucket)
-			infer_expect(in, n->u.stat_op.bucket, TYPE_LONG, "histogram bucket indexes");
-		bool hist = n->u.stat_op.op == STAT_HIST_LINEAR || n->u.stat_op.op == STAT_HIST_LOG;
-		n->type = hist && !n->u.stat_op.bucket ? TYPE_STATS : TYPE_LONG;
+	case NODE_STAT_OP:
+		infer_stat_op(in, n);
 		break;
-	}
 	case NODE_REGEX:
 		infer_expect(in, n->u.regex.subject, TYPE_STRING,
 			     WHAT(in, "operands of '%s'", n->u.regex.negate ? "!~" : "=~"));
 		n->type = TYPE_LONG;
 		break;
 	case NODE_TARGET:
-		/* the value type follows from the syntax: strings when pretty-printed */
-		for (int i = 0; i < n->u.target.path.n; i++) {
-			struct target_step *st = n->u.target.path.items[i];
-			if (st->index)
-				infer_expect(in, st->index, TYPE_LONG, "an index of a target variable");
-		}
-		if (n->u.target.operand)
-			infer_expect(in, n->u.target.operand, TYPE_LONG, n->u.target.base == TARGET_BASE_AUTO
-				     ? "the pointer before '->'" : "the address given to @cast");
-		unify(in, &n->type, targetvar_value_type(n), n->loc, "a target variable");
+		infer_target(in, n);
 		break;
 	case NODE_DEFINED:
 		infer_node(in, n->u.at_op.operand);
