@@ -591,6 +591,57 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 }
 
 /* Plan the expression n (a TARGET) at the context's point. */
+/*
+ * $name: where the variable starts (a provided one, $return, or a parameter
+ * or local of the scope), into pl. False when pl is settled already (an
+ * error, or a variable the point provides); *what names it for errors.
+ */
+static bool plan_var_start(struct tv_ctx *cx, struct node *n, struct tv_plan *pl, const char **what)
+{
+	const char *name = n->u.target.name;
+	*what = ast_printf("'$%s'", name);
+	if (!cx->scope) {
+		pl->error = ast_printf("target variable '$%s' is not available at probe point '%s': it has no "
+				       "target variables", name, cx->point ? cx->point->pp : "a function");
+		return false;
+	}
+	struct target_provided *pv = scope_provided(cx->scope, name);
+	if (pv) {
+		if (n->u.target.path.n || n->u.target.address_of || n->u.target.pretty) {
+			pl->error = ast_printf("'$%s' is defined by probe point '%s': it is a %s, with no members, "
+					       "elements, address or pretty form", name, cx->point->pp,
+					       ast_type_name(pv->type));
+			return false;
+		}
+		pl->provided = pv;
+		return false;
+	}
+	if (!strcmp(name, "return")) {
+		if (!cx->scope->is_return) {
+			pl->error = ast_printf("'$return' is only available in .return probes");
+			return false;
+		}
+		if (!cx->scope->ret) {
+			pl->error = cx->scope->no_debuginfo ? missing_var(cx->scope, name)
+					: ast_printf("'$return': %s returns void", cx->scope->what);
+			return false;
+		}
+		struct dbg_var rv = {.name = "return", .type = cx->scope->ret,
+				     .loc = {.kind = DBG_LOC_REG, .reg = DBG_REG_AX}};
+		if (!start_var(pl, &rv))
+			return false;
+		return true;
+	}
+	struct dbg_var *v = scope_var(cx->scope, name);
+	if (!v) {
+		pl->error = missing_var(cx->scope, name);
+		return false;
+	}
+	if (!start_var(pl, v))
+		return false;
+	return true;
+}
+
 static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 {
 	struct tv_plan *pl = ast_alloc(sizeof(*pl));
@@ -600,50 +651,10 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 	const char *what = NULL;
 	const char *err = NULL;
 	switch (n->u.target.base) {
-	case TARGET_BASE_VAR: {
-		const char *name = n->u.target.name;
-		what = ast_printf("'$%s'", name);
-		if (!cx->scope) {
-			pl->error = ast_printf("target variable '$%s' is not available at probe point '%s': it has no "
-					       "target variables", name, cx->point ? cx->point->pp : "a function");
-			return pl;
-		}
-		struct target_provided *pv = scope_provided(cx->scope, name);
-		if (pv) {
-			if (n->u.target.path.n || n->u.target.address_of || n->u.target.pretty) {
-				pl->error = ast_printf("'$%s' is defined by probe point '%s': it is a %s, with no members, "
-						       "elements, address or pretty form", name, cx->point->pp,
-						       ast_type_name(pv->type));
-				return pl;
-			}
-			pl->provided = pv;
-			return pl;
-		}
-		if (!strcmp(name, "return")) {
-			if (!cx->scope->is_return) {
-				pl->error = ast_printf("'$return' is only available in .return probes");
-				return pl;
-			}
-			if (!cx->scope->ret) {
-				pl->error = cx->scope->no_debuginfo ? missing_var(cx->scope, name)
-						: ast_printf("'$return': %s returns void", cx->scope->what);
-				return pl;
-			}
-			struct dbg_var rv = {.name = "return", .type = cx->scope->ret,
-					     .loc = {.kind = DBG_LOC_REG, .reg = DBG_REG_AX}};
-			if (!start_var(pl, &rv))
-				return pl;
-			break;
-		}
-		struct dbg_var *v = scope_var(cx->scope, name);
-		if (!v) {
-			pl->error = missing_var(cx->scope, name);
-			return pl;
-		}
-		if (!start_var(pl, v))
+	case TARGET_BASE_VAR:
+		if (!plan_var_start(cx, n, pl, &what))
 			return pl;
 		break;
-	}
 	case TARGET_BASE_CAST: {
 		what = "the @cast pointer";
 		struct debuginfo *di = types_for(cx, n->u.target.module, &err);

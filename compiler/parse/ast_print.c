@@ -306,6 +306,70 @@ static void print_body(FILE *out, const struct node *body, int indent)
 }
 
 /* Print a statement without leading indentation and without a newline after it. */
+static void print_foreach(FILE *out, const struct node *n, int indent)
+{
+	const struct vec *keys = &n->u.foreach.keys;
+	int column = n->u.foreach.sort_dir ? n->u.foreach.sort_column : -1;
+	fputs("foreach (", out);
+	if (n->u.foreach.value) {
+		print_expr(out, n->u.foreach.value, false);
+		fputs(" = ", out);
+	}
+	if (keys->n != 1)
+		fputc('[', out);
+	for (int i = 0; i < keys->n; i++) {
+		if (i)
+			fputs(", ", out);
+		print_expr(out, keys->items[i], false);
+		if (column == i + 1)
+			print_sort(out, n->u.foreach.sort_dir);
+	}
+	if (keys->n != 1)
+		fputc(']', out);
+	fputs(" in ", out);
+	print_expr(out, n->u.foreach.array, false);
+	for (int i = 0; i < n->u.foreach.slice.n; i++) {
+		fputs(i ? ", " : "[", out);
+		print_expr(out, n->u.foreach.slice.items[i], false);
+	}
+	if (n->u.foreach.slice.n)
+		fputc(']', out);
+	if (column == 0 && n->u.foreach.sort_stat)
+		fprintf(out, " %s", ast_stat_op_name((enum stat_op)(n->u.foreach.sort_stat - 1)));
+	if (column == 0)
+		print_sort(out, n->u.foreach.sort_dir);
+	if (n->u.foreach.limit) {
+		fputs(" limit ", out);
+		print_expr(out, n->u.foreach.limit, false);
+	}
+	fputc(')', out);
+	print_body(out, n->u.foreach.body, indent);
+}
+
+static void print_if(FILE *out, const struct node *n, int indent)
+{
+	fputs("if (", out);
+	print_expr(out, n->u.if_stmt.cond, false);
+	fputc(')', out);
+	print_body(out, n->u.if_stmt.then, indent);
+	if (n->u.if_stmt.otherwise) {
+		if (n->u.if_stmt.then->kind == NODE_BLOCK) {
+			fputc(' ', out);
+		} else {
+			fputc('\n', out);
+			print_indent(out, indent);
+		}
+		fputs("else", out);
+		if (n->u.if_stmt.otherwise->kind == NODE_IF) {
+			/* else-if chains stay flat */
+			fputc(' ', out);
+			print_statement(out, n->u.if_stmt.otherwise, indent);
+		} else {
+			print_body(out, n->u.if_stmt.otherwise, indent);
+		}
+	}
+}
+
 static void print_statement(FILE *out, const struct node *n, int indent)
 {
 	switch (n->kind) {
@@ -327,26 +391,7 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 		fputc(';', out);
 		break;
 	case NODE_IF:
-		fputs("if (", out);
-		print_expr(out, n->u.if_stmt.cond, false);
-		fputc(')', out);
-		print_body(out, n->u.if_stmt.then, indent);
-		if (n->u.if_stmt.otherwise) {
-			if (n->u.if_stmt.then->kind == NODE_BLOCK) {
-				fputc(' ', out);
-			} else {
-				fputc('\n', out);
-				print_indent(out, indent);
-			}
-			fputs("else", out);
-			if (n->u.if_stmt.otherwise->kind == NODE_IF) {
-				/* else-if chains stay flat */
-				fputc(' ', out);
-				print_statement(out, n->u.if_stmt.otherwise, indent);
-			} else {
-				print_body(out, n->u.if_stmt.otherwise, indent);
-			}
-		}
+		print_if(out, n, indent);
 		break;
 	case NODE_WHILE:
 		fputs("while (", out);
@@ -371,45 +416,9 @@ static void print_statement(FILE *out, const struct node *n, int indent)
 		fputc(')', out);
 		print_body(out, n->u.for_stmt.body, indent);
 		break;
-	case NODE_FOREACH: {
-		const struct vec *keys = &n->u.foreach.keys;
-		int column = n->u.foreach.sort_dir ? n->u.foreach.sort_column : -1;
-		fputs("foreach (", out);
-		if (n->u.foreach.value) {
-			print_expr(out, n->u.foreach.value, false);
-			fputs(" = ", out);
-		}
-		if (keys->n != 1)
-			fputc('[', out);
-		for (int i = 0; i < keys->n; i++) {
-			if (i)
-				fputs(", ", out);
-			print_expr(out, keys->items[i], false);
-			if (column == i + 1)
-				print_sort(out, n->u.foreach.sort_dir);
-		}
-		if (keys->n != 1)
-			fputc(']', out);
-		fputs(" in ", out);
-		print_expr(out, n->u.foreach.array, false);
-		for (int i = 0; i < n->u.foreach.slice.n; i++) {
-			fputs(i ? ", " : "[", out);
-			print_expr(out, n->u.foreach.slice.items[i], false);
-		}
-		if (n->u.foreach.slice.n)
-			fputc(']', out);
-		if (column == 0 && n->u.foreach.sort_stat)
-			fprintf(out, " %s", ast_stat_op_name((enum stat_op)(n->u.foreach.sort_stat - 1)));
-		if (column == 0)
-			print_sort(out, n->u.foreach.sort_dir);
-		if (n->u.foreach.limit) {
-			fputs(" limit ", out);
-			print_expr(out, n->u.foreach.limit, false);
-		}
-		fputc(')', out);
-		print_body(out, n->u.foreach.body, indent);
+	case NODE_FOREACH:
+		print_foreach(out, n, indent);
 		break;
-	}
 	case NODE_BREAK:
 		fputs("break;", out);
 		break;

@@ -326,6 +326,40 @@ static void expand_callees(struct request *rq, struct debuginfo *di, struct dbg_
  * quiet: a module without a match is no error (module("*")). Returns
  * false after a diagnostic; out grows by the matches.
  */
+/*
+ * The debuginfo of module for request rq, into *out: 1 to go on; 0 when an
+ * optional point (or a quiet one) matches nothing here; -1 after an error
+ * (no such module, no debuginfo, or what only DWARF knows under BTF).
+ */
+static int request_debuginfo(struct session *s, const struct request *rq, const char *module, bool quiet,
+			     struct debuginfo **out)
+{
+	bool kernel = !strcmp(module, "kernel");
+	const char *err = kernel ? NULL : kernel_module_missing(s, module);
+	if (err) {
+		if (rq->pp->optional)
+			return 0; /* '?': no such module is no match */
+		diag_error(probes_component(rq->pp, 0)->arg->loc, "%s", err);
+		return -1;
+	}
+	struct debuginfo *di = *out = kernel_debuginfo(s, module, &err);
+	if (!di) {
+		if (rq->pp->optional || quiet)
+			return 0; /* '?': no debuginfo is no match */
+		diag_error(rq->what->loc, "%s [see man warning::debuginfo]", err);
+		return -1;
+	}
+	/* what only DWARF knows */
+	const char *needs = rq->statement ? "statement probes need" : rq->sf.inl ? ".inline needs"
+			    : rq->sf.label ? ".label needs" : rq->sf.callee ? ".callee needs"
+			    : rq->pat.file ? "a source file in the pattern needs" : NULL;
+	if (needs && di->source != DBG_SOURCE_DWARF) {
+		diag_error(rq->what->loc, "%s DWARF debuginfo: %s [see man error::dwarf]", needs, kernel_dwarf_missing(s, module));
+		return -1;
+	}
+	return 1;
+}
+
 static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
 		      const struct resolved_probe *tmpl, struct vec *out)
 {
@@ -336,28 +370,10 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	bool kernel = !strcmp(module, "kernel");
 	const char *family = ast_printf("%s%s", kernel ? "kernel" : ast_printf("module(\"%s\")", module),
 					rq->statement ? ".statement" : ".function");
-	const char *err = kernel ? NULL : kernel_module_missing(s, module);
-	if (err) {
-		if (pp->optional)
-			return true; /* '?': no such module is no match */
-		diag_error(probes_component(pp, 0)->arg->loc, "%s", err);
-		return false;
-	}
-	struct debuginfo *di = kernel_debuginfo(s, module, &err);
-	if (!di) {
-		if (pp->optional || quiet)
-			return true; /* '?': no debuginfo is no match */
-		diag_error(what->loc, "%s [see man warning::debuginfo]", err);
-		return false;
-	}
-	/* what only DWARF knows */
-	const char *needs = rq->statement ? "statement probes need" : sf.inl ? ".inline needs"
-			    : sf.label ? ".label needs" : sf.callee ? ".callee needs"
-			    : pat.file ? "a source file in the pattern needs" : NULL;
-	if (needs && di->source != DBG_SOURCE_DWARF) {
-		diag_error(what->loc, "%s DWARF debuginfo: %s [see man error::dwarf]", needs, kernel_dwarf_missing(s, module));
-		return false;
-	}
+	struct debuginfo *di;
+	int got = request_debuginfo(s, rq, module, quiet, &di);
+	if (got <= 0)
+		return got == 0;
 	const char *prefix = kernel ? "" : ast_printf("%s:", kernel_module_name(module));
 	int before = out->n;
 	if (sf.callee && !kernel) {
