@@ -713,7 +713,7 @@ static const char *diag_colors(const char *when)
 	static const char default_colors[] = "error=01;31:warning=00;33:source=00;34:caret=01:token=01";
 	if (!when)
 		when = "auto";
-	if (!strcmp(when, "never") || (!strcmp(when, "auto") && !isatty(STDERR_FILENO)))
+	if (!strcmp(when, "never") || (!strcmp(when, "auto") && (!isatty(STDERR_FILENO) || !getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))))
 		return NULL;
 	const char *env = getenv("SYSTEMTAP_COLORS");
 	if (!env)

@@ -125,7 +125,8 @@ static void stapio_signals(void)
 /*
  * -C WHEN: the SGR parameters of key ("error" or "warning") in
  * $SYSTEMTAP_COLORS (default error=01;31, warning=00;33), or NULL for none.
- * An empty $SYSTEMTAP_COLORS turns colors off, as in stap.
+ * An empty $SYSTEMTAP_COLORS turns colors off, as in stap; "auto" colors only a
+ * terminal that can show them (TERM set, and not "dumb").
  */
 static const char *stapio_color(const char *when, const char *key)
 {
@@ -134,7 +135,7 @@ static const char *stapio_color(const char *when, const char *key)
 
 	if (!when)
 		when = "auto";
-	if (!strcmp(when, "never") || (!strcmp(when, "auto") && !isatty(STDERR_FILENO)))
+	if (!strcmp(when, "never") || (!strcmp(when, "auto") && (!isatty(STDERR_FILENO) || !getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))))
 		return NULL;
 	if (!env)
 		return strcmp(key, "error") ? "00;33" : "01;31";

@@ -86,6 +86,12 @@ static _Noreturn void build_watcher(char *const argv[], const char *log, pid_t s
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* the watcher's death (SIGKILL from outside) still stops make */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		/* gcc's temporary files go in stap's directory (the log's), removed whole however the build stops */
+		char *dir = strdup(log), *slash = dir ? strrchr(dir, '/') : NULL;
+		if (slash) {
+			*slash = '\0';
+			setenv("TMPDIR", dir, 1);
+		}
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);

@@ -227,6 +227,17 @@ static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len, u
 		buf->offset += chunk;
 		done += chunk;
 	}
+	/*
+	 * A sub-buffer just filled to its last byte is handed over at once when
+	 * a next one is free, not at the next write: a reader that caught up
+	 * with the writer at the very end of a sub-buffer relay has not yet
+	 * switched is the case relay's read() mishandles (it then re-reads or
+	 * skips bytes, and stapio sees a torn record). stapio reads as soon as
+	 * relay wakes it, so it does catch up.
+	 */
+	if (buf->offset == size &&
+	    buf->subbufs_produced + 1 - READ_ONCE(buf->subbufs_consumed) < _stp_relay_chan->n_subbufs)
+		relay_switch_subbuf(buf, 0);
 out:
 	local_irq_restore(flags);
 }

@@ -2,7 +2,7 @@
 # Debian postinst makes it), in a guest with the host's userland: a member of
 # stapusr runs a module root put under /lib/modules/R/systemtap/, and its -c
 # command runs as that user; the same user is refused another path and -d;
-# a member of stapdev may load any path; a user in neither group cannot run it.
+# a member of stapdev (and stapusr, as SystemTap documents) may load any path; a user in neither group cannot run it.
 fail() { echo "FAIL: $*"; exit 1; }
 ninep=
 for d in /lib/modules/*/kernel/fs/9p; do
@@ -21,7 +21,7 @@ set -u
 as() { user=$1; shift; setpriv --reuid="$user" --regid=users --init-groups "$@"; }
 run() { label=$1; shift; out=$(as "$@" 2>&1); rc=$?; echo "$label: $out rc=$rc"; }
 for g in stapusr stapdev; do getent group $g >/dev/null || groupadd -r $g || exit 10; done
-useradd -M -N -g users -G stapusr alice && useradd -M -N -g users -G stapdev dave &&
+useradd -M -N -g users -G stapusr alice && useradd -M -N -g users -G stapusr,stapdev dave &&
 	useradd -M -N -g users bob || exit 11
 mkdir -p /opt/stapc && cp staprun stapio /opt/stapc/ &&
 	chown root:stapusr /opt/stapc/staprun && chmod 4754 /opt/stapc/staprun || exit 12
