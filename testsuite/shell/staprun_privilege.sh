@@ -45,7 +45,7 @@ grep -A2 '^alice other path: ' out.txt | grep -q 'only when a trusted compile se
 	fail "alice loaded a module from another path"
 grep -A2 '^alice -d: ' out.txt | grep -q -- "option '-d' is not permitted to members of stapusr" || fail "alice unloaded a module"
 grep -A3 '^dave: ' out.txt | grep -q 'hello uid' || fail "dave (stapdev) could not load a module from /tmp"
-grep -A2 '^bob: ' out.txt | grep -q 'Permission denied\|only root and the members of the groups' ||
+grep -A2 '^bob: ' out.txt | grep -q 'Permission denied\|not a member of the group stapusr' ||
 	fail "bob ran staprun"
 grep -A2 '^bob: ' out.txt | grep -q 'hello' && fail "bob ran a module"
 exit 0
