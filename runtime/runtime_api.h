@@ -158,7 +158,8 @@ struct _stp_probe {
 
 /*
  * A probe family's runtime half: runtime/linux/FILE.c defines one as
- * _stp_family_NAME inside its #ifdef STP_HAVE_* block. The generated module
+ * _stp_family_NAME inside its #ifdef STP_HAVE_* block, with STP_FAMILY()
+ * when it has neither .missed nor .arm. The generated module
  * names the families its script uses, before including module_main.c:
  *
  *	#define STP_FAMILIES(X) X(timers) X(kprobes)       // in registration order
@@ -175,6 +176,11 @@ struct _stp_family {
 	u64 (*missed)(void);             /* hits the kernel dropped (counted as skipped), or NULL */
 	void (*arm)(void);               /* a probe condition changed: arm or disarm (process context, session mutex held), or NULL */
 };
+
+#define STP_FAMILY(NAME, REGISTER, UNREGISTER)                                          \
+	static const struct _stp_family _stp_family_##NAME = {                           \
+		.name = #NAME, .register_all = (REGISTER), .unregister_all = (UNREGISTER), \
+	}
 
 /* begin / end / error probe. */
 enum _stp_be_type { STP_BE_BEGIN = 0, STP_BE_END = 1, STP_BE_ERROR = 2 };

@@ -102,17 +102,11 @@ static bool perf_resolve(struct session *s, struct probe_point *pp, struct resol
 	return true;
 }
 
-static void perf_table(struct emitter *e, struct session *s, struct vec *mine)
+static void perf_row(struct emitter *e, const struct resolved_probe *r)
 {
-	(void)s;
-	emit_open(e, "static struct _stp_perf_probe _stp_perf_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
-		struct perf_point *pt = r->data;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .type = %" PRIu32 ", .config = %" PRIu64 "ULL, "
-			  ".sample_period = %" PRIu64 "ULL },", r->index, pt->type, pt->config, pt->sample);
-	}
-	emit_close(e, "};");
+	const struct perf_point *pt = r->data;
+	emit_line(e, "{ .probe = &_stp_probes[%d], .type = %" PRIu32 ", .config = %" PRIu64 "ULL, "
+		  ".sample_period = %" PRIu64 "ULL },", r->index, pt->type, pt->config, pt->sample);
 }
 
 const struct probe_provider probe_perf = {
@@ -128,6 +122,7 @@ const struct probe_provider probe_perf = {
 	},
 	.resolve = perf_resolve,
 	.feature = "STP_HAVE_PERF",
-	.emit_table = perf_table,
+	.table = "static struct _stp_perf_probe _stp_perf_probes[] = {",
+	.row = perf_row,
 	.families = (const struct runtime_family[]){{"perf", 7, 1}, {0}},
 };

@@ -632,6 +632,12 @@ static void emit_tables(struct emitter *e, struct session *s)
 		provider_probes(s, prov, &mine);
 		if (prov->emit_table)
 			prov->emit_table(e, s, &mine);
+		if (prov->table) {
+			emit_open(e, prov->table);
+			for (int j = 0; j < mine.n; j++)
+				prov->row(e, mine.items[j]);
+			emit_close(e, "};");
+		}
 	}
 	emit_blank(e);
 }

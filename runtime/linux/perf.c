@@ -105,12 +105,7 @@ static int _stp_perf_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_perf = {
-	.name = "perf",
-	.register_all = _stp_perf_register,
-	.unregister_all = _stp_perf_unregister,
-};
+STP_FAMILY(perf, _stp_perf_register, _stp_perf_unregister);
 
 #endif
 

@@ -406,12 +406,7 @@ static int _stp_uprobes_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_uprobes = {
-	.name = "uprobes",
-	.register_all = _stp_uprobes_register,
-	.unregister_all = _stp_uprobes_unregister,
-};
+STP_FAMILY(uprobes, _stp_uprobes_register, _stp_uprobes_unregister);
 
 #else
 
