@@ -161,5 +161,11 @@ void session_remove_tree(const char *path);
 void session_catch_stop_signals(void);
 int session_stop_signal(void);
 void session_watch_child(pid_t pgid);
+/*
+ * The parent's half of running a child that stop signals must reach: put
+ * pid in its own process group, watch it, wait for it (through EINTR) and
+ * stop watching. Its wait status in *status; false if waiting failed.
+ */
+bool session_wait_child(pid_t pid, int *status);
 
 #endif
