@@ -353,6 +353,8 @@ struct _stp_uprobe {
 	int is_return;                   /* .return: a uretprobe */
 	int relocatable;                 /* PIE or library: addresses move by the load bias */
 	const char *filter_path;         /* .library(): only in processes running this program, or NULL */
+	int target_only;                 /* process.function... without a path: only in the -c/-x target and
+					    its descendants */
 	const struct _stp_sdt_site *sdt; /* .mark(): the marker, or NULL */
 	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */

@@ -39,6 +39,7 @@ struct process_point {
 	const char *path;            /* process("path") on the target, NULL if not named */
 	int64_t pid;                 /* process(PID), 0 if not given */
 	bool optional;               /* '?': a program, function, line or marker not found is no match, not an error */
+	bool target_only;            /* no path given: path is the -c/-x program, and only the target fires */
 	/* PROCESS_UPROBE */
 	const char *file;            /* target path of the file probed: the program or .library */
 	bool relocatable;            /* that file is PIE or a shared library */
