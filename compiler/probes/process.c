@@ -91,6 +91,13 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 		}
 		pt->kind = !strcmp(t->name, "begin") ? PROCESS_THREAD_BEGIN : PROCESS_THREAD_END;
 		last = 3;
+	} else if (!strcmp(c->name, "insn")) {
+		/* checked in Module.symvers of Debian's 6.1 kernels: neither is exported */
+		diag_error(c->loc, "process.insn%s is not supported: single-stepping a task needs "
+			   "user_enable_single_step()/user_enable_block_step(), which Linux (6.1) does not export to "
+			   "modules (and it has no utrace to hook the step traps)",
+			   probes_component(pp, 2) && !strcmp(probes_component(pp, 2)->name, "block") ? ".block" : "");
+		return false;
 	} else {
 		pt->kind = PROCESS_UPROBE;
 		if (pt->pid) {
