@@ -45,7 +45,7 @@ bool process_root(struct probe_point *pp, const char **path, int64_t *pid)
  * for a bare name) or of the -x process (/proc/PID/exe, so stap must run
  * where the process does); NULL if neither names one.
  */
-static const char *target_program(struct session *s)
+const char *process_target_program(struct session *s)
 {
 	if (s->target_cmd) {
 		wordexp_t we;
@@ -107,7 +107,7 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 			return false;
 		}
 		if (!pt->path) {
-			pt->path = target_program(s);
+			pt->path = process_target_program(s);
 			if (!pt->path) {
 				diag_error(root->loc, "process.%s without a program probes the -c or -x target, and this "
 					   "session has %s: name it, process(\"/path/to/program\").%s(...)", c->name,

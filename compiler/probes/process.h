@@ -48,6 +48,8 @@ struct process_point {
 	struct vec sites;            /* of struct uprobe_site *: all matches; one per resolved probe after expansion */
 };
 
+/* process.c: the program of the -c command or the -x process, NULL if neither names one. */
+const char *process_target_program(struct session *s);
 /* uprobe.c: the target path of program name (searched in PATH if it has no '/'); false after a
    diagnostic, or quietly if quiet. */
 bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target);
