@@ -34,6 +34,7 @@
 /* The suffixes after function("..."). */
 struct suffixes {
 	bool call, ret, inl, exported;
+	bool nearest;           /* .statement(...).nearest: a named line without code moves to the nearest */
 	int64_t maxactive;
 	const char *label;      /* .label("glob"), NULL if none */
 	struct probe_component *callee; /* .callee(...) or .callees[(N)], NULL if none */
@@ -45,7 +46,9 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 	for (int i = first; i < probes_ncomponents(pp); i++) {
 		struct probe_component *c = probes_component(pp, i);
 		bool ok = !statement;
-		if (ok && !strcmp(c->name, "call") && !c->arg)
+		if (statement && !strcmp(c->name, "nearest") && !c->arg && !sf->nearest)
+			sf->nearest = true;
+		else if (ok && !strcmp(c->name, "call") && !c->arg)
 			sf->call = true;
 		else if (ok && !strcmp(c->name, "return") && !c->arg)
 			sf->ret = true;
@@ -66,7 +69,7 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 			sf->maxactive = c->arg->u.num;
 		else {
 			diag_error(c->loc, "unexpected '.%s' here: %s", c->name,
-				   statement ? "a statement probe takes no suffix"
+				   statement ? "a statement probe takes only .nearest"
 					     : "expected .call, .return, .inline, .exported, .maxactive(N) (1-4096) or .label(\"name\")");
 			return false;
 		}
@@ -236,25 +239,33 @@ static void named_functions(struct debuginfo *di, const struct linespec *pat, bo
 	vec_sort(out, compare_funcs);
 }
 
-/* .statement: every line the pattern names that has code, in every matching function. */
+/* .statement: every line the pattern names that has code, in every matching function; with .nearest the nearest line with code for one without. */
 static bool expand_statements(struct session *s, struct request *rq, struct debuginfo *di, const char *family,
 			      const char *prefix, const struct resolved_probe *tmpl, struct vec *out)
 {
-	struct vec funcs = {0};
+	struct vec funcs = {0}, all = {0};
 	named_functions(di, &rq->pat, true, &funcs);
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		struct vec lines = {0};
 		di->ops->statements(di, f, rq->pat.file, &lines);
-		for (int j = 0; j < lines.n; j++) {
-			struct dbg_line *dl = lines.items[j];
-			if (!linespec_has_line(&rq->pat, f->line, dl->line) || (rq->pat.kind == LINESPEC_ANY && dl->inlined))
-				continue;
-			struct resolved_probe *r = new_probe(tmpl, prefix, f, dl->addr);
-			r->pp = where_text(family, f->name, dl->file, dl->line);
-			r->scope = function_scope(di, f, dl->addr, false, ast_printf("%s at line %d", f->name, dl->line));
-			vec_push(out, r);
-		}
+		for (int j = 0; j < lines.n; j++)
+			vec_push(&all, lines.items[j]);
+	}
+	struct vec chosen = {0};
+	if (rq->sf.nearest)
+		linespec_nearest(&rq->pat, &all, &chosen);
+	struct vec *lines = rq->sf.nearest ? &chosen : &all;
+	for (int j = 0; j < lines->n; j++) {
+		struct dbg_line *dl = lines->items[j];
+		struct dbg_func *f = dl->func;
+		if (!rq->sf.nearest && (!linespec_has_line(&rq->pat, f->line, dl->line) ||
+					(rq->pat.kind == LINESPEC_ANY && dl->inlined)))
+			continue;
+		struct resolved_probe *r = new_probe(tmpl, prefix, f, dl->addr);
+		r->pp = where_text(family, f->name, dl->file, dl->line);
+		r->scope = function_scope(di, f, dl->addr, false, ast_printf("%s at line %d", f->name, dl->line));
+		vec_push(out, r);
 		if (out->n > STATEMENT_MAX && !s->list_probes) {
 			diag_error(rq->what->arg->loc, "\"%s\" matches more than %d statements", rq->what->arg->u.str,
 				   STATEMENT_MAX);
@@ -565,7 +576,7 @@ static bool address_expand(struct session *s, struct request *rq, const struct r
 	}
 	if (!parse_suffixes(pp, 2, rq->statement, &rq->sf))
 		return false;
-	if (rq->sf.inl || rq->sf.label || rq->sf.callee || rq->sf.exported) {
+	if (rq->sf.inl || rq->sf.label || rq->sf.callee || rq->sf.exported || rq->sf.nearest) {
 		diag_error(pp->loc, "%s(ADDRESS) takes only .call, .return or .return.maxactive(N) after it", family);
 		return false;
 	}
@@ -686,6 +697,7 @@ const struct probe_provider probe_kernel = {
 		"kernel.function(string).callees(number)",
 		"kernel.function(string).callees.return",
 		"kernel.statement(string)",
+		"kernel.statement(string).nearest",
 		"module(string).function(string)",
 		"module(string).function(string).call",
 		"module(string).function(string).return",
@@ -702,6 +714,7 @@ const struct probe_provider probe_kernel = {
 		"module(string).function(string).callees(number)",
 		"module(string).function(string).callees.return",
 		"module(string).statement(string)",
+		"module(string).statement(string).nearest",
 		NULL,
 	},
 	.expand = kernel_expand,
