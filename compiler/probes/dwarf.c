@@ -29,6 +29,8 @@
 #include "probes.h"
 #include "probes/kprobe.h"
 #include "probes/linespec.h"
+#include "debuginfo/suggest.h"
+#include "syscalls.h"
 #include "targetvar.h"
 
 /* The suffixes after function("..."). */
@@ -150,6 +152,7 @@ struct request {
 	bool statement;
 	struct linespec pat;
 	struct suffixes sf;
+	bool adapted;                   /* pat.func is --adapt's replacement of the script's name */
 };
 
 static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const char *prefix, struct dbg_func *f,
@@ -361,6 +364,116 @@ static int request_debuginfo(struct session *s, const struct request *rq, const 
 }
 
 static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
+		      const struct resolved_probe *tmpl, struct vec *out);
+
+/* Does the target kernel have the system call name (syscall.NAME)? */
+static bool has_syscall(struct session *s, const char *name)
+{
+	struct vec names = {0};
+	syscalls_names(s, &names);
+	for (int i = 0; i < names.n; i++)
+		if (!strcmp(names.items[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * A function name the target does not have (suggest.h): what it has
+ * instead, as notes (of const char *); returns the one --adapt may use
+ * (the x86-64 entry of a system call, else the only prefixed name), or
+ * NULL. A function of similar name is another function, so --adapt never
+ * takes one: the note lists them for the user to choose.
+ */
+static const char *function_instead(struct session *s, const struct request *rq, struct debuginfo *di, bool kernel,
+				    struct vec *notes)
+{
+	const char *name = rq->pat.func;
+	struct vec prefixed = {0}, similar = {0};
+	suggest_prefixed(di, name, &prefixed);
+	const char *base = strncmp(name, "sys_", 4) ? NULL : name + 4;
+	bool alias = kernel && base && has_syscall(s, base);
+	if (prefixed.n || alias) {
+		const char *list = "";
+		for (int i = 0; i < prefixed.n; i++)
+			list = ast_printf("%s%s%s", list, i ? ", " : "", (const char *)prefixed.items[i]);
+		vec_push(notes, ast_printf("the kernel has it behind %s%s%s", prefixed.n ? "a prefix: " : "",
+					   list, alias ? ast_printf("%sthe alias syscall.%s", prefixed.n ? "; or use " : "no prefix; use ",
+								    base) : ""));
+		if (prefixed.n && !strncmp(prefixed.items[0], "__x64_sys_", 10))
+			return prefixed.items[0]; /* what sys_NAME was for a 64-bit caller */
+		return prefixed.n == 1 ? prefixed.items[0] : NULL;
+	}
+	suggest_similar(di, name, NULL, &similar);
+	if (di->source != DBG_SOURCE_DWARF) {
+		if (similar.n) {
+			const char *list = "";
+			for (int i = 0; i < similar.n; i++)
+				list = ast_printf("%s%s%s", list, i ? ", " : "", (const char *)similar.items[i]);
+			vec_push(notes, ast_printf("functions of similar name: %s (BTF has no source files: with DWARF, "
+						   "stapc says which file declares each)", list));
+		}
+		return NULL; /* another function, not this one renamed: never adapted */
+	}
+	/* DWARF: grouped by the file that declares them, only those in the pattern's file if it names one */
+	struct vec files = {0}, lists = {0};
+	for (int i = 0; i < similar.n; i++) {
+		struct vec funcs = {0};
+		dbg_functions(di, similar.items[i], rq->pat.file, false, &funcs);
+		if (!funcs.n)
+			continue;
+		const char *file = ((struct dbg_func *)funcs.items[0])->file;
+		file = file ? file : "an unknown file";
+		int f = 0;
+		while (f < files.n && strcmp(files.items[f], file))
+			f++;
+		if (f == files.n) {
+			vec_push(&files, (void *)file);
+			vec_push(&lists, "");
+		}
+		lists.items[f] = ast_printf("%s%s%s", (char *)lists.items[f], *(char *)lists.items[f] ? ", " : "",
+					    (const char *)similar.items[i]);
+	}
+	for (int f = 0; f < files.n; f++)
+		vec_push(notes, ast_printf("functions of similar name in %s: %s", (const char *)files.items[f],
+					   (const char *)lists.items[f]));
+	return NULL; /* another function, not this one renamed: never adapted */
+}
+
+/*
+ * No function matches rq's name: the error, with what the kernel has
+ * instead; or with --adapt and one candidate, a warning and the probes on
+ * that function. Returns false after an error.
+ */
+static bool missing_function(struct session *s, struct request *rq, const char *module, bool quiet,
+			     const struct resolved_probe *tmpl, struct vec *out, struct debuginfo *di, const char *error)
+{
+	struct node *arg = rq->what->arg;
+	bool kernel = !strcmp(module, "kernel");
+	struct vec notes = {0};
+	bool plain = !rq->adapted && !rq->sf.label && !rq->sf.callee && !dbg_is_glob(rq->pat.func) &&
+		     !strncmp(arg->u.str, rq->pat.func, strlen(rq->pat.func));
+	const char *instead = plain ? function_instead(s, rq, di, kernel, &notes) : NULL;
+	if (instead && s->adapt) {
+		const char *family = kernel ? "kernel" : ast_printf("module(\"%s\")", module);
+		const char *old = rq->pat.func;
+		diag_warning(arg->loc, "adapted %s.function(\"%s\") to %s.function(\"%s%s\") (--adapt)", family,
+			     arg->u.str, family, instead, arg->u.str + strlen(old));
+		rq->pat.func = instead;
+		rq->adapted = true;
+		bool ok = expand_in(s, rq, module, quiet, tmpl, out);
+		rq->pat.func = old;
+		rq->adapted = false;
+		return ok;
+	}
+	diag_error(arg->loc, "%s", error);
+	for (int i = 0; i < notes.n; i++)
+		diag_note(arg->loc, "%s", (const char *)notes.items[i]);
+	if (notes.n && s->adapt)
+		diag_note(arg->loc, "--adapt takes only one prefixed name of the same function, never a similar name");
+	return false;
+}
+
+static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
 		      const struct resolved_probe *tmpl, struct vec *out)
 {
 	struct probe_point *pp = rq->pp;
@@ -499,6 +612,11 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			diag_error(what->arg->loc, "a function matching \"%s\" calls no probeable function matching \"%s\" "
 				   "at a call site DWARF records in %s", what->arg->u.str,
 				   sf.callee->arg && sf.callee->arg->kind == NODE_STR ? sf.callee->arg->u.str : "*", where);
+		else if (!funcs.n)
+			return missing_function(s, rq, module, quiet, tmpl, out, di,
+						ast_printf("no %s%sfunction matches \"%s\" in %s [see man error::pass2]",
+							   sf.inl ? "inlined " : sf.call || sf.ret ? "out-of-line " : "",
+							   sf.exported ? "exported " : "", what->arg->u.str, where));
 		else
 			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s [see man error::pass2]",
 				   sf.inl ? "inlined " : sf.call || sf.ret ? "out-of-line " : "",
