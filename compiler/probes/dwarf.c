@@ -391,6 +391,14 @@ static const char *function_instead(struct session *s, const struct request *rq,
 	struct vec prefixed = {0}, similar = {0};
 	suggest_prefixed(di, name, &prefixed);
 	const char *base = strncmp(name, "sys_", 4) ? NULL : name + 4;
+	/* BTF describes __do_sys_NAME, not the __x64_sys_NAME wrapper: the System.map knows it */
+	const char *x64 = ast_join("__x64_sys_", "", base ? base : name);
+	if (kernel && di->source != DBG_SOURCE_DWARF && (!prefixed.n || strcmp(prefixed.items[0], x64)) &&
+	    kernel_symbol_known(s, x64)) {
+		vec_push(&prefixed, NULL);
+		memmove(prefixed.items + 1, prefixed.items, sizeof(prefixed.items[0]) * (size_t)(prefixed.n - 1));
+		prefixed.items[0] = (void *)x64;
+	}
 	bool alias = kernel && base && has_syscall(s, base);
 	if (prefixed.n || alias) {
 		const char *list = "";
