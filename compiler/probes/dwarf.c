@@ -378,6 +378,15 @@ static bool has_syscall(struct session *s, const char *name)
 }
 
 /*
+ * sys_NAME on a kernel whose system calls have wrappers (x86-64 since
+ * 4.17): no such symbol, though without a System.map nothing says so.
+ */
+static bool syscall_wrapped(struct session *s, const char *name)
+{
+	return !strncmp(name, "sys_", 4) && !kernel_symbol_known(s, name) && has_syscall(s, name + 4);
+}
+
+/*
  * A function name the target does not have (suggest.h): what it has
  * instead, as notes (of const char *); returns the one --adapt may use
  * (the x86-64 entry of a system call, else the only prefixed name), or
@@ -391,15 +400,19 @@ static const char *function_instead(struct session *s, const struct request *rq,
 	struct vec prefixed = {0}, similar = {0};
 	suggest_prefixed(di, name, &prefixed);
 	const char *base = strncmp(name, "sys_", 4) ? NULL : name + 4;
-	/* BTF describes __do_sys_NAME, not the __x64_sys_NAME wrapper: the System.map knows it */
+	bool alias = kernel && base && has_syscall(s, base);
+	/*
+	 * BTF describes __do_sys_NAME, not the __x64_sys_NAME wrapper: the
+	 * System.map knows it; without one, every system call of an x86-64
+	 * kernel (which has the syscall alias) is entered there.
+	 */
 	const char *x64 = ast_join("__x64_sys_", "", base ? base : name);
 	if (kernel && di->source != DBG_SOURCE_DWARF && (!prefixed.n || strcmp(prefixed.items[0], x64)) &&
-	    kernel_symbol_known(s, x64)) {
+	    !kernel_symbol_missing(s, x64) && (alias || kernel_symbol_known(s, x64))) {
 		vec_push(&prefixed, NULL);
 		memmove(prefixed.items + 1, prefixed.items, sizeof(prefixed.items[0]) * (size_t)(prefixed.n - 1));
 		prefixed.items[0] = (void *)x64;
 	}
-	bool alias = kernel && base && has_syscall(s, base);
 	if (prefixed.n || alias) {
 		const char *list = "";
 		for (int i = 0; i < prefixed.n; i++)
@@ -605,7 +618,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
 			nskipped, why_skipped);
 	if (out->n == before && !funcs.n && !quiet && !pp->optional && by_symbol_only(di, &pat, &sf) &&
-	    (kernel ? !kernel_symbol_missing(s, pat.func) : !kernel_module_function_missing(s, module, pat.func))) {
+	    (kernel ? !kernel_symbol_missing(s, pat.func) && !syscall_wrapped(s, pat.func)
+		    : !kernel_module_function_missing(s, module, pat.func))) {
 		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di));
 		return true;
 	}
