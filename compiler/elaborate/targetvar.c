@@ -653,7 +653,6 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 	return NULL;
 }
 
-/* Plan the expression n (a TARGET) at the context's point. */
 /*
  * $name that the scope does not have: the error, and the parameters that
  * may stand for it (suggest_variables: typed like its name, or having the
@@ -689,6 +688,7 @@ static struct dbg_var *missing_param(struct tv_ctx *cx, struct node *n, struct t
 	return NULL;
 }
 
+/* Plan the expression n (a TARGET) at the context's point. */
 /*
  * $name: where the variable starts (a provided one, $return, or a parameter
  * or local of the scope), into pl. False when pl is settled already (an

@@ -473,6 +473,12 @@ static bool missing_function(struct session *s, struct request *rq, const char *
 	struct vec notes = {0};
 	bool plain = !rq->adapted && !rq->sf.label && !rq->sf.callee && !dbg_is_glob(rq->pat.func) &&
 		     !strncmp(arg->u.str, rq->pat.func, strlen(rq->pat.func));
+	if (plain && di->source == DBG_SOURCE_DWARF && (rq->sf.call || rq->sf.ret || rq->sf.exported)) {
+		/* only inlined copies (.call, .return): the function is there, nothing is said instead */
+		struct vec copies = {0};
+		dbg_functions(di, rq->pat.func, rq->pat.file, true, &copies);
+		plain = !copies.n;
+	}
 	const char *instead = plain ? function_instead(s, rq, di, kernel, &notes) : NULL;
 	if (instead && s->adapt) {
 		const char *family = kernel ? "kernel" : ast_printf("module(\"%s\")", module);
