@@ -70,15 +70,24 @@ static bool has_function(struct debuginfo *di, const char *name)
 
 /* ---- the same function behind a prefix ---- */
 
-void suggest_prefixed(struct debuginfo *di, const char *name, struct vec *out)
+void suggest_prefix_forms(const char *name, struct vec *out)
 {
 	static const char *const prefixes[] = {"__x64_sys_", "__ia32_sys_", "__se_sys_", "__do_sys_", "ksys_"};
 	const char *base = strncmp(name, "sys_", 4) ? name : name + 4;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		const char *candidate = ast_join(prefixes[i], "", base);
-		if (strcmp(candidate, name) && has_function(di, candidate))
+		if (strcmp(candidate, name))
 			vec_push(out, (void *)candidate);
 	}
+}
+
+void suggest_prefixed(struct debuginfo *di, const char *name, struct vec *out)
+{
+	struct vec forms = {0};
+	suggest_prefix_forms(name, &forms);
+	for (int i = 0; i < forms.n; i++)
+		if (has_function(di, forms.items[i]))
+			vec_push(out, forms.items[i]);
 }
 
 /* ---- similar names ---- */

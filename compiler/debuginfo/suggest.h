@@ -35,6 +35,8 @@ void suggest_members(struct dbg_type *t, const char *field, struct vec *out);
  * the binary has (const char *), in that order.
  */
 void suggest_prefixed(struct debuginfo *di, const char *name, struct vec *out);
+/* The same names whether the binary has them or not (a symbol table checks them: kprobe.function). */
+void suggest_prefix_forms(const char *name, struct vec *out);
 
 /*
  * Functions of similar name (const char *), best first, at most
