@@ -200,7 +200,11 @@ static int compare_scored(const void *a, const void *b)
 
 void suggest_similar(struct debuginfo *di, const char *name, const struct vec *skip, struct vec *out)
 {
-	const struct vec *names = suggest_function_names(di);
+	suggest_similar_among(suggest_function_names(di), name, skip, out);
+}
+
+void suggest_similar_among(const struct vec *names, const char *name, const struct vec *skip, struct vec *out)
+{
 	int len = (int)strlen(name);
 	int bound = len / 4 < 2 ? 2 : len / 4 > 5 ? 5 : len / 4;
 	struct vec found = {0};
@@ -221,6 +225,8 @@ void suggest_similar(struct debuginfo *di, const char *name, const struct vec *s
 		bool skipped = false;
 		for (int j = 0; skip && j < skip->n && !skipped; j++)
 			skipped = !strcmp(skip->items[j], c);
+		for (int j = 0; j < found.n && !skipped; j++)
+			skipped = !strcmp(((struct scored *)found.items[j])->name, c); /* names need not be unique */
 		if (skipped)
 			continue;
 		struct scored *sc = ast_alloc(sizeof(*sc));

@@ -46,6 +46,8 @@ void suggest_prefix_forms(const char *name, struct vec *out);
  * and last word around another middle (do_iter_read for do_sync_read).
  */
 void suggest_similar(struct debuginfo *di, const char *name, const struct vec *skip, struct vec *out);
+/* The same among names (const char *, in any order, repeats allowed): one file's functions. */
+void suggest_similar_among(const struct vec *names, const char *name, const struct vec *skip, struct vec *out);
 
 /*
  * Parameters of vars (struct dbg_var *) that can stand for the missing

@@ -387,6 +387,57 @@ static bool syscall_wrapped(struct session *s, const char *name)
 }
 
 /*
+ * DWARF: the similar names (of const char *) as notes grouped by the file
+ * that declares them, only those in the pattern's file if it names one;
+ * in the first two .c files, the functions that exist only inlined too
+ * (new_sync_read in fs/read_write.c), ranked with the others.
+ */
+static void similar_by_file(struct debuginfo *di, const struct request *rq, const struct vec *similar,
+			    struct vec *notes)
+{
+	struct vec files = {0}, lists = {0}; /* lists: per file, a struct vec * of its out-of-line names */
+	for (int i = 0; i < similar->n; i++) {
+		struct vec funcs = {0};
+		dbg_functions(di, similar->items[i], rq->pat.file, false, &funcs);
+		if (!funcs.n)
+			continue;
+		const char *file = ((struct dbg_func *)funcs.items[0])->file;
+		file = file ? file : "an unknown file";
+		int f = 0;
+		while (f < files.n && strcmp(files.items[f], file))
+			f++;
+		if (f == files.n) {
+			vec_push(&files, (void *)file);
+			vec_push(&lists, ast_alloc(sizeof(struct vec)));
+		}
+		vec_push(lists.items[f], similar->items[i]);
+	}
+	for (int f = 0; f < files.n; f++) {
+		const char *file = files.items[f];
+		struct vec *own = lists.items[f], names = *own, ranked = {0};
+		if (f < 2 && strlen(file) > 2 && !strcmp(file + strlen(file) - 2, ".c")) {
+			struct vec copies = {0};
+			names = (struct vec){0};
+			dbg_functions(di, "*", file, true, &copies);
+			for (int i = 0; i < own->n; i++)
+				vec_push(&names, own->items[i]);
+			for (int i = 0; i < copies.n; i++)
+				vec_push(&names, (void *)((struct dbg_func *)copies.items[i])->name);
+		}
+		suggest_similar_among(&names, rq->pat.func, NULL, &ranked);
+		const char *list = "";
+		for (int i = 0; i < ranked.n; i++) {
+			bool out_of_line = false;
+			for (int j = 0; j < own->n && !out_of_line; j++)
+				out_of_line = !strcmp(own->items[j], ranked.items[i]);
+			list = ast_printf("%s%s%s%s", list, i ? ", " : "", (const char *)ranked.items[i],
+					  out_of_line ? "" : " (only inlined)");
+		}
+		vec_push(notes, ast_printf("functions of similar name in %s: %s", file, list));
+	}
+}
+
+/*
  * A function name the target does not have (suggest.h): what it has
  * instead, as notes (of const char *); returns the one --adapt may use
  * (the x86-64 entry of a system call, else the only prefixed name), or
@@ -431,32 +482,11 @@ static const char *function_instead(struct session *s, const struct request *rq,
 			for (int i = 0; i < similar.n; i++)
 				list = ast_printf("%s%s%s", list, i ? ", " : "", (const char *)similar.items[i]);
 			vec_push(notes, ast_printf("functions of similar name: %s (BTF has no source files: with DWARF, "
-						   "stapc says which file declares each)", list));
+						   "stapc groups them by file and adds those only inlined there)", list));
 		}
 		return NULL; /* another function, not this one renamed: never adapted */
 	}
-	/* DWARF: grouped by the file that declares them, only those in the pattern's file if it names one */
-	struct vec files = {0}, lists = {0};
-	for (int i = 0; i < similar.n; i++) {
-		struct vec funcs = {0};
-		dbg_functions(di, similar.items[i], rq->pat.file, false, &funcs);
-		if (!funcs.n)
-			continue;
-		const char *file = ((struct dbg_func *)funcs.items[0])->file;
-		file = file ? file : "an unknown file";
-		int f = 0;
-		while (f < files.n && strcmp(files.items[f], file))
-			f++;
-		if (f == files.n) {
-			vec_push(&files, (void *)file);
-			vec_push(&lists, "");
-		}
-		lists.items[f] = ast_printf("%s%s%s", (char *)lists.items[f], *(char *)lists.items[f] ? ", " : "",
-					    (const char *)similar.items[i]);
-	}
-	for (int f = 0; f < files.n; f++)
-		vec_push(notes, ast_printf("functions of similar name in %s: %s", (const char *)files.items[f],
-					   (const char *)lists.items[f]));
+	similar_by_file(di, rq, &similar, notes);
 	return NULL; /* another function, not this one renamed: never adapted */
 }
 

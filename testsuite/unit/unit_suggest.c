@@ -132,6 +132,15 @@ static void test_functions(void)
 	vec_push(&skip, "do_iter_read");
 	suggest_similar(di, "do_sync_read", &skip, &out);
 	CHECK(out.n == 0);
+	/* among one file's names, repeated (one per inlined copy): each once, the closest first */
+	struct vec file_names = {0};
+	vec_push(&file_names, "do_iter_read");
+	vec_push(&file_names, "new_sync_read");
+	vec_push(&file_names, "new_sync_read");
+	vec_push(&file_names, "rw_verify_area");
+	out = (struct vec){0};
+	suggest_similar_among(&file_names, "do_sync_read", NULL, &out);
+	CHECK_STR(joined(&out), "new_sync_read do_iter_read");
 	/* the index is built once: a name added later is not seen */
 	vec_push(&((struct fake *)di->priv)->names, "do_sync_reed");
 	out = (struct vec){0};
