@@ -211,7 +211,7 @@ void suggest_similar_among(const struct vec *names, const char *name, const stru
 	for (int i = 0; i < names->n; i++) {
 		const char *c = names->items[i];
 		int lc = (int)strlen(c);
-		if (lc < len - bound || lc > len + 12 || !strcmp(c, name) || generated_name(c))
+		if (lc < len - bound || lc > len + 12 || !strcmp(c, name))
 			continue;
 		int d = bounded_distance(name, c, bound);
 		if (d > bound) {
@@ -222,7 +222,7 @@ void suggest_similar_among(const struct vec *names, const char *name, const stru
 			else
 				continue;
 		}
-		bool skipped = false;
+		bool skipped = generated_name(c);
 		for (int j = 0; skip && j < skip->n && !skipped; j++)
 			skipped = !strcmp(skip->items[j], c);
 		for (int j = 0; j < found.n && !skipped; j++)
