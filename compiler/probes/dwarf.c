@@ -541,6 +541,28 @@ static bool missing_function(struct session *s, struct request *rq, const char *
 	return false;
 }
 
+/* The functions rq's .function("...") names in di: out-of-line ones, inline instances (.inline), or both. */
+static void matching_functions(struct session *s, const struct request *rq, struct debuginfo *di, struct vec *funcs)
+{
+	if (rq->sf.inl) {
+		dbg_functions(di, rq->pat.func, rq->pat.file, true, funcs);
+		vec_sort(funcs, compare_funcs);
+		return;
+	}
+	named_functions(di, &rq->pat, false, funcs);
+	/*
+	 * A plain .function covers the inlined copies too (man stapprobes);
+	 * .call, .return, .exported, .label and .callee mean the out-of-line
+	 * function. Only DWARF records inline instances. A point of a tapset
+	 * alias means the out-of-line function, as stapc's tapset is written
+	 * (its bodies read parameters an inlined copy may have optimized out).
+	 */
+	if (covers_inlines(&rq->sf) && di->source == DBG_SOURCE_DWARF && written_in_script(s, rq->pp)) {
+		dbg_functions(di, rq->pat.func, rq->pat.file, true, funcs);
+		vec_sort(funcs, compare_funcs);
+	}
+}
+
 static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
 		      const struct resolved_probe *tmpl, struct vec *out)
 {
@@ -575,23 +597,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		return true;
 	}
 	struct vec funcs = {0};
-	if (sf.inl) {
-		dbg_functions(di, pat.func, pat.file, true, &funcs);
-		vec_sort(&funcs, compare_funcs);
-	} else {
-		named_functions(di, &pat, false, &funcs);
-		/*
-		 * A plain .function covers the inlined copies too (man stapprobes);
-		 * .call, .return, .exported, .label and .callee mean the out-of-line
-		 * function. Only DWARF records inline instances. A point of a tapset
-		 * alias means the out-of-line function, as stapc's tapset is written
-		 * (its bodies read parameters an inlined copy may have optimized out).
-		 */
-		if (covers_inlines(&sf) && di->source == DBG_SOURCE_DWARF && written_in_script(s, pp)) {
-			dbg_functions(di, pat.func, pat.file, true, &funcs);
-			vec_sort(&funcs, compare_funcs);
-		}
-	}
+	matching_functions(s, rq, di, &funcs);
 	/*
 	 * A wildcard leaves out the matches no probe can attach to: functions
 	 * in .init.text, on the kprobes blacklist, or without an ftrace site
