@@ -21,8 +21,9 @@
  * A full bucket, an NMI, or a slot that does not hold the return address
  * ftrace reported: the function is not hijacked, and a miss is counted.
  * A task that exits drops its records at sched_process_exit (its callers
- * below do_exit never return); from PF_EXITING on, nothing of it is
- * hijacked (a miss), so no record outlives the task's stack.
+ * below do_exit never return), and again at sched_process_free (for
+ * do_task_dead, which never returns either); the unload leaves a dead
+ * task's slots alone (its stack may be gone).
  *
  * Unload: unregister the ftrace_ops (no new records); under each bucket
  * lock, write every live record's original address back into its slot if
@@ -153,7 +154,7 @@ static void notrace fret_call(unsigned long ip, unsigned long parent_ip, struct 
 		return;
 	}
 	atomic_long_inc(&fret_calls);
-	if (unlikely(!regs || in_nmi() || (current->flags & PF_EXITING)))
+	if (unlikely(!regs || in_nmi()))
 		goto miss;
 	slot = (unsigned long *)kernel_stack_pointer(regs);
 	if (unlikely(*slot != parent_ip))
@@ -241,12 +242,14 @@ static struct ftrace_ops fret_ops = {
 	.flags = FTRACE_OPS_FL_SAVE_REGS,
 };
 
-static struct tracepoint *fret_exit_tp;
+static struct tracepoint *fret_exit_tp, *fret_free_tp;
 
 static void fret_find_tp(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_exit"))
 		fret_exit_tp = tp;
+	else if (!strcmp(tp->name, "sched_process_free"))
+		fret_free_tp = tp;
 }
 
 /*
@@ -264,6 +267,8 @@ static unsigned long fret_restore(void)
 
 		raw_spin_lock_irqsave(&b->lock, flags);
 		for (r = b->live; r; r = r->next) {
+			if (READ_ONCE(r->task->__state) & TASK_DEAD)
+				continue;
 			if (READ_ONCE(*r->slot) == (unsigned long)fret_trampoline)
 				WRITE_ONCE(*r->slot, r->ret);
 			else
@@ -308,9 +313,15 @@ static int __init fret_init(void)
 		}
 	}
 	for_each_kernel_tracepoint(fret_find_tp, NULL);
-	rc = fret_exit_tp ? tracepoint_probe_register(fret_exit_tp, fret_exit, NULL) : -ENOENT;
+	rc = fret_exit_tp && fret_free_tp ? tracepoint_probe_register(fret_exit_tp, fret_exit, NULL) : -ENOENT;
 	if (rc)
 		goto out_table;
+	rc = tracepoint_probe_register(fret_free_tp, fret_exit, NULL);
+	if (rc) {
+		tracepoint_probe_unregister(fret_exit_tp, fret_exit, NULL);
+		tracepoint_synchronize_unregister();
+		goto out_table;
+	}
 	rc = register_kprobe(&kp);
 	if (rc)
 		goto out_tp;
@@ -333,6 +344,7 @@ static int __init fret_init(void)
 	return 0;
 out_tp:
 	tracepoint_probe_unregister(fret_exit_tp, fret_exit, NULL);
+	tracepoint_probe_unregister(fret_free_tp, fret_exit, NULL);
 	tracepoint_synchronize_unregister();
 out_table:
 	vfree(fret_table);
@@ -352,6 +364,7 @@ static void __exit fret_exit_module(void)
 	while (fret_foreign() && waited++ < 100000)
 		msleep(10);
 	tracepoint_probe_unregister(fret_exit_tp, fret_exit, NULL);
+	tracepoint_probe_unregister(fret_free_tp, fret_exit, NULL);
 	tracepoint_synchronize_unregister();
 	vfree(fret_table);
 	pr_info("fret: %ld calls %ld returns %ld getppid %ld missed %ld lost %lu foreign, detached in %lld us\n",
