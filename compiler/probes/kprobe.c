@@ -245,10 +245,10 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 		if (r)
 			regs |= r->probe->uses_regs;
 		returns |= ret != NULL;
-		emit_line(e, "{ 0x%llxUL, %s, %s, %d, %s },", (unsigned long long)kp->ftrace_site,
+		emit_line(e, "{ 0x%llxUL, %s, %s, %d%s },", (unsigned long long)kp->ftrace_site,
 			  r ? ast_printf("&_stp_probes[%d]", r->index) : "NULL", emit_c_string(kp->symbol),
 			  kp->wildcard || (ret && ((struct kprobe_point *)ret->data)->wildcard),
-			  ret ? ast_printf("&_stp_probes[%d]", ret->index) : "NULL");
+			  ret ? ast_printf(", &_stp_probes[%d]", ret->index) : "");
 		n++;
 	}
 	emit_close(e, "};");
