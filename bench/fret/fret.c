@@ -101,13 +101,15 @@ asm(
 	"fret_trampoline:\n"
 	UNWIND_HINT(ORC_REG_UNDEFINED, 0, UNWIND_HINT_TYPE_CALL, 1)
 	"	pushq %rax\n"		/* the slot for the original address */
+	"	pushq %rbp\n"
 	"	pushq %rdx\n"
 	"	pushq %rax\n"
-	"	movq %rsp, %rdi\n"	/* saved[0] ax, [1] dx, [2] the slot */
+	"	movq %rsp, %rdi\n"	/* saved[0] ax, [1] dx, [2] bp, [3] the slot */
 	"	call fret_return\n"
-	"	movq %rax, 16(%rsp)\n"
+	"	movq %rax, 24(%rsp)\n"
 	"	popq %rax\n"
 	"	popq %rdx\n"
+	"	popq %rbp\n"
 	"	" ASM_RET
 	"	.type fret_trampoline, @notype\n"
 	"	.size fret_trampoline, .-fret_trampoline\n"
@@ -183,10 +185,10 @@ miss:
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* From the trampoline: the original return address of the frame whose slot is &saved[2]. */
+/* From the trampoline: the original return address of the frame whose slot is &saved[3]. */
 unsigned long notrace fret_return(unsigned long *saved)
 {
-	unsigned long *slot = &saved[2], flags, ret = 0, func = 0;
+	unsigned long *slot = &saved[3], flags, ret = 0, func = 0;
 	struct fret_bucket *b = fret_bucket_of(current);
 	struct fret_record *r, **link;
 

@@ -6,11 +6,12 @@
  * function's return-address slot) records {task, slot, original return
  * address, row} in a bounded table and writes the address of
  * _stp_fret_trampoline into the slot. The function returns into the
- * trampoline, which saves the return-value registers and calls
+ * trampoline, which saves the return-value registers and bp and calls
  * _stp_fret_return: it takes the task's record for that slot, runs the
- * .return body with a pt_regs holding ax (for $return), dx, the original
- * return address as ip and the stack pointer after the return, and hands
- * the original address back for the trampoline to return to.
+ * .return body with a pt_regs holding ax (for $return), dx, bp, the
+ * original return address as ip and the stack pointer after the return
+ * (the other registers 0), and hands the original address back for the
+ * trampoline to return to.
  *
  * The table: STP_FRET_BUCKETS buckets keyed by task, each a raw spinlock
  * with its live records (newest first) and STP_FRET_PER_BUCKET free
@@ -92,13 +93,15 @@ asm(
 	"_stp_fret_trampoline:\n"
 	UNWIND_HINT(ORC_REG_UNDEFINED, 0, UNWIND_HINT_TYPE_CALL, 1)
 	"	pushq %rax\n"		/* the slot for the original address */
+	"	pushq %rbp\n"
 	"	pushq %rdx\n"
 	"	pushq %rax\n"
-	"	movq %rsp, %rdi\n"	/* saved[0] ax, [1] dx, [2] the slot */
+	"	movq %rsp, %rdi\n"	/* saved[0] ax, [1] dx, [2] bp, [3] the slot */
 	"	call _stp_fret_return\n"
-	"	movq %rax, 16(%rsp)\n"
+	"	movq %rax, 24(%rsp)\n"
 	"	popq %rax\n"
 	"	popq %rdx\n"
+	"	popq %rbp\n"
 	"	" ASM_RET
 	"	.type _stp_fret_trampoline, @notype\n"
 	"	.size _stp_fret_trampoline, .-_stp_fret_trampoline\n"
@@ -169,10 +172,15 @@ static __always_inline bool _stp_fret_hijack(const struct _stp_fentry *e, struct
 	return r != NULL;
 }
 
-/* From the trampoline: run the .return body of the frame whose slot is &saved[2]; its original return address. */
+/*
+ * From the trampoline: run the .return body of the frame whose slot is
+ * &saved[3]; its original return address. The body's registers: ax and dx
+ * (the return value), bp (for an unwinder starting there), the ip
+ * returned to and the stack pointer after the return.
+ */
 __visible unsigned long notrace _stp_fret_return(unsigned long *saved)
 {
-	unsigned long *slot = &saved[2], flags, ret = 0;
+	unsigned long *slot = &saved[3], flags, ret = 0;
 	struct _stp_fret_bucket *b = _stp_fret_bucket_of(current);
 	const struct _stp_fentry *e = NULL;
 	struct _stp_fret_record *r, **link;
@@ -199,6 +207,7 @@ __visible unsigned long notrace _stp_fret_return(unsigned long *saved)
 	memset(&regs, 0, sizeof(regs));
 	regs.ax = saved[0];
 	regs.dx = saved[1];
+	regs.bp = saved[2];
 	regs.ip = ret;
 	regs.sp = (unsigned long)(slot + 1);
 	regs.cs = __KERNEL_CS;
