@@ -243,12 +243,14 @@ struct _stp_kprobe_probe {
  * #define STP_FENTRY_REF_FILTER  // link-time address of ftrace_set_filter_ips
  * #define STP_FENTRY_REF_REGISTER  // and of register_ftrace_function (KASLR offset)
  * #define STP_FENTRY_REGS 1        // some body may read the registers
+ * #define STP_FENTRY_RETURN 1      // some row has a .return probe (linux/ftrace_return.c)
  */
 struct _stp_fentry {
 	unsigned long site;              /* link-time address of the function's ftrace call site */
-	const struct _stp_probe *probe;
+	const struct _stp_probe *probe;  /* the entry probe, or NULL */
 	const char *symbol;              /* the function, for the kprobe fallback */
 	int wildcard;                    /* a wildcard's match: a failure to attach is a warning */
+	const struct _stp_probe *ret_probe; /* the .return probe, or NULL (STP_FENTRY_RETURN) */
 };
 
 /*

@@ -204,7 +204,10 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 /*
  * Entry probes on more kernel functions than get an ftrace_ops each
  * (STP_FTRACE_MAX's default) share one (runtime/linux/ftrace_multi.c):
- * those whose ftrace call site pass 2 found (ktext.h).
+ * those whose ftrace call site pass 2 found (ktext.h). So do .return
+ * probes there (runtime/linux/ftrace_return.c), except those that save
+ * values at entry (@entry, target variables other than $return), take
+ * .maxactive(N) or are .callee returns: kretprobes.
  */
 #define FENTRY_SHARED_MIN 9
 /* A kprobe table up to this size gets a handler (and an ftrace twin) per probe; a larger one shares one. */
@@ -213,15 +216,26 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 static bool fentry_eligible(const struct resolved_probe *r)
 {
 	const struct kprobe_point *kp = r->data;
-	return kp->symbol && !kp->is_return && kp->offset == 0 && kp->ftrace_site && kp->ktext && !strchr(kp->symbol, ':') &&
+	if (kp->is_return && (kp->maxactive || (r->scope && r->scope->saved.n)))
+		return false;
+	return kp->symbol && kp->offset == 0 && kp->ftrace_site && kp->ktext && !strchr(kp->symbol, ':') &&
 	       !kp->callee_return;
 }
 
+/* By site, the entry probe before the .return of the same function. */
 static int compare_site(const void *a, const void *b)
 {
 	const struct kprobe_point *x = (*(const struct resolved_probe *const *)a)->data;
 	const struct kprobe_point *y = (*(const struct resolved_probe *const *)b)->data;
-	return x->ftrace_site < y->ftrace_site ? -1 : x->ftrace_site > y->ftrace_site;
+	if (x->ftrace_site != y->ftrace_site)
+		return x->ftrace_site < y->ftrace_site ? -1 : 1;
+	return (int)x->is_return - (int)y->is_return;
+}
+
+/* The site of the i-th probe of rows. */
+static uint64_t row_site(struct vec *rows, int i)
+{
+	return ((struct kprobe_point *)((struct resolved_probe *)rows->items[i])->data)->ftrace_site;
 }
 
 /* The hash slot of a site: the runtime computes the same (_stp_fentry_slot). */
@@ -230,7 +244,11 @@ static uint32_t fentry_slot(uint64_t site, int bits)
 	return (uint32_t)((site * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
-/* _stp_fentries[] (rows sorted by site, each site once), its hash index and the KASLR reference addresses. */
+/*
+ * _stp_fentries[] (one row per site: its entry probe and its .return, from
+ * rows sorted by compare_site, at most one of each per site), its hash
+ * index and the KASLR reference addresses.
+ */
 static void fentry_table(struct emitter *e, struct vec *rows)
 {
 	const struct ktext *kt = ((struct kprobe_point *)((struct resolved_probe *)rows->items[0])->data)->ktext;
@@ -244,27 +262,42 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 	emit_line(e, "#define STP_FENTRY_REF_REGISTER 0x%llxUL /* register_ftrace_function */",
 		  (unsigned long long)ref_register);
 	emit_open(e, "static const struct _stp_fentry _stp_fentries[] = {");
-	int n = rows->n;
-	for (int i = 0; i < n; i++) {
-		struct resolved_probe *r = rows->items[i];
+	int n = 0;
+	bool returns = false;
+	for (int i = 0; i < rows->n; i++) {
+		struct resolved_probe *r = rows->items[i], *ret = NULL;
 		const struct kprobe_point *kp = r->data;
-		regs |= r->probe->uses_regs;
-		emit_line(e, "{ 0x%llxUL, &_stp_probes[%d], %s, %d },", (unsigned long long)kp->ftrace_site, r->index,
-			  emit_c_string(kp->symbol), kp->wildcard);
+		if (kp->is_return) {
+			ret = r;
+			r = NULL;
+		} else if (i + 1 < rows->n && row_site(rows, i + 1) == kp->ftrace_site) {
+			ret = rows->items[++i];
+		}
+		if (r)
+			regs |= r->probe->uses_regs;
+		returns |= ret != NULL;
+		emit_line(e, "{ 0x%llxUL, %s, %s, %d%s },", (unsigned long long)kp->ftrace_site,
+			  r ? ast_printf("&_stp_probes[%d]", r->index) : "NULL", emit_c_string(kp->symbol),
+			  kp->wildcard || (ret && ((struct kprobe_point *)ret->data)->wildcard),
+			  ret ? ast_printf(", &_stp_probes[%d]", ret->index) : "");
+		n++;
 	}
 	emit_close(e, "};");
 	if (regs)
 		emit_line(e, "#define STP_FENTRY_REGS 1 /* some body reads the registers */");
+	if (returns)
+		emit_line(e, "#define STP_FENTRY_RETURN 1 /* some row has a .return: the shared return trampoline */");
 	int bits = 4;
 	while ((1 << bits) < 2 * n)
 		bits++;
 	uint32_t *slots = calloc((size_t)1 << bits, sizeof(*slots));
-	for (int i = 0; i < n; i++) {
-		uint32_t j = fentry_slot(((struct kprobe_point *)((struct resolved_probe *)rows->items[i])->data)->ftrace_site,
-					 bits);
+	for (int i = 0, row = 0; i < rows->n; i++) {
+		if (i && row_site(rows, i) == row_site(rows, i - 1))
+			continue;	/* the .return of the row before */
+		uint32_t j = fentry_slot(row_site(rows, i), bits);
 		while (slots[j])
 			j = (j + 1) & ((1u << bits) - 1);
-		slots[j] = (uint32_t)i + 1;
+		slots[j] = (uint32_t)++row;
 	}
 	emit_line(e, "#define STP_FENTRY_HASH_BITS %d", bits);
 	emit_open(e, "static const u32 _stp_fentry_hash[1 << STP_FENTRY_HASH_BITS] = {");
@@ -288,13 +321,16 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 			vec_push(&shared, mine->items[i]);
 	bool share = shared.n >= FENTRY_SHARED_MIN;
 	if (share) {
-		/* a function a second probe also names keeps its own hook for that one (a kprobe row) */
+		/*
+		 * a function a second entry (or .return) probe also names keeps its
+		 * own hook for that one (a kprobe or kretprobe row)
+		 */
 		qsort(shared.items, (size_t)shared.n, sizeof(void *), compare_site);
 		int n = 0;
 		for (int i = 0; i < shared.n; i++) {
 			struct kprobe_point *kp = ((struct resolved_probe *)shared.items[i])->data;
-			if (n && kp->ftrace_site ==
-				 ((struct kprobe_point *)((struct resolved_probe *)shared.items[n - 1])->data)->ftrace_site)
+			struct kprobe_point *prev = n ? ((struct resolved_probe *)shared.items[n - 1])->data : NULL;
+			if (prev && kp->ftrace_site == prev->ftrace_site && kp->is_return == prev->is_return)
 				kp->ftrace_site = 0; /* not eligible any more */
 			else
 				shared.items[n++] = shared.items[i];

@@ -14,10 +14,20 @@
  * script has a conditional kprobe (see kprobes.c), every row is a kprobe
  * by symbol name instead, sharing one pre-handler.
  *
+ * A row may carry a .return probe too (ret_probe): through ftrace, the
+ * shared callback hijacks the function's return (linux/ftrace_return.c);
+ * on the kprobe fallback, it is a kretprobe.
+ *
  * A row that cannot be attached is skipped with a warning when a wildcard
  * matched it, and fails the start otherwise.
  */
 #ifdef STP_FTRACE_MULTI
+
+/* The probe a row is named by in messages: its entry probe, else its .return. */
+static const struct _stp_probe *_stp_fentry_named(const struct _stp_fentry *e)
+{
+	return e->probe ? e->probe : e->ret_probe;
+}
 
 /* The hash slot of a link-time site: the compiler computes the same (probes/kprobe.c). */
 static __always_inline u32 _stp_fentry_slot(unsigned long site)
@@ -34,12 +44,12 @@ static unsigned long _stp_fentry_skipped;	/* rows a wildcard matched that could 
 static int _stp_fentry_failed(const struct _stp_fentry *e, int rc)
 {
 	if (!e->wildcard) {
-		_stp_session_error("probe %s at %s: cannot register: %s (%d)", e->probe->pp,
-				   e->probe->location, _stp_kprobe_strerror(rc), rc);
+		_stp_session_error("probe %s at %s: cannot register: %s (%d)", _stp_fentry_named(e)->pp,
+				   _stp_fentry_named(e)->location, _stp_kprobe_strerror(rc), rc);
 		return rc;
 	}
 	if (++_stp_fentry_skipped <= STP_FENTRY_WARN_MAX)
-		_stp_warn("probe %s: cannot attach it (%s, %d): skipped", e->probe->pp,
+		_stp_warn("probe %s: cannot attach it (%s, %d): skipped", _stp_fentry_named(e)->pp,
 			  _stp_kprobe_strerror(rc), rc);
 	return 0;
 }
@@ -53,11 +63,15 @@ static void _stp_fentry_warn_total(void)
 
 /* ---- the kprobe fallback ---- */
 
-/* One kprobe per row, allocated at start. */
+/* One kprobe per row (and a kretprobe for its .return), allocated at start. */
 struct _stp_fentry_kprobe {
 	struct kprobe kp;
 	const struct _stp_fentry *e;     /* its row */
 	int registered;
+#ifdef STP_FENTRY_RETURN
+	struct kretprobe rp;             /* for e->ret_probe */
+	int rp_registered;
+#endif
 };
 static struct _stp_fentry_kprobe *_stp_fentry_kps;
 static u64 _stp_fentry_kps_missed;	/* misses of the kprobes already unregistered */
@@ -71,6 +85,40 @@ static int notrace _stp_fentry_kprobe_pre(struct kprobe *kp, struct pt_regs *reg
 	return 0;
 }
 
+#ifdef STP_FENTRY_RETURN
+/* The one return handler of every fallback kretprobe. */
+static int notrace _stp_fentry_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (rp)
+		_stp_run_probe(container_of(rp, struct _stp_fentry_kprobe, rp)->e->ret_probe, regs);
+	return 0;
+}
+
+static void _stp_fentry_kretprobes_unregister(void)
+{
+	size_t n = ARRAY_SIZE(_stp_fentries), i, nr = 0;
+	struct kretprobe **rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+
+	for (i = 0; i < n; i++) {
+		struct _stp_fentry_kprobe *k = &_stp_fentry_kps[i];
+
+		_stp_fentry_kps_missed += k->rp.nmissed + k->rp.kp.nmissed;
+		if (!k->rp_registered)
+			continue;
+		k->rp_registered = 0;
+		if (rps)
+			rps[nr++] = &k->rp;
+		else
+			unregister_kretprobe(&k->rp);
+	}
+	if (nr)
+		unregister_kretprobes(rps, nr);
+	kvfree(rps);
+}
+#endif
+
 static void _stp_fentry_kprobes_unregister(void)
 {
 	size_t n = ARRAY_SIZE(_stp_fentries), i, nk = 0;
@@ -78,6 +126,9 @@ static void _stp_fentry_kprobes_unregister(void)
 
 	if (!_stp_fentry_kps)
 		return;
+#ifdef STP_FENTRY_RETURN
+	_stp_fentry_kretprobes_unregister();
+#endif
 	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
 	for (i = 0; i < n; i++) {
 		_stp_fentry_kps_missed += _stp_fentry_kps[i].kp.nmissed;
@@ -108,9 +159,21 @@ static int _stp_fentry_kprobes_register(void)
 		struct _stp_fentry_kprobe *k = &_stp_fentry_kps[i];
 
 		k->e = &_stp_fentries[i];
+		rc = 0;
+#ifdef STP_FENTRY_RETURN
+		if (k->e->ret_probe) {
+			k->rp.kp.symbol_name = k->e->symbol;
+			k->rp.handler = _stp_fentry_kretprobe_ret;
+			rc = register_kretprobe(&k->rp);
+			k->rp_registered = !rc;
+		}
+		if (!rc && !k->e->probe)
+			continue;
+#endif
 		k->kp.symbol_name = k->e->symbol;
 		k->kp.pre_handler = _stp_fentry_kprobe_pre;
-		rc = register_kprobe(&k->kp);
+		if (!rc)
+			rc = register_kprobe(&k->kp);
 		if (!rc) {
 			k->registered = 1;
 			continue;
@@ -129,18 +192,30 @@ static u64 _stp_fentry_kprobes_missed(void)
 	u64 missed = _stp_fentry_kps_missed;
 	size_t i;
 
-	for (i = 0; _stp_fentry_kps && i < ARRAY_SIZE(_stp_fentries); i++)
+	for (i = 0; _stp_fentry_kps && i < ARRAY_SIZE(_stp_fentries); i++) {
 		missed += _stp_fentry_kps[i].kp.nmissed;
+#ifdef STP_FENTRY_RETURN
+		missed += _stp_fentry_kps[i].rp.nmissed + _stp_fentry_kps[i].rp.kp.nmissed;
+#endif
+	}
 	return missed;
 }
 
-#ifdef STP_FTRACE
+#if defined(STP_FTRACE) && defined(STP_FENTRY_RETURN) && !defined(CONFIG_X86_64)
+/* the return trampoline is x86-64 code: kretprobes instead (STP_FENTRY_FTRACE undefined) */
+#elif defined(STP_FTRACE)
+#define STP_FENTRY_FTRACE 1	/* the rows may go through ftrace */
+#endif
+
+#ifdef STP_FENTRY_FTRACE
 /* ---- one ftrace_ops for every row ---- */
 
 static struct ftrace_ops _stp_fentry_ops;
 static bool _stp_fentry_hooked;		/* _stp_fentry_ops is registered */
 static unsigned long _stp_fentry_delta;	/* KASLR: run-time minus link-time address */
-static atomic_long_t _stp_fentry_missed;	/* hits dropped by ftrace's recursion guard */
+static atomic_long_t _stp_fentry_missed;	/* hits dropped by ftrace's recursion guard, returns not hijacked */
+
+#include "ftrace_return.c"
 
 /* The row of the site at run-time address ip, or NULL. */
 static __always_inline const struct _stp_fentry *_stp_fentry_find(unsigned long ip)
@@ -162,7 +237,9 @@ static __always_inline const struct _stp_fentry *_stp_fentry_find(unsigned long 
  * site. The recursion guard drops a hit that recurses in the same context
  * (counted as missed) and keeps preemption off until the unlock, as for
  * the per-probe hooks of kprobes.c. Registers are saved only when some
- * row's body may read them (STP_FENTRY_REGS).
+ * row's body may read them (STP_FENTRY_REGS) or some row has a .return
+ * (STP_FENTRY_RETURN), whose hijack needs the stack pointer. The entry
+ * body runs before the return is hijacked.
  */
 static void notrace _stp_fentry_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 				     struct ftrace_regs *fregs)
@@ -176,7 +253,7 @@ static void notrace _stp_fentry_call(unsigned long ip, unsigned long parent_ip, 
 		return;
 	}
 	e = _stp_fentry_find(ip);
-	if (likely(e)) {
+	if (likely(e) && e->probe) {
 #ifdef STP_FENTRY_REGS
 		if (!e->probe->regless)
 			regs = ftrace_get_regs(fregs);
@@ -186,6 +263,10 @@ static void notrace _stp_fentry_call(unsigned long ip, unsigned long parent_ip, 
 #endif
 			_stp_run_probe(e->probe, regs);
 	}
+#ifdef STP_FENTRY_RETURN
+	if (likely(e) && e->ret_probe && !_stp_fret_hijack(e, ftrace_get_regs(fregs), parent_ip))
+		atomic_long_inc(&_stp_fentry_missed);
+#endif
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -225,7 +306,7 @@ static int _stp_fentry_ftrace_register(void)
 		ips[i] = _stp_fentries[i].site + _stp_fentry_delta;
 	memset(&_stp_fentry_ops, 0, sizeof(_stp_fentry_ops));
 	_stp_fentry_ops.func = _stp_fentry_call;
-#ifdef STP_FENTRY_REGS
+#if defined(STP_FENTRY_REGS) || defined(STP_FENTRY_RETURN)
 	_stp_fentry_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 #endif
 	atomic_long_set(&_stp_fentry_missed, 0);
@@ -246,9 +327,17 @@ static int _stp_fentry_ftrace_register(void)
 	}
 	rc = 0;
 	if (nset) {
+#ifdef STP_FENTRY_RETURN
+		rc = _stp_fret_start();	/* reports a failure */
+		if (rc)
+			goto fail;
+#endif
 		rc = register_ftrace_function(&_stp_fentry_ops);
 		if (rc) {
 			_stp_session_error("cannot register the ftrace hook of %zu kernel functions (%d)", nset, rc);
+#ifdef STP_FENTRY_RETURN
+			_stp_fret_stop();
+#endif
 			goto fail;
 		}
 		_stp_fentry_hooked = true;
@@ -268,7 +357,7 @@ static int _stp_fentry_register(void)
 	int rc;
 
 	_stp_fentry_skipped = 0;
-#ifdef STP_FTRACE
+#ifdef STP_FENTRY_FTRACE
 	if (!_stp_kprobes_any_conditional())
 		rc = _stp_fentry_ftrace_register();
 	else
@@ -282,10 +371,13 @@ static int _stp_fentry_register(void)
 /* Returns with no callback running: unregister_ftrace_function waits for them. */
 static void _stp_fentry_unregister(void)
 {
-#ifdef STP_FTRACE
+#ifdef STP_FENTRY_FTRACE
 	if (_stp_fentry_hooked) {
 		unregister_ftrace_function(&_stp_fentry_ops);
 		ftrace_free_filter(&_stp_fentry_ops);
+#ifdef STP_FENTRY_RETURN
+		_stp_fret_stop();	/* after the ops: no new hijack */
+#endif
 		_stp_fentry_hooked = false;
 	}
 #endif
@@ -296,7 +388,7 @@ static u64 _stp_fentry_missed_total(void)
 {
 	u64 missed = _stp_fentry_kprobes_missed();
 
-#ifdef STP_FTRACE
+#ifdef STP_FENTRY_FTRACE
 	missed += atomic_long_read(&_stp_fentry_missed);
 #endif
 	return missed;
