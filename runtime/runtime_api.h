@@ -106,6 +106,9 @@ struct _stp_probe {
 					    can (kprobes) disarm the probe while it is 0 */
 	unsigned char quiet;             /* 1: the body (and what it calls) never prints */
 	unsigned char regless;           /* 1: ... never reads c->base.regs or c->base.probe */
+	unsigned char syscall_args;      /* 1: a system call alias's entry on the wrapper __x64_sys_F(regs):
+					    int_arg(n) and friends read the call's arguments, from the
+					    user registers at regs (rdi, rsi, rdx, r10, r8, r9) */
 };
 
 /* ------------------------------------------------------------------ */

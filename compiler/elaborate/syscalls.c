@@ -58,6 +58,8 @@ struct sc_call {
 	int nargs;
 	struct sc_arg args[MAX_ARGS];
 	bool ret_hex;         /* retstr in hex (addresses: mmap, brk) */
+	int nparams;          /* the kernel prototype's parameters (-1: no prototype) */
+	struct syscalls_param params[MAX_ARGS]; /* their names and C types ($fd of syscall.read) */
 };
 
 /* One row of syscalls.tbl. */
@@ -191,6 +193,20 @@ static void arg_from_c(struct sc_arg *a, const char *p, const char *end, int pos
 		a->type = is_unsigned ? "ulong" : "long";
 }
 
+/* A parameter's name and C type as the prototype writes them ("buf", "char *"), qualifiers dropped. */
+static void param_from_c(struct syscalls_param *out, const char *p, const char *end, int pos)
+{
+	const char *w[16];
+	int n = param_words(p, end, w, 16);
+	const char *last = n ? w[n - 1] : "";
+	bool named = n >= 2 && strcmp(last, "*") && !is_type_word(last);
+	const char *type = "";
+	for (int i = 0; i < (named ? n - 1 : n); i++)
+		type = ast_printf("%s%s%s", type, *type && strcmp(w[i], "*") ? " " : "", w[i]);
+	out->name = named ? last : ast_printf("arg%d", pos + 1);
+	out->ctype = type;
+}
+
 /* Prototypes "asmlinkage long sys_F(...);" of text, for calls without a row. */
 static void read_prototypes(struct syscalls_state *st, const char *text)
 {
@@ -218,6 +234,7 @@ static void read_prototypes(struct syscalls_state *st, const char *text)
 				const char *w[4];
 				if (param_words(a, e, w, 4) != 1 || strcmp(w[0], "void")) {
 					arg_from_c(&c->args[c->nargs], a, e, c->nargs);
+					param_from_c(&c->params[c->nargs], a, e, c->nargs);
 					c->nargs++;
 				}
 				a = e + 1;
@@ -457,6 +474,7 @@ static struct syscalls_state *load(struct session *s)
 		c->nr = nr;
 		c->func = ast_printf("__x64_%s", func);
 		c->nargs = -1;
+		c->nparams = -1;
 		vec_push(&st->calls, c);
 	}
 	for (const char *p = unistd; (p = strstr(p, "#define __NR_")); p++) {
@@ -471,6 +489,10 @@ static struct syscalls_state *load(struct session *s)
 	const char *src = source_tree(build);
 	read_prototypes(st, tapset_read_file(ast_printf("%s/include/linux/syscalls.h", src)));
 	read_prototypes(st, tapset_read_file(ast_printf("%s/arch/x86/include/asm/syscalls.h", src)));
+	for (int i = 0; i < st->calls.n; i++) {
+		struct sc_call *c = st->calls.items[i];
+		c->nparams = c->nargs;
+	}
 	struct vec rows = {0}, row_calls = {0}, other_calls = {0};
 	read_table(ast_printf("%s/linux/syscalls.tbl", s->tapset_dir), &rows);
 	for (int i = 0; i < st->calls.n; i++) {
@@ -736,7 +758,7 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 			 * parameter's name is whichever deduplicated prototype won
 			 * (regs, __unused)
 			 */
-			fprintf(f, "\t__sc_regs = pointer_arg(1)\n");
+			fprintf(f, "\t__sc_regs = _sc_regs()\n");
 		emit_args(st, f, c, "\t", true);
 	}
 	fprintf(f, "}\n");
@@ -882,6 +904,19 @@ static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const
 		i++;
 	}
 	return i == n;
+}
+
+int syscalls_params(struct session *s, const char *func, const struct syscalls_param **params)
+{
+	struct syscalls_state *st = load(s);
+	for (int i = 0; i < st->calls.n; i++) {
+		const struct sc_call *c = st->calls.items[i];
+		if (!strcmp(c->func, func)) {
+			*params = c->params;
+			return c->nparams;
+		}
+	}
+	return -1;
 }
 
 void syscalls_names(struct session *s, struct vec *out)
