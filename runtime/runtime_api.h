@@ -469,6 +469,7 @@ static void _stp_cond_set(atomic_t *flag, int value);
 #endif
 extern long _stp_target;                        /* target(): -x PID or -c CMD's pid, 0 if none */
 extern long _stp_stapio_pid;                    /* stp_pid(): the stapio that sent START */
+extern long _stp_namespaces_pid;                /* staprun -N PID: whose namespaces ns_*() use, 0: stapio's */
 extern long _stp_tz_gmtoff;                     /* tz_gmtoff(): seconds west of UTC, from staprun */
 extern char _stp_tz_name[];                     /* tz_name(): STP_TZ_NAME_MAX bytes, from staprun */
 extern long _stp_remote_id;                     /* remote_id(): -1 unless stap --remote */
