@@ -75,6 +75,7 @@ struct sc_row {
 struct syscalls_state {
 	struct vec calls;          /* of struct sc_call *, by number */
 	bool loaded;               /* calls read from the kernel's files */
+	bool table_written;        /* the generated tapset file of the call table (write_table_file) is in */
 	struct vec read_names;     /* of const char *: identifiers the bodies read as locals */
 	bool uses_entry;           /* the bodies use @entry(...): a return needs each call's own return probe */
 	struct vec script_globals; /* of const char *: the script's globals, never assigned here */
@@ -521,7 +522,6 @@ static struct syscalls_state *load(struct session *s)
 			vec_push(&other_calls, c);
 	}
 	unify_types(&row_calls, &other_calls);
-	write_table_file(s);
 	return st;
 }
 
@@ -981,6 +981,11 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	 * syscall.*.return was before the tracepoints
 	 */
 	bool dispatch = matched.n > FEW_CALLS && !st->listing && !(ret && st->uses_entry);
+	if ((fam == FAM_ANY || dispatch) && !st->table_written) {
+		/* the dispatch's name and argstr arrays */
+		st->table_written = true;
+		write_table_file(s);
+	}
 	if (fam == FAM_ANY || dispatch)
 		write_dispatch(st, f, fam == FAM_ANY ? (ret ? "syscall_any.return" : "syscall_any")
 			       : ast_printf("%s.__dispatch%s", fam == FAM_ND ? "nd_syscall" : "syscall", ret ? ".return" : ""),
