@@ -112,6 +112,9 @@ static void usage(FILE *out)
 		"                whether process.function probes go after the prologue (default auto)\n"
 		"  --skip-badvars a target variable that cannot be read at a probe point reads as 0 (or \"\"),\n"
 		"                with a warning, instead of being an error\n"
+		"  --adapt       (stapc's own) a member, function or parameter the target kernel no longer\n"
+		"                has is replaced by what it has instead when that is unique, with a warning\n"
+		"                showing the rewrite ($bio->bi_size: $bio->bi_iter->bi_size)\n"
 		"  --suppress-handler-errors\n"
 		"                a probe hit that fails is counted and dropped; the script goes on\n"
 		"  --suppress-time-limits\n"
@@ -223,7 +226,7 @@ static void set_kernel(struct session *s, const char *arg)
 }
 
 enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
-		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
+		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_ADAPT, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
@@ -243,6 +246,7 @@ static const struct option long_options[] = {
 	{"ldd", no_argument, NULL, OPT_LDD},
 	{"all-modules", no_argument, NULL, OPT_ALL_MODULES},
 	{"skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS},
+	{"adapt", no_argument, NULL, OPT_ADAPT},
 	{"prologue-searching", optional_argument, NULL, OPT_PROLOGUE},
 	{"check-version", no_argument, NULL, OPT_CHECK_VERSION},
 	{"suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_HANDLER_ERRORS},
@@ -443,6 +447,9 @@ static int option_translate(struct session *s, struct cmdline *c, int opt, const
 		return -1;
 	case OPT_SKIP_BADVARS:
 		s->skip_badvars = true;
+		return -1;
+	case OPT_ADAPT:
+		s->adapt = true;
 		return -1;
 	case OPT_CHECK_VERSION:
 		s->check_version = true;

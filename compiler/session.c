@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "session.h"
@@ -97,6 +98,20 @@ void session_watch_child(pid_t pgid)
 	/* a signal that came between fork and here found no group to stop */
 	if (pgid > 0 && process.stop_signal)
 		kill(-pgid, SIGTERM);
+}
+
+bool session_wait_child(pid_t pid, int *status)
+{
+	setpgid(pid, pid);	/* the child does it too: whichever of the two runs first */
+	session_watch_child(pid);
+	bool ok = true;
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR) {
+			ok = false;
+			break;
+		}
+	session_watch_child(0);
+	return ok;
 }
 
 void session_catch_stop_signals(void)

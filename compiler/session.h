@@ -81,6 +81,8 @@ struct session {
 	bool flight_recorder;     /* -F: start the probes and detach (staprun -L, or -D with -o) */
 	int prologue_searching;   /* --prologue-searching / -P: an enum dbg_prologue_mode */
 	bool skip_badvars;        /* --skip-badvars: a target variable that cannot be read here reads as 0 */
+	bool adapt;               /* --adapt: what the target no longer has is replaced by a unique suggestion */
+	struct vec adapted;       /* of struct node *: target expressions --adapt rewrote (warned once each) */
 	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */
 	bool suppress_time_limits;    /* --suppress-time-limits: MAXACTION/MAXTRYLOCK raised (guru) */
 	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
@@ -162,5 +164,11 @@ void session_remove_tree(const char *path);
 void session_catch_stop_signals(void);
 int session_stop_signal(void);
 void session_watch_child(pid_t pgid);
+/*
+ * The parent's half of running a child that stop signals must reach: put
+ * pid in its own process group, watch it, wait for it (through EINTR) and
+ * stop watching. Its wait status in *status; false if waiting failed.
+ */
+bool session_wait_child(pid_t pid, int *status);
 
 #endif

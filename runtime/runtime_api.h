@@ -161,7 +161,8 @@ struct _stp_probe {
 
 /*
  * A probe family's runtime half: runtime/linux/FILE.c defines one as
- * _stp_family_NAME inside its #ifdef STP_HAVE_* block. The generated module
+ * _stp_family_NAME inside its #ifdef STP_HAVE_* block, with STP_FAMILY()
+ * when it has neither .missed nor .arm. The generated module
  * names the families its script uses, before including module_main.c:
  *
  *	#define STP_FAMILIES(X) X(timers) X(kprobes)       // in registration order
@@ -178,6 +179,11 @@ struct _stp_family {
 	u64 (*missed)(void);             /* hits the kernel dropped (counted as skipped), or NULL */
 	void (*arm)(void);               /* a probe condition changed: arm or disarm (process context, session mutex held), or NULL */
 };
+
+#define STP_FAMILY(NAME, REGISTER, UNREGISTER)                                          \
+	static const struct _stp_family _stp_family_##NAME = {                           \
+		.name = #NAME, .register_all = (REGISTER), .unregister_all = (UNREGISTER), \
+	}
 
 /* begin / end / error probe. */
 enum _stp_be_type { STP_BE_BEGIN = 0, STP_BE_END = 1, STP_BE_ERROR = 2 };
@@ -292,13 +298,20 @@ struct _stp_procfs_file {
 	struct proc_dir_entry *pde;            /* runtime-owned */
 };
 
-/* perf.sw.NAME, perf.hw.NAME, perf.type(T).config(C) [.sample(N)]: a counter per CPU. */
+/*
+ * perf.sw.NAME, perf.hw.NAME, perf.type(T).config(C) [.sample(N) | .hz(N)]: a counter per CPU;
+ * with .process one counter on the -c/-x target; with .counter("NAME") it only counts.
+ */
 struct _stp_perf_probe {
 	const struct _stp_probe *probe;
 	u32 type;                        /* PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, ... */
 	u64 config;                      /* the event within the type */
-	u64 sample_period;               /* events per probe hit */
-	struct perf_event **events;      /* runtime-owned: one per CPU, by CPU id */
+	u64 sample_period;               /* events per probe hit; with freq hits a second; 0: counting only */
+	int freq;                        /* .hz(N) */
+	int task;                        /* .process: on the target task (_stp_target), not per CPU */
+	const char *counter;             /* .counter("NAME"), read by @perf("NAME"); NULL: the body runs */
+	struct perf_event **events;      /* runtime-owned: one per CPU, by CPU id; or [0] the task's */
+	s64 final;                       /* runtime-owned: a counter's value when the session stopped */
 };
 
 
@@ -356,6 +369,8 @@ struct _stp_uprobe {
 	int is_return;                   /* .return: a uretprobe */
 	int relocatable;                 /* PIE or library: addresses move by the load bias */
 	const char *filter_path;         /* .library(): only in processes running this program, or NULL */
+	int target_only;                 /* process.function... without a path: only in the -c/-x target and
+					    its descendants */
 	const struct _stp_sdt_site *sdt; /* .mark(): the marker, or NULL */
 	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */

@@ -135,15 +135,9 @@ static int run_logged(char *const argv[], const char *log, const char *tmpdir)
 		setpgid(0, 0);
 		build_watcher(argv, log, stap, tmpdir);
 	}
-	setpgid(pid, pid);	/* also here: whichever of the two runs first */
-	session_watch_child(pid);
 	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			session_watch_child(0);
-			return -1;
-		}
-	session_watch_child(0);
+	if (!session_wait_child(pid, &status))
+		return -1;
 	return WIFEXITED(status) && WEXITSTATUS(status) < 128 ? WEXITSTATUS(status) : -1;
 }
 

@@ -218,6 +218,17 @@ static void btf_functions(struct debuginfo *di, const char *pattern, const char 
 	}
 }
 
+static void btf_function_names(struct debuginfo *di, struct vec *out)
+{
+	struct btf_state *st = di->priv;
+	for (uint32_t id = st->first_id; id < st->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(st->btf, id);
+		const char *name = btf_is_func(t) ? name_of(st, t) : NULL;
+		if (name)
+			vec_push(out, (void *)name);
+	}
+}
+
 /* "struct x" / "union x" / "enum x" / plain name (struct, union, typedef, enum, base type). */
 static struct dbg_type *btf_find_type(struct debuginfo *di, const char *name)
 {
@@ -264,6 +275,7 @@ static const struct dbg_ops btf_ops = {
 	.statements = NULL,
 	.global = NULL,
 	.typedefs = btf_typedefs,
+	.function_names = btf_function_names,
 };
 
 /* The .BTF section of an ELF image in memory, or NULL. */

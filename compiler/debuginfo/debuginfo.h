@@ -213,6 +213,9 @@ struct dbg_ops {
 	   but .init ones, the only choice in a kernel module) starts: struct
 	   dbg_func_start *, by address, one per address. DWARF only (NULL in BTF). */
 	void (*func_starts)(struct debuginfo *di, const char *section, struct vec *out);
+	/* The name of every out-of-line function (const char *, in any order, repeats
+	   allowed): what suggest.c's index of names is built from. */
+	void (*function_names)(struct debuginfo *di, struct vec *out);
 };
 
 /* One opened binary. */
@@ -227,6 +230,8 @@ struct debuginfo {
 	const struct ktext *ktext; /* the kernel image's ftrace sites and blacklist (probes/dwarf.c), once read */
 	bool ktext_read;        /* ktext was tried */
 	bool user_space;        /* types of user-space headers (@cast "<sys/un.h>"): read user memory */
+	struct vec names;       /* of const char *: function names sorted, each once (suggest.c), once built */
+	bool names_read;        /* names was built */
 };
 
 /* Open path's DWARF; NULL (and *err set) if it has none or cannot be read. */

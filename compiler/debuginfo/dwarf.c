@@ -1284,6 +1284,13 @@ static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *o
 	}
 }
 
+static void dwarf_function_names(struct debuginfo *di, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	for (size_t i = 0; i < st->nsyms; i++)
+		vec_push(out, (void *)st->syms[i].name);
+}
+
 static const struct dbg_ops dwarf_ops = {
 	.functions = dwarf_functions,
 	.variables = dwarf_variables,
@@ -1297,6 +1304,7 @@ static const struct dbg_ops dwarf_ops = {
 	.prologue_end = dwarf_prologue_end,
 	.func_lines = dwarf_func_lines,
 	.func_starts = dwarf_func_starts,
+	.function_names = dwarf_function_names,
 };
 
 /* libdwfl for a relocatable object: sections laid out, DWARF relocated; no search for separate debuginfo. */

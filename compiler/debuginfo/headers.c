@@ -51,15 +51,9 @@ static int run_in(char *const argv[], const char *log)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	setpgid(pid, pid);
-	session_watch_child(pid);
 	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			session_watch_child(0);
-			return -1;
-		}
-	session_watch_child(0);
+	if (!session_wait_child(pid, &status))
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -422,6 +422,12 @@ static struct strmap *kernel_text_symbols(struct session *s)
 	return kf->text_symbols_read > 0 ? syms : NULL;
 }
 
+bool kernel_symbol_known(struct session *s, const char *name)
+{
+	struct strmap *syms = kernel_text_symbols(s);
+	return syms && strmap_get(syms, name);
+}
+
 const char *kernel_symbol_missing(struct session *s, const char *name)
 {
 	struct strmap *syms = kernel_text_symbols(s);

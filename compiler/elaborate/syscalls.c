@@ -714,10 +714,9 @@ static void emit_args(const struct syscalls_state *st, FILE *f, const struct sc_
 	}
 }
 
-static bool needs_regs(const struct syscalls_state *st, const struct sc_call *c)
+/* Does the call have a variable the bodies read (besides name, argstr)? */
+static bool has_read_vars(const struct syscalls_state *st, const struct sc_call *c)
 {
-	if (is_read(st, "argstr"))
-		return c->nargs > 0;
 	for (int i = 0; i < c->nargs; i++) {
 		const char *v = c->args[i].var;
 		if (is_read(st, v) || is_read(st, ast_printf("%s_str", v)) || is_read(st, ast_printf("%s_unquoted", v)) ||
@@ -725,6 +724,13 @@ static bool needs_regs(const struct syscalls_state *st, const struct sc_call *c)
 			return true;
 	}
 	return false;
+}
+
+static bool needs_regs(const struct syscalls_state *st, const struct sc_call *c)
+{
+	if (is_read(st, "argstr"))
+		return c->nargs > 0;
+	return has_read_vars(st, c);
 }
 
 /* What a family of points is. */
@@ -765,18 +771,6 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 		emit_args(st, f, c, "\t", true);
 	}
 	fprintf(f, "}\n");
-}
-
-/* Does the call have a variable the bodies read (besides name, argstr)? */
-static bool has_read_vars(const struct syscalls_state *st, const struct sc_call *c)
-{
-	for (int i = 0; i < c->nargs; i++) {
-		const char *v = c->args[i].var;
-		if (is_read(st, v) || is_read(st, ast_printf("%s_str", v)) || is_read(st, ast_printf("%s_unquoted", v)) ||
-		    is_read(st, ast_printf("%s_uaddr", v)) || extra_read(st, c, i))
-			return true;
-	}
-	return false;
 }
 
 /*

@@ -42,6 +42,7 @@
 
 #include "debuginfo/headers.h"
 #include "debuginfo/kernel.h"
+#include "debuginfo/suggest.h"
 #include "diag.h"
 #include "probes.h"
 #include "targetvar.h"
@@ -319,8 +320,74 @@ static bool start_var(struct tv_plan *pl, struct dbg_var *v)
 	return false;
 }
 
-/* "->field" and "[index]" steps. */
-static bool walk_path(struct tv_plan *pl, struct node *n, const char *what)
+/* n's text with $name spelled name and step i's field spelled fields[i] when set (--adapt's rewrite). */
+static const char *target_text(struct node *n, const char *name, const struct vec *fields)
+{
+	const char *text = ast_join(n->u.target.address_of ? "&$" : "$", "", name);
+	for (int i = 0; i < n->u.target.path.n; i++) {
+		struct target_step *st = n->u.target.path.items[i];
+		const char *field = i < fields->n && fields->items[i] ? fields->items[i] : st->field;
+		text = st->field ? ast_join(text, "->", field) : ast_printf("%s[%s]", text, ast_expr_text(st->index));
+	}
+	return n->u.target.pretty ? ast_join(text, "", n->u.target.pretty == 2 ? "$$" : "$") : text;
+}
+
+/* The member at path ("bi_iter->bi_size", from suggest_members) of t; *off accumulates its offset. */
+static struct dbg_member *follow_members(struct dbg_type *t, const char *path, uint64_t *off)
+{
+	struct dbg_member *m = NULL;
+	for (const char *p = path; t && *p;) {
+		const char *arrow = strstr(p, "->");
+		size_t len = arrow ? (size_t)(arrow - p) : strlen(p);
+		uint64_t o = 0;
+		m = dbg_member_find(t, ast_strndup(p, len), &o);
+		if (!m)
+			return NULL;
+		*off += o;
+		t = dbg_type_strip(m->type);
+		p += len + (arrow ? 2 : 0);
+	}
+	return m;
+}
+
+/*
+ * '->field' that struct t does not have: the error, and what t has instead
+ * one or two embedded structs down (suggest_members); under adapt, the
+ * only such member, recorded in pl->adapt_fields[i]. NULL after an error.
+ */
+static struct dbg_member *missing_member(struct tv_plan *pl, struct node *n, int i, struct dbg_type *t, bool adapt,
+					 uint64_t *off)
+{
+	struct target_step *st = n->u.target.path.items[i];
+	if (t->incomplete) {
+		pl->error = ast_printf("'->%s': %s is only declared here: its members are unknown", st->field, type_text(t));
+		return NULL;
+	}
+	struct vec paths = {0};
+	suggest_members(t, st->field, &paths);
+	if (adapt && paths.n == 1) {
+		while (pl->adapt_fields.n <= i)
+			vec_push(&pl->adapt_fields, NULL);
+		pl->adapt_fields.items[i] = paths.items[0];
+		return follow_members(t, paths.items[0], off);
+	}
+	pl->error = ast_printf("'->%s': %s has no member named '%s'", st->field, type_text(t), st->field);
+	for (int j = 0; j < paths.n; j++) {
+		struct vec fields = {0};
+		for (int k = 0; k < i; k++)
+			vec_push(&fields, NULL);
+		vec_push(&fields, paths.items[j]);
+		const char *text = ast_printf("'%s'", target_text(n, pl->adapt_name ? pl->adapt_name : n->u.target.name,
+								     &fields));
+		pl->suggestion = pl->suggestion ? ast_printf("%s or %s", pl->suggestion, text)
+						: ast_printf("%s has '%s' inside a member: %s", type_text(t), st->field, text);
+	}
+	pl->adaptable = paths.n == 1 && n->u.target.base == TARGET_BASE_VAR;
+	return NULL;
+}
+
+/* "->field" and "[index]" steps; under adapt, a missing member may be found further down (missing_member). */
+static bool walk_path(struct tv_plan *pl, struct node *n, const char *what, bool adapt)
 {
 	for (int i = 0; i < n->u.target.path.n; i++) {
 		struct target_step *st = n->u.target.path.items[i];
@@ -344,13 +411,8 @@ static bool walk_path(struct tv_plan *pl, struct node *n, const char *what)
 			}
 			uint64_t off = 0;
 			struct dbg_member *m = dbg_member_find(t, st->field, &off);
-			if (!m) {
-				pl->error = t->incomplete
-					? ast_printf("'->%s': %s is only declared here: its members are unknown", st->field,
-						     type_text(t))
-					: ast_printf("'->%s': %s has no member named '%s'", st->field, type_text(t), st->field);
+			if (!m && !(m = missing_member(pl, n, i, t, adapt, &off)))
 				return false;
-			}
 			if (off)
 				add_op(pl, TV_ADD)->k = (int64_t)off;
 			pl->type = m->type;
@@ -401,6 +463,7 @@ struct tv_ctx {
 	struct vec typing;             /* of struct symbol *: locals whose type autocast is finding */
 	int depth;                     /* autocast's nesting through locals and calls */
 	int *budget;                   /* autocast: steps left for one '->' (bounds the search), NULL: none yet */
+	bool adapt;                    /* planning again under --adapt: apply the only suggestion */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
 	struct vec choices;            /* of struct node *: ternaries and ifs whose condition is [!]@defined(...) */
@@ -590,6 +653,41 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 	return NULL;
 }
 
+/*
+ * $name that the scope does not have: the error, and the parameters that
+ * may stand for it (suggest_variables: typed like its name, or having the
+ * members the body reads through it); under --adapt the only one, recorded
+ * in pl->adapt_name. NULL after an error.
+ */
+static struct dbg_var *missing_param(struct tv_ctx *cx, struct node *n, struct tv_plan *pl)
+{
+	const char *name = n->u.target.name;
+	struct vec members = {0}, found = {0};
+	for (int i = 0; i < cx->nodes.n; i++) {
+		struct node *u = cx->nodes.items[i];
+		struct target_step *st = u->kind == NODE_TARGET && u->u.target.base == TARGET_BASE_VAR &&
+			!strcmp(u->u.target.name, name) && u->u.target.path.n ? u->u.target.path.items[0] : NULL;
+		if (st && st->field)
+			vec_push(&members, (void *)st->field);
+	}
+	suggest_variables(&cx->scope->vars, name, &members, &found);
+	if (cx->adapt && found.n == 1) {
+		struct dbg_var *v = found.items[0];
+		pl->adapt_name = v->name;
+		return v;
+	}
+	pl->error = missing_var(cx->scope, name);
+	for (int i = 0; i < found.n; i++) {
+		struct dbg_var *v = found.items[i];
+		const char *text = ast_printf("parameter $%s (%s): '%s'", v->name, type_text(v->type),
+					      target_text(n, v->name, &pl->adapt_fields));
+		pl->suggestion = pl->suggestion ? ast_printf("%s, or %s", pl->suggestion, text)
+						: ast_printf("'$%s' may now be %s", name, text);
+	}
+	pl->adaptable = found.n == 1;
+	return NULL;
+}
+
 /* Plan the expression n (a TARGET) at the context's point. */
 /*
  * $name: where the variable starts (a provided one, $return, or a parameter
@@ -633,10 +731,8 @@ static bool plan_var_start(struct tv_ctx *cx, struct node *n, struct tv_plan *pl
 		return true;
 	}
 	struct dbg_var *v = scope_var(cx->scope, name);
-	if (!v) {
-		pl->error = missing_var(cx->scope, name);
+	if (!v && !(v = missing_param(cx, n, pl)))
 		return false;
-	}
 	if (!start_var(pl, v))
 		return false;
 	return true;
@@ -742,7 +838,7 @@ static struct tv_plan *plan_target(struct tv_ctx *cx, struct node *n)
 	default:
 		return pl; /* $$parms & co are planned by plan_vars */
 	}
-	if (!walk_path(pl, n, what))
+	if (!walk_path(pl, n, what, cx->adapt))
 		return pl;
 	if (n->u.target.pretty)
 		return pl;
@@ -996,6 +1092,30 @@ static bool check_entry_expr(struct tv_ctx *cx, struct node *n)
 }
 
 /* Plan every target node of the body at one point. */
+/*
+ * --adapt: n planned again taking the only suggestion of pl (a member
+ * further down, a parameter for a missing variable); the new plan, with a
+ * warning showing the rewrite once per expression, or pl if it still
+ * fails. cx->adapt stays set for the rest of n's planning (the entry
+ * handler's copy of a return probe's expression).
+ */
+static struct tv_plan *adapt_target(struct tv_ctx *cx, struct node *n, struct tv_plan *pl)
+{
+	cx->adapt = true;
+	struct tv_plan *again = plan_target(cx, n);
+	if (again->error) {
+		cx->adapt = false;
+		return pl;
+	}
+	for (int i = 0; i < cx->s->adapted.n; i++)
+		if (cx->s->adapted.items[i] == n)
+			return again;
+	vec_push(&cx->s->adapted, n);
+	diag_warning(n->loc, "adapted '%s' to '%s' (--adapt)", ast_expr_text(n),
+		     target_text(n, again->adapt_name ? again->adapt_name : n->u.target.name, &again->adapt_fields));
+	return again;
+}
+
 static bool plan_body(struct tv_ctx *cx)
 {
 	bool ok = true;
@@ -1033,6 +1153,8 @@ static bool plan_body(struct tv_ctx *cx)
 			continue;
 		}
 		struct tv_plan *pl = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
+		if (pl->error && pl->adaptable && cx->s->adapt && !is_guarded(cx, n) && !in_dead_branch(cx, n))
+			pl = adapt_target(cx, n, pl);
 		if (pl->error) {
 			if (cx->s->skip_badvars && !is_written(cx, n)) {
 				diag_warning(n->loc, "%s; it reads as %s (--skip-badvars)", pl->error,
@@ -1040,6 +1162,10 @@ static bool plan_body(struct tv_ctx *cx)
 				pl->skipped = true;
 			} else if (!is_guarded(cx, n) && !in_dead_branch(cx, n)) {
 				diag_error(n->loc, "%s", pl->error);
+				if (pl->suggestion)
+					diag_note(n->loc, "%s%s", pl->suggestion,
+						  cx->s->adapt ? " (--adapt applies a suggestion only when it is the only one)"
+							       : pl->adaptable ? " (--adapt applies it)" : "");
 				ok = false;
 			}
 		} else if (n->u.target.provided_type != TYPE_UNKNOWN && is_written(cx, n) && !check_write(cx, n, pl)) {
@@ -1049,6 +1175,7 @@ static bool plan_body(struct tv_ctx *cx)
 			struct tv_plan *entry = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
 			save_at_entry(cx, n, entry, pl);
 		}
+		cx->adapt = false;
 		add_plan(n, pl);
 	}
 	/* after the targets inside them, which the entry handler saves (and so reads back) first */

@@ -134,6 +134,11 @@ struct tv_plan {
 	bool settable_reg;         /* the value is exactly register reg (writable with -g) */
 	int reg;                   /* settable_reg: which */
 	struct target_provided *provided; /* a variable the point defines: its C, no ops */
+	const char *suggestion;    /* with error: what the target has instead (a note), or NULL */
+	bool adaptable;            /* with suggestion: the only candidate, which --adapt applies */
+	const char *adapt_name;    /* planned under --adapt: the variable used for $name, or NULL */
+	struct vec adapt_fields;   /* planned under --adapt: of const char *, per path step the members
+	                              followed for its field ("bi_iter->bi_size"), NULL: as written */
 };
 
 /* One variable of $$parms / $$locals / $$vars. */

@@ -100,6 +100,7 @@ static struct node *new_str(struct srcloc loc, const char *text)
  *                                   __user_integer(addr, size, 1, 1): an error on a fault
  *   @kregister(n), @uregister(n)    register("name"), uregister("name") of DWARF register n
  *   @const("C")                     the builtin @const (guru mode)
+ *   @perf("NAME")                   __perf_read("NAME") (tapset/linux/perf.stp): a .counter's value
  * NULL if name is none of them.
  */
 static struct node *sugar_operator(struct srcloc loc, const char *name, struct vec *args)
@@ -181,6 +182,13 @@ static struct node *sugar_operator(struct srcloc loc, const char *name, struct v
 			return zero;
 		}
 		return new_call(loc, "@const", args->items[0], NULL);
+	}
+	if (!strcmp(name, "@perf")) {
+		if (args->n != 1 || ((struct node *)args->items[0])->kind != NODE_STR) {
+			diag_error(loc, "@perf takes the name of a perf .counter(\"NAME\") probe: @perf(\"NAME\")");
+			return zero;
+		}
+		return new_call(loc, "__perf_read", args->items[0], NULL);
 	}
 	return NULL;
 }

@@ -27,14 +27,16 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
-#include "syscalls.h"
 #include "probes/kprobe.h"
 #include "probes/linespec.h"
+#include "debuginfo/suggest.h"
+#include "syscalls.h"
 #include "targetvar.h"
 
 /* The suffixes after function("..."). */
 struct suffixes {
 	bool call, ret, inl, exported;
+	bool nearest;           /* .statement(...).nearest: a named line without code moves to the nearest */
 	int64_t maxactive;
 	const char *label;      /* .label("glob"), NULL if none */
 	struct probe_component *callee; /* .callee(...) or .callees[(N)], NULL if none */
@@ -46,7 +48,9 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 	for (int i = first; i < probes_ncomponents(pp); i++) {
 		struct probe_component *c = probes_component(pp, i);
 		bool ok = !statement;
-		if (ok && !strcmp(c->name, "call") && !c->arg)
+		if (statement && !strcmp(c->name, "nearest") && !c->arg && !sf->nearest)
+			sf->nearest = true;
+		else if (ok && !strcmp(c->name, "call") && !c->arg)
 			sf->call = true;
 		else if (ok && !strcmp(c->name, "return") && !c->arg)
 			sf->ret = true;
@@ -67,7 +71,7 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 			sf->maxactive = c->arg->u.num;
 		else {
 			diag_error(c->loc, "unexpected '.%s' here: %s", c->name,
-				   statement ? "a statement probe takes no suffix"
+				   statement ? "a statement probe takes only .nearest"
 					     : "expected .call, .return, .inline, .exported, .maxactive(N) (1-4096) or .label(\"name\")");
 			return false;
 		}
@@ -183,6 +187,16 @@ static void add_syscall_params(struct session *s, struct target_scope *sc, const
 	}
 }
 
+/* The scope at function f's entry (or return), with a system call's arguments in the kernel. */
+static struct target_scope *entry_scope(struct session *s, bool kernel, struct debuginfo *di, struct dbg_func *f,
+					bool is_return)
+{
+	struct target_scope *sc = function_scope(di, f, f->addr, is_return, ast_printf("function %s", f->name));
+	if (kernel)
+		add_syscall_params(s, sc, f);
+	return sc;
+}
+
 static const char *where_text(const char *family, const char *name, const char *file, int line)
 {
 	if (!file)
@@ -218,6 +232,7 @@ struct request {
 	bool statement;
 	struct linespec pat;
 	struct suffixes sf;
+	bool adapted;                   /* pat.func is --adapt's replacement of the script's name */
 };
 
 static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const char *prefix, struct dbg_func *f,
@@ -304,25 +319,33 @@ static void named_functions(struct debuginfo *di, const struct linespec *pat, bo
 	vec_sort(out, compare_funcs);
 }
 
-/* .statement: every line the pattern names that has code, in every matching function. */
+/* .statement: every line the pattern names that has code, in every matching function; with .nearest the nearest line with code for one without. */
 static bool expand_statements(struct session *s, struct request *rq, struct debuginfo *di, const char *family,
 			      const char *prefix, const struct resolved_probe *tmpl, struct vec *out)
 {
-	struct vec funcs = {0};
+	struct vec funcs = {0}, all = {0};
 	named_functions(di, &rq->pat, true, &funcs);
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		struct vec lines = {0};
 		di->ops->statements(di, f, rq->pat.file, &lines);
-		for (int j = 0; j < lines.n; j++) {
-			struct dbg_line *dl = lines.items[j];
-			if (!linespec_has_line(&rq->pat, f->line, dl->line) || (rq->pat.kind == LINESPEC_ANY && dl->inlined))
-				continue;
-			struct resolved_probe *r = new_probe(tmpl, prefix, f, dl->addr);
-			r->pp = where_text(family, f->name, dl->file, dl->line);
-			r->scope = function_scope(di, f, dl->addr, false, ast_printf("%s at line %d", f->name, dl->line));
-			vec_push(out, r);
-		}
+		for (int j = 0; j < lines.n; j++)
+			vec_push(&all, lines.items[j]);
+	}
+	struct vec chosen = {0};
+	if (rq->sf.nearest)
+		linespec_nearest(&rq->pat, &all, &chosen);
+	struct vec *lines = rq->sf.nearest ? &chosen : &all;
+	for (int j = 0; j < lines->n; j++) {
+		struct dbg_line *dl = lines->items[j];
+		struct dbg_func *f = dl->func;
+		if (!rq->sf.nearest && (!linespec_has_line(&rq->pat, f->line, dl->line) ||
+					(rq->pat.kind == LINESPEC_ANY && dl->inlined)))
+			continue;
+		struct resolved_probe *r = new_probe(tmpl, prefix, f, dl->addr);
+		r->pp = where_text(family, f->name, dl->file, dl->line);
+		r->scope = function_scope(di, f, dl->addr, false, ast_printf("%s at line %d", f->name, dl->line));
+		vec_push(out, r);
 		if (out->n > STATEMENT_MAX && !s->list_probes) {
 			diag_error(rq->what->arg->loc, "\"%s\" matches more than %d statements", rq->what->arg->u.str,
 				   STATEMENT_MAX);
@@ -426,6 +449,173 @@ static int request_debuginfo(struct session *s, const struct request *rq, const 
 		return -1;
 	}
 	return 1;
+}
+
+static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
+		      const struct resolved_probe *tmpl, struct vec *out);
+
+/* Does the target kernel have the system call name (syscall.NAME)? */
+static bool has_syscall(struct session *s, const char *name)
+{
+	struct vec names = {0};
+	syscalls_names(s, &names);
+	for (int i = 0; i < names.n; i++)
+		if (!strcmp(names.items[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * sys_NAME on a kernel whose system calls have wrappers (x86-64 since
+ * 4.17): no such symbol, though without a System.map nothing says so.
+ */
+static bool syscall_wrapped(struct session *s, const char *name)
+{
+	return !strncmp(name, "sys_", 4) && !kernel_symbol_known(s, name) && has_syscall(s, name + 4);
+}
+
+/*
+ * DWARF: the similar names (of const char *) as notes grouped by the file
+ * that declares them, only those in the pattern's file if it names one;
+ * in the first two .c files, the functions that exist only inlined too
+ * (new_sync_read in fs/read_write.c), ranked with the others.
+ */
+static void similar_by_file(struct debuginfo *di, const struct request *rq, const struct vec *similar,
+			    struct vec *notes)
+{
+	struct vec files = {0}, lists = {0}; /* lists: per file, a struct vec * of its out-of-line names */
+	for (int i = 0; i < similar->n; i++) {
+		struct vec funcs = {0};
+		dbg_functions(di, similar->items[i], rq->pat.file, false, &funcs);
+		if (!funcs.n)
+			continue;
+		const char *file = ((struct dbg_func *)funcs.items[0])->file;
+		file = file ? file : "an unknown file";
+		int f = 0;
+		while (f < files.n && strcmp(files.items[f], file))
+			f++;
+		if (f == files.n) {
+			vec_push(&files, (void *)file);
+			vec_push(&lists, ast_alloc(sizeof(struct vec)));
+		}
+		vec_push(lists.items[f], similar->items[i]);
+	}
+	for (int f = 0; f < files.n; f++) {
+		const char *file = files.items[f];
+		struct vec *own = lists.items[f], names = *own, ranked = {0};
+		if (f < 2 && strlen(file) > 2 && !strcmp(file + strlen(file) - 2, ".c")) {
+			struct vec copies = {0};
+			names = (struct vec){0};
+			dbg_functions(di, "*", file, true, &copies);
+			for (int i = 0; i < own->n; i++)
+				vec_push(&names, own->items[i]);
+			for (int i = 0; i < copies.n; i++)
+				vec_push(&names, (void *)((struct dbg_func *)copies.items[i])->name);
+		}
+		suggest_similar_among(&names, rq->pat.func, NULL, &ranked);
+		const char *list = "";
+		for (int i = 0; i < ranked.n; i++) {
+			bool out_of_line = false;
+			for (int j = 0; j < own->n && !out_of_line; j++)
+				out_of_line = !strcmp(own->items[j], ranked.items[i]);
+			list = ast_printf("%s%s%s%s", list, i ? ", " : "", (const char *)ranked.items[i],
+					  out_of_line ? "" : " (only inlined)");
+		}
+		vec_push(notes, ast_printf("functions of similar name in %s: %s", file, list));
+	}
+}
+
+/*
+ * A function name the target does not have (suggest.h): what it has
+ * instead, as notes (of const char *); returns the one --adapt may use
+ * (the x86-64 entry of a system call, else the only prefixed name), or
+ * NULL. A function of similar name is another function, so --adapt never
+ * takes one: the note lists them for the user to choose.
+ */
+static const char *function_instead(struct session *s, const struct request *rq, struct debuginfo *di, bool kernel,
+				    struct vec *notes)
+{
+	const char *name = rq->pat.func;
+	struct vec prefixed = {0}, similar = {0};
+	suggest_prefixed(di, name, &prefixed);
+	const char *base = strncmp(name, "sys_", 4) ? NULL : name + 4;
+	bool alias = kernel && base && has_syscall(s, base);
+	/*
+	 * BTF describes __do_sys_NAME, not the __x64_sys_NAME wrapper: the
+	 * System.map knows it; without one, every system call of an x86-64
+	 * kernel (which has the syscall alias) is entered there.
+	 */
+	const char *x64 = ast_join("__x64_sys_", "", base ? base : name);
+	if (kernel && di->source != DBG_SOURCE_DWARF && (!prefixed.n || strcmp(prefixed.items[0], x64)) &&
+	    !kernel_symbol_missing(s, x64) && (alias || kernel_symbol_known(s, x64))) {
+		vec_push(&prefixed, NULL);
+		memmove(prefixed.items + 1, prefixed.items, sizeof(prefixed.items[0]) * (size_t)(prefixed.n - 1));
+		prefixed.items[0] = (void *)x64;
+	}
+	if (prefixed.n || alias) {
+		const char *list = "";
+		for (int i = 0; i < prefixed.n; i++)
+			list = ast_printf("%s%s%s", list, i ? ", " : "", (const char *)prefixed.items[i]);
+		vec_push(notes, ast_printf("the kernel has it behind %s%s%s", prefixed.n ? "a prefix: " : "",
+					   list, alias ? ast_printf("%sthe alias syscall.%s", prefixed.n ? "; or use " : "no prefix; use ",
+								    base) : ""));
+		if (prefixed.n && !strncmp(prefixed.items[0], "__x64_sys_", 10))
+			return prefixed.items[0]; /* what sys_NAME was for a 64-bit caller */
+		return prefixed.n == 1 ? prefixed.items[0] : NULL;
+	}
+	suggest_similar(di, name, NULL, &similar);
+	if (di->source != DBG_SOURCE_DWARF) {
+		if (similar.n) {
+			const char *list = "";
+			for (int i = 0; i < similar.n; i++)
+				list = ast_printf("%s%s%s", list, i ? ", " : "", (const char *)similar.items[i]);
+			vec_push(notes, ast_printf("functions of similar name: %s (BTF has no source files: with DWARF, "
+						   "stapc groups them by file and adds those only inlined there)", list));
+		}
+		return NULL; /* another function, not this one renamed: never adapted */
+	}
+	similar_by_file(di, rq, &similar, notes);
+	return NULL; /* another function, not this one renamed: never adapted */
+}
+
+/*
+ * No function matches rq's name: the error, with what the kernel has
+ * instead; or with --adapt and one candidate, a warning and the probes on
+ * that function. Returns false after an error.
+ */
+static bool missing_function(struct session *s, struct request *rq, const char *module, bool quiet,
+			     const struct resolved_probe *tmpl, struct vec *out, struct debuginfo *di, const char *error)
+{
+	struct node *arg = rq->what->arg;
+	bool kernel = !strcmp(module, "kernel");
+	struct vec notes = {0};
+	bool plain = !rq->adapted && !rq->sf.label && !rq->sf.callee && !dbg_is_glob(rq->pat.func) &&
+		     !strncmp(arg->u.str, rq->pat.func, strlen(rq->pat.func));
+	if (plain && di->source == DBG_SOURCE_DWARF && (rq->sf.call || rq->sf.ret || rq->sf.exported)) {
+		/* only inlined copies (.call, .return): the function is there, nothing is said instead */
+		struct vec copies = {0};
+		dbg_functions(di, rq->pat.func, rq->pat.file, true, &copies);
+		plain = !copies.n;
+	}
+	const char *instead = plain ? function_instead(s, rq, di, kernel, &notes) : NULL;
+	if (instead && s->adapt) {
+		const char *family = kernel ? "kernel" : ast_printf("module(\"%s\")", module);
+		const char *old = rq->pat.func;
+		diag_warning(arg->loc, "adapted %s.function(\"%s\") to %s.function(\"%s%s\") (--adapt)", family,
+			     arg->u.str, family, instead, arg->u.str + strlen(old));
+		rq->pat.func = instead;
+		rq->adapted = true;
+		bool ok = expand_in(s, rq, module, quiet, tmpl, out);
+		rq->pat.func = old;
+		rq->adapted = false;
+		return ok;
+	}
+	diag_error(arg->loc, "%s", error);
+	for (int i = 0; i < notes.n; i++)
+		diag_note(arg->loc, "%s", (const char *)notes.items[i]);
+	if (notes.n && s->adapt)
+		diag_note(arg->loc, "--adapt takes only one prefixed name of the same function, never a similar name");
+	return false;
 }
 
 static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
@@ -542,9 +732,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		kp->wildcard = wildcard;
 		r->pp = ast_printf("%s%s%s%s", where_text(family, f->name, f->file, f->line), sf.inl ? ".inline" : "",
 				   sf.exported ? ".exported" : "", sf.ret ? ".return" : sf.call ? ".call" : "");
-		r->scope = function_scope(di, f, f->addr, sf.ret, ast_printf("function %s", f->name));
-		if (kernel)
-			add_syscall_params(s, r->scope, f);
+		r->scope = entry_scope(s, kernel, di, f, sf.ret);
 		vec_push(out, r);
 	}
 	const char *why_skipped = ast_printf("%d in .init.text, %d on the kprobes blacklist, %d without an ftrace site",
@@ -554,7 +742,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
 			nskipped, why_skipped);
 	if (out->n == before && !funcs.n && !quiet && !pp->optional && by_symbol_only(di, &pat, &sf) &&
-	    (kernel ? !kernel_symbol_missing(s, pat.func) : !kernel_module_function_missing(s, module, pat.func))) {
+	    (kernel ? !kernel_symbol_missing(s, pat.func) && !syscall_wrapped(s, pat.func)
+		    : !kernel_module_function_missing(s, module, pat.func))) {
 		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di));
 		return true;
 	}
@@ -569,6 +758,11 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			diag_error(what->arg->loc, "a function matching \"%s\" calls no probeable function matching \"%s\" "
 				   "at a call site DWARF records in %s", what->arg->u.str,
 				   sf.callee->arg && sf.callee->arg->kind == NODE_STR ? sf.callee->arg->u.str : "*", where);
+		else if (!funcs.n)
+			return missing_function(s, rq, module, quiet, tmpl, out, di,
+						ast_printf("no %s%sfunction matches \"%s\" in %s [see man error::pass2]",
+							   sf.inl ? "inlined " : sf.call || sf.ret ? "out-of-line " : "",
+							   sf.exported ? "exported " : "", what->arg->u.str, where));
 		else
 			diag_error(what->arg->loc, "no %s%sfunction matches \"%s\" in %s%s [see man error::pass2]",
 				   sf.inl ? "inlined " : sf.call || sf.ret ? "out-of-line " : "",
@@ -635,7 +829,7 @@ static bool address_expand(struct session *s, struct request *rq, const struct r
 	}
 	if (!parse_suffixes(pp, 2, rq->statement, &rq->sf))
 		return false;
-	if (rq->sf.inl || rq->sf.label || rq->sf.callee || rq->sf.exported) {
+	if (rq->sf.inl || rq->sf.label || rq->sf.callee || rq->sf.exported || rq->sf.nearest) {
 		diag_error(pp->loc, "%s(ADDRESS) takes only .call, .return or .return.maxactive(N) after it", family);
 		return false;
 	}
@@ -756,6 +950,7 @@ const struct probe_provider probe_kernel = {
 		"kernel.function(string).callees(number)",
 		"kernel.function(string).callees.return",
 		"kernel.statement(string)",
+		"kernel.statement(string).nearest",
 		"module(string).function(string)",
 		"module(string).function(string).call",
 		"module(string).function(string).return",
@@ -772,6 +967,7 @@ const struct probe_provider probe_kernel = {
 		"module(string).function(string).callees(number)",
 		"module(string).function(string).callees.return",
 		"module(string).statement(string)",
+		"module(string).statement(string).nearest",
 		NULL,
 	},
 	.expand = kernel_expand,

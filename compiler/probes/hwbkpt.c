@@ -108,24 +108,23 @@ static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct res
 	return true;
 }
 
-/* The table; and a warning when there are more watchpoints than debug registers. */
+/* Before the table: a warning when there are more watchpoints than debug registers. */
 static void hwbkpt_table(struct emitter *e, struct session *s, struct vec *mine)
 {
+	(void)e;
 	(void)s;
 	if (mine->n > HWBKPT_REGISTERS) {
 		const struct resolved_probe *fifth = mine->items[HWBKPT_REGISTERS];
 		diag_warning(fifth->point->loc, "%d hardware watchpoints, but x86 has %d debug registers: "
 			     "the session will fail to start", mine->n, HWBKPT_REGISTERS);
 	}
-	emit_open(e, "static struct _stp_hwbkpt_probe _stp_hwbkpt_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		const struct resolved_probe *r = mine->items[i];
-		const struct hwbkpt_point *pt = r->data;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .address = 0x%" PRIx64 "UL, .length = %d, "
-			  ".rw = %d },", r->index, pt->symbol ? emit_c_string(pt->symbol) : "NULL", pt->address,
-			  pt->length, pt->rw);
-	}
-	emit_close(e, "};");
+}
+
+static void hwbkpt_row(struct emitter *e, const struct resolved_probe *r)
+{
+	const struct hwbkpt_point *pt = r->data;
+	emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .address = 0x%" PRIx64 "UL, .length = %d, .rw = %d },",
+		  r->index, pt->symbol ? emit_c_string(pt->symbol) : "NULL", pt->address, pt->length, pt->rw);
 }
 
 const struct probe_provider probe_hwbkpt = {
@@ -142,5 +141,7 @@ const struct probe_provider probe_hwbkpt = {
 	.resolve = hwbkpt_resolve,
 	.feature = "STP_HAVE_HWBKPT",
 	.emit_table = hwbkpt_table,
+	.table = "static struct _stp_hwbkpt_probe _stp_hwbkpt_probes[] = {",
+	.row = hwbkpt_row,
 	.families = (const struct runtime_family[]){{"hwbkpt", 9, 1}, {0}},
 };

@@ -43,15 +43,9 @@ static bool input_resolve(struct session *s, struct probe_point *pp, struct reso
 	return true;
 }
 
-static void input_table(struct emitter *e, struct session *s, struct vec *mine)
+static void input_row(struct emitter *e, const struct resolved_probe *r)
 {
-	(void)s;
-	emit_open(e, "static const struct _stp_input_probe _stp_input_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
-		emit_line(e, "{ .probe = &_stp_probes[%d], .line = %d },", r->index, r->data != NULL);
-	}
-	emit_close(e, "};");
+	emit_line(e, "{ .probe = &_stp_probes[%d], .line = %d },", r->index, r->data != NULL);
 }
 
 const struct probe_provider probe_input = {
@@ -63,6 +57,7 @@ const struct probe_provider probe_input = {
 	},
 	.resolve = input_resolve,
 	.feature = "STP_HAVE_INPUT",
-	.emit_table = input_table,
+	.table = "static const struct _stp_input_probe _stp_input_probes[] = {",
+	.row = input_row,
 	.families = NULL,
 };

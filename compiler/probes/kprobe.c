@@ -9,6 +9,7 @@
 
 #include "debuginfo/kernel.h"
 #include "debuginfo/ktext.h"
+#include "debuginfo/suggest.h"
 #include "codegen.h"
 #include "diag.h"
 #include "probes.h"
@@ -80,6 +81,37 @@ static bool function_suffix(struct probe_point *pp, int i, struct kprobe_point *
 	return true;
 }
 
+/*
+ * kprobe.function(NAME) of a symbol the System.map lacks (error missing):
+ * the error, with the same function behind an arch or syscall prefix the
+ * map lists (suggest.h) in a note; with --adapt, a warning and the
+ * __x64_sys_ one, or the only one. Returns the symbol to probe, or NULL.
+ */
+static const char *symbol_instead(struct session *s, struct node *arg, const char *missing)
+{
+	struct vec forms = {0}, found = {0};
+	suggest_prefix_forms(arg->u.str, &forms);
+	for (int i = 0; i < forms.n; i++)
+		if (kernel_symbol_known(s, forms.items[i]))
+			vec_push(&found, forms.items[i]);
+	const char *pick = found.n && !strncmp(found.items[0], "__x64_sys_", 10) ? found.items[0]
+			   : found.n == 1 ? found.items[0] : NULL;
+	if (pick && s->adapt) {
+		diag_warning(arg->loc, "adapted kprobe.function(\"%s\") to kprobe.function(\"%s\") (--adapt)", arg->u.str,
+			     pick);
+		return pick;
+	}
+	diag_error(arg->loc, "%s", missing);
+	if (found.n) {
+		const char *list = "";
+		for (int i = 0; i < found.n; i++)
+			list = ast_printf("%s%s%s", list, i ? ", " : "", (const char *)found.items[i]);
+		diag_note(arg->loc, "the kernel has it behind a prefix: %s%s", list,
+			  s->adapt ? " (--adapt applies a suggestion only when it is the only one)" : "");
+	}
+	return NULL;
+}
+
 static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
 	int next = 1;
@@ -122,13 +154,12 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 	struct kprobe_point *kp = ast_alloc(sizeof(*kp));
 	if (!function_suffix(pp, next + 1, kp))
 		return false;
+	const char *symbol = fn->arg->u.str;
 	if (!module && !pp->optional) {
 		/* checked now where the target's symbol table is at hand; with '?' it is skipped at run time */
-		const char *missing = kernel_symbol_missing(s, fn->arg->u.str);
-		if (missing) {
-			diag_error(fn->arg->loc, "%s", missing);
+		const char *missing = kernel_symbol_missing(s, symbol);
+		if (missing && !(symbol = symbol_instead(s, fn->arg, missing)))
 			return false;
-		}
 	}
 	if (module && !pp->optional) {
 		const char *missing = kernel_module_function_missing(s, module, fn->arg->u.str);
@@ -137,7 +168,7 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 			return false;
 		}
 	}
-	kp->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), fn->arg->u.str) : fn->arg->u.str;
+	kp->symbol = module ? ast_printf("%s:%s", kernel_module_name(module), symbol) : symbol;
 	out->data = kp;
 	return true;
 }

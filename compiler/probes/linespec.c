@@ -138,6 +138,95 @@ bool linespec_function_spans(const struct linespec *ls, struct debuginfo *di, st
 	return last > 0 && linespec_spans(ls, f->line, first, last);
 }
 
+static int compare_ints(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The distinct lines of lines (only the function's own code with own_only), sorted; their number in *n. */
+static int *distinct_lines(const struct vec *lines, bool own_only, int *n)
+{
+	int *v = ast_alloc((lines->n + 1) * sizeof(*v)), k = 0, u = 0;
+	for (int i = 0; i < lines->n; i++) {
+		const struct dbg_line *dl = lines->items[i];
+		if (!own_only || !dl->inlined)
+			v[k++] = dl->line;
+	}
+	qsort(v, k, sizeof(*v), compare_ints);
+	for (int i = 0; i < k; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*n = u;
+	return v;
+}
+
+/* The own line of func nearest to want, the later on a tie; -1 if it has none. */
+static int nearest_own_line(const struct vec *lines, const struct dbg_func *func, int want)
+{
+	int best = -1;
+	for (int i = 0; i < lines->n; i++) {
+		const struct dbg_line *dl = lines->items[i];
+		if (dl->func != func || dl->inlined)
+			continue;
+		int d = abs(dl->line - want), bd = abs(best - want);
+		if (best < 0 || d < bd || (d == bd && dl->line > best))
+			best = dl->line;
+	}
+	return best;
+}
+
+/*
+ * A named line with code (its own or inlined there) is kept as it is; one
+ * without moves to the nearest line of a matching function's own code.
+ */
+void linespec_nearest(const struct linespec *ls, const struct vec *lines, struct vec *out)
+{
+	bool *keep = ast_alloc(lines->n + 1);
+	for (int i = 0; i < lines->n; i++) {
+		const struct dbg_line *dl = lines->items[i];
+		keep[i] = linespec_has_line(ls, dl->func->line, dl->line) && !(ls->kind == LINESPEC_ANY && dl->inlined);
+	}
+	if (ls->kind == LINESPEC_RELATIVE) {
+		for (int i = 0; i < lines->n; i++) {
+			const struct dbg_line *dl = lines->items[i];
+			bool exact = false;
+			for (int j = 0; j < lines->n && !exact; j++)
+				exact = keep[j] && ((const struct dbg_line *)lines->items[j])->func == dl->func;
+			if (!exact && !dl->inlined)
+				keep[i] = dl->line == nearest_own_line(lines, dl->func, dl->func->line + ls->relative);
+		}
+	}
+	int nall, nown;
+	int *all = distinct_lines(lines, false, &nall), *own = distinct_lines(lines, true, &nown);
+	if (ls->kind == LINESPEC_RANGES && nown) {
+		bool *chosen = ast_alloc(nown);
+		for (int r = 0; r < ls->nranges; r++) {
+			int lo = ls->ranges[r][0], hi = ls->ranges[r][1];
+			chosen[0] |= lo < all[0];                     /* named lines before any code */
+			chosen[nown - 1] |= hi > all[nall - 1];       /* and after it */
+			for (int want = lo > all[0] ? lo : all[0]; want <= hi && want <= all[nall - 1]; want++) {
+				if (bsearch(&want, all, nall, sizeof(*all), compare_ints))
+					continue;
+				int k = 0;
+				while (k < nown - 1 && own[k] < want)
+					k++;
+				/* own[k] is the first at or after want, or the last; the one before may be nearer */
+				if (k > 0 && (own[k] < want || want - own[k - 1] < own[k] - want))
+					k--;
+				chosen[k] = true;
+			}
+		}
+		for (int i = 0; i < lines->n; i++) {
+			const struct dbg_line *dl = lines->items[i];
+			const int *at = dl->inlined ? NULL : bsearch(&dl->line, own, nown, sizeof(*own), compare_ints);
+			keep[i] |= at && chosen[at - own];
+		}
+	}
+	for (int i = 0; i < lines->n; i++)
+		if (keep[i])
+			vec_push(out, lines->items[i]);
+}
+
 bool linespec_single(const struct linespec *ls)
 {
 	return ls->kind == LINESPEC_RELATIVE ||

@@ -47,6 +47,14 @@ struct dbg_func;
 bool linespec_function_spans(const struct linespec *ls, struct debuginfo *di, struct dbg_func *f);
 /* Is it one line (":N" or "+N"), as a statement probe on one line was before ranges? */
 bool linespec_single(const struct linespec *ls);
+/*
+ * .statement(...).nearest: of lines (struct dbg_line *: every line with code of the matching
+ * functions, in the file), those the spec names, and for each named line without code the one
+ * of a function's own code (not inlined there) nearest to it (the later of two as near; "+N"
+ * in each function from its own declaration), each once, appended to out in their order in
+ * lines. Without a line number (":*", none): those the spec names.
+ */
+void linespec_nearest(const struct linespec *ls, const struct vec *lines, struct vec *out);
 /* The line part as written: ":*", ":10-20", "+3", "" for none. */
 const char *linespec_lines_text(const struct linespec *ls);
 

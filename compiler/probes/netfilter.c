@@ -160,17 +160,11 @@ static bool netfilter_resolve(struct session *s, struct probe_point *pp, struct 
 }
 
 /* One hook per probe point, its fields as the kernel's constants. */
-static void netfilter_table(struct emitter *e, struct session *s, struct vec *mine)
+static void netfilter_row(struct emitter *e, const struct resolved_probe *r)
 {
-	(void)s;
-	emit_open(e, "static struct _stp_netfilter_probe _stp_netfilter_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
-		struct netfilter_point *pt = r->data;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .pf = %s, .hooknum = %s, .priority = %s },", r->index, pt->pf,
-			  pt->hook, pt->priority);
-	}
-	emit_close(e, "};");
+	const struct netfilter_point *pt = r->data;
+	emit_line(e, "{ .probe = &_stp_probes[%d], .pf = %s, .hooknum = %s, .priority = %s },", r->index, pt->pf,
+		  pt->hook, pt->priority);
 }
 
 const struct probe_provider probe_netfilter = {
@@ -184,6 +178,7 @@ const struct probe_provider probe_netfilter = {
 	},
 	.resolve = netfilter_resolve,
 	.feature = "STP_HAVE_NETFILTER",
-	.emit_table = netfilter_table,
+	.table = "static struct _stp_netfilter_probe _stp_netfilter_probes[] = {",
+	.row = netfilter_row,
 	.families = (const struct runtime_family[]){{"netfilter", 8, 0}, {0}},
 };

@@ -1,7 +1,10 @@
 /*
- * probes/perf.c - perf.sw.NAME and perf.hw.NAME [.sample(N)]: a perf event
- * counter on every CPU whose overflow, every N events (default 1000000),
- * runs the probe. Also perf.type(T).config(C) for any raw type and config.
+ * probes/perf.c - perf.sw.NAME and perf.hw.NAME [.sample(N) | .hz(N)]: a
+ * perf event counter on every CPU whose overflow, every N events (default
+ * 1000000) or N times a second, runs the probe. Also perf.type(T).config(C)
+ * for any raw type and config. With .process[("path")] the counter is the
+ * -c/-x target's instead; with .counter("NAME") after that it only counts,
+ * and @perf("NAME") reads it.
  *
  * Hardware counters need a PMU: where there is none (a virtual machine
  * without one) the module reports it when the session starts.
@@ -11,6 +14,7 @@
 
 #include "diag.h"
 #include "probes.h"
+#include "probes/process.h"
 
 #define PERF_DEFAULT_SAMPLE 1000000
 
@@ -18,7 +22,10 @@
 struct perf_point {
 	uint32_t type;       /* PERF_TYPE_* (0 hardware, 1 software, ...) */
 	uint64_t config;     /* the event within the type */
-	uint64_t sample;     /* events per probe hit */
+	uint64_t sample;     /* events per probe hit, or hits a second with freq; 0 for a counter */
+	bool freq;           /* .hz(N): sample is a frequency */
+	bool task;           /* .process: counts in the -c/-x target only, not per CPU */
+	const char *counter; /* .counter("NAME"): read with @perf("NAME"), the body never runs; or NULL */
 };
 
 /* Names SystemTap uses, with the kernel's enum perf_hw_id / perf_sw_ids values. */
@@ -46,9 +53,33 @@ static bool number_arg(struct probe_component *c, const char *what, int64_t *v)
 	return true;
 }
 
+/*
+ * .process or .process("path"): the counter follows the -c/-x target (the
+ * task stapio starts or attaches to), so the session needs one, and a path
+ * must be its program.
+ */
+static bool perf_process(struct session *s, struct probe_component *c)
+{
+	if (!s->target_cmd && !s->target_pid) {
+		diag_error(c->loc, "perf ....process counts in the -c or -x target, and this session has neither");
+		return false;
+	}
+	if (!c->arg)
+		return true;
+	const char *want, *target = process_target_program(s);
+	if (c->arg->kind != NODE_STR || !process_program_path(s, c->arg->u.str, c->arg->loc, false, &want))
+		return false;
+	const char *have;
+	if (!target || !process_program_path(s, target, c->loc, true, &have) || strcmp(have, want)) {
+		diag_error(c->arg->loc, "perf ....process(\"%s\") counts in the -c or -x target, whose program is %s",
+			   want, target ? target : "unknown");
+		return false;
+	}
+	return true;
+}
+
 static bool perf_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
-	(void)s;
 	struct perf_point *pt = ast_alloc(sizeof(*pt));
 	struct probe_component *kind = probes_component(pp, 1), *ev = probes_component(pp, 2);
 	int next = 3;
@@ -83,36 +114,59 @@ static bool perf_resolve(struct session *s, struct probe_point *pp, struct resol
 	}
 	pt->sample = PERF_DEFAULT_SAMPLE;
 	struct probe_component *c = probes_component(pp, next);
-	if (c && !strcmp(c->name, "sample")) {
+	bool rate_given = c && (!strcmp(c->name, "sample") || !strcmp(c->name, "hz"));
+	if (rate_given) {
 		int64_t n;
-		if (!number_arg(c, "a positive event count", &n))
+		pt->freq = !strcmp(c->name, "hz");
+		if (!number_arg(c, pt->freq ? "a positive frequency in hertz" : "a positive event count", &n))
 			return false;
 		if (n == 0) {
-			diag_error(c->arg->loc, "perf sample period must be positive");
+			diag_error(c->arg->loc, "perf %s must be positive", pt->freq ? "frequency" : "sample period");
 			return false;
 		}
 		pt->sample = (uint64_t)n;
 		c = probes_component(pp, ++next);
 	}
+	if (c && !strcmp(c->name, "process")) {
+		if (!perf_process(s, c))
+			return false;
+		pt->task = true;
+		c = probes_component(pp, ++next);
+	}
+	if (c && !strcmp(c->name, "counter")) {
+		if (!c->arg || c->arg->kind != NODE_STR || !*c->arg->u.str) {
+			diag_error(c->loc, "perf ....counter(\"NAME\") needs a name in quotes, which @perf(\"NAME\") reads");
+			return false;
+		}
+		if (!pt->task) {
+			diag_error(c->loc, "a perf .counter needs .process before it: @perf reads the counter of "
+				   "the task its probe runs in (a counter per CPU is not current elsewhere)");
+			return false;
+		}
+		if (rate_given) {
+			diag_error(c->loc, "a perf .counter only counts: it takes no .sample or .hz");
+			return false;
+		}
+		pt->counter = c->arg->u.str;
+		pt->sample = 0;
+		c = probes_component(pp, ++next);
+	}
 	if (c) {
-		diag_error(c->loc, "unexpected '.%s' in a perf probe point: only .sample(N) may follow the event", c->name);
+		diag_error(c->loc, "unexpected '.%s' in a perf probe point: after the event come .sample(N) or "
+			   ".hz(N), .process[(\"path\")], .counter(\"NAME\")", c->name);
 		return false;
 	}
 	out->data = pt;
 	return true;
 }
 
-static void perf_table(struct emitter *e, struct session *s, struct vec *mine)
+static void perf_row(struct emitter *e, const struct resolved_probe *r)
 {
-	(void)s;
-	emit_open(e, "static struct _stp_perf_probe _stp_perf_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
-		struct perf_point *pt = r->data;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .type = %" PRIu32 ", .config = %" PRIu64 "ULL, "
-			  ".sample_period = %" PRIu64 "ULL },", r->index, pt->type, pt->config, pt->sample);
-	}
-	emit_close(e, "};");
+	const struct perf_point *pt = r->data;
+	emit_line(e, "{ .probe = &_stp_probes[%d], .type = %" PRIu32 ", .config = %" PRIu64 "ULL, "
+		  ".sample_period = %" PRIu64 "ULL%s%s%s%s },", r->index, pt->type, pt->config, pt->sample,
+		  pt->freq ? ", .freq = 1" : "", pt->task ? ", .task = 1" : "",
+		  pt->counter ? ", .counter = " : "", pt->counter ? emit_c_string(pt->counter) : "");
 }
 
 const struct probe_provider probe_perf = {
@@ -124,10 +178,20 @@ const struct probe_provider probe_perf = {
 		"perf.sw.EVENT.sample(number)",
 		"perf.type(number).config(number)",
 		"perf.type(number).config(number).sample(number)",
+		"perf.type(number).config(number).hz(number)",
+		"perf.type(number).config(number).process",
+		"perf.type(number).config(number).process(string)",
+		"perf.type(number).config(number).counter(string)",
+		"perf.type(number).config(number).process(string).counter(string)",
+		"perf.hw.EVENT.hz(number)",
+		"perf.sw.EVENT.hz(number)",
+		"perf.hw.EVENT.process(string).counter(string)",
+		"perf.sw.EVENT.process(string).counter(string)",
 		NULL,
 	},
 	.resolve = perf_resolve,
 	.feature = "STP_HAVE_PERF",
-	.emit_table = perf_table,
+	.table = "static struct _stp_perf_probe _stp_perf_probes[] = {",
+	.row = perf_row,
 	.families = (const struct runtime_family[]){{"perf", 7, 1}, {0}},
 };

@@ -917,16 +917,8 @@ static void derive_probe(struct derive *d, struct probe *user)
 
 bool probes_derive(struct session *s)
 {
-	struct derive d = {.s = s};
-	struct ast_file *f = s->script;
-	probes_index_aliases(s, f);
-	int errors = diag_error_count();
-	for (int i = 0; i < f->probes.n; i++) {
-		struct probe *p = f->probes.items[i];
-		if (p->kind == PROBE_PLAIN)
-			derive_probe(&d, p);
-	}
-	return diag_error_count() == errors;
+	probes_index_aliases(s, s->script);
+	return probes_derive_file(s, s->script);
 }
 
 bool probes_derive_file(struct session *s, struct ast_file *f)

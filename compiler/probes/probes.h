@@ -104,6 +104,14 @@ struct probe_provider {
 	 */
 	void (*emit_defines)(struct emitter *e, struct session *s, struct vec *mine);
 	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
+	/*
+	 * Optional, for a table of one row per probe: its declaration line
+	 * ("static struct _stp_perf_probe _stp_perf_probes[] = {") and the
+	 * row of r. Pass 3 emits them after emit_table (when there is one):
+	 * the declaration, the rows of mine in order, "};".
+	 */
+	const char *table;
+	void (*row)(struct emitter *e, const struct resolved_probe *r);
 	const struct runtime_family *families; /* its runtime families, {0}-terminated; NULL for none */
 	/*
 	 * Optional. The kernel function ("mod:name" in a module) whose lines

@@ -4,7 +4,8 @@
  * library points are handed to uprobe.c.
  *
  * A process point without a path or PID, in a session with -c or -x,
- * only sees the target process and its descendants, as in SystemTap.
+ * only sees the target process and its descendants, as in SystemTap; its
+ * function, statement, mark and plt points probe the target's program.
  * An absolute path with wildcards (process("/lib64/libc.so*")) is expanded
  * against the target's file system (--sysroot): one point per file.
  */
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <wordexp.h>
 
 #include "diag.h"
 #include "probes/process.h"
@@ -35,6 +38,34 @@ bool process_root(struct probe_point *pp, const char **path, int64_t *pid)
 		*pid = root->arg->u.num;
 	}
 	return true;
+}
+
+/*
+ * The program of the -c command (its first word; uprobe.c searches PATH
+ * for a bare name) or of the -x process (/proc/PID/exe, so stap must run
+ * where the process does); NULL if neither names one.
+ */
+const char *process_target_program(struct session *s)
+{
+	if (s->target_cmd) {
+		wordexp_t we;
+		const char *prog = NULL;
+		if (wordexp(s->target_cmd, &we, WRDE_NOCMD) != 0)
+			return NULL; /* shell syntax: no one program */
+		if (we.we_wordc > 0)
+			prog = ast_strdup(we.we_wordv[0]);
+		wordfree(&we);
+		return prog;
+	}
+	if (s->target_pid) {
+		char buf[PATH_MAX];
+		ssize_t n = readlink(ast_printf("/proc/%ld/exe", s->target_pid), buf, sizeof(buf) - 1);
+		if (n <= 0)
+			return NULL;
+		buf[n] = 0;
+		return ast_strdup(buf);
+	}
+	return NULL;
 }
 
 static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
@@ -60,12 +91,31 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 		}
 		pt->kind = !strcmp(t->name, "begin") ? PROCESS_THREAD_BEGIN : PROCESS_THREAD_END;
 		last = 3;
+	} else if (!strcmp(c->name, "insn")) {
+		/* checked in Module.symvers of Debian's 6.1 kernels: neither is exported */
+		diag_error(c->loc, "process.insn%s is not supported: single-stepping a task needs "
+			   "user_enable_single_step()/user_enable_block_step(), which Linux (6.1) does not export to "
+			   "modules (and it has no utrace to hook the step traps)",
+			   probes_component(pp, 2) && !strcmp(probes_component(pp, 2)->name, "block") ? ".block" : "");
+		return false;
 	} else {
 		pt->kind = PROCESS_UPROBE;
-		if (!pt->path) {
-			diag_error(root->loc, "process.%s needs the program: process(\"/path/to/program\").%s(...)",
+		if (pt->pid) {
+			diag_error(root->loc, "process(PID).%s is not supported: name the program, "
+				   "process(\"/path/to/program\").%s(...), or use process.%s with -x PID", c->name,
 				   c->name, c->name);
 			return false;
+		}
+		if (!pt->path) {
+			pt->path = process_target_program(s);
+			if (!pt->path) {
+				diag_error(root->loc, "process.%s without a program probes the -c or -x target, and this "
+					   "session has %s: name it, process(\"/path/to/program\").%s(...)", c->name,
+					   s->target_cmd || s->target_pid ? "no program stap can find" : "neither",
+					   c->name);
+				return false;
+			}
+			pt->target_only = true;
 		}
 		return uprobe_resolve(s, pp, 1, pt);
 	}
@@ -242,6 +292,7 @@ const struct probe_provider probe_process = {
 		"process(string).function(string).callee(string).call",
 		"process(string).function(string).callees",
 		"process(string).statement(string)",
+		"process(string).statement(string).nearest",
 		"process(string).plt",
 		"process(string).plt.return",
 		"process(string).plt(string)",
@@ -258,6 +309,18 @@ const struct probe_provider probe_process = {
 		"process(string).library(string).plt(string).return",
 		"process(string).mark(string)",
 		"process(string).provider(string).mark(string)",
+		"process.function(string)",
+		"process.function(string).call",
+		"process.function(string).return",
+		"process.statement(string)",
+		"process.statement(string).nearest",
+		"process.plt",
+		"process.plt.return",
+		"process.plt(string)",
+		"process.plt(string).return",
+		"process.library(string).function(string)",
+		"process.mark(string)",
+		"process.provider(string).mark(string)",
 		NULL,
 	},
 	.user_files = process_user_files,

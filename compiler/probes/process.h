@@ -39,6 +39,7 @@ struct process_point {
 	const char *path;            /* process("path") on the target, NULL if not named */
 	int64_t pid;                 /* process(PID), 0 if not given */
 	bool optional;               /* '?': a program, function, line or marker not found is no match, not an error */
+	bool target_only;            /* no path given: path is the -c/-x program, and only the target fires */
 	/* PROCESS_UPROBE */
 	const char *file;            /* target path of the file probed: the program or .library */
 	bool relocatable;            /* that file is PIE or a shared library */
@@ -47,6 +48,8 @@ struct process_point {
 	struct vec sites;            /* of struct uprobe_site *: all matches; one per resolved probe after expansion */
 };
 
+/* process.c: the program of the -c command or the -x process, NULL if neither names one. */
+const char *process_target_program(struct session *s);
 /* uprobe.c: the target path of program name (searched in PATH if it has no '/'); false after a
    diagnostic, or quietly if quiet. */
 bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target);

@@ -64,17 +64,11 @@ static bool syscall_resolve(struct session *s, struct probe_point *pp, struct re
 	return true;
 }
 
-static void syscall_table(struct emitter *e, struct session *s, struct vec *mine)
+static void syscall_row(struct emitter *e, const struct resolved_probe *r)
 {
-	(void)s;
-	emit_open(e, "static struct _stp_syscall_probe _stp_syscall_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		const struct resolved_probe *r = mine->items[i];
-		const struct syscall_point *pt = r->data;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .pid = %lld, .is_return = %d },", r->index,
-			  pt->path ? emit_c_string(pt->path) : "NULL", (long long)pt->pid, pt->is_return);
-	}
-	emit_close(e, "};");
+	const struct syscall_point *pt = r->data;
+	emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .pid = %lld, .is_return = %d },", r->index,
+		  pt->path ? emit_c_string(pt->path) : "NULL", (long long)pt->pid, pt->is_return);
 }
 
 /* The program a process("path") point names: the guest needs it (run.c). */
@@ -98,7 +92,8 @@ const struct probe_provider probe_process_syscall = {
 	},
 	.resolve = syscall_resolve,
 	.feature = "STP_HAVE_PROCESS_SYSCALL",
-	.emit_table = syscall_table,
+	.table = "static struct _stp_syscall_probe _stp_syscall_probes[] = {",
+	.row = syscall_row,
 	.families = (const struct runtime_family[]){{"process_syscall", 9, 2}, {0}},
 	.user_files = syscall_user_files,
 };

@@ -155,21 +155,15 @@ static bool timer_resolve(struct session *s, struct probe_point *pp, struct reso
 	return false;
 }
 
-static void timer_table(struct emitter *e, struct session *s, struct vec *mine)
+static void timer_row(struct emitter *e, const struct resolved_probe *r)
 {
-	(void)s;
-	emit_open(e, "static struct _stp_timer_probe _stp_timer_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
-		const struct timer_point *t = r->data;
-		if (t->profile)
-			emit_line(e, "{ .probe = &_stp_probes[%d], .profile = 1, .period_ns = %" PRIu64 "ULL },", r->index,
-				  t->period_ns);
-		else
-			emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL, .randomize_ns = %" PRIu64
-				  "ULL },", r->index, t->period_ns, t->randomize_ns);
-	}
-	emit_close(e, "};");
+	const struct timer_point *t = r->data;
+	if (t->profile)
+		emit_line(e, "{ .probe = &_stp_probes[%d], .profile = 1, .period_ns = %" PRIu64 "ULL },", r->index,
+			  t->period_ns);
+	else
+		emit_line(e, "{ .probe = &_stp_probes[%d], .period_ns = %" PRIu64 "ULL, .randomize_ns = %" PRIu64 "ULL },",
+			  r->index, t->period_ns, t->randomize_ns);
 }
 
 const struct probe_provider probe_timer = {
@@ -201,6 +195,7 @@ const struct probe_provider probe_timer = {
 	},
 	.resolve = timer_resolve,
 	.feature = "STP_HAVE_TIMERS",
-	.emit_table = timer_table,
+	.table = "static struct _stp_timer_probe _stp_timer_probes[] = {",
+	.row = timer_row,
 	.families = (const struct runtime_family[]){{"timers", 1, 5}, {0}},
 };

@@ -336,15 +336,14 @@ static void tracepoint_table(struct emitter *e, struct session *s, struct vec *m
 		emit_line(e, "_stp_tracepoint_hit(data, args);");
 		emit_close(e, "}");
 	}
-	emit_open(e, "static struct _stp_tracepoint_probe _stp_tracepoint_probes[] = {");
-	for (int i = 0; i < mine->n; i++) {
-		struct resolved_probe *r = mine->items[i];
-		const struct tp_point *tp = r->data;
-		emit_line(e, "{ .probe = &_stp_probes[%d], .name = %s, .module = %s, .callback = (void *)_stp_tracepoint_cb_%d },",
-			  r->index, emit_c_string(tp->name), tp->module ? emit_c_string(tp->module) : "NULL",
-			  tp->nargs < 63 ? tp->nargs : 63);
-	}
-	emit_close(e, "};");
+}
+
+static void tracepoint_row(struct emitter *e, const struct resolved_probe *r)
+{
+	const struct tp_point *tp = r->data;
+	emit_line(e, "{ .probe = &_stp_probes[%d], .name = %s, .module = %s, .callback = (void *)_stp_tracepoint_cb_%d },",
+		  r->index, emit_c_string(tp->name), tp->module ? emit_c_string(tp->module) : "NULL",
+		  tp->nargs < 63 ? tp->nargs : 63);
 }
 
 const struct probe_provider probe_tracepoint = {
@@ -353,5 +352,7 @@ const struct probe_provider probe_tracepoint = {
 	.expand = tracepoint_expand,
 	.feature = "STP_HAVE_TRACEPOINTS",
 	.emit_table = tracepoint_table,
+	.table = "static struct _stp_tracepoint_probe _stp_tracepoint_probes[] = {",
+	.row = tracepoint_row,
 	.families = (const struct runtime_family[]){{"tracepoints", 3, 7}, {0}},
 };

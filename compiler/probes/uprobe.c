@@ -522,8 +522,11 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 	return true;
 }
 
-/* .statement("func@file:LINES"): the first instruction of each line named, in each matching function. */
-static bool resolve_statement(struct user_file *uf, struct probe_component *c, struct process_point *pt,
+/*
+ * .statement("func@file:LINES"): the first instruction of each line named, in each matching
+ * function; with .nearest, for a named line without code, of the nearest line with code.
+ */
+static bool resolve_statement(struct user_file *uf, struct probe_component *c, bool nearest, struct process_point *pt,
 			      const char *family)
 {
 	const char *spec = c->arg->u.str;
@@ -540,24 +543,28 @@ static bool resolve_statement(struct user_file *uf, struct probe_component *c, s
 								 uf->no_dwarf));
 		return false;
 	}
-	struct vec funcs = {0};
+	struct vec funcs = {0}, all = {0}, chosen = {0};
 	dbg_functions(uf->di, ls.func, NULL, false, &funcs);
 	for (int i = 0; i < funcs.n; i++) {
-		struct dbg_func *f = funcs.items[i];
 		struct vec lines = {0};
-		uf->di->ops->statements(uf->di, f, ls.file, &lines);
-		for (int j = 0; j < lines.n; j++) {
-			struct dbg_line *dl = lines.items[j];
-			uint64_t offset;
-			if (!linespec_has_line(&ls, f->line, dl->line) || (ls.kind == LINESPEC_ANY && dl->inlined) ||
-			    !elfsym_offset(uf->elf, dl->addr, &offset))
-				continue;
-			const char *what = ast_printf("%s at line %d", f->name, dl->line);
-			add_site(pt, offset, dl->addr,
-				 ast_printf("%s+0x%llx", f->name, (unsigned long long)(dl->addr - f->addr)),
-				 ast_printf("%s.statement(\"%s@%s:%d\")", family, f->name, dl->file, dl->line),
-				 dwarf_scope(uf->di, f, dl->addr, false, false, what));
-		}
+		uf->di->ops->statements(uf->di, funcs.items[i], ls.file, &lines);
+		for (int j = 0; j < lines.n; j++)
+			vec_push(&all, lines.items[j]);
+	}
+	if (nearest)
+		linespec_nearest(&ls, &all, &chosen);
+	struct vec *lines = nearest ? &chosen : &all;
+	for (int j = 0; j < lines->n; j++) {
+		struct dbg_line *dl = lines->items[j];
+		struct dbg_func *f = dl->func;
+		uint64_t offset;
+		if ((!nearest && (!linespec_has_line(&ls, f->line, dl->line) || (ls.kind == LINESPEC_ANY && dl->inlined))) ||
+		    !elfsym_offset(uf->elf, dl->addr, &offset))
+			continue;
+		const char *what = ast_printf("%s at line %d", f->name, dl->line);
+		add_site(pt, offset, dl->addr, ast_printf("%s+0x%llx", f->name, (unsigned long long)(dl->addr - f->addr)),
+			 ast_printf("%s.statement(\"%s@%s:%d\")", family, f->name, dl->file, dl->line),
+			 dwarf_scope(uf->di, f, dl->addr, false, false, what));
 	}
 	if (!pt->sites.n) {
 		const char *lines = linespec_lines_text(&ls);
@@ -751,7 +758,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 {
 	struct probe_component *root = probes_component(pp, 0);
 	struct user_file uf;
-	if (!open_file(s, pt->path, root->arg->loc, pt->optional, &uf))
+	if (!open_file(s, pt->path, root->arg ? root->arg->loc : root->loc, pt->optional, &uf))
 		return false;
 	pt->path = pt->file = uf.target;
 	const char *family = ast_printf("process(\"%s\")", pt->path);
@@ -814,8 +821,16 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 			suffix = ".call";
 		sc = NULL;
 	}
+	bool nearest = false;
 	if (sc) {
-		if (is_function && !strcmp(sc->name, "label") && probes_ncomponents(pp) == next + 2) {
+		if (!strcmp(c->name, "statement") && !strcmp(sc->name, "nearest") && !sc->arg) {
+			struct probe_component *extra = probes_component(pp, next + 2);
+			if (extra) {
+				diag_error(extra->loc, "unexpected '.%s' after .statement(...).nearest", extra->name);
+				return false;
+			}
+			nearest = true;
+		} else if (is_function && !strcmp(sc->name, "label") && probes_ncomponents(pp) == next + 2) {
 			if (!string_arg(sc, "a label name"))
 				return false;
 			label = sc;
@@ -830,7 +845,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
 				   is_function ? ": only .call, .return, .inline or .label(\"name\") may follow"
-				   : is_plt ? ": only .return may follow" : "");
+				   : is_plt ? ": only .return may follow" : !strcmp(c->name, "statement") ? ": only .nearest may follow" : "");
 			return false;
 		}
 	}
@@ -844,7 +859,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	else if (is_plt)
 		ok = (!c->arg || string_arg(c, "a symbol name")) && resolve_plt(&uf, c, pt, family, suffix);
 	else if (!strcmp(c->name, "statement"))
-		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, pt, family);
+		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, nearest, pt, family);
 	else
 		ok = string_arg(c, "a marker name") && resolve_mark(&uf, provider, c, pt, family);
 	if (!ok)
@@ -911,7 +926,7 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 			struct uprobe_site *site = pt->sites.items[j];
 			emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, "
 				  ".semaphore = 0x%llxULL, .is_return = %d, .relocatable = %d, .filter_path = %s, .sdt = %s, "
-				  ".what = %s%s%s },",
+				  ".what = %s%s%s%s },",
 				  r->index, emit_c_string(pt->file), (unsigned long long)site->offset,
 				  (unsigned long long)site->vaddr, (unsigned long long)site->semaphore, pt->is_return,
 				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
@@ -919,7 +934,8 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 				  emit_c_string(site->what),
 				  site->callee_return ? ast_printf(", .callee_return = %lldL", (long long)site->callee_return) : "",
 				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
-						     targetvar_entry_size(r->scope)) : "");
+						     targetvar_entry_size(r->scope)) : "",
+				  pt->target_only ? ", .target_only = 1" : "");
 		}
 	}
 	emit_close(e, "};");

@@ -2,6 +2,14 @@
 
 #include <linux/uaccess.h>
 
+/* A value of 1, 2, 4 or 8 bytes as it stands in memory. */
+union _stp_word {
+	u8 b;
+	u16 h;
+	u32 w;
+	u64 q;
+};
+
 /*
  * Read size (1, 2, 4 or 8) bytes at addr into *out, sign- or zero-extended.
  * user: addr is in the current process's address space. Never faults and
@@ -11,12 +19,7 @@
 static int _stp_deref(struct _stp_context *c, unsigned long addr, int size, int is_signed, int user,
 		      unsigned long *out)
 {
-	union {
-		u8 b;
-		u16 h;
-		u32 w;
-		u64 q;
-	} v;
+	union _stp_word v;
 	long rc;
 
 	if (user)
@@ -60,12 +63,7 @@ static bool _stp_kernel_addr_ok(unsigned long addr, int size)
 /* Write the low size bytes of value at addr (guru mode); -EFAULT with c's error set on a bad address. */
 static int _stp_poke(struct _stp_context *c, unsigned long addr, int size, int user, int64_t value)
 {
-	union {
-		u8 b;
-		u16 h;
-		u32 w;
-		u64 q;
-	} v;
+	union _stp_word v;
 	long rc;
 
 	switch (size) {

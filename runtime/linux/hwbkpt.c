@@ -103,12 +103,7 @@ static int _stp_hwbkpt_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_hwbkpt = {
-	.name = "hwbkpt",
-	.register_all = _stp_hwbkpt_register,
-	.unregister_all = _stp_hwbkpt_unregister,
-};
+STP_FAMILY(hwbkpt, _stp_hwbkpt_register, _stp_hwbkpt_unregister);
 
 #endif
 #endif /* STP_FAMILY_DECLS */

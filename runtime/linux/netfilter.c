@@ -97,12 +97,7 @@ static int _stp_netfilter_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_netfilter = {
-	.name = "netfilter",
-	.register_all = _stp_netfilter_register,
-	.unregister_all = _stp_netfilter_unregister,
-};
+STP_FAMILY(netfilter, _stp_netfilter_register, _stp_netfilter_unregister);
 
 #endif
 #endif /* STP_FAMILY_DECLS */

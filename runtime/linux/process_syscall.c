@@ -161,12 +161,7 @@ static int _stp_syscall_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_process_syscall = {
-	.name = "process_syscall",
-	.register_all = _stp_syscall_register,
-	.unregister_all = _stp_syscall_unregister,
-};
+STP_FAMILY(process_syscall, _stp_syscall_register, _stp_syscall_unregister);
 
 #endif
 #endif /* STP_FAMILY_DECLS */

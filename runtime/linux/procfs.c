@@ -242,12 +242,7 @@ static int _stp_procfs_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_procfs = {
-	.name = "procfs",
-	.register_all = _stp_procfs_register,
-	.unregister_all = _stp_procfs_unregister,
-};
+STP_FAMILY(procfs, _stp_procfs_register, _stp_procfs_unregister);
 
 #endif
 

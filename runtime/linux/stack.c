@@ -359,19 +359,15 @@ static void _stp_ksym_add_line(struct _stp_context *c, unsigned long addr, bool 
 }
 
 /*
- * One line of a printed backtrace, to the output (dst NULL) or appended
- * to a string_t: " 0xaddr : symdata\n" (STP_SYM_VERBOSE; " 0xaddr\n"
- * for an address kallsyms does not know) or "symdata\n", with
- * " at file:line" before the newline under STP_SYM_FILELINE. A string
- * gets whole lines only: false when the line did not fit.
+ * Write c->sym_buf as one line of a printed backtrace, to the output (dst
+ * NULL) or appended to a string_t: " 0xaddr : symdata\n" (verbose;
+ * " 0xaddr\n" for an address the symbol tables do not know) or
+ * "symdata\n". A string gets whole lines only: false when the line did
+ * not fit.
  */
-static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr, unsigned int flags)
+static bool _stp_sym_line_out(struct _stp_context *c, char *dst, unsigned long addr, bool known, bool verbose)
 {
 	size_t used, need;
-	bool known = _stp_ksym(c, addr), verbose = flags & STP_SYM_VERBOSE;
-
-	if (known && (flags & STP_SYM_FILELINE))
-		_stp_ksym_add_line(c, addr, flags & STP_SYM_CALLER);
 
 	if (!dst) {
 		if (verbose && !known)
@@ -393,6 +389,16 @@ static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr
 	else
 		_stp_format_cat(dst, "%s\n", c->sym_buf);
 	return true;
+}
+
+/* One kernel backtrace line (_stp_sym_line_out), " at file:line" before the newline under STP_SYM_FILELINE. */
+static bool _stp_ksym_line(struct _stp_context *c, char *dst, unsigned long addr, unsigned int flags)
+{
+	bool known = _stp_ksym(c, addr);
+
+	if (known && (flags & STP_SYM_FILELINE))
+		_stp_ksym_add_line(c, addr, flags & STP_SYM_CALLER);
+	return _stp_sym_line_out(c, dst, addr, known, flags & STP_SYM_VERBOSE);
 }
 
 /*

@@ -615,12 +615,7 @@ static int _stp_tf_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_task_finder = {
-	.name = "task_finder",
-	.register_all = _stp_tf_register,
-	.unregister_all = _stp_tf_unregister,
-};
+STP_FAMILY(task_finder, _stp_tf_register, _stp_tf_unregister);
 
 #endif
 

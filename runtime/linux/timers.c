@@ -160,12 +160,7 @@ static void _stp_timers_unregister(void)
 	}
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_timers = {
-	.name = "timers",
-	.register_all = _stp_timers_register,
-	.unregister_all = _stp_timers_unregister,
-};
+STP_FAMILY(timers, _stp_timers_register, _stp_timers_unregister);
 
 #endif
 

@@ -205,12 +205,7 @@ static int _stp_tracepoints_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_tracepoints = {
-	.name = "tracepoints",
-	.register_all = _stp_tracepoints_register,
-	.unregister_all = _stp_tracepoints_unregister,
-};
+STP_FAMILY(tracepoints, _stp_tracepoints_register, _stp_tracepoints_unregister);
 
 #endif
 

@@ -230,13 +230,15 @@ static const char *_stp_sdt_provider(struct _stp_context *c)
 	return up && up->sdt ? up->sdt->provider : "";
 }
 
-/* .library() probes: is current running the program? */
+/* .library() probes: is current running the program? A point without a path: is it the target? */
 static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 {
 #ifdef STP_PRIVILEGE_STAPUSR
 	if (!_stp_myproc())
 		return false;	/* another user's process: not this user's to probe */
 #endif
+	if (up->target_only && !_stp_tf_in_target(current))
+		return false;
 	return !up->filter_kpath.dentry ||
 	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
 }
@@ -406,12 +408,7 @@ static int _stp_uprobes_register(void)
 	return 0;
 }
 
-/* The family's entry in _stp_families[] (runtime_api.h). */
-static const struct _stp_family _stp_family_uprobes = {
-	.name = "uprobes",
-	.register_all = _stp_uprobes_register,
-	.unregister_all = _stp_uprobes_unregister,
-};
+STP_FAMILY(uprobes, _stp_uprobes_register, _stp_uprobes_unregister);
 
 #else
 

@@ -197,8 +197,6 @@ static bool _stp_uline_of(unsigned long addr, bool caller, const char **file, un
  */
 static bool _stp_usym_line(struct _stp_context *c, char *dst, unsigned long addr, unsigned int flags)
 {
-	size_t used, need;
-	bool verbose = flags & STP_SYM_VERBOSE;
 	const char *file;
 	unsigned int line;
 
@@ -208,22 +206,7 @@ static bool _stp_usym_line(struct _stp_context *c, char *dst, unsigned long addr
 
 		snprintf(c->sym_buf + len, sizeof(c->sym_buf) - len, " at %s:%u", file, line);
 	}
-	if (!dst) {
-		if (verbose)
-			_stp_printf(" 0x%016lx : %s\n", addr, c->sym_buf);
-		else
-			_stp_printf("%s\n", c->sym_buf);
-		return true;
-	}
-	used = strlen(dst);
-	need = strlen(c->sym_buf) + 1 + (verbose ? 23 : 0);
-	if (used + need > MAXSTRINGLEN - 1)
-		return false;
-	if (verbose)
-		_stp_format_cat(dst, " 0x%016lx : %s\n", addr, c->sym_buf);
-	else
-		_stp_format_cat(dst, "%s\n", c->sym_buf);
-	return true;
+	return _stp_sym_line_out(c, dst, addr, true, flags & STP_SYM_VERBOSE);
 }
 
 /* A word of user memory; false if it cannot be read without faulting. */

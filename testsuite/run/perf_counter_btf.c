@@ -1,0 +1,1 @@
+perf_counter.c
