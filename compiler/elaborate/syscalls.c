@@ -23,7 +23,8 @@
  *  - more (syscall.*, syscall_any): one raw_syscalls:sys_enter / sys_exit tracepoint whose
  *    body dispatches on the call number: name and argstr's spec from two arrays indexed by it
  *    (a generated tapset file), per-call variables in a binary tree of comparisons holding only
- *    the calls that have one.
+ *    the calls that have one. A return whose bodies use @entry(...) is a return probe on each
+ *    call instead: sys_exit has no entry to save the value at.
  * Only the variables some probe body or alias can read are computed: the bodies are scanned
  * for the names they read before the text is written, so `syscall.* { n++ }` is n++ alone.
  */
@@ -742,8 +743,11 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 {
 	const char *prov = fam == FAM_ND ? "kprobe" : "kernel";
 	const char *suffix = ast_printf("%s%s", ret ? ".return" : "", maxactive);
-	fprintf(f, "probe %s.%s%s = %s.function(\"%s\")%s", fam == FAM_ND ? "nd_syscall" : "syscall",
-		c->name, ret ? ".return" : "", prov, c->func, suffix);
+	if (fam == FAM_ANY)	/* syscall_any.return with @entry: one alias per call, all of that name */
+		fprintf(f, "probe syscall_any.return = kernel.function(\"%s\")%s", c->func, suffix);
+	else
+		fprintf(f, "probe %s.%s%s = %s.function(\"%s\")%s", fam == FAM_ND ? "nd_syscall" : "syscall",
+			c->name, ret ? ".return" : "", prov, c->func, suffix);
 	/*
 	 * A call without arguments has no wrapper of its own: __x64_sys_F is an
 	 * alias of __do_sys_F, the only name BTF gives the function.
@@ -754,6 +758,8 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 	fprintf(f, "%s {\n", optional ? " ?" : "");
 	if (is_read(st, "name"))
 		fprintf(f, "\tname = \"%s\"\n", c->name);
+	if (fam == FAM_ANY && is_read(st, "syscall_nr"))
+		fprintf(f, "\tsyscall_nr = %d\n", c->nr);
 	if (ret) {
 		const char *rv = fam == FAM_ND ? "returnval()" : "$return";
 		if (is_read(st, "retval") || is_read(st, "retstr"))
@@ -974,19 +980,19 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	 * (the sys_exit tracepoint has no entry to save it at), as SystemTap's
 	 * syscall.*.return was before the tracepoints
 	 */
-	bool dispatch = matched.n > FEW_CALLS && !st->listing && !(ret && st->uses_entry);
-	if ((fam == FAM_ANY || dispatch) && !st->table_written) {
+	bool dispatch = (fam == FAM_ANY || (matched.n > FEW_CALLS && !st->listing)) && !(ret && st->uses_entry);
+	if (dispatch && !st->table_written) {
 		/* the dispatch's name and argstr arrays */
 		st->table_written = true;
 		write_table_file(s);
 	}
-	if (fam == FAM_ANY || dispatch)
+	if (dispatch)
 		write_dispatch(st, f, fam == FAM_ANY ? (ret ? "syscall_any.return" : "syscall_any")
 			       : ast_printf("%s.__dispatch%s", fam == FAM_ND ? "nd_syscall" : "syscall", ret ? ".return" : ""),
 			       fam, &matched, ret);
 	else
 		for (int i = 0; i < matched.n; i++)
-			write_single(st, f, fam, matched.items[i], ret, maxactive, probes_has_wildcard(pattern));
+			write_single(st, f, fam, matched.items[i], ret, maxactive, fam == FAM_ANY || probes_has_wildcard(pattern));
 	fclose(f);
 	const char *path = ast_printf("<generated %s>", key);
 	diag_mark_library(ast_intern(path));

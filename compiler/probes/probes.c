@@ -474,14 +474,15 @@ static const char *alias_pn_text(const struct expansion *outermost)
 }
 
 /* Whether a point has a wildcard in a component's name or string argument. */
-/* Is pp, named by the alias of exp, a syscall or nd_syscall alias's point on a call's wrapper? */
+/* Is pp, named by the alias of exp, a syscall, nd_syscall or syscall_any alias's point on a call's wrapper? */
 static bool syscall_wrapper_point(const struct expansion *exp, const struct probe_point *pp)
 {
 	if (!exp || probes_ncomponents(pp) < 2)
 		return false;
 	const char *family = probes_component(exp->name, 0)->name;
 	const struct probe_component *fn = probes_component(pp, 1);
-	return (!strcmp(family, "syscall") || !strcmp(family, "nd_syscall")) && !strcmp(fn->name, "function") &&
+	return (!strcmp(family, "syscall") || !strcmp(family, "nd_syscall") || !strcmp(family, "syscall_any")) &&
+	       !strcmp(fn->name, "function") &&
 	       fn->arg && fn->arg->kind == NODE_STR && !strncmp(fn->arg->u.str, "__x64_sys_", 10);
 }
 

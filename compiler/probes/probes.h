@@ -19,7 +19,7 @@ struct resolved_probe {
 	const char *pp;                         /* canonical text, e.g. timer.ms(100) */
 	const char *pn;                         /* pn(): the user's point, wildcards expanded, aliases not */
 	bool via_alias;                         /* matched through a probe alias: -l lists pn, not pp */
-	bool syscall_wrapper;                   /* a syscall.NAME / nd_syscall.NAME alias's point on the
+	bool syscall_wrapper;                   /* a syscall.NAME / nd_syscall.NAME (/ syscall_any) alias's point on the
 						   call's wrapper __x64_sys_F(regs): at its entry int_arg(n)
 						   and friends read the call's arguments
 						   (struct _stp_probe.syscall_args) */

@@ -1,4 +1,4 @@
-/* syscall_entry_args.c - system calls on fixed descriptors (40, 41, 42; 12345 and 12346 bad) for @entry in syscall returns. */
+/* syscall_entry_args.c - system calls on fixed descriptors (40, 41, 42; 12345 to 12347 bad) for @entry in syscall returns. */
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -20,5 +20,6 @@ int main(void)
 	syscall(SYS_openat, AT_FDCWD, "/nonexistent/entry", O_RDONLY, 0);
 	syscall(SYS_close, 12345);
 	syscall(SYS_dup, 12346);
+	syscall(SYS_fcntl, 12347, F_GETFD);
 	return 0;
 }
