@@ -230,7 +230,7 @@ enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGIN
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
-		OPT_REMOTE_BUILD_DIR };
+		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES };
 
 static const struct option long_options[] = {
 	{"remote", required_argument, NULL, OPT_REMOTE},
@@ -262,6 +262,7 @@ static const struct option long_options[] = {
 	{"list-servers", no_argument, NULL, OPT_LIST_SERVERS},
 	{"vp", required_argument, NULL, OPT_VP},
 	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
+	{"target-namespaces", required_argument, NULL, OPT_TARGET_NAMESPACES},
 	{"color", optional_argument, NULL, OPT_COLOR},
 	{"colour", optional_argument, NULL, OPT_COLOR},
 	{"help", no_argument, NULL, 'h'},
@@ -598,6 +599,11 @@ static int option_run(struct session *s, struct cmdline *c, int opt, const char 
 		if (!number_arg(arg, "-x", 1, 0x7fffffff, "process id", &n))
 			return STAP_EXIT_USAGE;
 		s->target_pid = n;
+		return -1;
+	case OPT_TARGET_NAMESPACES:
+		if (!number_arg(arg, "--target-namespaces", 1, 0x7fffffff, "process id", &n))
+			return STAP_EXIT_USAGE;
+		s->namespaces_pid = n;
 		return -1;
 	case 's':
 		if (!number_arg(arg, "-s", 1, 4095, "buffer size", &n))

@@ -52,6 +52,7 @@ struct session {
 	const char *output_file;  /* -o FILE */
 	const char *target_cmd;   /* -c CMD */
 	long target_pid;          /* -x PID, 0 if none */
+	long namespaces_pid;      /* --target-namespaces=PID (staprun -N), 0 if none */
 	int buffer_mb;            /* -s MB, 0 = default */
 	const char *remote;       /* --remote=qemu[:RELEASE] as the only target, NULL otherwise */
 	struct vec remotes;       /* of const char *: every --remote URL, in order (remote_ssh.c) */

@@ -97,6 +97,10 @@ static bool _stp_myproc(void)
 	return uid_eq(current_uid(), user) && uid_eq(current_euid(), user);
 }
 
+long _stp_namespaces_pid;
+module_param(_stp_namespaces_pid, long, 0400);
+MODULE_PARM_DESC(_stp_namespaces_pid, "staprun -N: the process whose namespaces ns_pid() and friends use, 0: stapio's");
+
 long _stp_remote_id = -1;
 module_param(_stp_remote_id, long, 0400);
 MODULE_PARM_DESC(_stp_remote_id, "index of this run among stap --remote targets, -1 if none");

@@ -106,6 +106,9 @@ struct _stp_probe {
 					    can (kprobes) disarm the probe while it is 0 */
 	unsigned char quiet;             /* 1: the body (and what it calls) never prints */
 	unsigned char regless;           /* 1: ... never reads c->base.regs or c->base.probe */
+	unsigned char syscall_args;      /* 1: a system call alias's entry on the wrapper __x64_sys_F(regs):
+					    int_arg(n) and friends read the call's arguments, from the
+					    user registers at regs (rdi, rsi, rdx, r10, r8, r9) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -483,6 +486,7 @@ static void _stp_cond_set(atomic_t *flag, int value);
 #endif
 extern long _stp_target;                        /* target(): -x PID or -c CMD's pid, 0 if none */
 extern long _stp_stapio_pid;                    /* stp_pid(): the stapio that sent START */
+extern long _stp_namespaces_pid;                /* staprun -N PID: whose namespaces ns_*() use, 0: stapio's */
 extern long _stp_tz_gmtoff;                     /* tz_gmtoff(): seconds west of UTC, from staprun */
 extern char _stp_tz_name[];                     /* tz_name(): STP_TZ_NAME_MAX bytes, from staprun */
 extern long _stp_remote_id;                     /* remote_id(): -1 unless stap --remote */

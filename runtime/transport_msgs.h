@@ -83,6 +83,12 @@
 #define STP_REMOTE_URI_PARAM "_stp_remote_uri"
 #define STP_REMOTE_URI_MAX 128			/* bytes of the URI, NUL included */
 
+/*
+ * Module parameter staprun -N PID sets (stap --target-namespaces=PID): the process whose pid
+ * and user namespaces the ns_* and task_ns_* functions use, instead of stapio's.
+ */
+#define STP_NAMESPACES_PID_PARAM "_stp_namespaces_pid"
+
 /* Read-only module parameter: 1 when the script has input.char/input.line probes (stapio then reads stdin). */
 #define STP_HAS_INPUT_PARAM "_stp_has_input"
 

@@ -45,6 +45,7 @@ struct staprun_options {
 	const char *color;	/* -C WHEN, passed to stapio */
 	const char *tick_ms;	/* -T MS: stapio's longest wait between reads */
 	const char *remote;	/* -r N:URI: remote_id() and remote_uri() */
+	long namespaces_pid;	/* -N PID: whose namespaces the ns_* functions use, 0 for stapio's */
 	bool rename;		/* -R: load the module as NAME_PID, a name no other run uses */
 	const char *module_path; /* the .ko file (or module name with -d) */
 	int module_fd;		/* the module opened and checked by privilege.c, or -1 */
@@ -86,7 +87,7 @@ static void staprun_log(const char *fmt, ...)
 
 static void staprun_usage(FILE *f)
 {
-	fputs("usage: staprun [-v] [-w] [-C WHEN] [-T MS] [-r N:URI] [-o FILE [-S SIZE[,N]]] [-b MB]\n"
+	fputs("usage: staprun [-v] [-w] [-C WHEN] [-T MS] [-r N:URI] [-N PID] [-o FILE [-S SIZE[,N]]] [-b MB]\n"
 	      "               [-c CMD | -x PID] [-L | -D] MODULE.ko [param=value ...]\n"
 	      "       staprun -A MODULE      attach to a module started with -L\n"
 	      "       staprun -d MODULE      unload a module left behind by a crash\n"
@@ -98,6 +99,7 @@ static void staprun_usage(FILE *f)
 	      "  -o FILE  write the script's output to FILE (strftime %-specifiers are expanded)\n"
 	      "  -b MB    relay buffer size per CPU, in MB (also -s MB)\n"
 	      "  -w       drop the script's warnings\n"
+	      "  -N PID   the ns_* functions see ids as the namespaces of process PID do\n"
 	      "  -C WHEN  color ERROR and WARNING: always, never or auto (on a terminal)\n"
 	      "  -T MS    read the output buffers at least every MS milliseconds (default 50)\n"
 	      "  -r N:URI what remote_id() and remote_uri() return\n"
@@ -143,7 +145,7 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt(argc, argv, "+o:s:b:c:x:vdhLADS:VwuC:T:r:R")) != -1) {
+	while ((c = getopt(argc, argv, "+o:s:b:c:x:vdhLADS:VwuC:T:r:RN:M:")) != -1) {
 		switch (c) {
 		case 'V':
 			fprintf(stderr, "Systemtap module loader/runner (version %s/stapc %s, stapc)\n"
@@ -188,6 +190,25 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 			opt->remote = optarg;
 			break;
 		}
+		case 'N': {
+			char *end;
+
+			errno = 0;
+			opt->namespaces_pid = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || opt->namespaces_pid < 1 || opt->namespaces_pid > INT_MAX) {
+				staprun_err("-N needs a process id, not '%s'", optarg);
+				return -1;
+			}
+			if (kill((pid_t)opt->namespaces_pid, 0) < 0 && errno == ESRCH) {
+				staprun_err("-N %ld: no such process", opt->namespaces_pid);
+				return -1;
+			}
+			break;
+		}
+		case 'M':
+			/* SystemTap's monitor mode: an ncurses status window fed by the module */
+			staprun_err("-M (monitor mode) is not supported: stapc's modules export no status window");
+			return -1;
 		case 'L':
 			opt->detach = true;
 			break;
@@ -373,6 +394,9 @@ static char *staprun_params(const struct staprun_options *opt)
 		snprintf(params + strlen(params), len - strlen(params), "%s=%.*s %s=%s ", STP_REMOTE_ID_PARAM,
 			 (int)(colon - opt->remote), opt->remote, STP_REMOTE_URI_PARAM, colon + 1);
 	}
+	if (opt->namespaces_pid)	/* -N PID */
+		snprintf(params + strlen(params), len - strlen(params), "%s=%ld ", STP_NAMESPACES_PID_PARAM,
+			 opt->namespaces_pid);
 	staprun_tz_params(params + strlen(params), len - strlen(params));
 	snprintf(params + strlen(params), len - strlen(params), " %s=%u", STP_UID_PARAM, (unsigned)getuid());
 	for (i = 0; i < opt->nparams; i++) {

@@ -23,7 +23,8 @@
  *  - more (syscall.*, syscall_any): one raw_syscalls:sys_enter / sys_exit tracepoint whose
  *    body dispatches on the call number: name and argstr's spec from two arrays indexed by it
  *    (a generated tapset file), per-call variables in a binary tree of comparisons holding only
- *    the calls that have one.
+ *    the calls that have one. A return whose bodies use @entry(...) is a return probe on each
+ *    call instead: sys_exit has no entry to save the value at.
  * Only the variables some probe body or alias can read are computed: the bodies are scanned
  * for the names they read before the text is written, so `syscall.* { n++ }` is n++ alone.
  */
@@ -58,6 +59,8 @@ struct sc_call {
 	int nargs;
 	struct sc_arg args[MAX_ARGS];
 	bool ret_hex;         /* retstr in hex (addresses: mmap, brk) */
+	int nparams;          /* the kernel prototype's parameters (-1: no prototype) */
+	struct syscalls_param params[MAX_ARGS]; /* their names and C types ($fd of syscall.read) */
 };
 
 /* One row of syscalls.tbl. */
@@ -73,7 +76,9 @@ struct sc_row {
 struct syscalls_state {
 	struct vec calls;          /* of struct sc_call *, by number */
 	bool loaded;               /* calls read from the kernel's files */
+	bool table_written;        /* the generated tapset file of the call table (write_table_file) is in */
 	struct vec read_names;     /* of const char *: identifiers the bodies read as locals */
+	bool uses_entry;           /* the bodies use @entry(...): a return needs each call's own return probe */
 	struct vec script_globals; /* of const char *: the script's globals, never assigned here */
 	struct vec cache_keys;     /* of const char *: point text already expanded */
 	struct vec cache_aliases;  /* parallel: of struct vec * of struct probe * */
@@ -191,6 +196,20 @@ static void arg_from_c(struct sc_arg *a, const char *p, const char *end, int pos
 		a->type = is_unsigned ? "ulong" : "long";
 }
 
+/* A parameter's name and C type as the prototype writes them ("buf", "char *"), qualifiers dropped. */
+static void param_from_c(struct syscalls_param *out, const char *p, const char *end, int pos)
+{
+	const char *w[16];
+	int n = param_words(p, end, w, 16);
+	const char *last = n ? w[n - 1] : "";
+	bool named = n >= 2 && strcmp(last, "*") && !is_type_word(last);
+	const char *type = "";
+	for (int i = 0; i < (named ? n - 1 : n); i++)
+		type = ast_printf("%s%s%s", type, *type && strcmp(w[i], "*") ? " " : "", w[i]);
+	out->name = named ? last : ast_printf("arg%d", pos + 1);
+	out->ctype = type;
+}
+
 /* Prototypes "asmlinkage long sys_F(...);" of text, for calls without a row. */
 static void read_prototypes(struct syscalls_state *st, const char *text)
 {
@@ -218,6 +237,7 @@ static void read_prototypes(struct syscalls_state *st, const char *text)
 				const char *w[4];
 				if (param_words(a, e, w, 4) != 1 || strcmp(w[0], "void")) {
 					arg_from_c(&c->args[c->nargs], a, e, c->nargs);
+					param_from_c(&c->params[c->nargs], a, e, c->nargs);
 					c->nargs++;
 				}
 				a = e + 1;
@@ -457,6 +477,7 @@ static struct syscalls_state *load(struct session *s)
 		c->nr = nr;
 		c->func = ast_printf("__x64_%s", func);
 		c->nargs = -1;
+		c->nparams = -1;
 		vec_push(&st->calls, c);
 	}
 	for (const char *p = unistd; (p = strstr(p, "#define __NR_")); p++) {
@@ -471,6 +492,10 @@ static struct syscalls_state *load(struct session *s)
 	const char *src = source_tree(build);
 	read_prototypes(st, tapset_read_file(ast_printf("%s/include/linux/syscalls.h", src)));
 	read_prototypes(st, tapset_read_file(ast_printf("%s/arch/x86/include/asm/syscalls.h", src)));
+	for (int i = 0; i < st->calls.n; i++) {
+		struct sc_call *c = st->calls.items[i];
+		c->nparams = c->nargs;
+	}
 	struct vec rows = {0}, row_calls = {0}, other_calls = {0};
 	read_table(ast_printf("%s/linux/syscalls.tbl", s->tapset_dir), &rows);
 	for (int i = 0; i < st->calls.n; i++) {
@@ -498,7 +523,6 @@ static struct syscalls_state *load(struct session *s)
 			vec_push(&other_calls, c);
 	}
 	unify_types(&row_calls, &other_calls);
-	write_table_file(s);
 	return st;
 }
 
@@ -507,6 +531,7 @@ static struct syscalls_state *load(struct session *s)
 static bool collect_var(struct ast_walker *w, struct node *n)
 {
 	struct syscalls_state *st = w->data;
+	st->uses_entry |= n->kind == NODE_ENTRY;
 	if (n->kind == NODE_VAR) {
 		for (int i = 0; i < st->read_names.n; i++)
 			if (!strcmp(st->read_names.items[i], n->u.var.name))
@@ -524,6 +549,7 @@ static bool collect_var(struct ast_walker *w, struct node *n)
 static void collect_read_names(struct session *s, struct syscalls_state *st, const struct vec *bodies)
 {
 	st->read_names.n = 0;
+	st->uses_entry = false;
 	if (!st->script_globals.n)
 		for (int i = 0; i < s->script->globals.n; i++)
 			vec_push(&st->script_globals, (void *)((struct global *)s->script->globals.items[i])->name);
@@ -717,8 +743,11 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 {
 	const char *prov = fam == FAM_ND ? "kprobe" : "kernel";
 	const char *suffix = ast_printf("%s%s", ret ? ".return" : "", maxactive);
-	fprintf(f, "probe %s.%s%s = %s.function(\"%s\")%s", fam == FAM_ND ? "nd_syscall" : "syscall",
-		c->name, ret ? ".return" : "", prov, c->func, suffix);
+	if (fam == FAM_ANY)	/* syscall_any.return with @entry: one alias per call, all of that name */
+		fprintf(f, "probe syscall_any.return = kernel.function(\"%s\")%s", c->func, suffix);
+	else
+		fprintf(f, "probe %s.%s%s = %s.function(\"%s\")%s", fam == FAM_ND ? "nd_syscall" : "syscall",
+			c->name, ret ? ".return" : "", prov, c->func, suffix);
 	/*
 	 * A call without arguments has no wrapper of its own: __x64_sys_F is an
 	 * alias of __do_sys_F, the only name BTF gives the function.
@@ -729,6 +758,8 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 	fprintf(f, "%s {\n", optional ? " ?" : "");
 	if (is_read(st, "name"))
 		fprintf(f, "\tname = \"%s\"\n", c->name);
+	if (fam == FAM_ANY && is_read(st, "syscall_nr"))
+		fprintf(f, "\tsyscall_nr = %d\n", c->nr);
 	if (ret) {
 		const char *rv = fam == FAM_ND ? "returnval()" : "$return";
 		if (is_read(st, "retval") || is_read(st, "retstr"))
@@ -742,7 +773,7 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 			 * parameter's name is whichever deduplicated prototype won
 			 * (regs, __unused)
 			 */
-			fprintf(f, "\t__sc_regs = pointer_arg(1)\n");
+			fprintf(f, "\t__sc_regs = _sc_regs()\n");
 		emit_args(st, f, c, "\t", true);
 	}
 	fprintf(f, "}\n");
@@ -878,6 +909,19 @@ static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const
 	return i == n;
 }
 
+int syscalls_params(struct session *s, const char *func, const struct syscalls_param **params)
+{
+	struct syscalls_state *st = load(s);
+	for (int i = 0; i < st->calls.n; i++) {
+		const struct sc_call *c = st->calls.items[i];
+		if (!strcmp(c->func, func)) {
+			*params = c->params;
+			return c->nparams;
+		}
+	}
+	return -1;
+}
+
 void syscalls_names(struct session *s, struct vec *out)
 {
 	struct syscalls_state *st = load(s);
@@ -898,7 +942,7 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	collect_read_names(s, st, bodies);
 	/* the text depends on the point and on the names read */
 	const char *key = probes_point_text(pp);
-	const char *cache_key = key;
+	const char *cache_key = st->uses_entry ? ast_printf("%s @entry", key) : key;
 	for (int i = 0; i < st->read_names.n; i++)
 		cache_key = ast_printf("%s %s", cache_key, (const char *)st->read_names.items[i]);
 	for (int i = 0; i < st->cache_keys.n; i++) {
@@ -931,13 +975,24 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	FILE *f = open_memstream(&text, &len);
 	fprintf(f, "// generated by compiler/elaborate/syscalls.c for %s from kernel %s and tapset/linux/syscalls.tbl\n",
 		key, s->release ? s->release : "?");
-	if (fam == FAM_ANY || (matched.n > FEW_CALLS && !st->listing))
+	/*
+	 * @entry(...) in a return of many calls: each call's own return probe
+	 * (the sys_exit tracepoint has no entry to save it at), as SystemTap's
+	 * syscall.*.return was before the tracepoints
+	 */
+	bool dispatch = (fam == FAM_ANY || (matched.n > FEW_CALLS && !st->listing)) && !(ret && st->uses_entry);
+	if (dispatch && !st->table_written) {
+		/* the dispatch's name and argstr arrays */
+		st->table_written = true;
+		write_table_file(s);
+	}
+	if (dispatch)
 		write_dispatch(st, f, fam == FAM_ANY ? (ret ? "syscall_any.return" : "syscall_any")
 			       : ast_printf("%s.__dispatch%s", fam == FAM_ND ? "nd_syscall" : "syscall", ret ? ".return" : ""),
 			       fam, &matched, ret);
 	else
 		for (int i = 0; i < matched.n; i++)
-			write_single(st, f, fam, matched.items[i], ret, maxactive, probes_has_wildcard(pattern));
+			write_single(st, f, fam, matched.items[i], ret, maxactive, fam == FAM_ANY || probes_has_wildcard(pattern));
 	fclose(f);
 	const char *path = ast_printf("<generated %s>", key);
 	diag_mark_library(ast_intern(path));

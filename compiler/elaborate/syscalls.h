@@ -22,6 +22,19 @@ enum syscalls_result {
 enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
 				      const struct vec *bodies, struct vec *out);
 
+/* One parameter of a system call's kernel prototype. */
+struct syscalls_param {
+	const char *name;   /* as the prototype names it ("fd"), or argN when unnamed */
+	const char *ctype;  /* its C type without qualifiers ("unsigned int", "char *", "struct stat *") */
+};
+
+/*
+ * The parameters of the system call whose wrapper is func ("__x64_sys_read"),
+ * from the target kernel's prototypes: how many (-1: func is no system call,
+ * or it has no prototype), *params set to them.
+ */
+int syscalls_params(struct session *s, const char *func, const struct syscalls_param **params);
+
 /* The names of the target kernel's system calls (syscall.NAME), into out (const char *). */
 void syscalls_names(struct session *s, struct vec *out);
 

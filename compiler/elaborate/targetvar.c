@@ -1043,6 +1043,7 @@ struct entry_check {
 	struct tv_ctx *cx;
 	struct vec seen;           /* of struct function *: visited */
 	const char *why;           /* the first thing it may not use */
+	bool in_function;          /* walking a called function's body: its parameters and locals are its own */
 };
 
 static bool entry_check_pre(struct ast_walker *w, struct node *n)
@@ -1050,7 +1051,7 @@ static bool entry_check_pre(struct ast_walker *w, struct node *n)
 	struct entry_check *ec = w->data;
 	if (ec->why)
 		return false;
-	if (n->kind == NODE_VAR && n->u.var.sym) {
+	if (n->kind == NODE_VAR && n->u.var.sym && (!ec->in_function || n->u.var.sym->kind == SYM_GLOBAL)) {
 		ec->why = ast_printf("%s '%s'", n->u.var.sym->kind == SYM_GLOBAL ? "global" : "script variable",
 				     n->u.var.name);
 	} else if (n->kind == NODE_STAT_OP || n->kind == NODE_STAT_ADD || n->kind == NODE_INDEX) {
@@ -1063,8 +1064,12 @@ static bool entry_check_pre(struct ast_walker *w, struct node *n)
 		vec_push(&ec->seen, fn);
 		if (fn->globals_read.n || fn->globals_written.n)
 			ec->why = ast_printf("function '%s', which uses globals", fn->name);
-		else if (fn->body->kind != NODE_EMBEDDED)
+		else if (fn->body->kind != NODE_EMBEDDED) {
+			bool outer = ec->in_function;
+			ec->in_function = true;
 			ast_walk(w, fn->body);
+			ec->in_function = outer;
+		}
 	}
 	return true;
 }

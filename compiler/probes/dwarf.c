@@ -120,6 +120,83 @@ static struct target_scope *function_scope(struct debuginfo *di, struct dbg_func
 	return sc;
 }
 
+/* A C type of a system call prototype ("unsigned int", "char *", "struct stat *") in di's terms. */
+static struct dbg_type *prototype_type(struct debuginfo *di, const char *ctype)
+{
+	char *words = ast_strdup(ctype);
+	int stars = 0;
+	for (char *p = strchr(words, '*'); p; p = strchr(p, '*')) {
+		*p++ = '\0';
+		stars++;
+	}
+	size_t len = strlen(words);
+	while (len && words[len - 1] == ' ')
+		words[--len] = '\0';
+	struct dbg_type *t = NULL;
+	if (!strncmp(words, "struct ", 7) || !strncmp(words, "union ", 6))
+		t = dbg_find_type(di, words);
+	else if (!strstr(words, "int") && !strstr(words, "long") && !strstr(words, "short") &&
+		 !strstr(words, "char") && !strstr(words, "signed") && strcmp(words, "void"))
+		t = dbg_find_type(di, words); /* a typedef: size_t, pid_t, loff_t */
+	if (!t && strcmp(words, "void")) {
+		/* a base type: char, [unsigned] int, long, long long, short */
+		t = dbg_type_new(di, DBG_INT, words, 0);
+		t->is_signed = !strstr(words, "unsigned");
+		t->size = strstr(words, "char") ? 1 : strstr(words, "short") ? 2 : strstr(words, "long") ? 8 : 4;
+		t->is_char = t->size == 1;
+	}
+	for (int i = 0; i < stars; i++) {
+		struct dbg_type *ptr = dbg_type_new(di, DBG_PTR, NULL, 0);
+		ptr->size = 8;
+		ptr->target = t;
+		t = ptr;
+	}
+	return t;
+}
+
+/*
+ * A system call's wrapper __x64_sys_F(const struct pt_regs *regs) gets the
+ * call's arguments as target variables under the prototype's names ($fd of
+ * sys_read), read from the user registers regs points to, as SystemTap's
+ * $fd read sys_read's own parameter before the kernel wrapped its calls
+ * (DWARF or BTF alike: the prototype comes from the kernel headers).
+ */
+static void add_syscall_params(struct session *s, struct target_scope *sc, const struct dbg_func *f)
+{
+	const struct syscalls_param *params;
+	int n = strncmp(f->name, "__x64_sys_", 10) ? -1 : syscalls_params(s, f->name, &params);
+	if (n <= 0 || sc->vars.n != 1)
+		return;
+	const struct dbg_var *regs = sc->vars.items[0];
+	struct dbg_type *pt = dbg_find_type(sc->di, "struct pt_regs");
+	static const char *const arg_regs[] = {"di", "si", "dx", "r10", "r8", "r9"};
+	for (int i = 0; i < n && i < 6; i++) {
+		struct dbg_var *v = ast_alloc(sizeof(*v));
+		uint64_t off = 0;
+		v->name = params[i].name;
+		v->type = prototype_type(sc->di, params[i].ctype);
+		v->is_param = true;
+		struct dbg_member *m = pt ? dbg_member_find(pt, arg_regs[i], &off) : NULL;
+		if (!v->type || !m || regs->loc.kind != DBG_LOC_REG || regs->loc.value_is_sum)
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE,
+						  .why = "the system call's registers are not at hand here"};
+		else
+			/* the argument is regs->ARG: memory at the register holding regs, plus the member */
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_MEMORY, .reg = regs->loc.reg, .offset = (int64_t)off};
+		vec_push(&sc->vars, v);
+	}
+}
+
+/* The scope at function f's entry (or return), with a system call's arguments in the kernel. */
+static struct target_scope *entry_scope(struct session *s, bool kernel, struct debuginfo *di, struct dbg_func *f,
+					bool is_return)
+{
+	struct target_scope *sc = function_scope(di, f, f->addr, is_return, ast_printf("function %s", f->name));
+	if (kernel)
+		add_syscall_params(s, sc, f);
+	return sc;
+}
+
 static const char *where_text(const char *family, const char *name, const char *file, int line)
 {
 	if (!file)
@@ -661,7 +738,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		kp->wildcard = wildcard;
 		r->pp = ast_printf("%s%s%s%s", where_text(family, f->name, f->file, f->line), sf.inl ? ".inline" : "",
 				   sf.exported ? ".exported" : "", sf.ret ? ".return" : sf.call ? ".call" : "");
-		r->scope = function_scope(di, f, f->addr, sf.ret, ast_printf("function %s", f->name));
+		r->scope = entry_scope(s, kernel, di, f, sf.ret);
 		vec_push(out, r);
 	}
 	const char *why_skipped = ast_printf("%d in .init.text, %d on the kprobes blacklist, %d without an ftrace site",

@@ -348,8 +348,9 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 		const char *name = ast_printf("probe_%d_entry", r->probe->index);
 		if (!((struct kprobe_point *)r->data)->is_return || !targetvar_emit_entry(e, s, r->scope, r->probe, name))
 			continue;
-		emit_line(e, "static struct _stp_probe _stp_entry_probe_%d = { .body = %s, .pp = %s, .location = \"%s:%d:%d\" };",
-			  r->index, name, emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col);
+		emit_line(e, "static struct _stp_probe _stp_entry_probe_%d = { .body = %s, .pp = %s, .location = \"%s:%d:%d\"%s };",
+			  r->index, name, emit_c_string(r->pp), r->point->loc.file, r->point->loc.line, r->point->loc.col,
+			  r->syscall_wrapper ? ", .syscall_args = 1" : "");
 		emit_blank(e);
 	}
 	emit_open(e, "static struct _stp_kprobe_probe _stp_kprobe_probes[] = {");

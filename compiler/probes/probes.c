@@ -474,6 +474,18 @@ static const char *alias_pn_text(const struct expansion *outermost)
 }
 
 /* Whether a point has a wildcard in a component's name or string argument. */
+/* Is pp, named by the alias of exp, a syscall, nd_syscall or syscall_any alias's point on a call's wrapper? */
+static bool syscall_wrapper_point(const struct expansion *exp, const struct probe_point *pp)
+{
+	if (!exp || probes_ncomponents(pp) < 2)
+		return false;
+	const char *family = probes_component(exp->name, 0)->name;
+	const struct probe_component *fn = probes_component(pp, 1);
+	return (!strcmp(family, "syscall") || !strcmp(family, "nd_syscall") || !strcmp(family, "syscall_any")) &&
+	       !strcmp(fn->name, "function") &&
+	       fn->arg && fn->arg->kind == NODE_STR && !strncmp(fn->arg->u.str, "__x64_sys_", 10);
+}
+
 static bool point_has_wildcard(const struct probe_point *pp)
 {
 	for (int i = 0; i < pp->components.n; i++) {
@@ -634,6 +646,7 @@ static int expand_provider(struct derive *d, struct probe_point *pp, const struc
 		if (!m->pp)
 			m->pp = probes_point_text(pp);
 		m->via_alias = outermost != NULL;
+		m->syscall_wrapper = syscall_wrapper_point(exp, pp);
 		if (!m->pn)	/* without an alias: as written, or as resolved if it had wildcards */
 			m->pn = outermost ? alias_pn_text(outermost)
 				: point_has_wildcard(pp) ? m->pp : probes_point_text(pp);

@@ -19,6 +19,10 @@ struct resolved_probe {
 	const char *pp;                         /* canonical text, e.g. timer.ms(100) */
 	const char *pn;                         /* pn(): the user's point, wildcards expanded, aliases not */
 	bool via_alias;                         /* matched through a probe alias: -l lists pn, not pp */
+	bool syscall_wrapper;                   /* a syscall.NAME / nd_syscall.NAME (/ syscall_any) alias's point on the
+						   call's wrapper __x64_sys_F(regs): at its entry int_arg(n)
+						   and friends read the call's arguments
+						   (struct _stp_probe.syscall_args) */
 	int index;                              /* position in _stp_probes[] */
 	struct target_scope *scope;             /* target variables here (targetvar.h), NULL if none */
 	void *data;                             /* the provider's own resolved data (its struct, e.g.

@@ -37,6 +37,10 @@ void run_staprun_options(struct session *s, struct vec *argv, const char *output
 		vec_push(argv, "-x");
 		vec_push(argv, ast_printf("%ld", s->target_pid));
 	}
+	if (s->namespaces_pid) {
+		vec_push(argv, "-N");
+		vec_push(argv, ast_printf("%ld", s->namespaces_pid));
+	}
 	if (s->rotate) {
 		vec_push(argv, "-S");
 		vec_push(argv, (char *)s->rotate);

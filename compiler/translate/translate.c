@@ -643,10 +643,14 @@ static void emit_tables(struct emitter *e, struct session *s)
 		struct resolved_probe *r = s->resolved.items[i];
 		if (r->probe) {
 			struct probe_point *at = r->user_point ? r->user_point : r->point;
-			emit_line(e, "{ .body = probe_%d, .pp = %s, .pn = %s, .location = \"%s:%d:%d\"%s%s%s },",
+			int n = probes_ncomponents(r->point);
+			/* at the wrapper's entry only: its registers are gone at the return */
+			bool syscall_args = r->syscall_wrapper && strcmp(probes_component(r->point, n - 1)->name, "return");
+			emit_line(e, "{ .body = probe_%d, .pp = %s, .pn = %s, .location = \"%s:%d:%d\"%s%s%s%s },",
 				  r->probe->body_index, emit_c_string(r->pp), emit_c_string(r->pn ? r->pn : r->pp), at->loc.file, at->loc.line, at->loc.col,
 				  r->probe->cond ? ast_printf(", .cond = &_stp_cond_state[%d]", r->probe->cond_index) : "",
-				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1");
+				  r->probe->quiet ? ", .quiet = 1" : "", r->probe->uses_regs ? "" : ", .regless = 1",
+				  syscall_args ? ", .syscall_args = 1" : "");
 		}
 		else if (r == s->timing_report)
 			emit_line(e, "{ .body = probe_timing_report, .pp = \"end\", .pn = \"end\", .location = \"<timing report>\" },");

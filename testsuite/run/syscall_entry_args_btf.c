@@ -1,0 +1,1 @@
+syscall_entry_args.c
