@@ -119,6 +119,7 @@ static void _stp_count_skipped(void);
 
 #include "linux/time.c"
 #include "linux/control.c"
+#include "linux/ring.c"
 #include "linux/relay.c"
 #include "linux/copy.c"
 #include "linux/timing.c"

@@ -28,13 +28,15 @@
  *	START carries STP_PROTOCOL_VERSION; a module built from another
  *	version answers STARTED with -EPROTO and runs nothing.
  *
- * trace<cpu> (relay, read only, one per CPU)
+ * trace<cpu> (read only, one per CPU: the module's ring, relay in flight mode)
  *	A stream of records, each a struct _stp_record_hdr followed by len
  *	bytes of script output. seq is one global counter taken at the moment
  *	a record enters the buffer, so merging all CPUs by seq restores the
- *	order in which output was produced. A record may continue from one
- *	sub-buffer into the next (relay never pads), but never spans CPUs; a
- *	seq is only consumed by a record that was actually written.
+ *	order in which output was produced. A read() may end inside a record
+ *	(the rest comes with the next), but a record never spans CPUs; a
+ *	seq is only consumed by a record that was actually written. poll()
+ *	reports a ring readable once it is a quarter full (never, in flight
+ *	mode).
  *	A record whose len has STP_RECORD_SWITCH_FILE set carries no text: it
  *	marks where switch_file() was called, and stapio starts its next
  *	output file before writing the records after it.

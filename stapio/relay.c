@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #define STAPIO_GAP_MAX_BYTES (64u << 20) /* ... and how much output may pile up meanwhile */
 #define STAPIO_READ_CHUNK 65536		/* bytes per read(2) of a trace file */
 #define STAPIO_ROUND_MAX (4u << 20)	/* bytes read from one file per polling round */
+#define STAPIO_POLL_MAX 1024		/* CPUs whose files the tick polls (more: a plain sleep) */
 #define STAPIO_BACKLOG_MAX ((1024ull << 20) + STAPIO_ROUND_MAX) /* ... in the first round after -A: a whole buffer (-s 1024 at most) */
 
 /* An output file being written: with -S, the current FILE.N of a rotation. */
@@ -485,19 +487,33 @@ static void stapio_relay_merge(struct stapio_relay *r, bool final)
 }
 
 /*
- * Between rounds stapio sleeps a tick. Waking in poll(2) on the trace files
- * each time relay completes a sub-buffer reads a burst while it is written
- * (no lost records), but then stapio often catches up with the writer at a
- * sub-buffer's end, which relay's read() mishandles: on PREEMPT_RT and the
- * generic kernel printf_burst saw torn records. Until that is solved (see
- * docs/performance.md), the tick: a burst that fills the buffers within one
- * is dropped and counted, never torn.
+ * Between rounds stapio sleeps in poll(2) on the trace files, the tick as
+ * its timeout. In the normal mode the module reports a file readable, and
+ * wakes stapio, once its ring is a quarter full, so a burst is read while
+ * it is written instead of filling the ring (and losing records) while
+ * stapio sleeps out its tick; the module's rings hand a reader only
+ * whole, written bytes, however closely it follows the writer. Flight
+ * recorder mode's relay files never report readable: they are read once
+ * a tick. A file that reports anything but "readable" (the module going
+ * away) would wake poll at once, again and again: the tick is then slept
+ * whole.
  */
 void stapio_relay_wait(struct stapio_relay *r, int timeout_ms)
 {
+	struct pollfd fds[STAPIO_POLL_MAX];
 	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+	size_t i;
 
-	(void)r;
+	if (r->ncpus <= STAPIO_POLL_MAX) {
+		for (i = 0; i < r->ncpus; i++)
+			fds[i] = (struct pollfd){ .fd = r->cpus[i].fd, .events = POLLIN };
+		if (poll(fds, r->ncpus, timeout_ms) <= 0)
+			return;	/* the tick passed, or a signal came */
+		for (i = 0; i < r->ncpus && !(fds[i].revents & ~POLLIN); i++)
+			;
+		if (i == r->ncpus)
+			return;	/* output to read */
+	}
 	nanosleep(&ts, NULL);	/* a signal cuts it short, which is fine */
 }
 

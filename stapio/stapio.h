@@ -90,8 +90,8 @@ struct stapio_relay *stapio_relay_open(const char *dir, const struct stapio_outp
  */
 void stapio_relay_poll(struct stapio_relay *r, bool final);
 /*
- * Sleep until a trace file has a whole sub-buffer to read, a signal
- * comes, or timeout_ms pass: the main loop's tick.
+ * Sleep until a trace file has a burst to read (its ring a quarter full),
+ * a signal comes, or timeout_ms pass: the main loop's tick.
  */
 void stapio_relay_wait(struct stapio_relay *r, int timeout_ms);
 void stapio_relay_close(struct stapio_relay *r);

@@ -1,44 +1,44 @@
-/* relay.c - the output transport: per-CPU relay buffers in debugfs; no-overwrite, or overwrite the oldest in flight recorder mode. */
+/* relay.c - the output transport: per-CPU rings (ring.c), or relay buffers that overwrite the oldest in flight recorder mode. */
 
 #include <linux/relay.h>
 #include <linux/debugfs.h>
 
 /*
- * One relay channel with a buffer per CPU, shown as trace<cpu> next to
- * .cmd. Normally a full buffer is never overwritten: the write is dropped
- * and counted, and reported to stapio at the end. Sub-buffers are larger
- * than any record (header + STP_PRINT_BUF_SIZE), so a record spans at
- * most two of them.
- *
- * Flight recorder mode (_stp_flightrec, set by staprun -L) keeps the
- * newest output instead: while no stapio has .cmd open, a full buffer
- * overwrites its oldest sub-buffer, and relay's read() then starts at the
- * oldest one left. For that every sub-buffer starts with a record: records
- * never span two, each takes a multiple of 8 bytes (STP_RECORD_PADDED) and
- * the rest of a sub-buffer too small for the next is one filler record
+ * The normal mode writes into the module's own ring per CPU (ring.c): a
+ * full ring drops the new record and counts it, and a reader never sees
+ * a record that is not whole. Flight recorder mode (_stp_flightrec, set
+ * by staprun -L) uses one relay channel with a buffer per CPU, shown as
+ * trace<cpu> next to .cmd like the rings, to keep the newest output
+ * instead: while no stapio has .cmd open, a full buffer overwrites its
+ * oldest sub-buffer, and relay's read() then starts at the oldest one
+ * left. For that every sub-buffer starts with a record: records never
+ * span two, each takes a multiple of 8 bytes (STP_RECORD_PADDED) and the
+ * rest of a sub-buffer too small for the next is one filler record
  * (STP_RECORD_FILL). The records of each overwritten sub-buffer are
  * counted (_stp_relay_overwritten) and reported at the end. While a
- * stapio is attached, full buffers drop new records as in the normal mode:
- * relay cannot move a reader that is part-way through a sub-buffer, so
- * overwriting under it would hand it half a record.
+ * stapio is attached, full buffers drop new records as in the normal
+ * mode: relay cannot move a reader that is part-way through a
+ * sub-buffer, so overwriting under it would hand it half a record.
+ * Its files never report readable to poll(): stapio reads them once a
+ * tick, as relay's read() mishandles a reader that catches up with the
+ * writer at the end of a sub-buffer (the rings have no such case).
  */
 
 #define STP_RELAY_SUBBUF_SIZE (64 * 1024) /* bytes per sub-buffer */
-#define STP_RELAY_DEFAULT_MB 1		   /* per-CPU size when staprun gives none */
+#define STP_RELAY_DEFAULT_MB 1		   /* per-CPU size (ring or relay) when staprun gives none */
 #define STP_RELAY_MAX_MB 1024		   /* largest per-CPU size accepted */
 
 static unsigned int _stp_bufsize;	/* MB per CPU, module parameter (staprun -s) */
 module_param(_stp_bufsize, uint, 0400);
-MODULE_PARM_DESC(_stp_bufsize, "relay buffer size per CPU in MB (0: default)");
+MODULE_PARM_DESC(_stp_bufsize, "output buffer size per CPU in MB (0: default)");
 
 static int _stp_flightrec;		/* flight recorder mode, module parameter (staprun -L) */
 module_param(_stp_flightrec, int, 0444);
 MODULE_PARM_DESC(_stp_flightrec, "1: keep the newest output while detached (staprun -L)");
 
 static struct rchan *_stp_relay_chan;		/* the channel, NULL until init */
-static atomic64_t _stp_relay_dropped = ATOMIC64_INIT(0); /* records lost to full buffers */
+static atomic64_t _stp_relay_dropped = ATOMIC64_INIT(0); /* flight mode: records lost to full buffers */
 static atomic64_t _stp_relay_overwritten = ATOMIC64_INIT(0); /* flight mode: records overwritten */
-static atomic_t _stp_record_seq = ATOMIC_INIT(0);	  /* last seq handed to a record */
 static bool _stp_relay_attached;	/* a stapio has .cmd open (flight mode: do not overwrite) */
 
 /* Flight mode: count the records of the sub-buffer about to be overwritten (bounded: 8 bytes each at least). */
@@ -85,12 +85,19 @@ static void _stp_relay_reader(bool attached)
 		synchronize_rcu();
 }
 
+/* stapio polls its trace files; these are read once a tick (see above). */
+static __poll_t _stp_relay_poll_never(struct file *file, poll_table *wait)
+{
+	return 0;
+}
+
+static struct file_operations _stp_relay_fops;	/* relay's, with _stp_relay_poll_never */
+
 static struct dentry *_stp_relay_create_file(const char *filename, struct dentry *parent,
 					     umode_t mode, struct rchan_buf *buf,
 					     int *is_global)
 {
-	struct dentry *d = debugfs_create_file(filename, mode, parent, buf,
-					       &relay_file_operations);
+	struct dentry *d = debugfs_create_file(filename, mode, parent, buf, &_stp_relay_fops);
 
 	return IS_ERR(d) ? NULL : d;
 }
@@ -115,6 +122,11 @@ static int _stp_relay_init(void)
 
 	BUILD_BUG_ON(sizeof(struct _stp_record_hdr) + STP_PRINT_BUF_SIZE >
 		     STP_RELAY_SUBBUF_SIZE);
+	if (!_stp_flightrec)
+		return _stp_ring_init((size_t)mb << 20);
+	_stp_relay_fops = relay_file_operations;
+	_stp_relay_fops.owner = THIS_MODULE;
+	_stp_relay_fops.poll = _stp_relay_poll_never;
 	_stp_relay_chan = relay_open(STP_RELAY_BASENAME, _stp_module_dir,
 				     STP_RELAY_SUBBUF_SIZE, n_subbufs,
 				     &_stp_relay_callbacks, NULL);
@@ -123,6 +135,7 @@ static int _stp_relay_init(void)
 
 static void _stp_relay_exit(void)
 {
+	_stp_ring_exit();
 	if (_stp_relay_chan)
 		relay_close(_stp_relay_chan);
 	_stp_relay_chan = NULL;
@@ -171,28 +184,11 @@ static void _stp_transport_write_flight(struct rchan_buf *buf, struct _stp_recor
 
 /*
  * Write the record whose header is hdr and whose text_len bytes of text
- * follow it in memory, into this CPU's buffer, or drop it whole.
- *
- * Records are written as one byte stream that fills every sub-buffer to
- * the last byte, a record continuing in the next sub-buffer when it does
- * not fit; relay never pads. This matters: relay's read() mishandles a
- * reader that has caught up with the writer in a sub-buffer which is then
- * closed with padding (it re-reads the next sub-buffer from its start).
- * With no padding that path is never taken, and stapio reassembles the
- * records from the stream anyway. (Flight mode fills the rest of a
- * sub-buffer with a filler record instead, for the same reason.)
- *
- * Whether the record fits is decided before anything is written: the
- * rest of the current sub-buffer, plus one more if relay has one free (a
- * record is smaller than a sub-buffer). The sequence number is taken in
- * the same interrupts-off section, after that check, so a dropped record
- * consumes no seq and stapio sees a gap only while a copy is under way.
+ * follow it in memory into this CPU's ring (or relay buffer in flight
+ * mode), or drop it whole.
  */
 static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len, u32 rec_flags)
 {
-	size_t length = sizeof(*hdr) + text_len, done = 0, size, room;
-	const char *src = (const char *)hdr;
-	struct rchan_buf *buf;
 	unsigned long flags;
 
 	BUILD_BUG_ON(offsetof(struct _stp_print_buf, text) !=
@@ -200,51 +196,16 @@ static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len, u
 	BUILD_BUG_ON(STP_PRINT_BUF_SIZE > STP_RECORD_MAX);
 	BUILD_BUG_ON(STP_RELAY_SUBBUF_SIZE % 8);
 	local_irq_save(flags);
-	buf = *this_cpu_ptr(_stp_relay_chan->buf);
-	if (_stp_flightrec) {
-		_stp_transport_write_flight(buf, hdr, text_len, rec_flags);
-		goto out;
-	}
-	size = _stp_relay_chan->subbuf_size;
-	room = buf->offset <= size ? size - buf->offset : 0;
-	if (length > room &&
-	    buf->subbufs_produced + 1 - READ_ONCE(buf->subbufs_consumed) >=
-	    _stp_relay_chan->n_subbufs) {
-		atomic64_inc(&_stp_relay_dropped);
-		goto out;
-	}
-	hdr->seq = (u32)atomic_inc_return(&_stp_record_seq);
-	hdr->len = text_len | rec_flags;
-	while (done < length) {
-		size_t chunk;
-
-		if (buf->offset >= size &&
-		    !relay_switch_subbuf(buf, min(length - done, size)))
-			break;	/* cannot happen: checked above */
-		chunk = min(length - done, size - buf->offset);
-		memcpy(buf->data + buf->offset, src + done, chunk);
-		smp_wmb();	/* the bytes before the offset that publishes them */
-		buf->offset += chunk;
-		done += chunk;
-	}
-	/*
-	 * A sub-buffer just filled to its last byte is handed over at once when
-	 * a next one is free, not at the next write: a reader that caught up
-	 * with the writer at the very end of a sub-buffer relay has not yet
-	 * switched is the case relay's read() mishandles (it then re-reads or
-	 * skips bytes, and stapio sees a torn record). stapio reads as soon as
-	 * relay wakes it, so it does catch up.
-	 */
-	if (buf->offset == size &&
-	    buf->subbufs_produced + 1 - READ_ONCE(buf->subbufs_consumed) < _stp_relay_chan->n_subbufs)
-		relay_switch_subbuf(buf, 0);
-out:
+	if (likely(!_stp_flightrec))
+		_stp_ring_write(hdr, text_len, rec_flags);
+	else
+		_stp_transport_write_flight(*this_cpu_ptr(_stp_relay_chan->buf), hdr, text_len, rec_flags);
 	local_irq_restore(flags);
 }
 
 static u64 _stp_relay_dropped_count(void)
 {
-	return atomic64_read(&_stp_relay_dropped);
+	return atomic64_read(&_stp_relay_dropped) + atomic64_read(&_stp_ring_dropped);
 }
 
 static u64 _stp_relay_overwritten_count(void)
