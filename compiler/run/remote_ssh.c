@@ -17,6 +17,9 @@
  *               once, through the module cache: 50 hosts on 2 releases cost
  *               2 builds. A release without /lib/modules/R/build here fails
  *               its targets with a message naming the package; others go on.
+ *               With --use-server the children ask the compile server
+ *               instead (use_server.c), and its signature file NAME.ko.sgn
+ *               travels with the module: no headers are needed here.
  *   3. start    An ssh target's session is one command over its master: a
  *               small sh script that reads the module from stdin (its exact
  *               size), runs staprun on it, and watches stdin: when stdin
@@ -681,7 +684,7 @@ static void build_all(struct fleet *f)
 			continue;
 		struct stat st;
 		b[nb] = (struct release_build){ .release = t->release, .out = -1 };
-		if (stat(ast_printf("/lib/modules/%s/build/Makefile", t->release), &st) != 0) {
+		if (!f->s->use_server && stat(ast_printf("/lib/modules/%s/build/Makefile", t->release), &st) != 0) {
 			nb++;
 			continue;	/* its targets fail below, by name */
 		}
@@ -747,6 +750,8 @@ static void build_all(struct fleet *f)
 							  t->release, t->arch, t->release));
 			else if (!b[k].ko)
 				target_fail(t, remote_sig.count ? "the build was stopped"
+						: f->s->use_server ? ast_printf("the compile server built no module for kernel %s "
+										 "(its messages are above)", t->release)
 						: ast_printf("the module for kernel %s failed to build", t->release));
 			else
 				t->ko = b[k].ko;
@@ -757,11 +762,13 @@ static void build_all(struct fleet *f)
 /* ---- 3. start ---- */
 
 /*
- * The command an ssh target runs: read the module (exactly size bytes) into
- * a directory of its own, run staprun on it, and stop staprun with SIGTERM
- * when stdin ends. staprun's own stdin is /dev/null (the -c command's too).
+ * The command an ssh target runs: read the module (exactly size bytes) and
+ * its signature file if any (sig_size bytes: a compile server's, which lets a
+ * member of stapusr load it there) into a directory of its own, run staprun
+ * on it, and stop staprun with SIGTERM when stdin ends. staprun's own stdin
+ * is /dev/null (the -c command's too).
  */
-static const char *ssh_session_script(struct fleet *f, struct target *t, size_t size)
+static const char *ssh_session_script(struct fleet *f, struct target *t, size_t size, size_t sig_size)
 {
 	const char *staprun = getenv("STAPC_REMOTE_STAPRUN");
 	const char *base = strrchr(t->ko, '/') ? strrchr(t->ko, '/') + 1 : t->ko;
@@ -784,6 +791,7 @@ static const char *ssh_session_script(struct fleet *f, struct target *t, size_t 
 		"d=$(mktemp -d /tmp/stapc.XXXXXX) || exit 125\n"
 		"head -c %zu >\"$d\"/%s\n"
 		"if [ \"$(wc -c <\"$d\"/%s)\" -ne %zu ]; then rm -rf \"$d\"; echo 'stap: the module did not arrive whole' >&2; exit 125; fi\n"
+		"%s"
 		"exec 3<&0 </dev/null\n"
 		"%s 3<&- &\n"
 		"p=$!\n"
@@ -794,7 +802,8 @@ static const char *ssh_session_script(struct fleet *f, struct target *t, size_t 
 		"kill $w 2>/dev/null\n"
 		"rm -rf \"$d\"\n"
 		"exit $rc\n",
-		size, sh_quote(base), sh_quote(base), size, cmd);
+		size, sh_quote(base), sh_quote(base), size,
+		sig_size ? ast_printf("head -c %zu >\"$d\"/%s.sgn\n", sig_size, sh_quote(base)) : "", cmd);
 }
 
 static bool read_whole(const char *path, const char **data, size_t *size)
@@ -841,8 +850,18 @@ static void session_start(struct fleet *f, struct target *t)
 			return;
 		}
 		fcntl(in_w, F_SETFL, O_NONBLOCK);
+		size_t module_size = t->ko_size, sig_size = 0;
+		const char *sig;
+		if (read_whole(ast_printf("%s.sgn", t->ko), &sig, &sig_size)) {
+			/* the module, then its signature file, on the session's stdin */
+			char *both = ast_alloc(module_size + sig_size);
+			memcpy(both, t->ko_data, module_size);
+			memcpy(both + module_size, sig, sig_size);
+			t->ko_data = both;
+			t->ko_size += sig_size;
+		}
 		ssh_words(&argv, t, false);
-		vec_push(&argv, ast_printf("sh -c %s", sh_quote(ssh_session_script(f, t, t->ko_size))));
+		vec_push(&argv, ast_printf("sh -c %s", sh_quote(ssh_session_script(f, t, module_size, sig_size))));
 		break;
 	case TARGET_DIRECT:
 		vec_push(&argv, ast_printf("%s/staprun", f->s->bin_dir));
