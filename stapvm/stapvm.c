@@ -96,6 +96,7 @@ struct stapvm_options {
 	const char *outdir;    /* --outdir: host directory receiving the guest's /stapvm/out */
 	int hostfwd_port;      /* --hostfwd: host port 127.0.0.1:PORT forwarded to the guest's port 22, 0 = no network */
 	const char *agent;     /* --agent: a Unix socket on the host that is the guest's virtio-serial port org.stapc.agent */
+	const char *append;    /* --append: more kernel command-line words (e.g. module.sig_enforce=1), or NULL */
 	char **command;        /* argv of the guest command, NULL-terminated */
 };
 
@@ -804,7 +805,8 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 	argv[argc++] = (char *)initrd;
 	argv[argc++] = "-append";
 	/* no_timer_check: on a loaded host a TCG guest can fail the IO-APIC timer check and panic */
-	argv[argc++] = "console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init no_timer_check";
+	argv[argc++] = xasprintf("console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init no_timer_check%s%s",
+				 run->opt.append ? " " : "", run->opt.append ? run->opt.append : "");
 	if (run->userland == STAPVM_USERLAND_HOST) {
 		/* multidevs=remap: the host's mounts (/proc, /sys...) get distinct inode numbers */
 		argv[argc++] = "-virtfs";
@@ -1201,6 +1203,8 @@ static void usage(FILE *f)
 	      "  --outdir DIR   files the command leaves in /stapvm/out come back to DIR\n"
 	      "  --hostfwd PORT a network: 127.0.0.1:PORT on the host reaches the guest's\n"
 	      "                 port 22 (for an sshd the command starts; host userland)\n"
+	      "  --append ARGS  more words for the guest kernel's command line\n"
+	      "                 (e.g. module.sig_enforce=1)\n"
 	      "  --agent PATH   a virtio-serial port org.stapc.agent whose host end is the\n"
 	      "                 Unix socket PATH (for a stapc-agent the command starts:\n"
 	      "                 stap --remote=unix:PATH; host userland)\n"
@@ -1252,7 +1256,7 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT };
+	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1267,6 +1271,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "outdir", required_argument, NULL, OPT_OUTDIR },
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
 		{ "agent", required_argument, NULL, OPT_AGENT },
+		{ "append", required_argument, NULL, OPT_APPEND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1297,6 +1302,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		case OPT_OUTDIR: opt->outdir = optarg; break;
 		case OPT_HOSTFWD: opt->hostfwd_port = parse_int(optarg, "port"); break;
 		case OPT_AGENT: opt->agent = optarg; break;
+		case OPT_APPEND: opt->append = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}
