@@ -6,7 +6,8 @@
 # the generic kernel behind a unix: socket (stapvm --agent and a stapc-agent)
 # and a disposable cloud-kernel guest (qemu:RELEASE). Each gets its module
 # with the server's signature file beside it, over ssh (the same guest's
-# sshd) too. A server without headers for
+# sshd) too, and to a stapc-agent --listen socket in the guest reached through
+# an OpenSSH socket forward (ssh -L LOCAL:REMOTE). A server without headers for
 # one release fails that target by name; the other runs.
 fail() { echo "FAIL: $*"; exit 1; }
 GENERIC=6.1.0-56-amd64
@@ -37,6 +38,7 @@ Host *
 EOS
 cat > guest.sh <<EOS
 (cd / && $PWD/bin/stapc-agent --port org.stapc.agent &)
+(cd / && $PWD/bin/stapc-agent --listen /run/stapc-agent.sock &)
 ssh-keygen -A >/dev/null 2>&1
 : > /root/.bashrc
 mkdir -p /run/sshd
@@ -90,6 +92,16 @@ nohdr "$STAP" --use-server=unix:$PWD/server1.sock --remote=root@127.0.0.1:$port 
 cat ssh.out
 grep -qx "0: hello from 0 root@127.0.0.1:$port" ssh.out || fail "nothing from the ssh target"
 grep -qx "0: $name.sgn" ssh.out && grep -qx "0: $name" ssh.out || fail "the signature file did not come over ssh"
+
+# an agent's own socket in the guest, forwarded here by ssh
+ssh -F ssh_config -p $port -N -o ExitOnForwardFailure=yes -L "$PWD/fwd.sock:/run/stapc-agent.sock" root@127.0.0.1 & fwd=$!
+trap 'kill $s1 $s2 $g $fwd 2>/dev/null || true' EXIT
+i=0
+until [ -S fwd.sock ]; do i=$((i + 1)); [ $i -lt 100 ] || fail "no ssh socket forward"; sleep 0.2; done
+nohdr "$STAP" --use-server=unix:$PWD/server1.sock --remote=unix:$PWD/fwd.sock -c true hello.stp > fwd.out 2> fwd.err ||
+	fail "through the forwarded agent socket: status $?: $(cat fwd.out fwd.err)"
+grep -qx "hello from 0 unix:$PWD/fwd.sock" fwd.out && grep -qx "end 0" fwd.out || fail "nothing from the agent's own socket: $(cat fwd.out fwd.err)"
+kill $fwd
 
 status=0
 nohdr "$STAP" --use-server=unix:$PWD/server2.sock --remote=unix:$PWD/agent.sock --remote=qemu:$CLOUD \
