@@ -10,6 +10,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 BIN=$(dirname "$STAP")
 cat > fake_staprun <<'EOF2'
 #!/bin/sh
+trap 'echo "stopped by TERM"; exit 3' TERM
 for a in "$@"; do
 	case $a in
 	*.ko) echo "module $(basename "$(dirname "$a")" | cut -c1-12) $(basename "$a") $(wc -c < "$a") bytes, sig $(cat "$a.sgn" 2>/dev/null)" ;;
@@ -17,8 +18,8 @@ for a in "$@"; do
 	esac
 done
 echo "to stderr" >&2
-trap 'echo "stopped by TERM"; exit 3' TERM
 case " $* " in *" wait=1 "*) ;; *) exit 7 ;; esac
+echo waiting
 while :; do sleep 0.1; done
 EOF2
 chmod +x fake_staprun
@@ -74,7 +75,7 @@ assert g["E"] == b"to stderr\n", g["E"]
 assert g["X"] == 7, g["X"]
 print("ok: a whole session, status", g["X"])
 
-g = session(good[:-1] + [frame("p", b"wait=1"), frame("r")], stop_after=b"wait=1")
+g = session(good[:-1] + [frame("p", b"wait=1"), frame("r")], stop_after=b"waiting")
 assert b"stopped by TERM" in g["O"] and g["X"] == 3, g
 print("ok: STOP reached staprun as SIGTERM, status", g["X"])
 
