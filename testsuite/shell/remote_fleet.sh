@@ -15,8 +15,9 @@
 #      a stapc-agent on it) mixed with ssh:// (the RT guest) and direct:// in
 #      one command: lines from both with their prefix, -c on each, a socket
 #      no one listens on named;
-#   7. SIGTERM with the unix: target: end probes on both, nothing left loaded
-#      and no module directory left by the agent;
+#   7. a second stap on the busy port gets no answer and gives up after 15 s,
+#      the running session undisturbed; then SIGTERM with the unix: target:
+#      end probes on both, nothing left loaded, no module directory left;
 #   8. stap killed by SIGKILL: the agent sees the stream end and stops staprun;
 #   4. one guest killed mid-run: named, the other finishes, status 1;
 #   9. the generic guest killed under a unix: session: named (last: the
@@ -227,6 +228,13 @@ t=$(date +%s)
 "$STAP" --remote=$U0 --remote=$H1 --remote-prefix alive.stp >seven.out 2>seven.err &
 S=$!
 wait_line seven.out '^0: alive 0$' 120 && wait_line seven.out '^1: alive 1$' 120 || fail "case 7: not running on both: $(cat seven.err)"
+status=0
+"$STAP" --remote=$U0 -c true hello.stp >busy.out 2>busy.err || status=$?
+[ $status = 1 ] && grep -qx "stap: target 0 ($U0): cannot connect: no stapc-agent answered in 15 s (is one running there, or is another stap using it?)" busy.err ||
+	fail "case 7: a second stap on the busy port: status $status: $(cat busy.err)"
+before=$(grep -c '^0: alive 0$' seven.out)
+sleep 1.5
+[ $(grep -c '^0: alive 0$' seven.out) -gt $before ] || fail "case 7: the running unix: session stopped"
 kill -TERM $S
 set +e
 wait $S
