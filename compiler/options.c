@@ -774,7 +774,7 @@ static int options_remotes(struct session *s)
 		return STAP_EXIT_USAGE;
 	}
 	if (fleet && (s->flight_recorder || s->bulk || s->rotate)) {
-		fprintf(stderr, "stap: -F, -b and -S cannot be used with ssh, direct:// or several --remote targets\n");
+		fprintf(stderr, "stap: -F, -b and -S cannot be used with ssh, unix:, direct:// or several --remote targets\n");
 		return STAP_EXIT_USAGE;
 	}
 	return -1;

@@ -95,6 +95,8 @@ struct stapvm_options {
 	const char *cwd;       /* -C: the command's directory in the guest, NULL for /work */
 	const char *outdir;    /* --outdir: host directory receiving the guest's /stapvm/out */
 	int hostfwd_port;      /* --hostfwd: host port 127.0.0.1:PORT forwarded to the guest's port 22, 0 = no network */
+	const char *agent;     /* --agent: a Unix socket on the host that is the guest's virtio-serial port org.stapc.agent */
+	const char *append;    /* --append: more kernel command-line words (e.g. module.sig_enforce=1), or NULL */
 	char **command;        /* argv of the guest command, NULL-terminated */
 };
 
@@ -803,7 +805,8 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 	argv[argc++] = (char *)initrd;
 	argv[argc++] = "-append";
 	/* no_timer_check: on a loaded host a TCG guest can fail the IO-APIC timer check and panic */
-	argv[argc++] = "console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init no_timer_check";
+	argv[argc++] = xasprintf("console=ttyS0 panic=-1 quiet 8250.nr_uarts=4 rdinit=/init no_timer_check%s%s",
+				 run->opt.append ? " " : "", run->opt.append ? run->opt.append : "");
 	if (run->userland == STAPVM_USERLAND_HOST) {
 		/* multidevs=remap: the host's mounts (/proc, /sys...) get distinct inode numbers */
 		argv[argc++] = "-virtfs";
@@ -816,6 +819,15 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 		argv[argc++] = xasprintf("user,id=n0,hostfwd=tcp:127.0.0.1:%d-:22", run->opt.hostfwd_port);
 		argv[argc++] = "-device";
 		argv[argc++] = "virtio-net-pci,netdev=n0";
+	}
+	if (run->opt.agent) {
+		/* QEMU listens at the path; a stapc-agent in the guest answers on the port */
+		argv[argc++] = "-device";
+		argv[argc++] = "virtio-serial-pci";
+		argv[argc++] = "-chardev";
+		argv[argc++] = xasprintf("socket,id=agent,path=%s,server=on,wait=off", run->opt.agent);
+		argv[argc++] = "-device";
+		argv[argc++] = "virtserialport,chardev=agent,name=org.stapc.agent";
 	}
 	for (int i = 0; i < CHAN_COUNT; i++) {
 		char *path = chan_path(run, i);
@@ -1191,6 +1203,11 @@ static void usage(FILE *f)
 	      "  --outdir DIR   files the command leaves in /stapvm/out come back to DIR\n"
 	      "  --hostfwd PORT a network: 127.0.0.1:PORT on the host reaches the guest's\n"
 	      "                 port 22 (for an sshd the command starts; host userland)\n"
+	      "  --append ARGS  more words for the guest kernel's command line\n"
+	      "                 (e.g. module.sig_enforce=1)\n"
+	      "  --agent PATH   a virtio-serial port org.stapc.agent whose host end is the\n"
+	      "                 Unix socket PATH (for a stapc-agent the command starts:\n"
+	      "                 stap --remote=unix:PATH; host userland)\n"
 	      "  -v             show the guest console live and timings\n"
 	      "Exit: the command's status; 3 if the guest kernel log reports a problem;\n"
 	      "124 on timeout; 125 if stapvm or the guest failed.\n",
@@ -1222,7 +1239,7 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 	run->userland = run->opt.userland;
 	if (run->userland == STAPVM_USERLAND_AUTO || run->userland == STAPVM_USERLAND_HOST)
-		run->modules = userland_9p_modules(run->release, run->opt.hostfwd_port > 0, &why);
+		run->modules = userland_9p_modules(run->release, run->opt.hostfwd_port > 0, run->opt.agent != NULL, &why);
 	if (run->userland == STAPVM_USERLAND_AUTO)
 		run->userland = run->modules ? STAPVM_USERLAND_HOST : STAPVM_USERLAND_COPY;
 	if (run->userland == STAPVM_USERLAND_HOST && !run->modules)
@@ -1231,13 +1248,15 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 		    "linux-headers-amd64)", run->release, why);
 	if (run->opt.hostfwd_port && run->userland != STAPVM_USERLAND_HOST)
 		die("--hostfwd needs the host userland (a kernel with 9p and virtio_net)");
+	if (run->opt.agent && run->userland != STAPVM_USERLAND_HOST)
+		die("--agent needs the host userland (a kernel with 9p and virtio_console)");
 	if (run->opt.verbose)
 		fprintf(stderr, "stapvm: userland: %s\n", stapvm_userland_names[run->userland]);
 }
 
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD };
+	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1251,6 +1270,8 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "cwd", required_argument, NULL, 'C' },
 		{ "outdir", required_argument, NULL, OPT_OUTDIR },
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
+		{ "agent", required_argument, NULL, OPT_AGENT },
+		{ "append", required_argument, NULL, OPT_APPEND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1280,6 +1301,8 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		case 'C': opt->cwd = optarg; break;
 		case OPT_OUTDIR: opt->outdir = optarg; break;
 		case OPT_HOSTFWD: opt->hostfwd_port = parse_int(optarg, "port"); break;
+		case OPT_AGENT: opt->agent = optarg; break;
+		case OPT_APPEND: opt->append = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}

@@ -134,7 +134,7 @@ static bool add_with_deps(char **dep, size_t ndep, char **bi, size_t nbi, const 
 	return false;
 }
 
-char **userland_9p_modules(const char *release, bool net, const char **why)
+char **userland_9p_modules(const char *release, bool net, bool serial, const char **why)
 {
 	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
 	char *bi_path = xasprintf("/lib/modules/%s/modules.builtin", release);
@@ -152,6 +152,8 @@ char **userland_9p_modules(const char *release, bool net, const char **why)
 			*why = userland_needed[i];
 	if (net && dep && !*why && !add_with_deps(dep, ndep, bi, nbi, "virtio_net", &order, &norder, 0))
 		*why = "virtio_net";
+	if (serial && dep && !*why && !add_with_deps(dep, ndep, bi, nbi, "virtio_console", &order, &norder, 0))
+		*why = "virtio_console";
 	free_lines(dep, ndep);
 	free_lines(bi, nbi);
 	free(dep_path);

@@ -1,4 +1,4 @@
-/* remote_ssh.c - pass 5 on a fleet: ssh hosts, direct:// and qemu guests; one build per kernel release; output merged by line. */
+/* remote_ssh.c - pass 5 on a fleet: ssh hosts, unix: endpoints, direct:// and qemu guests; one build per kernel release; output merged by line. */
 
 /*
  * Design
@@ -10,11 +10,16 @@
  *               `uname -r` and `uname -m` and then waits on its stdin. Later
  *               commands go through that master (ControlPath), so a host is
  *               authenticated once. At most --remote-jobs masters are being
- *               set up at a time. direct:// and qemu learn their release here.
+ *               set up at a time. A unix:PATH target is a connection to a
+ *               stapc-agent (agent/agent_wire.h), which says its release and
+ *               machine first. direct:// and qemu learn their release here.
  *   2. build    One `stap -p4 -r RELEASE` child per distinct release, all at
  *               once, through the module cache: 50 hosts on 2 releases cost
  *               2 builds. A release without /lib/modules/R/build here fails
  *               its targets with a message naming the package; others go on.
+ *               With --use-server the children ask the compile server
+ *               instead (use_server.c), and its signature file NAME.ko.sgn
+ *               travels with the module: no headers are needed here.
  *   3. start    An ssh target's session is one command over its master: a
  *               small sh script that reads the module from stdin (its exact
  *               size), runs staprun on it, and watches stdin: when stdin
@@ -22,8 +27,12 @@
  *               dropped, or stap died and ssh with it) it sends staprun
  *               SIGTERM, so the end probes run and the module is unloaded
  *               whatever happened here. At most --remote-jobs modules are
- *               being copied at a time. direct:// runs staprun here and qemu
- *               runs stapvm; both are stopped with SIGTERM.
+ *               being copied at a time. A unix: target gets the same over its
+ *               one stream, as frames (staprun's words, the module, RUN), and
+ *               sends back staprun's stdout, stderr and status as frames; a
+ *               STOP frame, or the stream's end, is its stop request.
+ *               direct:// runs staprun here and qemu runs stapvm; both are
+ *               stopped with SIGTERM.
  *   4. merge    One poll loop reads every session's stdout and stderr and
  *               writes whole lines only (one write each, "N: " first under
  *               --remote-prefix), so lines of two targets never tear.
@@ -44,13 +53,16 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../runtime/transport_msgs.h"
+#include "../../agent/agent_wire.h"
 
 #include "run.h"
 #include "remote.h"
@@ -62,6 +74,7 @@ enum target_kind {
 	TARGET_SSH,	/* [USER@]HOST[:PORT] or ssh://...: OpenSSH */
 	TARGET_DIRECT,	/* direct://: staprun on this host */
 	TARGET_QEMU,	/* qemu[:RELEASE]: a disposable guest (stapvm) */
+	TARGET_UNIX,	/* unix:PATH: a stapc-agent at the end of a Unix socket */
 };
 
 /* One output stream of a session, cut into lines. */
@@ -100,6 +113,10 @@ struct target {
 	bool copied;		/* ssh: the whole module was written */
 	struct stream out;	/* the session's stdout */
 	struct stream err;	/* the session's stderr */
+	int sock;		/* unix: the stream to the agent, -1 once closed */
+	unsigned char *rbuf;	/* unix: bytes read from it, not yet a whole frame */
+	size_t rlen;		/* unix: bytes in rbuf */
+	double heard;		/* unix: when the agent last sent a frame (now_sec) */
 };
 
 /* The fleet's state shared by the steps. */
@@ -164,12 +181,17 @@ const char *remote_url_check(const char *url)
 		return NULL;
 	if (!strcmp(url, "direct://"))
 		return NULL;
-	if (!strncmp(url, "unix:", 5))
-		return "unix: sockets are not supported; reach the guest over ssh (docs/remote.md)";
+	if (!strncmp(url, "unix:", 5)) {
+		if (!url[5])
+			return "no socket path after 'unix:'";
+		if (strlen(url + 5) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+			return "the socket path is too long";
+		return NULL;
+	}
 	if (!strncmp(url, "ssh://", 6))
 		return parse_ssh_host(url + 6, NULL, NULL);
 	if (strstr(url, "://"))
-		return "unsupported scheme (expected ssh://, direct://, qemu[:RELEASE] or [USER@]HOST[:PORT])";
+		return "unsupported scheme (expected ssh://, unix:PATH, direct://, qemu[:RELEASE] or [USER@]HOST[:PORT])";
 	return parse_ssh_host(url, NULL, NULL);
 }
 
@@ -374,7 +396,199 @@ static void connect_read(struct target *t)
 	target_fail(t, *why ? ast_printf("cannot connect: %s", why) : "cannot connect (ssh gave no reason)");
 }
 
-/* Learn every target's release and machine, at most f->jobs ssh connections being made at once. */
+/* ---- unix: endpoints (agent/agent_wire.h) ---- */
+
+static void stream_take(struct fleet *f, struct target *t, struct stream *st, const char *data, size_t n);
+static void stream_flush(struct fleet *f, struct target *t, struct stream *st);
+static bool read_whole(const char *path, const char **data, size_t *size);
+
+/* Connect to a unix:PATH target; its agent's hello comes on t->sock. */
+static void unix_connect(struct target *t)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", t->url + 5);
+	t->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (t->sock < 0 || connect(t->sock, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		target_fail(t, ast_printf("cannot connect: %s", errno == EAGAIN ? "the endpoint is busy (another stap?)"
+										   : strerror(errno)));
+		if (t->sock >= 0)
+			close(t->sock);
+		t->sock = -1;
+		return;
+	}
+	t->heard = now_sec();
+}
+
+/* The stream to an agent is over: why (NULL after its exit status) fails the target; its last partial lines. */
+static void unix_end(struct fleet *f, struct target *t, const char *why)
+{
+	if (why)
+		target_fail(t, why);
+	if (t->sock >= 0)
+		close(t->sock);
+	if (t->session_in >= 0)
+		close(t->session_in);
+	t->sock = t->session_in = -1;
+	free(t->rbuf);
+	t->rbuf = NULL;
+	t->rlen = 0;
+	stream_flush(f, t, &t->out);
+	stream_flush(f, t, &t->err);
+}
+
+/* One frame from the agent. */
+static void unix_frame(struct fleet *f, struct target *t, int type, const char *data, size_t len)
+{
+	char magic[32], release[128], machine[64];
+	switch (type) {
+	case AGENT_HELLO:
+		if (t->release)
+			break;
+		if (sscanf(ast_strndup(data, len), "%31s %127s %63s", magic, release, machine) != 3 ||
+		    strcmp(magic, AGENT_MAGIC)) {
+			unix_end(f, t, ast_printf("cannot connect: the endpoint is not a stapc-agent (it said '%.40s')",
+						  ast_strndup(data, len)));
+			break;
+		}
+		t->release = ast_strdup(release);
+		t->arch = ast_strdup(machine);
+		break;
+	case AGENT_OUT:
+	case AGENT_ERR:
+		stream_take(f, t, type == AGENT_OUT ? &t->out : &t->err, data, len);
+		break;
+	case AGENT_EXIT:
+		t->status = atoi(ast_strndup(data, len));
+		unix_end(f, t, NULL);
+		break;
+	default:
+		break;	/* AGENT_ALIVE: t->heard is all it says */
+	}
+}
+
+/* Read what the agent sent and take its whole frames. */
+static void unix_read(struct fleet *f, struct target *t)
+{
+	char chunk[65536];
+	ssize_t n = read(t->sock, chunk, sizeof(chunk));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		const char *why = n < 0 ? strerror(errno) : "the endpoint closed the connection";
+		unix_end(f, t, ast_printf("%s: %s", t->release ? "connection lost" : "cannot connect", why));
+		return;
+	}
+	t->heard = now_sec();
+	t->rbuf = realloc(t->rbuf, t->rlen + (size_t)n);
+	if (!t->rbuf) {
+		unix_end(f, t, "out of memory");
+		return;
+	}
+	memcpy(t->rbuf + t->rlen, chunk, (size_t)n);
+	t->rlen += (size_t)n;
+	size_t at = 0;
+	while (t->rlen - at >= 5) {
+		const unsigned char *h = t->rbuf + at;
+		size_t len = (size_t)h[1] << 24 | (size_t)h[2] << 16 | (size_t)h[3] << 8 | h[4];
+		if (len > AGENT_FRAME_MAX) {
+			unix_end(f, t, "connection lost: a frame longer than a stapc-agent sends");
+			return;
+		}
+		if (t->rlen - at < 5 + len)
+			break;
+		unix_frame(f, t, h[0], (const char *)h + 5, len);
+		if (t->sock < 0)
+			return;	/* its exit status, or a bad hello: the buffer is gone */
+		at += 5 + len;
+	}
+	memmove(t->rbuf, t->rbuf + at, t->rlen - at);
+	t->rlen -= at;
+}
+
+/* Append one frame to the request *buf (of *len bytes). */
+static void unix_put(char **buf, size_t *len, int type, const void *data, size_t n)
+{
+	char *out = ast_alloc(*len + 5 + n);
+	memcpy(out, *buf, *len);
+	out[*len] = (char)type;
+	out[*len + 1] = (char)(n >> 24), out[*len + 2] = (char)(n >> 16);
+	out[*len + 3] = (char)(n >> 8), out[*len + 4] = (char)n;
+	memcpy(out + *len + 5, data, n);
+	*buf = out;
+	*len += 5 + n;
+}
+
+/*
+ * A unix: target's session: the request (staprun's options, the module in
+ * frames, its signature if a compile server gave one, the parameters, RUN) is
+ * written by session_copy as an ssh session's module is; the agent's frames
+ * come back on t->sock.
+ */
+static void unix_start(struct fleet *f, struct target *t)
+{
+	const char *ko;
+	size_t ko_size, len = 0;
+	char *req = "";
+	struct vec args = {0};
+
+	if (!read_whole(t->ko, &ko, &ko_size)) {
+		target_fail(t, ast_printf("cannot read the module %s", t->ko));
+		return;
+	}
+	run_staprun_options(f->s, &args, NULL);
+	for (int i = 0; i < args.n; i++)
+		unix_put(&req, &len, AGENT_OPTION, args.items[i], strlen(args.items[i]));
+	const char *base = strrchr(t->ko, '/') ? strrchr(t->ko, '/') + 1 : t->ko;
+	unix_put(&req, &len, AGENT_NAME, base, strlen(base));
+	for (size_t at = 0; at < ko_size; at += AGENT_FRAME_MAX)
+		unix_put(&req, &len, AGENT_DATA, ko + at, ko_size - at < AGENT_FRAME_MAX ? ko_size - at : AGENT_FRAME_MAX);
+	const char *sig;
+	size_t sig_size;
+	if (read_whole(ast_printf("%s.sgn", t->ko), &sig, &sig_size) && sig_size <= AGENT_FRAME_MAX)
+		unix_put(&req, &len, AGENT_SIG, sig, sig_size);
+	args.n = 0;
+	vec_push(&args, ast_printf("%s=%d", STP_REMOTE_ID_PARAM, t->index));
+	vec_push(&args, ast_printf("%s=%.*s", STP_REMOTE_URI_PARAM, STP_REMOTE_URI_MAX - 1, t->url));
+	run_global_params(f->s, &args);
+	for (int i = 0; i < args.n; i++)
+		unix_put(&req, &len, AGENT_PARAM, args.items[i], strlen(args.items[i]));
+	unix_put(&req, &len, AGENT_RUN, "", 0);
+	t->session_in = fcntl(t->sock, F_DUPFD_CLOEXEC, 3);
+	t->ko_data = req;
+	t->ko_size = len;
+	t->out = (struct stream){ .fd = -1, .to = f->out_fd };
+	t->err = (struct stream){ .fd = -1, .to = 2 };
+	t->started = t->session_in >= 0;
+	t->copied = false;
+	t->heard = now_sec();	/* its ALIVE frames waited in the socket during the build */
+	if (!t->started)
+		unix_end(f, t, "cannot start its session");
+}
+
+/* Ask an agent to end its session as Ctrl-C does; hard: drop the connection (the agent still stops staprun). */
+static void unix_stop(struct fleet *f, struct target *t, bool hard)
+{
+	if (t->sock < 0 || !t->started)
+		return;
+	if (hard) {
+		t->status = 128 + SIGKILL;
+		unix_end(f, t, NULL);
+	} else if (!t->copied) {
+		unix_end(f, t, "stopped before its module arrived");
+	} else if (t->session_in >= 0) {
+		static const char stop[5] = { AGENT_STOP, 0, 0, 0, 0 };
+		if (write(t->session_in, stop, sizeof(stop)) != (ssize_t)sizeof(stop))
+			unix_end(f, t, NULL);	/* the stream's end is a stop too */
+	}
+}
+
+/* Is t still learning its release (an ssh master's output or an agent's hello to come)? */
+static bool connecting(const struct target *t)
+{
+	return t->master_out >= 0 || (t->kind == TARGET_UNIX && t->sock >= 0 && !t->release);
+}
+
+/* Learn every target's release and machine, at most f->jobs connections being made at once. */
 static void connect_all(struct fleet *f)
 {
 	int next = 0, busy = 0;
@@ -386,6 +600,10 @@ static void connect_all(struct fleet *f)
 			case TARGET_SSH:
 				connect_start(f, t);
 				busy += t->master_out >= 0;
+				break;
+			case TARGET_UNIX:
+				unix_connect(t);
+				busy += t->sock >= 0;
 				break;
 			case TARGET_DIRECT:
 				uname(&u);
@@ -408,22 +626,28 @@ static void connect_all(struct fleet *f)
 		int np = 0;
 		pfd[np++] = (struct pollfd){ .fd = remote_sig.wake[0], .events = POLLIN };
 		for (int i = 0; i < f->n; i++)
-			if (f->t[i].master_out >= 0) {
+			if (connecting(&f->t[i])) {
 				who[np] = &f->t[i];
-				pfd[np++] = (struct pollfd){ .fd = f->t[i].master_out, .events = POLLIN };
+				pfd[np++] = (struct pollfd){ .fd = f->t[i].kind == TARGET_UNIX ? f->t[i].sock : f->t[i].master_out,
+							     .events = POLLIN };
 			}
-		if (poll(pfd, (nfds_t)np, -1) < 0 && errno != EINTR)
+		if (poll(pfd, (nfds_t)np, 1000) < 0 && errno != EINTR)
 			return;
 		if (pfd[0].revents) {
 			char drain[64];
 			while (read(remote_sig.wake[0], drain, sizeof(drain)) > 0) {
 			}
 		}
-		for (int i = 1; i < np; i++)
-			if (pfd[i].revents) {
+		for (int i = 1; i < np; i++) {
+			if (pfd[i].revents && who[i]->kind == TARGET_UNIX)
+				unix_read(f, who[i]);
+			else if (pfd[i].revents)
 				connect_read(who[i]);
-				busy -= who[i]->master_out < 0;
-			}
+			else if (who[i]->kind == TARGET_UNIX && now_sec() - who[i]->heard > AGENT_SILENCE_SEC)
+				unix_end(f, who[i], ast_printf("cannot connect: no stapc-agent answered in %d s (is one "
+							       "running there, or is another stap using it?)", AGENT_SILENCE_SEC));
+			busy -= !connecting(who[i]);
+		}
 	}
 }
 
@@ -460,7 +684,7 @@ static void build_all(struct fleet *f)
 			continue;
 		struct stat st;
 		b[nb] = (struct release_build){ .release = t->release, .out = -1 };
-		if (stat(ast_printf("/lib/modules/%s/build/Makefile", t->release), &st) != 0) {
+		if (!f->s->use_server && stat(ast_printf("/lib/modules/%s/build/Makefile", t->release), &st) != 0) {
 			nb++;
 			continue;	/* its targets fail below, by name */
 		}
@@ -526,6 +750,8 @@ static void build_all(struct fleet *f)
 							  t->release, t->arch, t->release));
 			else if (!b[k].ko)
 				target_fail(t, remote_sig.count ? "the build was stopped"
+						: f->s->use_server ? ast_printf("the compile server built no module for kernel %s "
+										 "(its messages are above)", t->release)
 						: ast_printf("the module for kernel %s failed to build", t->release));
 			else
 				t->ko = b[k].ko;
@@ -536,11 +762,13 @@ static void build_all(struct fleet *f)
 /* ---- 3. start ---- */
 
 /*
- * The command an ssh target runs: read the module (exactly size bytes) into
- * a directory of its own, run staprun on it, and stop staprun with SIGTERM
- * when stdin ends. staprun's own stdin is /dev/null (the -c command's too).
+ * The command an ssh target runs: read the module (exactly size bytes) and
+ * its signature file if any (sig_size bytes: a compile server's, which lets a
+ * member of stapusr load it there) into a directory of its own, run staprun
+ * on it, and stop staprun with SIGTERM when stdin ends. staprun's own stdin
+ * is /dev/null (the -c command's too).
  */
-static const char *ssh_session_script(struct fleet *f, struct target *t, size_t size)
+static const char *ssh_session_script(struct fleet *f, struct target *t, size_t size, size_t sig_size)
 {
 	const char *staprun = getenv("STAPC_REMOTE_STAPRUN");
 	const char *base = strrchr(t->ko, '/') ? strrchr(t->ko, '/') + 1 : t->ko;
@@ -563,6 +791,7 @@ static const char *ssh_session_script(struct fleet *f, struct target *t, size_t 
 		"d=$(mktemp -d /tmp/stapc.XXXXXX) || exit 125\n"
 		"head -c %zu >\"$d\"/%s\n"
 		"if [ \"$(wc -c <\"$d\"/%s)\" -ne %zu ]; then rm -rf \"$d\"; echo 'stap: the module did not arrive whole' >&2; exit 125; fi\n"
+		"%s"
 		"exec 3<&0 </dev/null\n"
 		"%s 3<&- &\n"
 		"p=$!\n"
@@ -573,7 +802,8 @@ static const char *ssh_session_script(struct fleet *f, struct target *t, size_t 
 		"kill $w 2>/dev/null\n"
 		"rm -rf \"$d\"\n"
 		"exit $rc\n",
-		size, sh_quote(base), sh_quote(base), size, cmd);
+		size, sh_quote(base), sh_quote(base), size,
+		sig_size ? ast_printf("head -c %zu >\"$d\"/%s.sgn\n", sig_size, sh_quote(base)) : "", cmd);
 }
 
 static bool read_whole(const char *path, const char **data, size_t *size)
@@ -604,6 +834,10 @@ static void session_start(struct fleet *f, struct target *t)
 	int out_r, out_w, err_r, err_w, in_r = -1, in_w = -1;
 	struct vec argv = {0};
 
+	if (t->kind == TARGET_UNIX) {
+		unix_start(f, t);	/* no process here: the agent runs staprun */
+		return;
+	}
 	if (!make_pipe(&out_r, &out_w) || !make_pipe(&err_r, &err_w)) {
 		target_fail(t, "cannot set up its session");
 		return;
@@ -616,8 +850,18 @@ static void session_start(struct fleet *f, struct target *t)
 			return;
 		}
 		fcntl(in_w, F_SETFL, O_NONBLOCK);
+		size_t module_size = t->ko_size, sig_size = 0;
+		const char *sig;
+		if (read_whole(ast_printf("%s.sgn", t->ko), &sig, &sig_size)) {
+			/* the module, then its signature file, on the session's stdin */
+			char *both = ast_alloc(module_size + sig_size);
+			memcpy(both, t->ko_data, module_size);
+			memcpy(both + module_size, sig, sig_size);
+			t->ko_data = both;
+			t->ko_size += sig_size;
+		}
 		ssh_words(&argv, t, false);
-		vec_push(&argv, ast_printf("sh -c %s", sh_quote(ssh_session_script(f, t, t->ko_size))));
+		vec_push(&argv, ast_printf("sh -c %s", sh_quote(ssh_session_script(f, t, module_size, sig_size))));
 		break;
 	case TARGET_DIRECT:
 		vec_push(&argv, ast_printf("%s/staprun", f->s->bin_dir));
@@ -648,6 +892,8 @@ static void session_start(struct fleet *f, struct target *t)
 		run_global_params(f->s, &argv);
 		break;
 	}
+	case TARGET_UNIX:
+		break;	/* unix_start, above */
 	}
 	t->session = spawn(&argv, in_r, out_w, err_w);
 	t->session_in = in_w;
@@ -687,8 +933,10 @@ static void session_copy(struct target *t)
 }
 
 /* Ask a target's session to end as Ctrl-C does (end probes, all output, unload). */
-static void session_stop(struct target *t, bool hard)
+static void session_stop(struct fleet *f, struct target *t, bool hard)
 {
+	if (t->kind == TARGET_UNIX)
+		unix_stop(f, t, hard);
 	if (!t->session)
 		return;
 	if (hard) {
@@ -740,7 +988,37 @@ static void emit_line(struct fleet *f, struct target *t, struct stream *st, cons
 	free(buf);
 }
 
-/* Read what a stream has; write each whole line; at its end, the rest as a line. */
+/* Add n bytes of a stream's output; write each whole line. */
+static void stream_take(struct fleet *f, struct target *t, struct stream *st, const char *data, size_t n)
+{
+	st->buf = realloc(st->buf, st->len + n);
+	if (!st->buf) {
+		st->len = 0;
+		return;
+	}
+	memcpy(st->buf + st->len, data, n);
+	st->len += n;
+	size_t start = 0;
+	for (size_t i = 0; i < st->len; i++)
+		if (st->buf[i] == '\n' || i - start + 1 >= REMOTE_LINE_MAX) {
+			emit_line(f, t, st, st->buf + start, i - start + (st->buf[i] != '\n'));
+			start = i + 1;
+		}
+	memmove(st->buf, st->buf + start, st->len - start);
+	st->len -= start;
+}
+
+/* The stream's end: the rest as a line. */
+static void stream_flush(struct fleet *f, struct target *t, struct stream *st)
+{
+	if (st->len)
+		emit_line(f, t, st, st->buf, st->len);
+	free(st->buf);
+	st->buf = NULL;
+	st->len = 0;
+}
+
+/* Read what a stream's pipe has; at its end, flush and close it. */
 static void stream_read(struct fleet *f, struct target *t, struct stream *st)
 {
 	char chunk[65536];
@@ -748,28 +1026,10 @@ static void stream_read(struct fleet *f, struct target *t, struct stream *st)
 	if (n < 0 && errno == EINTR)
 		return;
 	if (n > 0) {
-		st->buf = realloc(st->buf, st->len + (size_t)n);
-		if (!st->buf) {
-			st->len = 0;
-			return;
-		}
-		memcpy(st->buf + st->len, chunk, (size_t)n);
-		st->len += (size_t)n;
-		size_t start = 0;
-		for (size_t i = 0; i < st->len; i++)
-			if (st->buf[i] == '\n' || i - start + 1 >= REMOTE_LINE_MAX) {
-				emit_line(f, t, st, st->buf + start, i - start + (st->buf[i] != '\n'));
-				start = i + 1;
-			}
-		memmove(st->buf, st->buf + start, st->len - start);
-		st->len -= start;
+		stream_take(f, t, st, chunk, (size_t)n);
 		return;
 	}
-	if (st->len)
-		emit_line(f, t, st, st->buf, st->len);
-	free(st->buf);
-	st->buf = NULL;
-	st->len = 0;
+	stream_flush(f, t, st);
 	close(st->fd);
 	st->fd = -1;
 }
@@ -809,8 +1069,8 @@ static void run_all(struct fleet *f)
 		int copying = 0, live = 0;
 		for (int i = 0; i < f->n; i++) {
 			struct target *t = &f->t[i];
-			copying += t->started && !t->copied && t->session;
-			live += t->session > 0 || t->out.fd >= 0 || t->err.fd >= 0;
+			copying += t->started && !t->copied && (t->session || t->sock >= 0);
+			live += t->session > 0 || t->out.fd >= 0 || t->err.fd >= 0 || t->sock >= 0;
 		}
 		while (copying < f->jobs && next < f->n && !f->stops) {
 			struct target *t = &f->t[next++];
@@ -832,7 +1092,7 @@ static void run_all(struct fleet *f)
 			if (timed_out)
 				f->deadline = 0;
 			for (int i = 0; i < f->n; i++)
-				session_stop(&f->t[i], f->stops >= 3);
+				session_stop(f, &f->t[i], f->stops >= 3);
 		}
 
 		struct pollfd pfd[3 * f->n + 1];
@@ -854,6 +1114,10 @@ static void run_all(struct fleet *f)
 				who[np] = t, what[np] = &t->err;
 				pfd[np++] = (struct pollfd){ .fd = t->err.fd, .events = POLLIN };
 			}
+			if (t->sock >= 0 && t->started) {
+				who[np] = t, what[np] = &t->out;	/* the agent's frames, both streams */
+				pfd[np++] = (struct pollfd){ .fd = t->sock, .events = POLLIN };
+			}
 		}
 		int timeout = -1;
 		if (f->deadline > 0)
@@ -868,11 +1132,17 @@ static void run_all(struct fleet *f)
 		for (int i = 1; i < np; i++) {
 			if (!pfd[i].revents)
 				continue;
-			if (what[i])
+			if (what[i] && who[i]->kind == TARGET_UNIX)
+				unix_read(f, who[i]);
+			else if (what[i])
 				stream_read(f, who[i], what[i]);
 			else
 				session_copy(who[i]);
 		}
+		for (int i = 0; i < f->n; i++)
+			if (f->t[i].sock >= 0 && f->t[i].started && now_sec() - f->t[i].heard > AGENT_SILENCE_SEC)
+				unix_end(f, &f->t[i], ast_printf("connection lost: no word from its agent in %d s",
+								 AGENT_SILENCE_SEC));
 		int status;
 		pid_t pid;
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
@@ -895,6 +1165,8 @@ static void disconnect_all(struct fleet *f)
 		t->master_out = -1;
 		if (t->master > 0)
 			kill(t->master, SIGTERM);
+		if (t->sock >= 0)
+			unix_end(f, t, NULL);	/* -p4, or stopped before it started: the agent waits for the next */
 	}
 	for (int i = 0; i < f->n; i++) {
 		struct target *t = &f->t[i];
@@ -927,9 +1199,11 @@ static bool fleet_targets(struct fleet *f)
 		struct target *t = &f->t[i];
 		const char *url = f->s->remotes.items[i];
 		*t = (struct target){ .index = i, .url = url, .name = url, .master_in = -1, .master_out = -1,
-				      .session_in = -1, .out.fd = -1, .err.fd = -1 };
+				      .session_in = -1, .out.fd = -1, .err.fd = -1, .sock = -1 };
 		if (remote_url_is_qemu(url)) {
 			t->kind = TARGET_QEMU;
+		} else if (!strncmp(url, "unix:", 5)) {
+			t->kind = TARGET_UNIX;
 		} else if (!strcmp(url, "direct://")) {
 			t->kind = TARGET_DIRECT;
 		} else {

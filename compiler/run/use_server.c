@@ -12,7 +12,10 @@
  * kernel release and the privilege level go to the server; the server's
  * messages come back as if stap had printed them, and at -p4 the module
  * and its signature (NAME.ko, NAME.ko.sgn). A run (pass 5) loads the signed
- * module with staprun here.
+ * module with staprun here. With --remote, stap asks once per kernel release
+ * of the fleet (remote_ssh.c runs `stap -p4 -r RELEASE --remote-build-dir=DIR
+ * --use-server...`): the module and its signature land in DIR, and go to each
+ * target of that release, which needs neither compiler nor headers.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -213,7 +216,7 @@ int use_server_run(struct session *s)
 		fprintf(stderr, "stap: --use-server: %s returned no module\n", spec);
 		return STAP_EXIT_FAILURE;
 	}
-	const char *dir = s->last_pass == 4 ? "." : session_tmpdir(s);
+	const char *dir = s->remote_build_dir ? s->remote_build_dir : s->last_pass == 4 ? "." : session_tmpdir(s);
 	if (!dir)
 		return STAP_EXIT_FAILURE;
 	const char *ko = ast_printf("%s/%s.ko", dir, name);
@@ -223,7 +226,10 @@ int use_server_run(struct session *s)
 	s->ko_path = ko;
 	if (s->last_pass == 4) {
 		char cwd[4096];
-		printf("%s/%s.ko\n", getcwd(cwd, sizeof(cwd)) ? cwd : ".", name);
+		if (ko[0] == '/')
+			printf("%s\n", ko);
+		else
+			printf("%s/%s.ko\n", getcwd(cwd, sizeof(cwd)) ? cwd : ".", name);
 		return STAP_EXIT_OK;
 	}
 	return run_module(s);

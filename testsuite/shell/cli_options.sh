@@ -26,7 +26,9 @@ expect 2 "invalid process id '0' for --target-namespaces" -- --target-namespaces
 expect 2 "with --remote=qemu, -b needs -o FILE" -- -b --remote=qemu -e "$S"
 expect 2 "--dump-* options take no script" -- --dump-functions -e "$S"
 expect 2 "-x PID cannot be used with several --remote targets" -- -x 1 --remote=a --remote=b -e "$S"
-expect 2 "invalid --remote 'unix:/x': unix: sockets are not supported" -- --remote=unix:/x -e "$S"
+expect 2 "invalid --remote 'unix:': no socket path after 'unix:'" -- --remote=unix: -e "$S"
+long=$(printf '%0120d' 0)
+expect 2 "invalid --remote 'unix:/$long': the socket path is too long" -- --remote=unix:/$long -e "$S"
 expect 2 "invalid --remote 'h:99999': the port after ':' must be a number" -- --remote=h:99999 -e "$S"
 expect 2 "invalid --remote 'libvirt://d': unsupported scheme" -- --remote=libvirt://d -e "$S"
 expect 2 "invalid --remote-jobs '0'" -- --remote-jobs=0 --remote=a -e "$S"

@@ -3,8 +3,11 @@
 # what the level forbids, and signs the module; an untrusted server is
 # refused. Then, in a guest, a member of stapusr loads with a setuid staprun
 # the signed stapusr module from anywhere, and is refused a module whose code
-# changed after signing, one compiled at stapdev, one signed by an untrusted
-# server and one without a signature.
+# changed after signing, one compiled at stapdev, one whose level was edited
+# from stapdev to stapusr after signing, one signed by an untrusted server and
+# one without a signature; and, while the user swaps the file under the path
+# (rename and symlink) between the signed module and an unsigned one of the
+# same name, staprun loads the signed one or refuses, never the other.
 fail() { echo "FAIL: $*"; exit 1; }
 BIN=$(dirname "$STAP")
 [ -x "$BIN/stapc-server" ] || fail "stapc-server not built"
@@ -52,6 +55,16 @@ cp signed_usr.ko signed_usr.ko.sgn signed_dev.ko signed_dev.ko.sgn signed_other.
 cp signed_usr.ko g/unsigned.ko
 cp signed_usr.ko g/changed.ko && cp signed_usr.ko.sgn g/changed.ko.sgn
 printf 'X' | dd of=g/changed.ko bs=1 seek=4096 conv=notrunc 2>/dev/null
+python3 - signed_dev.ko g/leveled.ko <<'PY' || fail "no level string in signed_dev.ko"
+import sys
+data = open(sys.argv[1], "rb").read()
+assert data.count(b"stapc_privilege=stapdev") == 1
+open(sys.argv[2], "wb").write(data.replace(b"stapc_privilege=stapdev", b"stapc_privilege=stapusr"))
+PY
+cp signed_dev.ko.sgn g/leveled.ko.sgn
+mkdir evil && (cd evil && "$STAP" -p4 -r "$RELEASE" -m signed_usr -e 'probe begin { println("EVIL") exit() }' > /dev/null) ||
+	fail "-p4 of the unsigned module"
+cp evil/signed_usr.ko g/evil.ko
 fp=$(sed -n 's/^signer //p' signed_usr.ko.sgn)
 cp sd1/server.crt "g/$fp.crt"
 # Hostile input for the setuid staprun as a stapusr member: modules with bytes
@@ -90,10 +103,23 @@ printf 'u2:x:1002:\nstapusr:x:2001:u2\n' >> /etc/group
 sr=$(command -v staprun)
 mkdir -p /tmp/bin && cp $sr $(dirname $sr)/stapio /tmp/bin/ && chmod 4755 /tmp/bin/staprun
 chmod 755 /work; chmod 644 /work/*
-for m in signed_usr changed signed_dev signed_other unsigned; do
+for m in signed_usr changed leveled signed_dev signed_other unsigned; do
 	su u2 -s /bin/sh -c "/tmp/bin/staprun /work/$m.ko" > out.txt 2> err.txt
 	echo "$m: status $?"; cat out.txt err.txt
 done
+# u2 swaps the file between the signed module and an unsigned one of the same name
+mkdir /tmp/race && cp /work/signed_usr.ko /tmp/race/good && cp /work/evil.ko /tmp/race/evil &&
+	cp /work/signed_usr.ko.sgn /tmp/race/signed_usr.ko.sgn && chown -R u2 /tmp/race
+su u2 -s /bin/sh -c 'cd /tmp/race; while :; do cp good a; mv -f a signed_usr.ko; cp evil b; mv -f b signed_usr.ko;
+	ln -sf good c; mv -f c signed_usr.ko; done' > /dev/null 2>&1 &
+swapper=$!
+loaded=0 refused=0 evil=0
+for i in $(seq 40); do
+	if su u2 -s /bin/sh -c "/tmp/bin/staprun /tmp/race/signed_usr.ko" > race.txt 2>&1; then loaded=$((loaded + 1)); else refused=$((refused + 1)); fi
+	grep -q EVIL race.txt && evil=$((evil + 1))
+done
+kill $swapper
+echo "race: $loaded loaded, $refused refused, $evil evil"
 crashes=0
 for m in /work/fuzz/m*.ko; do
 	su u2 -s /bin/sh -c "/tmp/bin/staprun $m" > /dev/null 2>&1; st=$?
@@ -113,6 +139,11 @@ expect "signed_usr: status 0"
 expect "hello from pid 1"
 expect "changed: status 1"
 expect "module '/work/changed.ko' refused: the signature does not match the module (changed since it was signed?)"
+expect "leveled: status 1"
+sed -n '/^leveled: /,/^signed_dev: /p' guest.out | grep -qF "the signature does not match the module" ||
+	{ cat guest.out; fail "the module whose level was edited was not refused for its signature"; }
+grep -q "^race: [1-9][0-9]* loaded, [0-9]* refused, 0 evil$" guest.out ||
+	{ cat guest.out; fail "the swap race: $(grep '^race:' guest.out)"; }
 expect "signed_dev: status 1"
 expect "was compiled at privilege level stapdev: members of stapusr may load modules compiled with --privilege=stapusr"
 expect "signed_other: status 1"

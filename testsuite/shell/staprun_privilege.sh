@@ -3,6 +3,8 @@
 # stapusr runs a module root put under /lib/modules/R/systemtap/, and its -c
 # command runs as that user; the same user is refused another path and -d;
 # a member of stapdev (and stapusr, as SystemTap documents) may load any path; a user in neither group cannot run it.
+# The caller's environment does not reach the setuid staprun: SYSTEMTAP_RUNTIME, SYSTEMTAP_VERBOSE and
+# LD_LIBRARY_PATH set by alice are gone in the environment her -c command gets.
 fail() { echo "FAIL: $*"; exit 1; }
 ninep=
 for d in /lib/modules/*/kernel/fs/9p; do
@@ -31,6 +33,8 @@ cp priv_t.ko /tmp/priv_t.ko && chmod 644 /tmp/priv_t.ko
 run alice alice /opt/stapc/staprun -c 'id -un' "$dir/priv_t.ko"
 run "alice other path" alice /opt/stapc/staprun /tmp/priv_t.ko
 run "alice -d" alice /opt/stapc/staprun -d priv_t
+run "alice env" alice env SYSTEMTAP_RUNTIME=/tmp/evil SYSTEMTAP_VERBOSE=3 LD_LIBRARY_PATH=/tmp/evil STAPC_MARK=1 \
+	/opt/stapc/staprun -c env "$dir/priv_t.ko"
 run dave dave /opt/stapc/staprun -c true /tmp/priv_t.ko
 run bob bob /opt/stapc/staprun "$dir/priv_t.ko"
 GUEST
@@ -44,6 +48,11 @@ echo "$alice" | grep -q 'rc=0$' || fail "alice's run failed: $alice"
 grep -A2 '^alice other path: ' out.txt | grep -q 'only when a trusted compile server signed it' ||
 	fail "alice loaded a module from another path"
 grep -A2 '^alice -d: ' out.txt | grep -q -- "option '-d' is not permitted to members of stapusr" || fail "alice unloaded a module"
+aenv=$(sed -n '/^alice env: /,/rc=/p' out.txt)
+echo "$aenv" | grep -q '^PATH=' || fail "alice's -c env did not run: $aenv"
+echo "$aenv" | grep -q 'rc=0$' || fail "alice's run with a set environment failed: $aenv"
+echo "$aenv" | grep -E '^(SYSTEMTAP_RUNTIME|SYSTEMTAP_VERBOSE|LD_LIBRARY_PATH|STAPC_MARK)=' &&
+	fail "the caller's environment reached the setuid staprun's command"
 grep -A3 '^dave: ' out.txt | grep -q 'hello uid' || fail "dave (stapdev) could not load a module from /tmp"
 grep -A2 '^bob: ' out.txt | grep -q 'Permission denied\|not a member of the group stapusr' ||
 	fail "bob ran staprun"
