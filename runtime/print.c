@@ -102,6 +102,33 @@ static void _stp_print_char(char ch)
 	_stp_print_bytes(&ch, 1);
 }
 
+/* v in decimal as %llu prints it: the translator's plain %u (no vsnprintf). */
+static __maybe_unused void _stp_print_u64(u64 v)
+{
+	char buf[20], *p = buf + sizeof(buf);	/* 18446744073709551615: 20 digits */
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	_stp_print_bytes(p, buf + sizeof(buf) - p);
+}
+
+/* v in decimal as %lld prints it: the translator's plain %d and print()'s numbers. */
+static __maybe_unused void _stp_print_s64(int64_t v)
+{
+	char buf[20], *p = buf + sizeof(buf);	/* -9223372036854775808: 20 characters */
+	u64 u = v < 0 ? -(u64)v : (u64)v;
+
+	do {
+		*--p = '0' + u % 10;
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	_stp_print_bytes(p, buf + sizeof(buf) - p);
+}
+
 static void _stp_vprintf(const char *fmt, va_list ap)
 {
 	struct _stp_print_buf *pb = this_cpu_ptr(_stp_print_bufs);

@@ -427,6 +427,9 @@ static const char _stp_next_unwind[] __attribute__((unused)) = "next";
 /* Output. Text goes to a per-CPU buffer flushed when the probe ends (or when full). */
 static void _stp_print(const char *s);                  /* print a NUL-terminated string */
 static void _stp_print_char(char ch);
+static void _stp_print_bytes(const char *s, size_t n);
+static void _stp_print_s64(int64_t v);                  /* decimal, as %lld: printf's plain %d */
+static void _stp_print_u64(u64 v);                      /* decimal, as %llu: printf's plain %u */
 static void _stp_printf(const char *fmt, ...);          /* kernel vsnprintf format */
 static void _stp_print_flush(void);                     /* normally called by the runtime */
 static void _stp_switch_file(void);                     /* switch_file(): later output to stapio's next file */

@@ -399,14 +399,49 @@ static void format_literal(struct format_out *f, const char *text)
 		f->kfmt = ast_printf("%s%s", f->kfmt, *p == '%' ? "%%" : ast_strndup(p, 1));
 }
 
-/* Write out the pending kernel format, if any. */
+/* Printing (not sprintf): output pieces go straight to the print buffer, without vsnprintf. */
+static bool format_direct(const struct format_out *f)
+{
+	return !strcmp(f->dest, "NULL");
+}
+
+/* Write out the pending kernel format, if any: printed literal text as bytes. */
 static void format_flush(struct format_out *f)
 {
 	if (!*f->kfmt)
 		return;
-	f->calls = ast_printf("%s_stp_format_cat(%s, %s%s); ", f->calls, f->dest, emit_c_string(f->kfmt), f->kargs);
+	if (format_direct(f) && !*f->kargs) {
+		/* only text, '%' doubled */
+		char *raw = ast_strdup(f->kfmt), *to = raw;
+		for (const char *p = f->kfmt; *p; p++) {
+			*to++ = *p;
+			if (*p == '%')
+				p++;
+		}
+		*to = '\0';
+		f->calls = ast_printf("%s_stp_print_bytes(%s, %zu); ", f->calls, emit_c_string(raw), strlen(raw));
+	} else {
+		f->calls = ast_printf("%s_stp_format_cat(%s, %s%s); ", f->calls, f->dest, emit_c_string(f->kfmt), f->kargs);
+	}
 	f->kfmt = "";
 	f->kargs = "";
+}
+
+/*
+ * A value printed as plain %d, %u or %s (no flags, width or precision),
+ * straight into the print buffer: true if it was.
+ */
+static bool format_value_direct(struct format_out *f, char conv, const char *t)
+{
+	const char *call = conv == 'd' || conv == 'i' ? "_stp_print_s64"
+			   : conv == 'u'	     ? "_stp_print_u64"
+			   : conv == 's'	     ? "_stp_print"
+						     : NULL;
+	if (!format_direct(f) || !call)
+		return false;
+	format_flush(f);
+	f->calls = ast_printf("%s%s(%s); ", f->calls, call, t);
+	return true;
 }
 
 /* Evaluate a into a temporary of its type; returns the temporary. */
@@ -474,6 +509,9 @@ static const char *gen_format(struct codegen *g, struct node *n, const char *des
 					     fail_label(g));
 			f.calls = ast_printf("%s_stp_format_memory(%s, %s, %s, %s, %d, %d); ", f.calls, dest, t, len, w,
 					     strchr(sp->flags, '-') != NULL, sp->conv == 'M');
+		} else if (!*sp->flags && sp->width == FORMAT_NONE && sp->precision == FORMAT_NONE &&
+			   format_value_direct(&f, sp->conv, t)) {
+			continue;
 		} else {
 			f.kfmt = ast_printf("%s%s", f.kfmt, sp->kernel);
 			if (width)
@@ -509,6 +547,8 @@ static const char *gen_print(struct codegen *g, struct node *n, const char *dest
 		const char *t = format_arg(g, &f, a);
 		if (i > first)
 			format_literal(&f, delim);
+		if (format_value_direct(&f, a->type == TYPE_STRING ? 's' : 'd', t))
+			continue;
 		f.kfmt = ast_printf("%s%s", f.kfmt, a->type == TYPE_STRING ? "%s" : "%lld");
 		f.kargs = ast_printf("%s, %s%s", f.kargs, a->type == TYPE_STRING ? "" : "(long long)", t);
 	}

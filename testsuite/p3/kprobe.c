@@ -214,7 +214,7 @@ static void notrace probe_0(struct context *c)
 	struct probe_0_locals *l = &c->probe_locals.probe_0;
 	(void)l;
 	if (unlikely((c->base.actionremaining -= 1) < 0)) STP_FAIL_AT(out, "MAXACTION exceeded", "identifier 'printf' at kprobe.stp:3:2");
-	(void)({ int64_t _p2 = ({ int64_t _f1 = function_pid(c); _f1; }); const char *_p5 = ({ function_execname(c, l->__tmp4); (const char *)l->__tmp4; }); _stp_format_cat(NULL, "%lld %s\n", _p2, _p5); (int64_t)0; }); /* kprobe.stp:3 */
+	(void)({ int64_t _p2 = ({ int64_t _f1 = function_pid(c); _f1; }); const char *_p5 = ({ function_execname(c, l->__tmp4); (const char *)l->__tmp4; }); _stp_print_s64(_p2); _stp_print_bytes(" ", 1); _stp_print(_p5); _stp_print_bytes("\n", 1); (int64_t)0; }); /* kprobe.stp:3 */
 out: __attribute__((unused));
 	;
 }

@@ -61,8 +61,8 @@ static void notrace probe_0(struct context *c)
 	if (unlikely((c->base.actionremaining -= 5) < 0)) STP_FAIL_AT(out, "MAXACTION exceeded", "operator '=' at printf.stp:3:4");
 	(void)({ int64_t _v1 = ((int64_t)255LL); l->l_x = _v1; }); /* printf.stp:3 */
 	(void)({ const char *_v2 = "text"; char *_d = l->l_s; if (_d != _v2) _stp_strlcpy(_d, _v2); (const char *)_d; }); /* printf.stp:4 */
-	(void)({ int64_t _p3 = l->l_x; int64_t _p4 = l->l_x; int64_t _p5 = ((int64_t)(0 - (uint64_t)(l->l_x))); int64_t _p6 = l->l_x; int64_t _p7 = l->l_x; int64_t _p8 = ((int64_t)65LL); const char *_p9 = (const char *)l->l_s; const char *_p10 = (const char *)l->l_s; const char *_p11 = (const char *)l->l_s; int64_t _p12 = l->l_x; _stp_format_cat(NULL, "%lld|%5lld|%-5lld|%llx|%#llo|%c|%s|%-8s|%.2s|0x%016llx|%%\n", _p3, _p4, _p5, _p6, _p7, (int)_p8, _p9, _p10, _p11, _p12); (int64_t)0; }); /* printf.stp:5 */
-	(void)({ const char *_p15 = ({ int64_t _p14 = l->l_x; l->__tmp13[0] = '\0'; _stp_format_binary(l->__tmp13, _p14, 8); (const char *)l->__tmp13; }); _stp_format_cat(NULL, "%s\n", _p15); (int64_t)0; }); /* printf.stp:6 */
+	(void)({ int64_t _p3 = l->l_x; int64_t _p4 = l->l_x; int64_t _p5 = ((int64_t)(0 - (uint64_t)(l->l_x))); int64_t _p6 = l->l_x; int64_t _p7 = l->l_x; int64_t _p8 = ((int64_t)65LL); const char *_p9 = (const char *)l->l_s; const char *_p10 = (const char *)l->l_s; const char *_p11 = (const char *)l->l_s; int64_t _p12 = l->l_x; _stp_print_s64(_p3); _stp_format_cat(NULL, "|%5lld|%-5lld|%llx|%#llo|%c|", _p4, _p5, _p6, _p7, (int)_p8); _stp_print(_p9); _stp_format_cat(NULL, "|%-8s|%.2s|0x%016llx|%%\n", _p10, _p11, _p12); (int64_t)0; }); /* printf.stp:5 */
+	(void)({ const char *_p15 = ({ int64_t _p14 = l->l_x; l->__tmp13[0] = '\0'; _stp_format_binary(l->__tmp13, _p14, 8); (const char *)l->__tmp13; }); _stp_print(_p15); _stp_print_bytes("\n", 1); (int64_t)0; }); /* printf.stp:6 */
 	(void)({ function_exit(c); (int64_t)0; }); /* printf.stp:7 */
 out: __attribute__((unused));
 	;

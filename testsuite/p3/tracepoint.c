@@ -32,7 +32,7 @@ static void notrace probe_0(struct context *c)
 	struct probe_0_locals *l = &c->probe_locals.probe_0;
 	(void)l;
 	if (unlikely((c->base.actionremaining -= 1) < 0)) STP_FAIL_AT(out, "MAXACTION exceeded", "identifier 'printf' at tracepoint.stp:3:2");
-	(void)({ int64_t _p2 = ({ unsigned long _v1 = 0; _v1 = c->base.probe_args[0]; _v1 += (unsigned long)2416LL; if (unlikely(_stp_deref(&c->base, _v1, 4, 1, 0, &_v1))) { c->base.last_stmt = "target variable '$parent' at tracepoint.stp:3:23"; goto out; } (int64_t)_v1; }); int64_t _p4 = ({ unsigned long _v3 = 0; _v3 = c->base.probe_args[1]; _v3 += (unsigned long)2416LL; if (unlikely(_stp_deref(&c->base, _v3, 4, 1, 0, &_v3))) { c->base.last_stmt = "target variable '$child' at tracepoint.stp:3:37"; goto out; } (int64_t)_v3; }); _stp_format_cat(NULL, "%lld -> %lld\n", _p2, _p4); (int64_t)0; }); /* tracepoint.stp:3 */
+	(void)({ int64_t _p2 = ({ unsigned long _v1 = 0; _v1 = c->base.probe_args[0]; _v1 += (unsigned long)2416LL; if (unlikely(_stp_deref(&c->base, _v1, 4, 1, 0, &_v1))) { c->base.last_stmt = "target variable '$parent' at tracepoint.stp:3:23"; goto out; } (int64_t)_v1; }); int64_t _p4 = ({ unsigned long _v3 = 0; _v3 = c->base.probe_args[1]; _v3 += (unsigned long)2416LL; if (unlikely(_stp_deref(&c->base, _v3, 4, 1, 0, &_v3))) { c->base.last_stmt = "target variable '$child' at tracepoint.stp:3:37"; goto out; } (int64_t)_v3; }); _stp_print_s64(_p2); _stp_print_bytes(" -> ", 4); _stp_print_s64(_p4); _stp_print_bytes("\n", 1); (int64_t)0; }); /* tracepoint.stp:3 */
 out: __attribute__((unused));
 	;
 }

@@ -124,7 +124,7 @@ static void notrace probe_0(struct context *c)
 		c->base.last_stmt = NULL;
 		{
 			if (unlikely((c->base.actionremaining -= 1) < 0)) STP_FAIL_AT(out, "MAXACTION exceeded", "identifier 'println' at try_catch.stp:12:3");
-			(void)({ const char *_p7 = "caught: "; const char *_p8 = (const char *)l->l_msg; _stp_format_cat(NULL, "%s%s\n", _p7, _p8); (int64_t)0; }); /* try_catch.stp:12 */
+			(void)({ const char *_p7 = "caught: "; const char *_p8 = (const char *)l->l_msg; _stp_print(_p7); _stp_print(_p8); _stp_print_bytes("\n", 1); (int64_t)0; }); /* try_catch.stp:12 */
 		}
 		_try_end2: ;
 	}
@@ -141,7 +141,7 @@ static void notrace probe_0(struct context *c)
 		c->base.last_stmt = NULL;
 		{
 			if (unlikely((c->base.actionremaining -= 1) < 0)) STP_FAIL_AT(out, "MAXACTION exceeded", "identifier 'println' at try_catch.stp:17:3");
-			(void)({ const char *_p13 = "divided by zero"; _stp_format_cat(NULL, "%s\n", _p13); (int64_t)0; }); /* try_catch.stp:17 */
+			(void)({ const char *_p13 = "divided by zero"; _stp_print(_p13); _stp_print_bytes("\n", 1); (int64_t)0; }); /* try_catch.stp:17 */
 		}
 		_try_end10: ;
 	}

@@ -35,7 +35,7 @@ static void notrace probe_0(struct context *c)
 	struct probe_0_locals *l = &c->probe_locals.probe_0;
 	(void)l;
 	if (unlikely((c->base.actionremaining -= 1) < 0)) STP_FAIL_AT(out, "MAXACTION exceeded", "identifier 'printf' at uprobe.stp:3:2");
-	(void)({ int64_t _p2 = ({ unsigned long _v1 = 0; _v1 = (unsigned long)c->base.regs->bp + (unsigned long)-4LL; if (unlikely(_stp_deref(&c->base, _v1, 4, 1, 1, &_v1))) { c->base.last_stmt = "target variable '$x' at uprobe.stp:3:23"; goto out; } (int64_t)_v1; }); _stp_format_cat(NULL, "work(%lld)\n", _p2); (int64_t)0; }); /* uprobe.stp:3 */
+	(void)({ int64_t _p2 = ({ unsigned long _v1 = 0; _v1 = (unsigned long)c->base.regs->bp + (unsigned long)-4LL; if (unlikely(_stp_deref(&c->base, _v1, 4, 1, 1, &_v1))) { c->base.last_stmt = "target variable '$x' at uprobe.stp:3:23"; goto out; } (int64_t)_v1; }); _stp_print_bytes("work(", 5); _stp_print_s64(_p2); _stp_print_bytes(")\n", 2); (int64_t)0; }); /* uprobe.stp:3 */
 out: __attribute__((unused));
 	;
 }
@@ -46,7 +46,7 @@ static void notrace probe_1(struct context *c)
 	struct probe_1_locals *l = &c->probe_locals.probe_1;
 	(void)l;
 	if (unlikely((c->base.actionremaining -= 1) < 0)) STP_FAIL_AT(out, "MAXACTION exceeded", "identifier 'printf' at uprobe.stp:6:2");
-	(void)({ int64_t _p2 = ({ unsigned long _v1 = 0; _v1 = (unsigned long)c->base.regs->ax + (unsigned long)0LL; _v1 = _stp_truncate(_v1, 4, 1); (int64_t)_v1; }); _stp_format_cat(NULL, "= %lld\n", _p2); (int64_t)0; }); /* uprobe.stp:6 */
+	(void)({ int64_t _p2 = ({ unsigned long _v1 = 0; _v1 = (unsigned long)c->base.regs->ax + (unsigned long)0LL; _v1 = _stp_truncate(_v1, 4, 1); (int64_t)_v1; }); _stp_print_bytes("= ", 2); _stp_print_s64(_p2); _stp_print_bytes("\n", 1); (int64_t)0; }); /* uprobe.stp:6 */
 out: __attribute__((unused));
 	;
 }
