@@ -22,6 +22,8 @@
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
+/* LINUX_VERSION_CODE and KERNEL_VERSION() for embedded C, as scripts expect them defined. */
+#include <linux/version.h>
 
 /*
  * Entry probes on ftrace sites hook ftrace directly (linux/kprobes.c),

@@ -61,6 +61,8 @@ struct sc_call {
 	bool ret_hex;         /* retstr in hex (addresses: mmap, brk) */
 	int nparams;          /* the kernel prototype's parameters (-1: no prototype) */
 	struct syscalls_param params[MAX_ARGS]; /* their names and C types ($fd of syscall.read) */
+	int null_arg;         /* a call another one makes with this argument NULL (send: sendto's
+	                         to_uaddr): its index + 1, the other hits are skipped; 0 for none */
 };
 
 /* One row of syscalls.tbl. */
@@ -75,6 +77,8 @@ struct sc_row {
 /* What one session knows of the target's system calls (session.syscalls). */
 struct syscalls_state {
 	struct vec calls;          /* of struct sc_call *, by number */
+	struct vec derived;        /* of struct sc_call *: calls x86-64 makes through another one
+	                              (send, recv), matched by their exact name only */
 	bool loaded;               /* calls read from the kernel's files */
 	bool table_written;        /* the generated tapset file of the call table (write_table_file) is in */
 	struct vec read_names;     /* of const char *: identifiers the bodies read as locals */
@@ -455,6 +459,35 @@ static bool in_row_calls(const struct vec *v, const struct sc_call *c)
 	return false;
 }
 
+/*
+ * send(2) and recv(2), which syscalls(2) lists and scripts probe (syscall.send), have no
+ * number on x86-64: the C library makes them sendto and recvfrom with a NULL address. So
+ * syscall.send is sendto's function with its first four arguments, skipping the hits whose
+ * address is not NULL; likewise recv. They are matched by their exact name, so syscall.*
+ * does not see a sendto twice.
+ */
+static void add_derived(struct syscalls_state *st)
+{
+	static const struct { const char *name, *via; int nargs; } derived[] = {
+		{"send", "sendto", 4},
+		{"recv", "recvfrom", 4},
+	};
+	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+		for (int j = 0; j < st->calls.n; j++) {
+			const struct sc_call *via = st->calls.items[j];
+			if (strcmp(via->uname, derived[i].via) || via->nargs <= derived[i].nargs)
+				continue;
+			struct sc_call *c = ast_alloc(sizeof(*c));
+			*c = *via;
+			c->name = c->uname = derived[i].name;
+			c->nargs = derived[i].nargs;
+			c->null_arg = derived[i].nargs + 1;
+			vec_push(&st->derived, c);
+			break;
+		}
+	}
+}
+
 static struct syscalls_state *load(struct session *s)
 {
 	if (!s->syscalls)
@@ -523,6 +556,7 @@ static struct syscalls_state *load(struct session *s)
 			vec_push(&other_calls, c);
 	}
 	unify_types(&row_calls, &other_calls);
+	add_derived(st);
 	return st;
 }
 
@@ -756,6 +790,10 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 		fprintf(f, " !, kernel.function(\"__do_sys_%s\")%s", c->func + 10, suffix);
 	/* one of a wildcard's calls whose function cannot be probed is skipped, as SystemTap does */
 	fprintf(f, "%s {\n", optional ? " ?" : "");
+	if (c->null_arg && ret)
+		fprintf(f, "\tif (@entry(_sc_arg(_sc_regs(), %d)) != 0)\n\t\tnext\n", c->null_arg - 1);
+	else if (c->null_arg)
+		fprintf(f, "\tif (_sc_arg(_sc_regs(), %d) != 0)\n\t\tnext\n", c->null_arg - 1);
 	if (is_read(st, "name"))
 		fprintf(f, "\tname = \"%s\"\n", c->name);
 	if (fam == FAM_ANY && is_read(st, "syscall_nr"))
@@ -957,6 +995,11 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 	for (int i = 0; i < st->calls.n; i++) {
 		struct sc_call *c = st->calls.items[i];
 		if (probes_glob(pattern, c->name) || (strcmp(c->uname, c->name) && probes_glob(pattern, c->uname)))
+			vec_push(&matched, c);
+	}
+	for (int i = 0; i < st->derived.n && !probes_has_wildcard(pattern); i++) {
+		struct sc_call *c = st->derived.items[i];
+		if (!strcmp(pattern, c->name))
 			vec_push(&matched, c);
 	}
 	if (!matched.n) {

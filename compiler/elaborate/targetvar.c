@@ -351,6 +351,27 @@ static struct dbg_member *follow_members(struct dbg_type *t, const char *path, u
 }
 
 /*
+ * How an error names struct t reached by step i of n: its type, and for an
+ * anonymous struct or union (futex_key's shared) the member that holds it and
+ * what it has, since "struct <anonymous>" alone does not say which one.
+ */
+static const char *anonymous_text(struct node *n, int i, struct dbg_type *t)
+{
+	struct target_step *prev = i > 0 ? n->u.target.path.items[i - 1] : NULL;
+	if (t->name || !prev || !prev->field)
+		return type_text(t);
+	const char *names = "";
+	int shown = 0;
+	for (int j = 0; j < t->members.n && shown < 8; j++) {
+		struct dbg_member *m = t->members.items[j];
+		if (m->name)
+			names = ast_printf("%s%s%s", names, shown++ ? ", " : "", m->name);
+	}
+	return ast_printf("%s (member '%s', with %s%s)", type_text(t), prev->field, shown ? names : "no named member",
+			  t->members.n > shown && shown == 8 ? ", ..." : "");
+}
+
+/*
  * '->field' that struct t does not have: the error, and what t has instead
  * one or two embedded structs down (suggest_members); under adapt, the
  * only such member, recorded in pl->adapt_fields[i]. NULL after an error.
@@ -371,7 +392,7 @@ static struct dbg_member *missing_member(struct tv_plan *pl, struct node *n, int
 		pl->adapt_fields.items[i] = paths.items[0];
 		return follow_members(t, paths.items[0], off);
 	}
-	pl->error = ast_printf("'->%s': %s has no member named '%s'", st->field, type_text(t), st->field);
+	pl->error = ast_printf("'->%s': %s has no member named '%s'", st->field, anonymous_text(n, i, t), st->field);
 	for (int j = 0; j < paths.n; j++) {
 		struct vec fields = {0};
 		for (int k = 0; k < i; k++)
