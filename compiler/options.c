@@ -15,6 +15,7 @@
  * command line, so the command line wins where an option takes one value.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -41,6 +42,7 @@ struct cmdline {
 	const char *kernel_arg;   /* -r, $SYSTEMTAP_RELEASE or --remote=qemu:RELEASE */
 	bool kernel_given;        /* -r was given (it beats --remote's release) */
 	const char *color_when;   /* --color's WHEN: "always", "never" or "auto" */
+	bool example;             /* --example: the script is an example's name */
 	struct vec operands;      /* of const char *: the words that are not options, in order */
 };
 
@@ -112,6 +114,8 @@ static void usage(FILE *out)
 		"                whether process.function probes go after the prologue (default auto)\n"
 		"  --skip-badvars a target variable that cannot be read at a probe point reads as 0 (or \"\"),\n"
 		"                with a warning, instead of being an error\n"
+		"  --example     the script is the name of an example script (NAME or NAME.stp), looked for\n"
+		"                in stapc's examples and SystemTap's (/usr/share/doc/systemtap*/examples)\n"
 		"  --adapt       (stapc's own) a member, function or parameter the target kernel no longer\n"
 		"                has is replaced by what it has instead when that is unique, with a warning\n"
 		"                showing the rewrite ($bio->bi_size: $bio->bi_iter->bi_size)\n"
@@ -226,7 +230,7 @@ static void set_kernel(struct session *s, const char *arg)
 }
 
 enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
-		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_ADAPT, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
+		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_ADAPT, OPT_EXAMPLE, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
@@ -247,6 +251,7 @@ static const struct option long_options[] = {
 	{"all-modules", no_argument, NULL, OPT_ALL_MODULES},
 	{"skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS},
 	{"adapt", no_argument, NULL, OPT_ADAPT},
+	{"example", no_argument, NULL, OPT_EXAMPLE},
 	{"prologue-searching", optional_argument, NULL, OPT_PROLOGUE},
 	{"check-version", no_argument, NULL, OPT_CHECK_VERSION},
 	{"suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_HANDLER_ERRORS},
@@ -450,6 +455,9 @@ static int option_translate(struct session *s, struct cmdline *c, int opt, const
 		return -1;
 	case OPT_ADAPT:
 		s->adapt = true;
+		return -1;
+	case OPT_EXAMPLE:
+		c->example = true;
 		return -1;
 	case OPT_CHECK_VERSION:
 		s->check_version = true;
@@ -822,6 +830,62 @@ static int options_check(struct session *s, struct cmdline *c)
 	return -1;
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A file called name in dir or below it (at most depth levels down), or NULL. */
+static const char *find_below(const char *dir, const char *name, int depth)
+{
+	const char *here = ast_printf("%s/%s", dir, name);
+	struct stat st;
+	if (stat(here, &st) == 0 && S_ISREG(st.st_mode))
+		return here;
+	DIR *d = depth > 0 ? opendir(dir) : NULL;
+	if (!d)
+		return NULL;
+	struct vec subdirs = {0};
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] != '.' && is_dir(ast_printf("%s/%s", dir, e->d_name)))
+			vec_push(&subdirs, ast_printf("%s/%s", dir, e->d_name));
+	closedir(d);
+	vec_sort(&subdirs, compare_strings);	/* the same answer whatever readdir's order */
+	for (int i = 0; i < subdirs.n; i++) {
+		const char *found = find_below(subdirs.items[i], name, depth - 1);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/*
+ * --example NAME: stapc's examples (next to an installed binary, in the
+ * source tree, in the configured install dir), then SystemTap's
+ * (stappaths(7): /usr/share/doc/systemtap*\/examples, by subject below;
+ * Debian's systemtap-doc puts most of them in /usr/share/systemtap/examples).
+ */
+static const char *find_example(const char *name)
+{
+	const char *file = strstr(name, ".stp") && !strcmp(strstr(name, ".stp"), ".stp") ? name : ast_printf("%s.stp", name);
+	if (strchr(file, '/'))
+		return NULL;
+	const char *bindir = options_exe_dir();
+	const char *dirs[] = {
+		ast_printf("%s/../share/doc/stapc/examples", bindir),
+		ast_printf("%s/examples", STAPC_SOURCE_DIR),
+		ast_printf("%s/examples", STAPC_DOCDIR),
+		"/usr/share/doc/systemtap/examples",
+		"/usr/share/systemtap/examples",	/* where Debian's systemtap-doc puts most of them */
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *found = is_dir(dirs[i]) ? find_below(dirs[i], file, 3) : NULL;
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
 /* The script (file, -e, -l/-L or none for --dump-*) and its arguments; -1 to go on. */
 static int options_script(struct session *s, struct cmdline *c)
 {
@@ -841,6 +905,16 @@ static int options_script(struct session *s, struct cmdline *c)
 			return STAP_EXIT_USAGE;
 		}
 		s->script_path = ast_intern(c->operands.items[next++]);
+		if (c->example) {
+			const char *found = find_example(s->script_path);
+			if (!found) {
+				fprintf(stderr, "stap: no example script named '%s' (looked in stapc's examples, "
+					"/usr/share/doc/systemtap/examples and /usr/share/systemtap/examples; install systemtap-doc for SystemTap's)\n",
+					s->script_path);
+				return STAP_EXIT_FAILURE;
+			}
+			s->script_path = ast_intern(found);
+		}
 		char *text = read_file(s->script_path);
 		if (!text) {
 			fprintf(stderr, "stap: cannot read script '%s': %s\n", s->script_path, strerror(errno));

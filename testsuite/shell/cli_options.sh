@@ -27,6 +27,12 @@ expect 2 "with --remote=qemu, -b needs -o FILE" -- -b --remote=qemu -e "$S"
 expect 2 "--dump-* options take no script" -- --dump-functions -e "$S"
 expect 2 "-x PID cannot be used with several --remote targets" -- -x 1 --remote=a --remote=b -e "$S"
 expect 2 "invalid --remote 'unix:': no socket path after 'unix:'" -- --remote=unix: -e "$S"
+# --example: a name found among the examples (stapc's own, in the source tree here), or an error
+"$STAP" --example opens -p1 >out 2>err || { cat err; fail "stap --example opens: status $?"; }
+grep -q '^global opens' out || { cat out; fail "stap --example opens did not parse examples/opens.stp"; }
+"$STAP" --example opens.stp -p1 >out 2>err || { cat err; fail "stap --example opens.stp: status $?"; }
+expect 1 "no example script named 'no-such-example'" -- --example no-such-example -p1
+expect 1 "no example script named '../opens.stp'" -- --example ../opens.stp -p1
 long=$(printf '%0120d' 0)
 expect 2 "invalid --remote 'unix:/$long': the socket path is too long" -- --remote=unix:/$long -e "$S"
 expect 2 "invalid --remote 'h:99999': the port after ':' must be a number" -- --remote=h:99999 -e "$S"
