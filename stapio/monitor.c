@@ -83,7 +83,8 @@ static void restore_terminal(void)
 	if (mon.saved_tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &mon.saved);
 	if (mon.tty && mon.window) {
-		static const char reset[] = "\033[r";	/* the whole screen scrolls again */
+		/* the whole screen scrolls again, the cursor where the output left it */
+		static const char reset[] = "\0337\033[r\0338";
 
 		if (write(STDOUT_FILENO, reset, sizeof(reset) - 1) < 0)
 			return;
