@@ -80,6 +80,10 @@ static int _stp_bulkmode = IS_ENABLED(STP_BULKMODE);
 module_param(_stp_bulkmode, int, 0444);
 MODULE_PARM_DESC(_stp_bulkmode, "1 if built with stap -b: output goes to one file per CPU (read only)");
 
+static int _stp_monitor = IS_ENABLED(STP_MONITOR);
+module_param(_stp_monitor, int, 0444);
+MODULE_PARM_DESC(_stp_monitor, "1 if built with stap --monitor: staprun -M can show its status (read only)");
+
 /* The user staprun runs for: a --privilege=stapusr module probes only their processes (_stp_myproc). */
 static unsigned int _stp_uid;
 module_param(_stp_uid, uint, 0400);

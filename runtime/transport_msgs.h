@@ -72,6 +72,9 @@
 /* Read-only module parameter: 1 when the module was built with stap -b (bulk mode). */
 #define STP_BULKMODE_PARAM "_stp_bulkmode"
 
+/* Read-only module parameter: 1 when the module was built with stap --monitor (staprun -M). */
+#define STP_MONITOR_PARAM "_stp_monitor"
+
 /* Module parameters staprun sets: the local time zone at start (tz_ctime() and friends). */
 #define STP_TZ_GMTOFF_PARAM "_stp_tz_gmtoff"	/* seconds west of UTC */
 #define STP_TZ_NAME_PARAM "_stp_tz_name"	/* its abbreviation, e.g. CET */

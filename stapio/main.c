@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "stapio.h"
+#include "modparam.h"
 
 #define STAPIO_DEBUGFS "/sys/kernel/debug"
 #define STAPIO_DEBUGFS_MAGIC 0x64626720
@@ -356,6 +357,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (opt.monitor_s && !opt.detach && !stp_module_flag(opt.module, STP_MONITOR_PARAM)) {
+		stapio_err("-M: the module was not built with stap --monitor: no status");
+		opt.monitor_s = 0;
+	}
 	input = stapio_input_wanted(opt.module) && !opt.detach && !opt.monitor_s; /* -M: stdin gives keys */
 	if (opt.monitor_s && !opt.detach)
 		stapio_monitor_start(opt.monitor_s);
