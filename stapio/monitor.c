@@ -55,6 +55,7 @@ static struct {
 	struct block incoming;	/* lines of the block being received */
 	struct block shown;	/* the last complete block */
 	int window;		/* rows the window takes (a terminal, 0: none yet) */
+	int rows;		/* the terminal's rows when the window was set up */
 	struct termios saved;	/* stdin's settings before */
 	bool saved_tty;		/* saved holds them */
 } mon;
@@ -311,13 +312,14 @@ static void draw_window(char **v, size_t n)
 	height = (int)n + 1 < rows / 2 ? (int)n + 1 : rows / 2;
 	if (mon.scroll + (size_t)height - 1 > n)
 		mon.scroll = n > (size_t)height - 1 ? n - ((size_t)height - 1) : 0;
-	if (height != mon.window) {
+	if (height != mon.window || rows != mon.rows) {
 		/* a new scrolling region: its top row free, the cursor in it */
 		putf(&buf, &len, &cap, "\033[%d;%dr\033[%d;1H", height + 1, rows, rows);
 		for (int r = 1; r <= height; r++)
 			putf(&buf, &len, &cap, "\033[%d;1H\033[2K", r);
 		putf(&buf, &len, &cap, "\033[%d;1H", rows);
 		mon.window = height;
+		mon.rows = rows;
 	}
 	putf(&buf, &len, &cap, "\0337");
 	for (int r = 0; r < height - 1; r++) {
@@ -330,7 +332,9 @@ static void draw_window(char **v, size_t n)
 		putf(&buf, &len, &cap, "\033[%d;1H\033[2K\033[7mprobe index to toggle: %s\033[m", height, mon.prompt);
 	else
 		putf(&buf, &len, &cap, "\033[%d;1H\033[2K\033[7m%.*s\033[m", height, cols,
-		     "keys: c reset globals, s sort, t toggle probe, r resume, p pause, x hide, arrows scroll");
+		     mon.sort == SORT_INDEX ? "by index; keys: c reset globals, s sort, t toggle probe, r resume, p pause, x hide, arrows scroll" :
+		     mon.sort == SORT_HITS ? "by hits; keys: c reset globals, s sort, t toggle probe, r resume, p pause, x hide, arrows scroll" :
+		     "by point; keys: c reset globals, s sort, t toggle probe, r resume, p pause, x hide, arrows scroll");
 	putf(&buf, &len, &cap, "\0338");
 	write_all(buf, len);
 	free(buf);
