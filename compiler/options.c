@@ -104,6 +104,8 @@ static void usage(FILE *out)
 		"  -G NAME=VALUE set the script's global NAME to VALUE when the module loads\n"
 		"  -B NAME=VALUE pass NAME=VALUE to kbuild's make\n"
 		"  -t            report each probe's hits and cycles (min/avg/max) at the end\n"
+		"  --monitor[=INTERVAL]  show the module's status and each probe's hits every\n"
+		"                INTERVAL seconds (default 1); keys c s t r p x (staprun -M)\n"
 		"  -b            bulk mode: one output file per CPU (-o FILE: FILE_CPU, else stpd_cpuCPU)\n"
 		"  -S SIZE[,N]   with -o FILE: write FILE.0, FILE.1... of SIZE MiB each, keep the last N\n"
 		"                (with -b: FILE_CPU.0, FILE_CPU.1... for each CPU)\n"
@@ -234,7 +236,7 @@ enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGIN
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
-		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES };
+		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR };
 
 static const struct option long_options[] = {
 	{"remote", required_argument, NULL, OPT_REMOTE},
@@ -268,6 +270,7 @@ static const struct option long_options[] = {
 	{"vp", required_argument, NULL, OPT_VP},
 	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"target-namespaces", required_argument, NULL, OPT_TARGET_NAMESPACES},
+	{"monitor", optional_argument, NULL, OPT_MONITOR},
 	{"color", optional_argument, NULL, OPT_COLOR},
 	{"colour", optional_argument, NULL, OPT_COLOR},
 	{"help", no_argument, NULL, 'h'},
@@ -625,6 +628,11 @@ static int option_run(struct session *s, struct cmdline *c, int opt, const char 
 		return -1;
 	case 't':
 		s->timing = true;
+		return -1;
+	case OPT_MONITOR:
+		if (arg && !number_arg(arg, "--monitor", 1, 3600, "interval in seconds", &n))
+			return STAP_EXIT_USAGE;
+		s->monitor = arg ? (int)n : 1;
 		return -1;
 	case 'b':
 		s->bulk = true;

@@ -76,6 +76,7 @@ struct session {
 	struct vec global_params; /* of const char *: -G NAME=VALUE, module parameters at load */
 	struct vec make_args;     /* of const char *: -B NAME=VALUE, arguments of kbuild's make */
 	bool timing;              /* -t: per-probe hit counts and cycles, reported at the end */
+	int monitor;              /* --monitor[=INTERVAL]: its interval in seconds (staprun -M), 0 without */
 	bool bulk;                /* -b: bulk mode, one output file per CPU */
 	const char *rotate;       /* -S SIZE[,N]: rotate -o's file at SIZE MiB, keep N files */
 	bool flight_recorder;     /* -F: start the probes and detach (staprun -L, or -D with -o) */

@@ -80,6 +80,10 @@ static int _stp_bulkmode = IS_ENABLED(STP_BULKMODE);
 module_param(_stp_bulkmode, int, 0444);
 MODULE_PARM_DESC(_stp_bulkmode, "1 if built with stap -b: output goes to one file per CPU (read only)");
 
+static int _stp_monitor = IS_ENABLED(STP_MONITOR);
+module_param(_stp_monitor, int, 0444);
+MODULE_PARM_DESC(_stp_monitor, "1 if built with stap --monitor: staprun -M can show its status (read only)");
+
 /* The user staprun runs for: a --privilege=stapusr module probes only their processes (_stp_myproc). */
 static unsigned int _stp_uid;
 module_param(_stp_uid, uint, 0400);
@@ -123,6 +127,7 @@ static void _stp_count_skipped(void);
 #include "linux/relay.c"
 #include "linux/copy.c"
 #include "linux/timing.c"
+#include "linux/monitor.c"
 #include "linux/families.h"	/* every family's code (the script's are compiled in) */
 
 /* The families the script uses (STP_FAMILIES from the generated code), NULL-terminated. */
@@ -298,6 +303,11 @@ static __always_inline bool _stp_probe_run_inline(const struct _stp_probe *p, st
 	/* probe p if (cond) while cond is false; a constant NULL for most probes */
 	if (p->cond && !atomic_read(p->cond))
 		goto out;
+#ifdef STP_MONITOR
+	/* stapio's monitor switched it off (begin and end probes always run) */
+	if (state == STP_SESSION_RUNNING && _stp_monitor_is_off(p))
+		goto out;
+#endif
 	c = this_cpu_read(_stp_this_context);
 	if (unlikely(c->base.busy)) {
 		_stp_count_skipped();
@@ -327,6 +337,9 @@ static __always_inline bool _stp_probe_run_inline(const struct _stp_probe *p, st
 	}
 #else
 	p->body(c);
+#endif
+#ifdef STP_MONITOR
+	_stp_monitor_hit(p);
 #endif
 	if (unlikely(c->base.last_error))
 		_stp_probe_failed(c);
@@ -528,6 +541,7 @@ static void _stp_teardown(void)
 	_stp_wq = NULL;
 	_stp_globals_free();
 	_stp_timing_free();
+	_stp_monitor_free();
 	_stp_print_free();
 	_stp_contexts_free();
 }
@@ -543,6 +557,8 @@ static int __init _stp_module_init(void)
 		rc = _stp_globals_init();
 	if (!rc)
 		rc = _stp_timing_init();
+	if (!rc)
+		rc = _stp_monitor_init();
 	if (!rc) {
 		_stp_wq = alloc_ordered_workqueue("stap_%s", 0, module_name(THIS_MODULE));
 		if (!_stp_wq)

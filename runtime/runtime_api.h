@@ -279,6 +279,11 @@ static void _stp_tracepoint_hit(void *data, const unsigned long *args);
 static void _stp_timing_report(void);
 #endif
 
+/* stap --monitor: one line of the status stapio shows (runtime/linux/monitor.c), for the generated globals' lines. */
+#ifdef STP_MONITOR
+static __printf(1, 2) void _stp_monitor_line(const char *fmt, ...);
+#endif
+
 /* input.char / input.line: run with $value each byte / line stapio forwards from its stdin. */
 struct _stp_input_probe {
 	const struct _stp_probe *probe;

@@ -25,6 +25,9 @@
  *	  EXIT                    --->    unregisters, runs end or error probes
  *	                          <---    EXITED {counters}   (always last)
  *
+ *	  MONITOR {op, index}     --->    (stap --monitor) status, pause, ...
+ *	                          <---    STATUS line ... STATUS (empty: end)
+ *
  *	START carries STP_PROTOCOL_VERSION; a module built from another
  *	version answers STARTED with -EPROTO and runs nothing.
  *
@@ -53,7 +56,7 @@
 #endif
 
 /* Bump on any change to the layout or meaning of anything in this file. */
-#define STP_PROTOCOL_VERSION 5
+#define STP_PROTOCOL_VERSION 6
 
 /* Where the module's files live in debugfs (relative to its mount point). */
 #define STP_DEBUGFS_ROOT "systemtap"
@@ -68,6 +71,9 @@
 
 /* Read-only module parameter: 1 when the module was built with stap -b (bulk mode). */
 #define STP_BULKMODE_PARAM "_stp_bulkmode"
+
+/* Read-only module parameter: 1 when the module was built with stap --monitor (staprun -M). */
+#define STP_MONITOR_PARAM "_stp_monitor"
 
 /* Module parameters staprun sets: the local time zone at start (tz_ctime() and friends). */
 #define STP_TZ_GMTOFF_PARAM "_stp_tz_gmtoff"	/* seconds west of UTC */
@@ -120,6 +126,22 @@ enum _stp_cmd_type {
 	STP_CMD_START = 1,		/* payload struct _stp_cmd_start */
 	STP_CMD_EXIT = 2,		/* no payload: stop the script */
 	STP_CMD_INPUT = 3,		/* up to STP_INPUT_CHUNK bytes of stapio's stdin; none: end of input */
+	STP_CMD_MONITOR = 4,		/* payload struct _stp_cmd_monitor (module built with stap --monitor) */
+};
+
+/* What a MONITOR command asks; only a module built with stap --monitor accepts it (else -EOPNOTSUPP). */
+enum _stp_monitor_op {
+	STP_MONITOR_STATUS = 1,		/* answer with STATUS lines, then an empty STATUS */
+	STP_MONITOR_RESET = 2,		/* every global back to its initial value (or zero, empty) */
+	STP_MONITOR_PAUSE = 3,		/* every probe off */
+	STP_MONITOR_RESUME = 4,		/* every probe on */
+	STP_MONITOR_TOGGLE = 5,		/* probe index on if off, off if on */
+};
+
+/* Payload of STP_CMD_MONITOR. */
+struct _stp_cmd_monitor {
+	uint32_t op;			/* an enum _stp_monitor_op */
+	uint32_t index;			/* STP_MONITOR_TOGGLE: the probe's index in the status */
 };
 
 /* Messages: module to stapio. */
@@ -130,6 +152,7 @@ enum _stp_msg_type {
 	STP_MSG_REQUEST_EXIT = 104,	/* no payload: please send EXIT */
 	STP_MSG_EXITED = 105,		/* payload struct _stp_msg_exited; the last message */
 	STP_MSG_SYSTEM = 106,		/* payload struct _stp_msg_system, then the command (no NUL) */
+	STP_MSG_STATUS = 107,		/* one line of monitor status (no NUL, no newline); empty: the last */
 };
 
 /* Payload of STP_CMD_START. */

@@ -143,6 +143,9 @@ static void stapio_control_handle(struct stapio_control *ctl, const struct _stp_
 		stapio_system_queue(head.after_seq, payload + sizeof(head), hdr->len - sizeof(head));
 		break;
 	}
+	case STP_MSG_STATUS:
+		stapio_monitor_line(payload, hdr->len);
+		break;
 	case STP_MSG_EXITED:
 		memcpy(&ctl->summary, payload,
 		       hdr->len < sizeof(ctl->summary) ? hdr->len : sizeof(ctl->summary));

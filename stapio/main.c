@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "stapio.h"
+#include "modparam.h"
 
 #define STAPIO_DEBUGFS "/sys/kernel/debug"
 #define STAPIO_DEBUGFS_MAGIC 0x64626720
@@ -53,7 +54,7 @@ void stapio_err(const char *fmt, ...)
 
 static void stapio_usage(FILE *f)
 {
-	fputs("usage: stapio [-v] [-w] [-C WHEN] [-T MS] [-o FILE] [-S SIZE[,N]] [-b] [-L | -A] [-c CMD | -x PID] MODULE\n"
+	fputs("usage: stapio [-v] [-w] [-C WHEN] [-T MS] [-M SEC] [-o FILE] [-S SIZE[,N]] [-b] [-L | -A] [-c CMD | -x PID] MODULE\n"
 	      "  -o FILE  write the script's output to FILE instead of stdout\n"
 	      "  -S SIZE[,N]  with -o: write FILE.0, FILE.1... of at most SIZE MiB, keep N\n"
 	      "  -b       bulk mode: CPU N's output to FILE_N (stpd_cpuN without -o)\n"
@@ -67,6 +68,8 @@ static void stapio_usage(FILE *f)
 	      "  -w       drop the script's warnings\n"
 	      "  -C WHEN  color ERROR and WARNING: always, never or auto (on a terminal)\n"
 	      "  -T MS    read the buffers at least every MS milliseconds (default 50)\n"
+	      "  -M SEC   monitor mode: the module's status every SEC seconds (a window on a\n"
+	      "           terminal, else text blocks on stdout); keys from stdin: c s t r p x\n"
 	      "  -v       more messages on stderr (repeatable)\n", f);
 }
 
@@ -185,7 +188,7 @@ static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt(argc, argv, "+o:c:x:vhS:bLAwC:T:")) != -1) {
+	while ((c = getopt(argc, argv, "+o:c:x:vhS:bLAwC:T:M:")) != -1) {
 		switch (c) {
 		case 'w':
 			opt->no_warnings = true;
@@ -203,6 +206,16 @@ static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 			opt->tick_ms = strtol(optarg, &end, 10);
 			if (*end || opt->tick_ms < 1 || opt->tick_ms > 3600000) {
 				stapio_err("-T needs a time in ms from 1 to 3600000, not '%s'", optarg);
+				return -1;
+			}
+			break;
+		}
+		case 'M': {
+			char *end;
+
+			opt->monitor_s = (int)strtol(optarg, &end, 10);
+			if (*end || opt->monitor_s < 1 || opt->monitor_s > 3600) {
+				stapio_err("-M needs an interval in seconds from 1 to 3600, not '%s'", optarg);
 				return -1;
 			}
 			break;
@@ -344,7 +357,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	input = stapio_input_wanted(opt.module) && !opt.detach;
+	if (opt.monitor_s && !opt.detach && !stp_module_flag(opt.module, STP_MONITOR_PARAM)) {
+		stapio_err("-M: the module was not built with stap --monitor: no status");
+		opt.monitor_s = 0;
+	}
+	input = stapio_input_wanted(opt.module) && !opt.detach && !opt.monitor_s; /* -M: stdin gives keys */
+	if (opt.monitor_s && !opt.detach)
+		stapio_monitor_start(opt.monitor_s);
 	if (input)
 		stapio_input_start();
 	if (opt.attach) {
@@ -384,6 +403,7 @@ int main(int argc, char **argv)
 		stapio_relay_poll(relay, false);
 		if (ctl.exited)
 			break;
+		stapio_monitor_poll(&ctl, ctl.started && ctl.start_status == 0 && !exit_sent && !ctl.exit_wanted);
 		if (input && ctl.started && ctl.start_status == 0 && !exit_sent && !opt.detach &&
 		    stapio_input_poll(&ctl, &input_done) < 0) {
 			failed = true;
@@ -443,6 +463,7 @@ int main(int argc, char **argv)
 	}
 
 	/* The module has stopped writing: everything left is in the files. */
+	stapio_monitor_stop();
 	stapio_relay_poll(relay, true);
 	stapio_control_print(&ctl);
 	stapio_system_run(0, true);

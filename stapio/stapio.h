@@ -31,6 +31,7 @@ struct stapio_options {
 	bool no_warnings;	/* -w: drop the script's WARNING messages */
 	const char *color;	/* -C WHEN: always, never or auto (the default) */
 	long tick_ms;		/* -T MS: longest wait before reading the buffers again */
+	int monitor_s;		/* -M SEC: monitor mode, seconds between status updates (0: off) */
 };
 
 extern int stapio_verbose;	/* copy of options.verbose for stapio_log */
@@ -76,6 +77,19 @@ bool stapio_input_wanted(const char *module);
 void stapio_input_start(void);
 /* Send what stdin has now as INPUT commands; at its end an empty one, and *done. -1 on failure. */
 int stapio_input_poll(struct stapio_control *ctl, bool *done);
+
+/* ---- monitor.c: -M, the module's status every interval and the monitor's keys ---- */
+
+/* Start monitor mode: status every interval_s seconds; stdin gives the keys. */
+void stapio_monitor_start(int interval_s);
+/* Whether monitor mode is on (started, and the module was built with stap --monitor). */
+bool stapio_monitor_on(void);
+/* Read the keys, ask for the status when due; running: the session is started and not stopping. */
+void stapio_monitor_poll(struct stapio_control *ctl, bool running);
+/* A STATUS message's line; an empty one ends the block, which is then shown. */
+void stapio_monitor_line(const char *text, uint32_t len);
+/* Leave monitor mode: the terminal as it was. */
+void stapio_monitor_stop(void);
 
 /* ---- relay.c: trace<cpu> files merged by record seq ---- */
 

@@ -44,6 +44,7 @@ struct staprun_options {
 	bool no_warnings;	/* -w: drop the script's warnings (stapio -w) */
 	const char *color;	/* -C WHEN, passed to stapio */
 	const char *tick_ms;	/* -T MS: stapio's longest wait between reads */
+	const char *monitor;	/* -M INTERVAL: stapio's monitor mode, seconds between updates */
 	const char *remote;	/* -r N:URI: remote_id() and remote_uri() */
 	long namespaces_pid;	/* -N PID: whose namespaces the ns_* functions use, 0 for stapio's */
 	bool rename;		/* -R: load the module as NAME_PID, a name no other run uses */
@@ -87,7 +88,7 @@ static void staprun_log(const char *fmt, ...)
 
 static void staprun_usage(FILE *f)
 {
-	fputs("usage: staprun [-v] [-w] [-C WHEN] [-T MS] [-r N:URI] [-N PID] [-o FILE [-S SIZE[,N]]] [-b MB]\n"
+	fputs("usage: staprun [-v] [-w] [-C WHEN] [-T MS] [-M SEC] [-r N:URI] [-N PID] [-o FILE [-S SIZE[,N]]] [-b MB]\n"
 	      "               [-c CMD | -x PID] [-L | -D] MODULE.ko [param=value ...]\n"
 	      "       staprun -A MODULE      attach to a module started with -L\n"
 	      "       staprun -d MODULE      unload a module left behind by a crash\n"
@@ -102,6 +103,8 @@ static void staprun_usage(FILE *f)
 	      "  -N PID   the ns_* functions see ids as the namespaces of process PID do\n"
 	      "  -C WHEN  color ERROR and WARNING: always, never or auto (on a terminal)\n"
 	      "  -T MS    read the output buffers at least every MS milliseconds (default 50)\n"
+	      "  -M SEC   monitor mode: a status window every SEC seconds, keys c s t r p x\n"
+	      "           (a module built with stap --monitor)\n"
 	      "  -r N:URI what remote_id() and remote_uri() return\n"
 	      "  -u       accepted: uprobes are part of the kernel\n"
 	      "  -R       load the module as NAME_PID, so several copies can run at once\n"
@@ -205,10 +208,17 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 			}
 			break;
 		}
-		case 'M':
-			/* SystemTap's monitor mode: an ncurses status window fed by the module */
-			staprun_err("-M (monitor mode) is not supported: stapc's modules export no status window");
-			return -1;
+		case 'M': {
+			char *end;
+			long sec = strtol(optarg, &end, 10);
+
+			if (*end || sec < 1 || sec > 3600) {
+				staprun_err("-M needs an interval in seconds from 1 to 3600, not '%s'", optarg);
+				return -1;
+			}
+			opt->monitor = optarg;
+			break;
+		}
 		case 'L':
 			opt->detach = true;
 			break;
@@ -565,6 +575,10 @@ static int staprun_run_stapio(const char *stapio, const struct staprun_options *
 	if (opt->tick_ms) {
 		argv[argc++] = "-T";
 		argv[argc++] = (char *)opt->tick_ms;
+	}
+	if (opt->monitor) {
+		argv[argc++] = "-M";
+		argv[argc++] = (char *)opt->monitor;
 	}
 	if (stp_module_flag(name, STP_BULKMODE_PARAM) /* built with stap -b */)
 		argv[argc++] = "-b";

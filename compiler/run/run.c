@@ -45,6 +45,10 @@ void run_staprun_options(struct session *s, struct vec *argv, const char *output
 		vec_push(argv, "-S");
 		vec_push(argv, (char *)s->rotate);
 	}
+	if (s->monitor) {
+		vec_push(argv, "-M");
+		vec_push(argv, ast_printf("%d", s->monitor));
+	}
 	if (s->flight_recorder)
 		vec_push(argv, output ? "-D" : "-L");	/* -F: in the background, or detached */
 	if (s->verbose > 1)

@@ -852,6 +852,75 @@ static void emit_timing_report_probe(struct emitter *e)
 	emit_blank(e);
 }
 
+/*
+ * stap --monitor (runtime/linux/monitor.c): _stp_monitor_globals shows each
+ * global on a STATUS line (a scalar's value, an array's entry count),
+ * _stp_monitor_reset sets each back to its initial value (or zero, "",
+ * empty), both from process context with interrupts off and each global's
+ * lock taken as the script's own code takes it; a global whose lock is
+ * busy is shown as busy, or left alone.
+ */
+static void emit_monitor_globals(struct emitter *e, struct session *s)
+{
+	emit_line(e, "static void _stp_monitor_globals(void)");
+	emit_open(e, "{");
+	emit_line(e, "unsigned long flags __maybe_unused;");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		struct symbol *sym = g->sym;
+		emit_line(e, "local_irq_save(flags);");
+		emit_open(e, "if (_stp_read_trylock(&stp_global.s_%s_lock)) {", g->name);
+		if (sym->type == TYPE_STATS)
+			emit_line(e, "_stp_monitor_line(\"%s: statistics\");", g->name);
+		else if (sym->arity > 0)
+			emit_line(e, "_stp_monitor_line(\"%s: %%u entries\", _stp_map_size(stp_global.s_%s));", g->name, g->name);
+		else if (sym->type == TYPE_STRING)
+			emit_line(e, "_stp_monitor_line(\"%s = \\\"%%.200s\\\"\", stp_global.s_%s);", g->name, g->name);
+		else
+			emit_line(e, "_stp_monitor_line(\"%s = %%lld\", (long long)stp_global.s_%s);", g->name, g->name);
+		emit_line(e, "_stp_read_unlock(&stp_global.s_%s_lock);", g->name);
+		emit_close(e, "} else {");
+		e->indent++;
+		emit_line(e, "_stp_monitor_line(\"%s: busy\");", g->name);
+		emit_close(e, "}");
+		emit_line(e, "local_irq_restore(flags);");
+	}
+	emit_close(e, "}");
+	emit_blank(e);
+	emit_line(e, "static void _stp_monitor_reset(void)");
+	emit_open(e, "{");
+	emit_line(e, "unsigned long flags __maybe_unused;");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		struct symbol *sym = g->sym;
+		emit_line(e, "local_irq_save(flags);");
+		emit_open(e, "if (_stp_write_trylock(&stp_global.s_%s_lock)) {", g->name);
+		if (sym->type == TYPE_STATS)
+			emit_line(e, "%s(stp_global.s_%s);", sym->arity > 0 ? "_stp_pmap_clear" : "_stp_pstat_clear", g->name);
+		else if (sym->arity > 0)
+			emit_line(e, "_stp_map_clear(stp_global.s_%s);", g->name);
+		else if (sym->type == TYPE_STRING)
+			emit_line(e, "_stp_strlcpy(stp_global.s_%s, %s);", g->name,
+				  emit_c_string(g->init && g->init->kind == NODE_STR ? g->init->u.str : ""));
+		else
+			emit_line(e, "stp_global.s_%s = %" PRId64 "LL;", g->name,
+				  g->init && g->init->kind != NODE_STR ? g->init->u.num : 0);
+		if (sym->arity == 0 && sym->type != TYPE_STATS && global_param(g)) {
+			if (sym->type == TYPE_STRING)
+				emit_line(e, "if (_stp_gparam_%s.given) _stp_strlcpy(stp_global.s_%s, _stp_gparam_%s.str);",
+					  g->name, g->name, g->name);
+			else
+				emit_line(e, "if (_stp_gparam_%s.given) stp_global.s_%s = _stp_gparam_%s.num;", g->name,
+					  g->name, g->name);
+		}
+		emit_line(e, "_stp_write_unlock(&stp_global.s_%s_lock);", g->name);
+		emit_close(e, "}");
+		emit_line(e, "local_irq_restore(flags);");
+	}
+	emit_close(e, "}");
+	emit_blank(e);
+}
+
 static void write_module(struct emitter *e, struct session *s)
 {
 	bool display = any_displayed(s);
@@ -896,6 +965,8 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_line(e, "#define STP_HAVE_CONDS 1");
 	if (s->timing)
 		emit_line(e, "#define STP_TIMING 1");
+	if (s->monitor)
+		emit_line(e, "#define STP_MONITOR 1");
 	if (s->suppress_handler_errors)
 		emit_line(e, "#define STP_SUPPRESS_HANDLER_ERRORS 1");
 	if (s->bulk)
@@ -946,6 +1017,8 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_timing_report_probe(e);
 	emit_tables(e, s);
 	emit_globals_init(e, s);
+	if (s->monitor)
+		emit_monitor_globals(e, s);
 	emit_families(e, s);
 	emit_line(e, "#include \"module_main.c\"");
 }

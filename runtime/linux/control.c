@@ -38,6 +38,7 @@ static struct dentry *_stp_module_dir;		/* .../systemtap/<module> */
 static int _stp_session_cmd_start(const struct _stp_cmd_start *start);
 static int _stp_session_cmd_exit(void);
 static int _stp_input_feed(const char *buf, size_t len);
+static int _stp_monitor_cmd(const struct _stp_cmd_monitor *m);	/* monitor.c */
 
 static void _stp_ring_copy_in(struct _stp_ctl_ring *r, const void *src, u32 len)
 {
@@ -200,6 +201,7 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 		struct _stp_msg_hdr hdr;
 		union {
 			struct _stp_cmd_start start;
+			struct _stp_cmd_monitor monitor;
 			char input[STP_INPUT_CHUNK];
 		} u;
 	} cmd;
@@ -224,6 +226,11 @@ static ssize_t _stp_ctl_write(struct file *file, const char __user *ubuf,
 		break;
 	case STP_CMD_INPUT:
 		rc = _stp_input_feed(cmd.u.input, cmd.hdr.len);
+		break;
+	case STP_CMD_MONITOR:
+		if (cmd.hdr.len != sizeof(cmd.u.monitor))
+			return -EINVAL;
+		rc = _stp_monitor_cmd(&cmd.u.monitor);
 		break;
 	default:
 		rc = -EINVAL;
