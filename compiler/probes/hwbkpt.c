@@ -130,18 +130,14 @@ static void hwbkpt_row(struct emitter *e, const struct resolved_probe *r)
 const struct probe_provider probe_hwbkpt = {
 	.name = "kernel.data",
 	.patterns = (const char *const[]){
-		"kernel.data(number).write",
-		"kernel.data(number).rw",
-		"kernel.data(number).length(number).write",
-		"kernel.data(number).length(number).rw",
-		"kernel.data(string).write",
-		"kernel.data(string).rw",
+		"kernel.data(number){,.length(number)}.{write,rw}",
+		"kernel.data(string).{write,rw}",
 		NULL,
 	},
 	.resolve = hwbkpt_resolve,
 	.feature = "STP_HAVE_HWBKPT",
 	.emit_table = hwbkpt_table,
-	.table = "static struct _stp_hwbkpt_probe _stp_hwbkpt_probes[] = {",
+	.table = "_stp_hwbkpt_probe",
 	.row = hwbkpt_row,
 	.families = (const struct runtime_family[]){{"hwbkpt", 9, 1}, {0}},
 };

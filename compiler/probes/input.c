@@ -50,14 +50,10 @@ static void input_row(struct emitter *e, const struct resolved_probe *r)
 
 const struct probe_provider probe_input = {
 	.name = "input",
-	.patterns = (const char *const[]){
-		"input.char",
-		"input.line",
-		NULL,
-	},
+	.patterns = (const char *const[]){"input.{char,line}", NULL},
 	.resolve = input_resolve,
 	.feature = "STP_HAVE_INPUT",
-	.table = "static const struct _stp_input_probe _stp_input_probes[] = {",
+	.table = "_stp_input_probe",
 	.row = input_row,
 	.families = NULL,
 };

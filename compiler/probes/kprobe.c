@@ -391,14 +391,7 @@ static bool kprobe_is_return(const struct resolved_probe *r)
 const struct probe_provider probe_kprobe = {
 	.name = "kprobe",
 	.patterns = (const char *const[]){
-		"kprobe.function(string)",
-		"kprobe.function(string).call",
-		"kprobe.function(string).return",
-		"kprobe.function(string).return.maxactive(number)",
-		"kprobe.module(string).function(string)",
-		"kprobe.module(string).function(string).call",
-		"kprobe.module(string).function(string).return",
-		"kprobe.module(string).function(string).return.maxactive(number)",
+		"kprobe{,.module(string)}.function(string){,.call,.return,.return.maxactive(number)}",
 		"kprobe.statement(number).absolute",
 		NULL,
 	},

@@ -169,16 +169,10 @@ static void netfilter_row(struct emitter *e, const struct resolved_probe *r)
 
 const struct probe_provider probe_netfilter = {
 	.name = "netfilter",
-	.patterns = (const char *const[]){
-		"netfilter.hook(string).pf(string)",
-		"netfilter.hook(string).pf(string).priority(string)",
-		"netfilter.pf(string).hook(string)",
-		"netfilter.pf(string).hook(string).priority(string)",
-		NULL,
-	},
+	.patterns = (const char *const[]){"netfilter.{hook(string).pf(string),pf(string).hook(string)}{,.priority(string)}", NULL},
 	.resolve = netfilter_resolve,
 	.feature = "STP_HAVE_NETFILTER",
-	.table = "static struct _stp_netfilter_probe _stp_netfilter_probes[] = {",
+	.table = "_stp_netfilter_probe",
 	.row = netfilter_row,
 	.families = (const struct runtime_family[]){{"netfilter", 8, 0}, {0}},
 };

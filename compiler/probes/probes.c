@@ -74,11 +74,29 @@ static const struct probe_provider *find_provider(const struct probe_point *pp)
 	return NULL;
 }
 
+/* Push every form pattern stands for: each {a,b,...} group (not nested) replaced by each alternative in turn. */
+static void expand_braces(const char *pattern, struct vec *out)
+{
+	const char *open = strchr(pattern, '{');
+	const char *close = open ? strchr(open, '}') : NULL;
+	if (!close) {
+		vec_push(out, (void *)pattern);
+		return;
+	}
+	for (const char *alt = open + 1;; alt++) {
+		size_t len = strcspn(alt, ",}");
+		expand_braces(ast_printf("%.*s%.*s%s", (int)(open - pattern), pattern, (int)len, alt, close + 1), out);
+		alt += len;
+		if (*alt == '}')
+			break;
+	}
+}
+
 void probes_patterns(struct vec *out)
 {
 	for (int i = 0; i < NPROVIDERS; i++)
 		for (const char *const *p = providers[i]->patterns; p && *p; p++)
-			vec_push(out, (void *)*p);
+			expand_braces(*p, out);
 }
 
 /* ---- Matching points against alias names ---- */

@@ -59,7 +59,9 @@ struct probe_provider {
 	/*
 	 * Every form it accepts, NULL-terminated, as --dump-probe-types prints
 	 * them: string and number for an argument, EVENT for a name chosen
-	 * from a list (docs/language.md#probe-points).
+	 * from a list (docs/language.md#probe-points). A group {a,b,...}
+	 * stands for each alternative in turn, "" among them:
+	 * "timer.ms(number){,.randomize(number)}" is two forms.
 	 */
 	const char *const *patterns;
 	/*
@@ -105,10 +107,11 @@ struct probe_provider {
 	void (*emit_defines)(struct emitter *e, struct session *s, struct vec *mine);
 	void (*emit_table)(struct emitter *e, struct session *s, struct vec *mine);
 	/*
-	 * Optional, for a table of one row per probe: its declaration line
-	 * ("static struct _stp_perf_probe _stp_perf_probes[] = {") and the
-	 * row of r. Pass 3 emits them after emit_table (when there is one):
-	 * the declaration, the rows of mine in order, "};".
+	 * Optional, for a table of one row per probe: its element type
+	 * ("_stp_perf_probe", the table being _stp_perf_probes) and the row
+	 * of r. Pass 3 emits them after emit_table (when there is one): the
+	 * declaration "static struct T Ts[] = {", the rows of mine in order,
+	 * "};".
 	 */
 	const char *table;
 	void (*row)(struct emitter *e, const struct resolved_probe *r);
@@ -167,7 +170,7 @@ void probes_index_aliases(struct session *s, struct ast_file *f);
 /* Providers used by the session (of const struct probe_provider *), each once, in table order. */
 void probes_providers_used(struct session *s, struct vec *out);
 
-/* Every provider's patterns (--dump-probe-types), in table order, into out (of const char *). */
+/* Every form of every provider (--dump-probe-types), {a,b} groups expanded, in table order, into out (of const char *). */
 void probes_patterns(struct vec *out);
 
 #endif

@@ -81,18 +81,10 @@ static void syscall_user_files(const struct resolved_probe *r, bool symbols, str
 
 const struct probe_provider probe_process_syscall = {
 	.name = "process.syscall",
-	.patterns = (const char *const[]){
-		"process.syscall",
-		"process.syscall.return",
-		"process(number).syscall",
-		"process(number).syscall.return",
-		"process(string).syscall",
-		"process(string).syscall.return",
-		NULL,
-	},
+	.patterns = (const char *const[]){"process{,(number),(string)}.syscall{,.return}", NULL},
 	.resolve = syscall_resolve,
 	.feature = "STP_HAVE_PROCESS_SYSCALL",
-	.table = "static struct _stp_syscall_probe _stp_syscall_probes[] = {",
+	.table = "_stp_syscall_probe",
 	.row = syscall_row,
 	.families = (const struct runtime_family[]){{"process_syscall", 9, 2}, {0}},
 	.user_files = syscall_user_files,

@@ -352,7 +352,7 @@ const struct probe_provider probe_tracepoint = {
 	.expand = tracepoint_expand,
 	.feature = "STP_HAVE_TRACEPOINTS",
 	.emit_table = tracepoint_table,
-	.table = "static struct _stp_tracepoint_probe _stp_tracepoint_probes[] = {",
+	.table = "_stp_tracepoint_probe",
 	.row = tracepoint_row,
 	.families = (const struct runtime_family[]){{"tracepoints", 3, 7}, {0}},
 };

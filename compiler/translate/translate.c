@@ -621,7 +621,7 @@ static void provider_tables(struct emitter *e, struct session *s, const struct p
 	if (prov->emit_table)
 		prov->emit_table(e, s, mine);
 	if (prov->table) {
-		emit_open(e, "%s", prov->table);
+		emit_open(e, "static struct %s %ss[] = {", prov->table, prov->table);
 		for (int j = 0; j < mine->n; j++)
 			prov->row(e, mine->items[j]);
 		emit_close(e, "};");

@@ -1,22 +1,2 @@
-/* A call chain main -> top -> middle -> leaf -> getppid() for user backtraces. */
-#include <unistd.h>
-
-__attribute__((noinline)) int leaf(int x)
-{
-	return (int)getppid() + x;
-}
-
-__attribute__((noinline)) int middle(int x)
-{
-	return leaf(x) * 2 + 1;
-}
-
-__attribute__((noinline)) int top(int x)
-{
-	return middle(x + 1) + 3;
-}
-
-int main(void)
-{
-	return top(1) > 0 ? 0 : 1;
-}
+/* A call chain main -> top -> middle -> leaf -> getppid() for user backtraces: fileline.c's program, built as ubacktrace_cfi.cflags says. */
+#include "fileline.c"

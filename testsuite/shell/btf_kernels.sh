@@ -5,19 +5,8 @@
 # runs in a guest booting that kernel; without the -dbg package,
 # --debuginfo=auto falls back to the same BTF. A missing flavour fails the
 # test: .ci/setup installs all three.
-fail() { echo "FAIL: $*"; exit 1; }
-
-releases=
-for flavour in cloud-amd64 rt-amd64 amd64; do
-  found=
-  for k in /boot/vmlinuz-*-$flavour; do
-    r=${k#/boot/vmlinuz-}
-    case $flavour:$r in amd64:*-cloud-amd64|amd64:*-rt-amd64) continue ;; esac
-    [ -f "$k" ] && [ -d "/lib/modules/$r/build" ] && found=$r
-  done
-  [ -n "$found" ] || fail "no $flavour kernel with headers installed (apt-get install linux-image-$flavour linux-headers-$flavour)"
-  releases="$releases $found"
-done
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
+flavour_releases
 
 cat > btf.stp <<'STP'
 probe kernel.function("do_sys_openat2") {

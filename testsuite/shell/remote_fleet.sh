@@ -22,27 +22,16 @@
 #   4. one guest killed mid-run: named, the other finishes, status 1;
 #   9. the generic guest killed under a unix: session: named (last: the
 #      guests stay dead).
-fail() { echo "FAIL: $*"; exit 1; }
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
 GENERIC=6.1.0-56-amd64
 RT=6.1.0-56-rt-amd64
-for r in $GENERIC $RT; do
-	[ -f /boot/vmlinuz-$r ] && [ -f /lib/modules/$r/build/Makefile ] ||
-		fail "kernel $r and its headers are needed (apt-get install linux-image-$r linux-headers-$r)"
-done
+need_kernels $GENERIC $RT
 [ -x /usr/sbin/sshd ] || fail "the host's OpenSSH server is needed (apt-get install openssh-server)"
 
-ssh-keygen -q -t ed25519 -N '' -f "$PWD/key" || fail "ssh-keygen"
+. "$SRCDIR/testsuite/shell/lib/ssh.sh"
+ssh_client_config "KexAlgorithms curve25519-sha256"
 mkdir bin && BIN=$(cd "$(dirname "$STAP")" && pwd)
 cp "$BIN/staprun" "$BIN/stapio" "$BIN/stapc-agent" bin/
-cat > ssh_config <<EOF
-Host *
-  IdentityFile $PWD/key
-  IdentitiesOnly yes
-  StrictHostKeyChecking no
-  UserKnownHostsFile /dev/null
-  LogLevel ERROR
-  KexAlgorithms curve25519-sha256
-EOF
 # In the guest (its / is the host's under a tmpfs overlay: nothing here changes):
 # no login rc file (the host's .bashrc may be slow under TCG), and a user nohdr
 # (uid 0) whose uname -r names a release without headers.

@@ -9,13 +9,10 @@
 # sshd) too, and to a stapc-agent --listen socket in the guest reached through
 # an OpenSSH socket forward (ssh -L LOCAL:REMOTE). A server without headers for
 # one release fails that target by name; the other runs.
-fail() { echo "FAIL: $*"; exit 1; }
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
 GENERIC=6.1.0-56-amd64
 CLOUD=6.1.0-56-cloud-amd64
-for r in $GENERIC $CLOUD; do
-	[ -f /boot/vmlinuz-$r ] && [ -f /lib/modules/$r/build/Makefile ] ||
-		fail "kernel $r and its headers are needed (apt-get install linux-image-$r linux-headers-$r)"
-done
+need_kernels $GENERIC $CLOUD
 command -v unshare >/dev/null || fail "unshare (util-linux) is missing"
 [ -x /usr/sbin/sshd ] || fail "the host's OpenSSH server is needed (apt-get install openssh-server)"
 unshare -m true || fail "cannot make a mount namespace here"
@@ -27,15 +24,8 @@ mkdir bin && cp "$BIN/staprun" "$BIN/stapio" "$BIN/stapc-agent" bin/
 unshare -m sh -c 'mount -t tmpfs none /lib/modules/$1 && shift && exec "$@"' sh $CLOUD \
 	"$BIN/stapc-server" -d "$PWD/sd2" -l "unix:$PWD/server2.sock" > server2.log 2>&1 & s2=$!
 # the guest: a stapc-agent on its virtio-serial port, and sshd (as shell/remote_fleet)
-ssh-keygen -q -t ed25519 -N '' -f "$PWD/key" || fail "ssh-keygen"
-cat > ssh_config <<EOS
-Host *
-  IdentityFile $PWD/key
-  IdentitiesOnly yes
-  StrictHostKeyChecking no
-  UserKnownHostsFile /dev/null
-  LogLevel ERROR
-EOS
+. "$SRCDIR/testsuite/shell/lib/ssh.sh"
+ssh_client_config
 cat > guest.sh <<EOS
 (cd / && $PWD/bin/stapc-agent --port org.stapc.agent &)
 (cd / && $PWD/bin/stapc-agent --listen /run/stapc-agent.sock &)

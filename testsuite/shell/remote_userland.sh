@@ -3,7 +3,7 @@
 # comes back to this directory: copied with its libraries (copy, for a kernel
 # without 9p), from the host's / over 9p (host, on a kernel with the modules);
 # busybox copies nothing, so the program is not there.
-fail() { echo "FAIL: $*"; exit 1; }
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
 cat > prog.c <<'PROGRAM'
 /* Probed by remote_userland.sh: an -O2 function called N times. */
 #include <stdio.h>
@@ -47,13 +47,7 @@ check() {
 check copy "$RELEASE"
 
 # A kernel with the 9p modules and headers (Debian's generic kernel) for the host userland.
-ninep=
-for d in /lib/modules/*/kernel/fs/9p; do
-	r=${d#/lib/modules/}; r=${r%%/*}
-	case $r in *-rt-*) continue ;; esac
-	[ -d "/lib/modules/$r/build" ] && [ -f "/boot/vmlinuz-$r" ] && ninep=$r
-done
-[ -n "$ninep" ] || fail "no kernel with 9p modules and headers: apt-get install linux-image-amd64 linux-headers-amd64"
+ninep_release
 check host "$ninep"
 
 # busybox: nothing of the host's; the program is not there, and the run says so.

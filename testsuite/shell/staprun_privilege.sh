@@ -5,14 +5,8 @@
 # a member of stapdev (and stapusr, as SystemTap documents) may load any path; a user in neither group cannot run it.
 # The caller's environment does not reach the setuid staprun: SYSTEMTAP_RUNTIME, SYSTEMTAP_VERBOSE and
 # LD_LIBRARY_PATH set by alice are gone in the environment her -c command gets.
-fail() { echo "FAIL: $*"; exit 1; }
-ninep=
-for d in /lib/modules/*/kernel/fs/9p; do
-	r=${d#/lib/modules/}; r=${r%%/*}
-	case $r in *-rt-*) continue ;; esac
-	[ -d "/lib/modules/$r/build" ] && [ -f "/boot/vmlinuz-$r" ] && ninep=$r
-done
-[ -n "$ninep" ] || fail "no kernel with 9p modules and headers: apt-get install linux-image-amd64 linux-headers-amd64"
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
+ninep_release
 command -v setpriv >/dev/null || fail "setpriv (util-linux) is missing"
 
 "$STAP" -p4 -r "$ninep" -m priv_t -e 'probe begin { printf("hello uid %d\n", uid()) } probe timer.s(30) { exit() }' >/dev/null ||

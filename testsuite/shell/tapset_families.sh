@@ -4,19 +4,8 @@
 # struct members moved breaks the family by name here, not in a user's
 # script. Each family's probes print every variable they document, so a
 # variable the kernel cannot give is caught as well.
-fail() { echo "FAIL: $*"; exit 1; }
-
-releases=
-for flavour in cloud-amd64 rt-amd64 amd64; do
-  found=
-  for k in /boot/vmlinuz-*-$flavour; do
-    r=${k#/boot/vmlinuz-}
-    case $flavour:$r in amd64:*-cloud-amd64|amd64:*-rt-amd64) continue ;; esac
-    [ -f "$k" ] && [ -d "/lib/modules/$r/build" ] && found=$r
-  done
-  [ -n "$found" ] || fail "no $flavour kernel with headers installed (apt-get install linux-image-$flavour linux-headers-$flavour)"
-  releases="$releases $found"
-done
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
+flavour_releases
 
 # family name -> a script reading the family's variables
 cat > scheduler.stp <<'STP'
