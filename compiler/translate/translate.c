@@ -860,65 +860,78 @@ static void emit_timing_report_probe(struct emitter *e)
  * lock taken as the script's own code takes it; a global whose lock is
  * busy is shown as busy, or left alone.
  */
+/* The statement that shows g's value on its STATUS line. */
+static void monitor_show(struct emitter *e, const struct global *g)
+{
+	struct symbol *sym = g->sym;
+	if (sym->type == TYPE_STATS)
+		emit_line(e, "_stp_monitor_line(\"%s: statistics\");", g->name);
+	else if (sym->arity > 0)
+		emit_line(e, "_stp_monitor_line(\"%s: %%u entries\", _stp_map_size(stp_global.s_%s));", g->name, g->name);
+	else if (sym->type == TYPE_STRING)
+		emit_line(e, "_stp_monitor_line(\"%s = \\\"%%.200s\\\"\", stp_global.s_%s);", g->name, g->name);
+	else
+		emit_line(e, "_stp_monitor_line(\"%s = %%lld\", (long long)stp_global.s_%s);", g->name, g->name);
+}
+
+/* The statements that set g back to its initial value (or the -G value it was given). */
+static void monitor_reset(struct emitter *e, const struct global *g)
+{
+	struct symbol *sym = g->sym;
+	if (sym->type == TYPE_STATS)
+		emit_line(e, "%s(stp_global.s_%s);", sym->arity > 0 ? "_stp_pmap_clear" : "_stp_pstat_clear", g->name);
+	else if (sym->arity > 0)
+		emit_line(e, "_stp_map_clear(stp_global.s_%s);", g->name);
+	else if (sym->type == TYPE_STRING)
+		emit_line(e, "_stp_strlcpy(stp_global.s_%s, %s);", g->name,
+			  emit_c_string(g->init && g->init->kind == NODE_STR ? g->init->u.str : ""));
+	else
+		emit_line(e, "stp_global.s_%s = %" PRId64 "LL;", g->name,
+			  g->init && g->init->kind != NODE_STR ? g->init->u.num : 0);
+	if (sym->arity == 0 && sym->type != TYPE_STATS && global_param(g)) {
+		if (sym->type == TYPE_STRING)
+			emit_line(e, "if (_stp_gparam_%s.given) _stp_strlcpy(stp_global.s_%s, _stp_gparam_%s.str);",
+				  g->name, g->name, g->name);
+		else
+			emit_line(e, "if (_stp_gparam_%s.given) stp_global.s_%s = _stp_gparam_%s.num;", g->name,
+				  g->name, g->name);
+	}
+}
+
+/*
+ * static void NAME(void) running each global's statements (body) under a
+ * trylock of its lock, read or write, with interrupts off; a busy global
+ * is shown as busy (read) or left alone (write).
+ */
+static void emit_monitor_fn(struct emitter *e, struct session *s, const char *name, bool write,
+			    void (*body)(struct emitter *e, const struct global *g))
+{
+	const char *mode = write ? "write" : "read";
+	emit_line(e, "static void %s(void)", name);
+	emit_open(e, "{");
+	emit_line(e, "unsigned long flags __maybe_unused;");
+	for (int i = 0; i < s->globals.n; i++) {
+		struct global *g = s->globals.items[i];
+		emit_line(e, "local_irq_save(flags);");
+		emit_open(e, "if (_stp_%s_trylock(&stp_global.s_%s_lock)) {", mode, g->name);
+		body(e, g);
+		emit_line(e, "_stp_%s_unlock(&stp_global.s_%s_lock);", mode, g->name);
+		if (!write) {
+			emit_close(e, "} else {");
+			e->indent++;
+			emit_line(e, "_stp_monitor_line(\"%s: busy\");", g->name);
+		}
+		emit_close(e, "}");
+		emit_line(e, "local_irq_restore(flags);");
+	}
+	emit_close(e, "}");
+	emit_blank(e);
+}
+
 static void emit_monitor_globals(struct emitter *e, struct session *s)
 {
-	emit_line(e, "static void _stp_monitor_globals(void)");
-	emit_open(e, "{");
-	emit_line(e, "unsigned long flags __maybe_unused;");
-	for (int i = 0; i < s->globals.n; i++) {
-		struct global *g = s->globals.items[i];
-		struct symbol *sym = g->sym;
-		emit_line(e, "local_irq_save(flags);");
-		emit_open(e, "if (_stp_read_trylock(&stp_global.s_%s_lock)) {", g->name);
-		if (sym->type == TYPE_STATS)
-			emit_line(e, "_stp_monitor_line(\"%s: statistics\");", g->name);
-		else if (sym->arity > 0)
-			emit_line(e, "_stp_monitor_line(\"%s: %%u entries\", _stp_map_size(stp_global.s_%s));", g->name, g->name);
-		else if (sym->type == TYPE_STRING)
-			emit_line(e, "_stp_monitor_line(\"%s = \\\"%%.200s\\\"\", stp_global.s_%s);", g->name, g->name);
-		else
-			emit_line(e, "_stp_monitor_line(\"%s = %%lld\", (long long)stp_global.s_%s);", g->name, g->name);
-		emit_line(e, "_stp_read_unlock(&stp_global.s_%s_lock);", g->name);
-		emit_close(e, "} else {");
-		e->indent++;
-		emit_line(e, "_stp_monitor_line(\"%s: busy\");", g->name);
-		emit_close(e, "}");
-		emit_line(e, "local_irq_restore(flags);");
-	}
-	emit_close(e, "}");
-	emit_blank(e);
-	emit_line(e, "static void _stp_monitor_reset(void)");
-	emit_open(e, "{");
-	emit_line(e, "unsigned long flags __maybe_unused;");
-	for (int i = 0; i < s->globals.n; i++) {
-		struct global *g = s->globals.items[i];
-		struct symbol *sym = g->sym;
-		emit_line(e, "local_irq_save(flags);");
-		emit_open(e, "if (_stp_write_trylock(&stp_global.s_%s_lock)) {", g->name);
-		if (sym->type == TYPE_STATS)
-			emit_line(e, "%s(stp_global.s_%s);", sym->arity > 0 ? "_stp_pmap_clear" : "_stp_pstat_clear", g->name);
-		else if (sym->arity > 0)
-			emit_line(e, "_stp_map_clear(stp_global.s_%s);", g->name);
-		else if (sym->type == TYPE_STRING)
-			emit_line(e, "_stp_strlcpy(stp_global.s_%s, %s);", g->name,
-				  emit_c_string(g->init && g->init->kind == NODE_STR ? g->init->u.str : ""));
-		else
-			emit_line(e, "stp_global.s_%s = %" PRId64 "LL;", g->name,
-				  g->init && g->init->kind != NODE_STR ? g->init->u.num : 0);
-		if (sym->arity == 0 && sym->type != TYPE_STATS && global_param(g)) {
-			if (sym->type == TYPE_STRING)
-				emit_line(e, "if (_stp_gparam_%s.given) _stp_strlcpy(stp_global.s_%s, _stp_gparam_%s.str);",
-					  g->name, g->name, g->name);
-			else
-				emit_line(e, "if (_stp_gparam_%s.given) stp_global.s_%s = _stp_gparam_%s.num;", g->name,
-					  g->name, g->name);
-		}
-		emit_line(e, "_stp_write_unlock(&stp_global.s_%s_lock);", g->name);
-		emit_close(e, "}");
-		emit_line(e, "local_irq_restore(flags);");
-	}
-	emit_close(e, "}");
-	emit_blank(e);
+	emit_monitor_fn(e, s, "_stp_monitor_globals", false, monitor_show);
+	emit_monitor_fn(e, s, "_stp_monitor_reset", true, monitor_reset);
 }
 
 static void write_module(struct emitter *e, struct session *s)
