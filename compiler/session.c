@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,19 @@ bool session_wait_child(pid_t pid, int *status)
 		}
 	session_watch_child(0);
 	return ok;
+}
+
+void session_exec_logged(char *const argv[], const char *log)
+{
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
 }
 
 void session_catch_stop_signals(void)

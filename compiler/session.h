@@ -172,4 +172,7 @@ void session_watch_child(pid_t pgid);
  */
 bool session_wait_child(pid_t pid, int *status);
 
+/* In a forked child: run argv (PATH searched) with stdout and stderr into log (truncated); never returns. */
+_Noreturn void session_exec_logged(char *const argv[], const char *log);
+
 #endif

@@ -374,6 +374,19 @@ static bool stapio_out_full(const struct stapio_relay *r, const struct stapio_ou
 	return r->opt.rotate_size && f->bytes && f->bytes + len > r->opt.rotate_size;
 }
 
+/* Flush the output file and go on in the next one; false (output failed) if it cannot be opened. */
+static bool stapio_out_next(struct stapio_relay *r)
+{
+	stapio_out_flush(r);
+	r->out_fd = -1;
+	if (!stapio_outfile_next(r, &r->file)) {
+		r->out_failed = true;
+		return false;
+	}
+	r->out_fd = r->file.fd;
+	return true;
+}
+
 /*
  * One record's text goes out: to its CPU's file in bulk mode, else into
  * this round's output; with -S, a record that would take the file past
@@ -391,15 +404,8 @@ static void stapio_out_record(struct stapio_relay *r, struct stapio_cpu *c, cons
 		c->out.bytes += len;
 		return;
 	}
-	if (stapio_out_full(r, &r->file, len)) {
-		stapio_out_flush(r);
-		r->out_fd = -1;
-		if (!stapio_outfile_next(r, &r->file)) {
-			r->out_failed = true;
-			return;
-		}
-		r->out_fd = r->file.fd;
-	}
+	if (stapio_out_full(r, &r->file, len) && !stapio_out_next(r))
+		return;
 	r->file.bytes += len;
 	stapio_out_append(r, data, len);
 }
@@ -411,15 +417,8 @@ static void stapio_out_record(struct stapio_relay *r, struct stapio_cpu *c, cons
  */
 static void stapio_out_switch(struct stapio_relay *r)
 {
-	if (r->out_failed || !r->own_out || r->opt.bulk)
+	if (r->out_failed || !r->own_out || r->opt.bulk || !stapio_out_next(r))
 		return;
-	stapio_out_flush(r);
-	r->out_fd = -1;
-	if (!stapio_outfile_next(r, &r->file)) {
-		r->out_failed = true;
-		return;
-	}
-	r->out_fd = r->file.fd;
 	stapio_log(1, "switch_file(): now writing %s.%lu", r->opt.outfile, r->file.index);
 }
 

@@ -92,15 +92,7 @@ static _Noreturn void build_watcher(char *const argv[], const char *log, pid_t s
 			*slash = '\0';
 			setenv("TMPDIR", dir, 1);
 		}
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		session_exec_logged(argv, log);
 	}
 	int status = 0, forwarded = 0;
 	for (;;) {

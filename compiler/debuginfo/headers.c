@@ -14,7 +14,6 @@
  * directory.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,14 +41,7 @@ static int run_in(char *const argv[], const char *log)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
+		session_exec_logged(argv, log);
 	}
 	int status;
 	if (!session_wait_child(pid, &status))
