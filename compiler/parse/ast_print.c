@@ -136,6 +136,14 @@ static void print_target(FILE *out, const struct node *n)
 		fputs(n->u.target.pretty == 2 ? "$$" : "$", out);
 }
 
+/* "lhs OPSUFFIX rhs", each operand parenthesised if it is an operator itself. */
+static void print_infix(FILE *out, const struct node *lhs, const char *op, const char *suffix, const struct node *rhs)
+{
+	print_expr(out, lhs, true);
+	fprintf(out, " %s%s ", op, suffix);
+	print_expr(out, rhs, true);
+}
+
 /* nested: n is an operand of an operator, so operator nodes get parentheses. */
 static void print_expr(FILE *out, const struct node *n, bool nested)
 {
@@ -224,9 +232,7 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		fputc('(', out);
 	switch (n->kind) {
 	case NODE_BINARY:
-		print_expr(out, n->u.binary.lhs, true);
-		fprintf(out, " %s ", ast_op_spelling(n->u.binary.op));
-		print_expr(out, n->u.binary.rhs, true);
+		print_infix(out, n->u.binary.lhs, ast_op_spelling(n->u.binary.op), "", n->u.binary.rhs);
 		break;
 	case NODE_TERNARY:
 		print_expr(out, n->u.ternary.cond, true);
@@ -236,19 +242,13 @@ static void print_expr(FILE *out, const struct node *n, bool nested)
 		print_expr(out, n->u.ternary.otherwise, true);
 		break;
 	case NODE_ASSIGN:
-		print_expr(out, n->u.assign.lhs, true);
-		fprintf(out, " %s= ", ast_op_spelling(n->u.assign.op));
-		print_expr(out, n->u.assign.rhs, true);
+		print_infix(out, n->u.assign.lhs, ast_op_spelling(n->u.assign.op), "=", n->u.assign.rhs);
 		break;
 	case NODE_STAT_ADD:
-		print_expr(out, n->u.stat_add.target, true);
-		fputs(" <<< ", out);
-		print_expr(out, n->u.stat_add.value, true);
+		print_infix(out, n->u.stat_add.target, "<<<", "", n->u.stat_add.value);
 		break;
 	case NODE_REGEX:
-		print_expr(out, n->u.regex.subject, true);
-		fputs(n->u.regex.negate ? " !~ " : " =~ ", out);
-		print_expr(out, n->u.regex.pattern, true);
+		print_infix(out, n->u.regex.subject, n->u.regex.negate ? "!~" : "=~", "", n->u.regex.pattern);
 		break;
 	case NODE_IN:
 		if (n->u.in.keys.n == 1) {
