@@ -13,6 +13,7 @@
 #include "resolve.h"
 #include "tapset.h"
 #include "probes.h"
+#include "syscalls.h"
 
 /* Where the resolver is: the body being walked and what it collects into. */
 struct scope {
@@ -441,6 +442,8 @@ static struct function *find_function(struct session *s, const char *name, int n
 	if (fn)
 		return fn;
 	fn = tapset_find_function(s, name, nargs, from, candidates);
+	if (!fn && syscalls_provide_function(s, name))	/* the call table, generated on first use */
+		fn = tapset_find_function(s, name, nargs, from, candidates);
 	join_used_files(s);
 	return fn;
 }

@@ -967,6 +967,18 @@ void syscalls_names(struct session *s, struct vec *out)
 		vec_push(out, (void *)((struct sc_call *)st->calls.items[i])->name);
 }
 
+bool syscalls_provide_function(struct session *s, const char *name)
+{
+	if (strcmp(name, "__sc_name_of") && strcmp(name, "__sc_spec_of"))
+		return false;
+	struct syscalls_state *st = load(s);
+	if (st->table_written || !st->calls.n)
+		return false;
+	st->table_written = true;
+	write_table_file(s);
+	return true;
+}
+
 enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp, bool optional,
 				      const struct vec *bodies, struct vec *out)
 {

@@ -38,4 +38,12 @@ int syscalls_params(struct session *s, const char *func, const struct syscalls_p
 /* The names of the target kernel's system calls (syscall.NAME), into out (const char *). */
 void syscalls_names(struct session *s, struct vec *out);
 
+/*
+ * A function the tapset does not define but the target's call table does:
+ * for __sc_name_of and __sc_spec_of (which tapset/linux/syscalls.stp's
+ * syscall_name calls), add the generated table file to the tapset, once,
+ * and return true; false for any other name.
+ */
+bool syscalls_provide_function(struct session *s, const char *name);
+
 #endif
