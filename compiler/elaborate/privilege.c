@@ -73,6 +73,12 @@ bool privilege_configure(struct session *s)
 	   the level their groups allow */
 	if (!s->privilege_given && s->last_pass == 5 && getuid() != 0 && !in_group("stapdev"))
 		s->privilege = in_group("stapsys") ? PRIV_STAPSYS : PRIV_STAPUSR;
+	/* man stap, --use-server: and if that user is in stapusr, the script compiles on the default
+	   compile server, which signs the module for the setuid staprun (README.unprivileged) */
+	if (!s->use_server && s->last_pass == 5 && getuid() != 0 && !in_group("stapdev") && in_group("stapusr")) {
+		s->use_server = "";
+		s->use_server_auto = true;
+	}
 	if (s->privilege == PRIV_STAPDEV)
 		return true;
 	const char *level = privilege_name(s->privilege);
