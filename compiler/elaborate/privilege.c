@@ -59,8 +59,9 @@ static bool in_group(const char *name)
 		return false;
 	if (getgid() == g->gr_gid || getegid() == g->gr_gid)
 		return true;
-	gid_t groups[256];
-	int n = getgroups(256, groups);
+	int n = getgroups(0, NULL);	/* as many as the user has: a fixed array would miss the rest */
+	gid_t *groups = n > 0 ? ast_alloc((size_t)n * sizeof(*groups)) : NULL;
+	n = groups ? getgroups(n, groups) : 0;
 	for (int i = 0; i < n; i++)
 		if (groups[i] == g->gr_gid)
 			return true;
