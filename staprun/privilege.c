@@ -6,7 +6,8 @@
  *   - a user in no stapc group is refused;
  *   - a member of stapdev (and stapusr) may do what root does;
  *   - a member of stapusr (with or without stapsys) may only run
- *     `staprun [-v] [-s MB] [-L] [-c CMD] [-x PID] [-o FILE] NAME`: the
+ *     `staprun [-v] [-s MB] [-L] [-c CMD] [-x PID] [-o FILE] NAME` (and
+ *     stapio's display options, stapusr_options_ok): the
  *     module NAME.ko (or its full path there) that an
  *     administrator placed in /lib/modules/RELEASE/systemtap/, whose every
  *     path component is owned by root and writable by no one else (a root
@@ -258,9 +259,11 @@ static int open_admin_module(const char *arg, char *path, size_t path_size)
 }
 
 /*
- * The options a stapusr member may give: -v, -L, -A, -s MB, and -c CMD,
- * -x PID, -o FILE (stapio runs the command and opens the file as the user).
- * *attach is set for -A.
+ * The options a stapusr member may give: -L, -A, -D, -s/-b MB (the buffers),
+ * and those of stapio, which runs as the user: -v, -w, -u, -c CMD, -x PID,
+ * -o FILE, -S SIZE[,N], -C WHEN, -T MS, -M SEC (stapio runs the command and
+ * opens the files as the user). Not -d, -R, -N, -r: each would act on a
+ * module or a process that is not the user's. *attach is set for -A.
  */
 static bool stapusr_options_ok(int argc, char **argv, const char **module, bool *attach)
 {
@@ -277,16 +280,16 @@ static bool stapusr_options_ok(int argc, char **argv, const char **module, bool 
 			*module = a;
 			return true;
 		}
-		if ((!strcmp(a, "-s") || !strcmp(a, "-c") || !strcmp(a, "-x") || !strcmp(a, "-o")) && i + 1 < argc) {
+		if (a[1] && strchr("sbcxoSCTM", a[1]) && !a[2] && i + 1 < argc) {
 			i++;
 			continue;
 		}
-		if (strspn(a + 1, "vLA") == strlen(a + 1) && a[1]) {
+		if (strspn(a + 1, "vwuLAD") == strlen(a + 1) && a[1]) {
 			*attach |= strchr(a, 'A') != NULL;
 			continue;
 		}
-		staprun_err("option '%s' is not permitted to members of stapusr (only -v, -L, -A, -s MB, -c CMD, "
-			    "-x PID and -o FILE; see man staprun)", a);
+		staprun_err("option '%s' is not permitted to members of stapusr (they may give -v, -w, -u, -L, -A, -D, "
+			    "-s, -b, -c, -x, -o, -S, -C, -T and -M; see man staprun)", a);
 		return false;
 	}
 	staprun_err("no module named");
