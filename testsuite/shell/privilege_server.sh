@@ -1,6 +1,7 @@
 # stap run by a member of stapusr who is not in stapdev compiles on the
 # default compile server by itself (man stap, --use-server; README.unprivileged):
-# only for a run (no -p N < 5), not for stapdev, not for a user in no group.
+# only for a run (no -p N < 5), not for stapdev, not for a user in no group;
+# what the level forbids (a kernel probe, guru mode) stays refused.
 # In a mount namespace of its own, so the test owns /etc/group and
 # /run/stapc-server.sock. pass 5 is a stand-in staprun that reports the module
 # it was given: its level and whether the server's signature came with it.
@@ -51,6 +52,8 @@ echo "== stapusr and stapsys, server"
 as --groups=61001,61003 -e "$S"; echo "status $?"
 echo "== stapusr, server, kernel probe"
 as --groups=61001 -e 'probe kprobe.function("vfs_read") { exit() }'; echo "status $?"
+echo "== stapusr, server, guru mode"
+as --groups=61001 -g -e 'probe begin { %{ /* C */ %} exit() }'; echo "status $?"
 echo "== stapusr and stapdev, server"
 as --groups=61001,61002 -e "$S"; echo "status $?"
 echo "== no group, server"
@@ -74,6 +77,8 @@ section "stapusr and stapsys, server" | grep -qx "staprun for uid $nobody: level
 	fail "stapsys: no signed stapsys module"
 grep -qF "is not permitted at privilege level stapusr" err || fail "the kernel probe was not refused"
 section "stapusr, server, kernel probe" | grep -qx "status 1" || fail "kernel probe: status"
+section "stapusr, server, guru mode" | grep -qx "status 2" &&
+	grep -qF "stap: guru mode (-g) is not permitted at privilege level stapusr" err || fail "guru mode was not refused"
 section "stapusr and stapdev, server" | grep -qx "staprun for uid $nobody: level stapdev" ||
 	fail "stapdev: not compiled here at stapdev"
 section "no group, server" | grep -qx "staprun for uid $nobody: level stapusr" || fail "no group: not compiled here at stapusr"
