@@ -15,10 +15,11 @@
  *     by reading it; any other is refused). The file is opened once, with
  *     O_NOFOLLOW, checked through its descriptor and loaded from that
  *     descriptor (finit_module), so nothing can be swapped between the check
- *     and the load; `staprun -A NAME` of a module staprun loaded for this
- *     same user (its _stp_uid). No module parameters or other options (-d,
- *     -D, -R...): each would act as root on the user's behalf; -c's command
- *     and -o's file are stapio's, which runs and opens them as the user.
+ *     and the load; `staprun -A NAME` and `staprun -d NAME` of a module
+ *     staprun loaded for this same user (its _stp_uid). No module
+ *     parameters or other options (-R, -N...): each would act as root on
+ *     the user's behalf; -c's command and -o's file are stapio's, which runs
+ *     and opens them as the user.
  * Group membership is the caller's credentials (getgroups: the groups set at
  * login, whatever their source); the groups' numbers come from /etc/group.
  * The environment is replaced by a fixed one in setuid mode (PATH and the
@@ -259,13 +260,14 @@ static int open_admin_module(const char *arg, char *path, size_t path_size)
 }
 
 /*
- * The options a stapusr member may give: -L, -A, -D, -s/-b MB (the buffers),
- * and those of stapio, which runs as the user: -v, -w, -u, -c CMD, -x PID,
- * -o FILE, -S SIZE[,N], -C WHEN, -T MS, -M SEC (stapio runs the command and
- * opens the files as the user). Not -d, -R, -N, -r: each would act on a
- * module or a process that is not the user's. *attach is set for -A.
+ * The options a stapusr member may give: -L, -A, -d, -D, -s/-b MB (the
+ * buffers), and those of stapio, which runs as the user: -v, -w, -u, -c CMD,
+ * -x PID, -o FILE, -S SIZE[,N], -C WHEN, -T MS, -M SEC (stapio runs the
+ * command and opens the files as the user). Not -R, -N, -r: each would act
+ * on a module or a process that is not the user's. *loaded is set for -A and
+ * -d, whose module is a loaded one (stapusr_owns_module).
  */
-static bool stapusr_options_ok(int argc, char **argv, const char **module, bool *attach)
+static bool stapusr_options_ok(int argc, char **argv, const char **module, bool *loaded)
 {
 	int i;
 
@@ -284,12 +286,12 @@ static bool stapusr_options_ok(int argc, char **argv, const char **module, bool 
 			i++;
 			continue;
 		}
-		if (strspn(a + 1, "vwuLAD") == strlen(a + 1) && a[1]) {
-			*attach |= strchr(a, 'A') != NULL;
+		if (strspn(a + 1, "vwuLAdD") == strlen(a + 1) && a[1]) {
+			*loaded |= strpbrk(a, "Ad") != NULL;
 			continue;
 		}
-		staprun_err("option '%s' is not permitted to members of stapusr (they may give -v, -w, -u, -L, -A, -D, "
-			    "-s, -b, -c, -x, -o, -S, -C, -T and -M; see man staprun)", a);
+		staprun_err("option '%s' is not permitted to members of stapusr (they may give -v, -w, -u, -L, -A, -d, "
+			    "-D, -s, -b, -c, -x, -o, -S, -C, -T and -M; see man staprun)", a);
 		return false;
 	}
 	staprun_err("no module named");
@@ -297,13 +299,14 @@ static bool stapusr_options_ok(int argc, char **argv, const char **module, bool 
 }
 
 /*
- * -A NAME by a member of stapusr: only a module staprun loaded for this same
- * user, that is one whose _stp_uid (which only staprun sets, to the real uid
- * of the user it runs for) is the caller's. A module root or another user
- * loaded is theirs: attaching would show its output and end it. 0, or -1
- * after a message.
+ * -A NAME or -d NAME by a member of stapusr: only a module staprun loaded for
+ * this same user, that is one whose _stp_uid (which only staprun sets, to the
+ * real uid of the user it runs for) is the caller's (man staprun, -d: "modules
+ * the user has permission to access"). A module root or another user loaded
+ * is theirs: attaching would show its output and end it. 0, or -1 after a
+ * message.
  */
-static int stapusr_may_attach(const char *arg)
+static int stapusr_owns_module(const char *arg)
 {
 	char name[NAME_MAX + 1], path[PATH_MAX], text[32], *end;
 	size_t len = strlen(arg);
@@ -314,14 +317,14 @@ static int stapusr_may_attach(const char *arg)
 	if (len > 3 && !strcmp(arg + len - 3, ".ko"))
 		len -= 3;
 	if (!len || len >= sizeof(name) || strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") < len) {
-		staprun_err("-A takes the name of a loaded module, not '%s'", arg);
+		staprun_err("-A and -d take the name of a loaded module, not '%s'", arg);
 		return -1;
 	}
 	memcpy(name, arg, len);
 	name[len] = '\0';
 	snprintf(path, sizeof(path), "/sys/module/%s", name);
 	if (access(path, F_OK) < 0) {
-		staprun_err("module '%s' is not loaded: nothing to attach to", name);
+		staprun_err("module '%s' is not loaded", name);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "/sys/module/%s/parameters/" STP_UID_PARAM, name);
@@ -330,15 +333,15 @@ static int stapusr_may_attach(const char *arg)
 	if (fd >= 0)
 		close(fd);
 	if (n <= 0) {
-		staprun_err("module '%s' is no stapc module: members of stapusr may attach only to a module staprun "
-			    "loaded for them (staprun -L)", name);
+		staprun_err("module '%s' is no stapc module: members of stapusr may attach to or unload only a module "
+			    "staprun loaded for them (staprun -L)", name);
 		return -1;
 	}
 	text[n] = '\0';
 	uid = strtoul(text, &end, 10);
 	if (end == text || (*end && *end != '\n') || uid != (unsigned long)getuid()) {
-		staprun_err("module '%s' was loaded for %s (uid %.*s): members of stapusr may attach only to a module "
-			    "staprun loaded for them (staprun -L)", name, uid == 0 ? "root" : "another user",
+		staprun_err("module '%s' was loaded for %s (uid %.*s): members of stapusr may attach to or unload only a "
+			    "module staprun loaded for them (staprun -L)", name, uid == 0 ? "root" : "another user",
 			    (int)strcspn(text, "\n"), text);
 		return -1;
 	}
@@ -420,7 +423,7 @@ int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_
 			    unsigned char **image, size_t *image_len)
 {
 	const char *module = NULL;
-	bool attach = false;
+	bool loaded = false;
 	const char *term = getenv("TERM");
 	char keep_term[64] = "";
 
@@ -449,10 +452,10 @@ int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_
 				    "(usermod -aG stapusr USER; see man staprun)");
 		return -1;
 	}
-	if (!stapusr_options_ok(argc, argv, &module, &attach))
+	if (!stapusr_options_ok(argc, argv, &module, &loaded))
 		return -1;
-	if (attach)
-		return stapusr_may_attach(module);
+	if (loaded)
+		return stapusr_owns_module(module);
 	/* the administrator's directory named in full is the same as the name alone */
 	char admin[PATH_MAX];
 	struct utsname u;
