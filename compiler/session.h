@@ -99,6 +99,7 @@ struct session {
 	bool sign_module;         /* --sign-module: sign the module with a MOK after pass 4 (sign.c) */
 	const char *sign_key_dir; /* --sign-module=DIR: where the key pair is, NULL for the default */
 	const char *use_server;   /* --use-server[=SPEC]: passes 1-4 on a stapc-server ("" for the default), or NULL */
+	bool use_server_auto;     /* --use-server added by privilege_configure for a stapusr member (man stap) */
 
 	/* locations of the installed or build-tree data */
 	const char *tapset_dir;   /* tapset/ */

@@ -6,7 +6,8 @@
  *   - a user in no stapc group is refused;
  *   - a member of stapdev (and stapusr) may do what root does;
  *   - a member of stapusr (with or without stapsys) may only run
- *     `staprun [-v] [-s MB] [-L] [-c CMD] [-x PID] [-o FILE] NAME`: the
+ *     `staprun [-v] [-s MB] [-L] [-c CMD] [-x PID] [-o FILE] NAME` (and
+ *     stapio's display options, stapusr_options_ok): the
  *     module NAME.ko (or its full path there) that an
  *     administrator placed in /lib/modules/RELEASE/systemtap/, whose every
  *     path component is owned by root and writable by no one else (a root
@@ -14,9 +15,13 @@
  *     by reading it; any other is refused). The file is opened once, with
  *     O_NOFOLLOW, checked through its descriptor and loaded from that
  *     descriptor (finit_module), so nothing can be swapped between the check
- *     and the load. No module parameters or other options (-d, -A, -D...):
- *     each would act as root on the user's behalf; -c's command and -o's
- *     file are stapio's, which runs and opens them as the user.
+ *     and the load; `staprun -A NAME` and `staprun -d NAME` of a module
+ *     staprun loaded for this same user (its _stp_uid). No module
+ *     parameters or other options (-R, -N...): each would act as root on
+ *     the user's behalf; -c's command and -o's file are stapio's, which runs
+ *     and opens them as the user.
+ * Group membership is the caller's credentials (getgroups: the groups set at
+ * login, whatever their source); the groups' numbers come from /etc/group.
  * The environment is replaced by a fixed one in setuid mode (PATH and the
  * locale variables dropped or fixed), so nothing the user sets reaches
  * stapio or the module's load.
@@ -34,46 +39,72 @@
 #include <unistd.h>
 
 #include "staprun.h"
+#include "transport_msgs.h"
 #include "wire.h"
 
 /* Symlinks followed on the way to the module directory, at most. */
 #define TRUSTED_MAX_LINKS 8
 
 /*
- * The gid of group name from /etc/group (staprun is static: no NSS, so
- * groups from elsewhere, such as LDAP, are not seen); false if absent.
+ * The gid of group name from /etc/group; false if absent. staprun is static
+ * (it runs in a bare initramfs), so it asks no NSS service: a group that
+ * exists only in LDAP or another directory is not found here (but see
+ * exec_group). Lines longer than the buffer are skipped whole.
  */
 static bool group_gid(const char *name, gid_t *gid)
 {
 	FILE *f = fopen("/etc/group", "re");
 	char line[4096];
 	size_t len = strlen(name);
-	bool found = false;
+	bool found = false, line_start = true;
 
 	while (f && !found && fgets(line, sizeof(line), f)) {
-		char *field;
+		bool at_start = line_start;
+		char *field, *end;
+		unsigned long value;
 
-		if (strncmp(line, name, len) || line[len] != ':')
+		line_start = strchr(line, '\n') != NULL;
+		if (!at_start || strncmp(line, name, len) || line[len] != ':')
 			continue;
 		field = strchr(line + len + 1, ':');	/* past the password field */
-		if (field && field[1] >= '0' && field[1] <= '9') {
-			*gid = (gid_t)strtoul(field + 1, NULL, 10);
-			found = true;
-		}
+		if (!field || field[1] < '0' || field[1] > '9')
+			continue;
+		errno = 0;
+		value = strtoul(field + 1, &end, 10);
+		if (errno || *end != ':' || value != (gid_t)value)
+			continue;
+		*gid = (gid_t)value;
+		found = true;
 	}
 	if (f)
 		fclose(f);
 	return found;
 }
 
-/* The caller is in group name: its real gid or a supplementary group. */
-static bool in_group(const char *name)
+/*
+ * The group of this staprun's file when it is installed for one group only
+ * (setuid root, group-executable, not executable by others, the group not
+ * root's): the kernel let the caller execute it, so the caller is in that
+ * group, wherever the group is defined (/etc/group, LDAP...). false if
+ * staprun is not installed that way.
+ */
+static bool exec_group(gid_t *gid)
 {
-	gid_t gid, groups[NGROUPS_MAX];
+	struct stat st;
+
+	if (stat("/proc/self/exe", &st) < 0 || st.st_uid != 0 || !(st.st_mode & S_ISUID) ||
+	    !(st.st_mode & S_IXGRP) || (st.st_mode & S_IXOTH) || st.st_gid == 0)
+		return false;
+	*gid = st.st_gid;
+	return true;
+}
+
+/* The caller has gid: as its real gid or a supplementary group, as the kernel holds them. */
+static bool has_gid(gid_t gid)
+{
+	static gid_t groups[NGROUPS_MAX];
 	int n, i;
 
-	if (!group_gid(name, &gid))
-		return false;
 	if (getgid() == gid)
 		return true;
 	n = getgroups(NGROUPS_MAX, groups);
@@ -81,6 +112,22 @@ static bool in_group(const char *name)
 		if (groups[i] == gid)
 			return true;
 	return false;
+}
+
+/*
+ * The caller is in group name. Membership is the process's credentials (the
+ * groups set at login, from whatever source: /etc/group, LDAP, sg, newgrp);
+ * the group's number comes from /etc/group. For stapusr, a group that
+ * /etc/group does not define is the group staprun is installed for
+ * (exec_group), if it is installed for one.
+ */
+static bool in_group(const char *name)
+{
+	gid_t gid;
+
+	if (group_gid(name, &gid))
+		return has_gid(gid);
+	return !strcmp(name, "stapusr") && exec_group(&gid) && has_gid(gid);
 }
 
 /* Owned by root and writable by no one else. */
@@ -213,10 +260,14 @@ static int open_admin_module(const char *arg, char *path, size_t path_size)
 }
 
 /*
- * The options a stapusr member may give: -v, -L, -s MB, and -c CMD, -x PID,
- * -o FILE (stapio runs the command and opens the file as the user).
+ * The options a stapusr member may give: -L, -A, -d, -D, -s/-b MB (the
+ * buffers), and those of stapio, which runs as the user: -v, -w, -u, -c CMD,
+ * -x PID, -o FILE, -S SIZE[,N], -C WHEN, -T MS, -M SEC (stapio runs the
+ * command and opens the files as the user). Not -R, -N, -r: each would act
+ * on a module or a process that is not the user's. *loaded is set for -A and
+ * -d, whose module is a loaded one (stapusr_owns_module).
  */
-static bool stapusr_options_ok(int argc, char **argv, const char **module)
+static bool stapusr_options_ok(int argc, char **argv, const char **module, bool *loaded)
 {
 	int i;
 
@@ -231,18 +282,70 @@ static bool stapusr_options_ok(int argc, char **argv, const char **module)
 			*module = a;
 			return true;
 		}
-		if ((!strcmp(a, "-s") || !strcmp(a, "-c") || !strcmp(a, "-x") || !strcmp(a, "-o")) && i + 1 < argc) {
+		if (a[1] && strchr("sbcxoSCTM", a[1]) && !a[2] && i + 1 < argc) {
 			i++;
 			continue;
 		}
-		if (strspn(a + 1, "vL") == strlen(a + 1) && a[1])
+		if (strspn(a + 1, "vwuLAdD") == strlen(a + 1) && a[1]) {
+			*loaded |= strpbrk(a, "Ad") != NULL;
 			continue;
-		staprun_err("option '%s' is not permitted to members of stapusr (only -v, -L, -s MB, -c CMD, -x PID "
-			    "and -o FILE; see man staprun)", a);
+		}
+		staprun_err("option '%s' is not permitted to members of stapusr (they may give -v, -w, -u, -L, -A, -d, "
+			    "-D, -s, -b, -c, -x, -o, -S, -C, -T and -M; see man staprun)", a);
 		return false;
 	}
 	staprun_err("no module named");
 	return false;
+}
+
+/*
+ * -A NAME or -d NAME by a member of stapusr: only a module staprun loaded for
+ * this same user, that is one whose _stp_uid (which only staprun sets, to the
+ * real uid of the user it runs for) is the caller's (man staprun, -d: "modules
+ * the user has permission to access"). A module root or another user loaded
+ * is theirs: attaching would show its output and end it. 0, or -1 after a
+ * message.
+ */
+static int stapusr_owns_module(const char *arg)
+{
+	char name[NAME_MAX + 1], path[PATH_MAX], text[32], *end;
+	size_t len = strlen(arg);
+	unsigned long uid;
+	ssize_t n;
+	int fd;
+
+	if (len > 3 && !strcmp(arg + len - 3, ".ko"))
+		len -= 3;
+	if (!len || len >= sizeof(name) || strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") < len) {
+		staprun_err("-A and -d take the name of a loaded module, not '%s'", arg);
+		return -1;
+	}
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	if (access(path, F_OK) < 0) {
+		staprun_err("module '%s' is not loaded", name);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/" STP_UID_PARAM, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		staprun_err("module '%s' is no stapc module: members of stapusr may attach to or unload only a module "
+			    "staprun loaded for them (staprun -L)", name);
+		return -1;
+	}
+	text[n] = '\0';
+	uid = strtoul(text, &end, 10);
+	if (end == text || (*end && *end != '\n') || uid != (unsigned long)getuid()) {
+		staprun_err("module '%s' was loaded for %s (uid %.*s): members of stapusr may attach to or unload only a "
+			    "module staprun loaded for them (staprun -L)", name, uid == 0 ? "root" : "another user",
+			    (int)strcspn(text, "\n"), text);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -320,6 +423,7 @@ int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_
 			    unsigned char **image, size_t *image_len)
 {
 	const char *module = NULL;
+	bool loaded = false;
 	const char *term = getenv("TERM");
 	char keep_term[64] = "";
 
@@ -337,12 +441,21 @@ int staprun_privilege_check(int argc, char **argv, int *module_fd, char *module_
 	if (in_group("stapdev") && in_group("stapusr"))
 		return 0;	/* stapdev: what root may do */
 	if (!in_group("stapusr")) {
-		staprun_err("you are not a member of the group stapusr (or stapdev): ask an administrator "
-			    "(usermod -aG stapusr USER; see man staprun)");
+		gid_t gid;
+
+		if (!group_gid("stapusr", &gid) && !exec_group(&gid))
+			staprun_err("the group stapusr is not in /etc/group (staprun, static, reads no other group "
+				    "database) and staprun is not installed for one group (chown root:GROUP staprun; "
+				    "chmod 4750 staprun): ask an administrator (see man staprun)");
+		else
+			staprun_err("you are not a member of the group stapusr (or stapdev): ask an administrator "
+				    "(usermod -aG stapusr USER; see man staprun)");
 		return -1;
 	}
-	if (!stapusr_options_ok(argc, argv, &module))
+	if (!stapusr_options_ok(argc, argv, &module, &loaded))
 		return -1;
+	if (loaded)
+		return stapusr_owns_module(module);
 	/* the administrator's directory named in full is the same as the name alone */
 	char admin[PATH_MAX];
 	struct utsname u;

@@ -59,8 +59,9 @@ static bool in_group(const char *name)
 		return false;
 	if (getgid() == g->gr_gid || getegid() == g->gr_gid)
 		return true;
-	gid_t groups[256];
-	int n = getgroups(256, groups);
+	int n = getgroups(0, NULL);	/* as many as the user has: a fixed array would miss the rest */
+	gid_t *groups = n > 0 ? ast_alloc((size_t)n * sizeof(*groups)) : NULL;
+	n = groups ? getgroups(n, groups) : 0;
 	for (int i = 0; i < n; i++)
 		if (groups[i] == g->gr_gid)
 			return true;
@@ -73,6 +74,12 @@ bool privilege_configure(struct session *s)
 	   the level their groups allow */
 	if (!s->privilege_given && s->last_pass == 5 && getuid() != 0 && !in_group("stapdev"))
 		s->privilege = in_group("stapsys") ? PRIV_STAPSYS : PRIV_STAPUSR;
+	/* man stap, --use-server: and if that user is in stapusr, the script compiles on the default
+	   compile server, which signs the module for the setuid staprun (README.unprivileged) */
+	if (!s->use_server && s->last_pass == 5 && getuid() != 0 && !in_group("stapdev") && in_group("stapusr")) {
+		s->use_server = "";
+		s->use_server_auto = true;
+	}
 	if (s->privilege == PRIV_STAPDEV)
 		return true;
 	const char *level = privilege_name(s->privilege);

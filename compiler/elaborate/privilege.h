@@ -8,7 +8,8 @@ const char *privilege_name(int level);               /* "stapusr" for PRIV_STAPU
 bool privilege_parse(const char *text, int *level);  /* false if text names no level */
 /*
  * After the command line: a non-root user outside stapdev running pass 5
- * without --privilege gets their groups' level; -g and SYSTEMTAP_RUNTIME and
+ * without --privilege gets their groups' level, and without --use-server the
+ * default compile server if they are in stapusr; -g and SYSTEMTAP_RUNTIME and
  * friends are refused below stapdev (printed; false).
  */
 bool privilege_configure(struct session *s);

@@ -172,8 +172,14 @@ int use_server_run(struct session *s)
 {
 	const char *spec = s->use_server && *s->use_server ? s->use_server : DEFAULT_SERVER;
 	struct conn c;
-	if (!open_conn(spec, &c))
+	if (!open_conn(spec, &c)) {
+		if (s->use_server_auto)
+			fprintf(stderr, "stap: a member of stapusr who is not in stapdev compiles scripts on a compile server "
+				"(see man stap, --use-server), and none answers at %s: ask an administrator to start "
+				"stapc-server (cp %s/stapc-server.service /etc/systemd/system && systemctl enable --now "
+				"stapc-server), or name one with --use-server=HOST:PORT\n", spec, STAPC_DATADIR);
 		return STAP_EXIT_FAILURE;
+	}
 	if (c.peer) {
 		char fp[65];
 		wire_cert_fingerprint(c.peer, fp);

@@ -1,7 +1,7 @@
 # staprun installed setuid root for the group stapusr (mode 4754, as the
 # Debian postinst makes it), in a guest with the host's userland: a member of
 # stapusr runs a module root put under /lib/modules/R/systemtap/, and its -c
-# command runs as that user; the same user is refused another path and -d;
+# command runs as that user; the same user is refused another path and -R;
 # a member of stapdev (and stapusr, as SystemTap documents) may load any path; a user in neither group cannot run it.
 # The caller's environment does not reach the setuid staprun: SYSTEMTAP_RUNTIME, SYSTEMTAP_VERBOSE and
 # LD_LIBRARY_PATH set by alice are gone in the environment her -c command gets.
@@ -26,7 +26,7 @@ mkdir -p "$dir" && cp priv_t.ko "$dir/" || exit 13
 cp priv_t.ko /tmp/priv_t.ko && chmod 644 /tmp/priv_t.ko
 run alice alice /opt/stapc/staprun -c 'id -un' "$dir/priv_t.ko"
 run "alice other path" alice /opt/stapc/staprun /tmp/priv_t.ko
-run "alice -d" alice /opt/stapc/staprun -d priv_t
+run "alice -R" alice /opt/stapc/staprun -R "$dir/priv_t.ko"
 run "alice env" alice env SYSTEMTAP_RUNTIME=/tmp/evil SYSTEMTAP_VERBOSE=3 LD_LIBRARY_PATH=/tmp/evil STAPC_MARK=1 \
 	/opt/stapc/staprun -c env "$dir/priv_t.ko"
 run dave dave /opt/stapc/staprun -c true /tmp/priv_t.ko
@@ -41,7 +41,7 @@ echo "$alice" | grep -q '^alice\( rc=0\)*$' || fail "alice's -c command did not 
 echo "$alice" | grep -q 'rc=0$' || fail "alice's run failed: $alice"
 grep -A2 '^alice other path: ' out.txt | grep -q 'only when a trusted compile server signed it' ||
 	fail "alice loaded a module from another path"
-grep -A2 '^alice -d: ' out.txt | grep -q -- "option '-d' is not permitted to members of stapusr" || fail "alice unloaded a module"
+grep -A2 '^alice -R: ' out.txt | grep -q -- "option '-R' is not permitted to members of stapusr" || fail "alice loaded a module renamed"
 aenv=$(sed -n '/^alice env: /,/rc=/p' out.txt)
 echo "$aenv" | grep -q '^PATH=' || fail "alice's -c env did not run: $aenv"
 echo "$aenv" | grep -q 'rc=0$' || fail "alice's run with a set environment failed: $aenv"
