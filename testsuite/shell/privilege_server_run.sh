@@ -4,14 +4,8 @@
 # as a module signer), the setuid staprun loads the signed module and she sees
 # its output (man stap, --use-server; README.unprivileged). The same user's
 # kernel probe is refused by the server.
-fail() { echo "FAIL: $*"; exit 1; }
-ninep=
-for d in /lib/modules/*/kernel/fs/9p; do
-	r=${d#/lib/modules/}; r=${r%%/*}
-	case $r in *-rt-*) continue ;; esac
-	[ -d "/lib/modules/$r/build" ] && [ -f "/boot/vmlinuz-$r" ] && ninep=$r
-done
-[ -n "$ninep" ] || fail "no kernel with 9p modules and headers: apt-get install linux-image-amd64 linux-headers-amd64"
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
+ninep_release
 command -v setpriv >/dev/null || fail "setpriv (util-linux) is missing"
 command -v openssl >/dev/null || fail "openssl is missing"
 BIN=$(dirname "$STAP")
