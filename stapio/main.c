@@ -15,6 +15,7 @@
 
 #include "stapio.h"
 #include "modparam.h"
+#include "optarg.h"
 
 #define STAPIO_DEBUGFS "/sys/kernel/debug"
 #define STAPIO_DEBUGFS_MAGIC 0x64626720
@@ -194,30 +195,26 @@ static int stapio_parse(int argc, char **argv, struct stapio_options *opt)
 			opt->no_warnings = true;
 			break;
 		case 'C':
-			if (strcmp(optarg, "always") && strcmp(optarg, "never") && strcmp(optarg, "auto")) {
+			if (!stp_optarg_color(optarg)) {
 				stapio_err("-C needs always, never or auto, not '%s'", optarg);
 				return -1;
 			}
 			opt->color = optarg;
 			break;
-		case 'T': {
-			char *end;
-
-			opt->tick_ms = strtol(optarg, &end, 10);
-			if (*end || opt->tick_ms < 1 || opt->tick_ms > 3600000) {
+		case 'T':
+			if (!stp_optarg_long(optarg, 1, 3600000, &opt->tick_ms)) {
 				stapio_err("-T needs a time in ms from 1 to 3600000, not '%s'", optarg);
 				return -1;
 			}
 			break;
-		}
 		case 'M': {
-			char *end;
+			long sec;
 
-			opt->monitor_s = (int)strtol(optarg, &end, 10);
-			if (*end || opt->monitor_s < 1 || opt->monitor_s > 3600) {
+			if (!stp_optarg_long(optarg, 1, 3600, &sec)) {
 				stapio_err("-M needs an interval in seconds from 1 to 3600, not '%s'", optarg);
 				return -1;
 			}
+			opt->monitor_s = (int)sec;
 			break;
 		}
 		case 'o':

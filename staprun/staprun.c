@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "modparam.h"
+#include "optarg.h"
 #include "staprun.h"
 #include "transport_msgs.h"
 
@@ -146,6 +147,7 @@ static const char *staprun_strftime(const char *pattern)
 static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 {
 	int c;
+	long unused;	/* -T and -M are checked here, passed on to stapio as text */
 
 	memset(opt, 0, sizeof(*opt));
 	while ((c = getopt(argc, argv, "+o:s:b:c:x:vdhLADS:VwuC:T:r:RN:M:")) != -1) {
@@ -164,23 +166,19 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 			opt->rename = true;
 			break;
 		case 'C':
-			if (strcmp(optarg, "always") && strcmp(optarg, "never") && strcmp(optarg, "auto")) {
+			if (!stp_optarg_color(optarg)) {
 				staprun_err("-C needs always, never or auto, not '%s'", optarg);
 				return -1;
 			}
 			opt->color = optarg;
 			break;
-		case 'T': {
-			char *end;
-			long ms = strtol(optarg, &end, 10);
-
-			if (*end || ms < 1 || ms > 3600000) {
+		case 'T':
+			if (!stp_optarg_long(optarg, 1, 3600000, &unused)) {
 				staprun_err("-T needs a time in ms from 1 to 3600000, not '%s'", optarg);
 				return -1;
 			}
 			opt->tick_ms = optarg;
 			break;
-		}
 		case 'r': {
 			char *end;
 
@@ -208,17 +206,13 @@ static int staprun_parse(int argc, char **argv, struct staprun_options *opt)
 			}
 			break;
 		}
-		case 'M': {
-			char *end;
-			long sec = strtol(optarg, &end, 10);
-
-			if (*end || sec < 1 || sec > 3600) {
+		case 'M':
+			if (!stp_optarg_long(optarg, 1, 3600, &unused)) {
 				staprun_err("-M needs an interval in seconds from 1 to 3600, not '%s'", optarg);
 				return -1;
 			}
 			opt->monitor = optarg;
 			break;
-		}
 		case 'L':
 			opt->detach = true;
 			break;
