@@ -383,6 +383,7 @@ struct _stp_uprobe {
 	const char *filter_path;         /* .library(): only in processes running this program, or NULL */
 	int target_only;                 /* process.function... without a path: only in the -c/-x target and
 					    its descendants */
+	int pid;                         /* process(PID).function...: only in that process; 0: any */
 	const struct _stp_sdt_site *sdt; /* .mark(): the marker, or NULL */
 	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */

@@ -761,7 +761,9 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	if (!open_file(s, pt->path, root->arg ? root->arg->loc : root->loc, pt->optional, &uf))
 		return false;
 	pt->path = pt->file = uf.target;
-	const char *family = ast_printf("process(\"%s\")", pt->path);
+	/* process(PID) stays so: the probe fires in that process only */
+	const char *family = pt->pid ? ast_printf("process(%lld)", (long long)pt->pid)
+				     : ast_printf("process(\"%s\")", pt->path);
 	struct probe_component *c = probes_component(pp, next);
 	if (!strcmp(c->name, "library")) {
 		if (!string_arg(c, "a library name or path"))
@@ -926,7 +928,7 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 			struct uprobe_site *site = pt->sites.items[j];
 			emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, "
 				  ".semaphore = 0x%llxULL, .is_return = %d, .relocatable = %d, .filter_path = %s, .sdt = %s, "
-				  ".what = %s%s%s%s },",
+				  ".what = %s%s%s%s%s },",
 				  r->index, emit_c_string(pt->file), (unsigned long long)site->offset,
 				  (unsigned long long)site->vaddr, (unsigned long long)site->semaphore, pt->is_return,
 				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
@@ -935,7 +937,8 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 				  site->callee_return ? ast_printf(", .callee_return = %lldL", (long long)site->callee_return) : "",
 				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 						     targetvar_entry_size(r->scope)) : "",
-				  pt->target_only ? ", .target_only = 1" : "");
+				  pt->target_only ? ", .target_only = 1" : "",
+				  pt->pid ? ast_printf(", .pid = %lld", (long long)pt->pid) : "");
 		}
 	}
 	emit_close(e, "};");

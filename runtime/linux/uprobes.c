@@ -230,7 +230,7 @@ static const char *_stp_sdt_provider(struct _stp_context *c)
 	return up && up->sdt ? up->sdt->provider : "";
 }
 
-/* .library() probes: is current running the program? A point without a path: is it the target? */
+/* .library() probes: is current running the program? A point without a path: is it the target? With a PID: that process? */
 static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 {
 #ifdef STP_PRIVILEGE_STAPUSR
@@ -238,6 +238,8 @@ static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 		return false;	/* another user's process: not this user's to probe */
 #endif
 	if (up->target_only && !_stp_tf_in_target(current))
+		return false;
+	if (up->pid && current->tgid != up->pid)
 		return false;
 	return !up->filter_kpath.dentry ||
 	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
