@@ -775,8 +775,10 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		pt->file = uf.target;
 		family = ast_printf("%s.library(\"%s\")", family, pt->file);
 		c = probes_component(pp, ++next);
-		if (!c || (strcmp(c->name, "function") && strcmp(c->name, "plt"))) {
-			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\") or .plt after .library(...)");
+		if (!c || (strcmp(c->name, "function") && strcmp(c->name, "plt") && strcmp(c->name, "statement") &&
+			   strcmp(c->name, "mark") && strcmp(c->name, "provider"))) {
+			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\"), .statement(\"function@file:line\"), "
+				   ".mark(\"name\"), .provider(\"name\").mark(\"name\") or .plt after .library(...)");
 			return false;
 		}
 	}
