@@ -143,11 +143,14 @@ static bool perf_resolve(struct session *s, struct probe_point *pp, struct resol
 			diag_error(c->loc, "perf ....counter(\"NAME\") needs a name in quotes, which @perf(\"NAME\") reads");
 			return false;
 		}
-		if (!pt->task) {
-			diag_error(c->loc, "a perf .counter needs .process before it: @perf reads the counter of "
-				   "the task its probe runs in (a counter per CPU is not current elsewhere)");
+		/* man stapprobes lists .counter without .process: the -c/-x target's, when there is one */
+		if (!pt->task && !s->target_cmd && !s->target_pid) {
+			diag_error(c->loc, "a perf .counter needs .process[(\"path\")] before it, or a -c/-x target: "
+				   "@perf reads the counter of the task its probe runs in (a counter per CPU is not "
+				   "current elsewhere)");
 			return false;
 		}
+		pt->task = true;
 		if (rate_given) {
 			diag_error(c->loc, "a perf .counter only counts: it takes no .sample or .hz");
 			return false;

@@ -456,7 +456,7 @@ static void add_inline_sites(struct user_file *uf, const struct linespec *ls, st
  * readable; its .return probe still goes on the entry.
  */
 static bool resolve_function(struct user_file *uf, struct probe_component *c, struct process_point *pt,
-			     const char *family, const char *suffix, enum inline_choice inlines)
+			     const char *family, const char *suffix, enum inline_choice inlines, bool exported)
 {
 	struct vec fns = {0}, dfuncs = {0};
 	struct linespec ls;
@@ -490,12 +490,22 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 		}
 		fns.n = kept;
 	}
+	if (exported) {
+		int kept = 0;
+		for (int i = 0; i < fns.n; i++) {
+			struct elfsym_func *fn = fns.items[i];
+			if (elfsym_exported(uf->elf, fn->name, fn->vaddr))
+				fns.items[kept++] = fn;
+		}
+		fns.n = kept;
+	}
 	int before = pt->sites.n;
 	if (inlines != INLINE_NONE && uf->di)
 		add_inline_sites(uf, &ls, pt, family, suffix);
 	if (!fns.n && pt->sites.n == before) {
 		not_found(pt->optional, c->arg->loc, ast_printf("no %sfunction matching '%s' in %s",
-								 inlines == INLINE_ONLY ? "inlined " : "", c->arg->u.str, pt->file));
+								 inlines == INLINE_ONLY ? "inlined " : exported ? "exported " : "",
+								 c->arg->u.str, pt->file));
 		return false;
 	}
 	for (int i = 0; i < fns.n; i++) {
@@ -805,6 +815,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	/* the suffix first: a .return probe's sites and variables differ */
 	const char *suffix = "";
 	enum inline_choice inlines = INLINE_ALSO;
+	bool exported = false;	/* .exported: only the functions the file exports (its .dynsym) */
 	struct probe_component *sc = probes_component(pp, next + 1), *label = NULL, *callee = NULL;
 	if (sc && is_function && (!strcmp(sc->name, "callee") || !strcmp(sc->name, "callees"))) {
 		struct probe_component *after = probes_component(pp, next + 2);
@@ -841,6 +852,10 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		} else if (is_function && !strcmp(sc->name, "inline") && !sc->arg && probes_ncomponents(pp) == next + 2) {
 			inlines = INLINE_ONLY;
 			suffix = ".inline";
+		} else if (is_function && !strcmp(sc->name, "exported") && !sc->arg && probes_ncomponents(pp) == next + 2) {
+			inlines = INLINE_NONE;	/* an inlined copy is not the exported function */
+			exported = true;
+			suffix = ".exported";
 		} else if ((is_function || (is_plt && !strcmp(sc->name, "return"))) && !sc->arg &&
 			   (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) && probes_ncomponents(pp) == next + 2) {
 			pt->is_return = !strcmp(sc->name, "return");
@@ -848,7 +863,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 			inlines = INLINE_NONE;
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
-				   is_function ? ": only .call, .return, .inline or .label(\"name\") may follow"
+				   is_function ? ": only .call, .return, .inline, .exported or .label(\"name\") may follow"
 				   : is_plt ? ": only .return may follow" : !strcmp(c->name, "statement") ? ": only .nearest may follow" : "");
 			return false;
 		}
@@ -859,7 +874,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	else if (is_function && label)
 		ok = string_arg(c, "a function name") && resolve_label(&uf, c, label, pt, family);
 	else if (is_function)
-		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix, inlines);
+		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix, inlines, exported);
 	else if (is_plt)
 		ok = (!c->arg || string_arg(c, "a symbol name")) && resolve_plt(&uf, c, pt, family, suffix);
 	else if (!strcmp(c->name, "statement"))

@@ -1,16 +1,22 @@
-# process("prog").library("lib").mark(...), .provider(...).mark(...), .statement(...) and
-# .statement(...).nearest: resolved in a shared library with DWARF and a hand-written SDT
-# marker (pass 2), then run in a guest (--remote=qemu, the program copied with its library):
-# the marker fires with its operand, its semaphore is set while the probe is on, and the
-# statement probe reads a local.
+# process("prog").library("lib").mark(...), .provider(...).mark(...), .statement(...),
+# .statement(...).nearest and .function("*").exported: resolved in a shared library with DWARF
+# and a hand-written SDT marker (pass 2; .exported leaves the library's static function out),
+# then run in a guest (--remote=qemu, the program copied with its library): the marker fires
+# with its operand, its semaphore is set while the probe is on, the statement probe reads a
+# local, the exported function's probe its parameter.
 fail() { echo "FAIL: $*"; exit 1; }
 cat > libmk.c <<'LIBRARY'
 /* A shared library with DWARF and one SDT marker written by hand (a nop and its .note.stapsdt). */
 unsigned short libmk_semaphore __attribute__((section(".probes")));
 
+static int libmk_double(int n)
+{
+	return n * 2;
+}
+
 int libmk_work(int n)
 {
-	int twice = n * 2;
+	int twice = libmk_double(n);
 
 	__asm__ __volatile__("990: nop\n"
 			     ".pushsection .note.stapsdt,\"\",\"note\"\n"
@@ -53,6 +59,7 @@ probe $lib.mark("work") { printf("%s:%s %d\n", \$\$provider, \$\$name, \$arg1) }
 probe $lib.provider("libmk").mark("work") { }
 probe $lib.statement("libmk_work@libmk.c:$line") { printf("line $line: twice=%d\n", \$twice) }
 probe $lib.statement("libmk_work@libmk.c:$((line - 1))").nearest { }
+probe $lib.function("*").exported { printf("exported %s(%d)\n", ppfunc(), \$n) }
 STP
 "$STAP" -p2 -r "$RELEASE" points.stp > points.p2 2>&1 || { cat points.p2; fail "pass 2"; }
 full="process(\"$dir/prog\").library(\"$dir/libmk.so\")"
@@ -60,13 +67,20 @@ for point in "$full.provider(\"libmk\").mark(\"work\") /* points.stp:1:" "$full.
              "$full.statement(\"libmk_work@libmk.c:$line\") /* points.stp:3:" "$full.statement(\"libmk_work@libmk.c:$line\") /* points.stp:4:"; do
   grep -qF "$point" points.p2 || { cat points.p2; fail "no $point"; }
 done
+exported=$(grep -F ".exported /* points.stp:5:" points.p2)
+[ "$exported" = "$full.function(\"libmk_work@libmk.c:9\").exported /* points.stp:5:1 */" ] ||
+  { cat points.p2; fail "expected .exported to match libmk_work alone"; }
+printf 'probe %s.function("libmk_d*") { }\n' "$lib" > static.stp
+"$STAP" -p2 -r "$RELEASE" static.stp 2>&1 | grep -qF "function(\"libmk_double@libmk.c:4\")" ||
+  fail "libmk_double is not a function of libmk.so, so .exported leaving it out proves nothing"
 
 # in a guest: the two marker probes share the marker's uprobe and semaphore (the statement
 # probe is on another instruction: the kernel refuses a uprobe with and one without a
 # reference counter at one address)
 STAPC_QEMU_USERLAND=copy "$STAP" --remote=qemu:"$RELEASE" -c ./prog points.stp > run.out 2> run.err ||
   { cat run.err; fail "the run exited $?"; }
-expected="libmk:work 6
+expected="exported libmk_work(3)
+libmk:work 6
 libmk_work(3) = 7, semaphore set
 line $line: twice=6"
 [ "$(sort run.out)" = "$(printf '%s\n' "$expected" | sort)" ] || { cat run.out run.err; fail "unexpected output"; }
