@@ -586,6 +586,66 @@ static bool resolve_statement(struct user_file *uf, struct probe_component *c, b
 	return true;
 }
 
+/*
+ * .statement(ADDRESS): the instruction at a link-time address inside a
+ * function of the file's symbol table, with the variables DWARF gives
+ * there; .statement(ADDRESS).absolute (guru): any address of the file's
+ * loaded segments, unchecked, without variables.
+ */
+static bool resolve_statement_address(struct session *s, struct user_file *uf, struct probe_component *c,
+				      struct probe_component *absolute, struct process_point *pt, const char *family)
+{
+	uint64_t addr = (uint64_t)c->arg->u.num, offset;
+	const char *pp = ast_printf("%s.statement(0x%llx)%s", family, (unsigned long long)addr, absolute ? ".absolute" : "");
+	if (absolute && !s->guru) {
+		diag_error(absolute->loc, ".statement(ADDRESS).absolute needs guru mode (-g): the address is not checked "
+			   "against the code of %s", pt->file);
+		return false;
+	}
+	if (!elfsym_offset(uf->elf, addr, &offset)) {
+		not_found(pt->optional, c->arg->loc, ast_printf("address 0x%llx is in no loaded segment of %s",
+								 (unsigned long long)addr, pt->file));
+		return false;
+	}
+	const char *what = ast_printf("0x%llx", (unsigned long long)addr);
+	if (absolute) {
+		add_site(pt, offset, addr, what, pp, bare_scope(".absolute probes read no variables", false, what));
+		return true;
+	}
+	struct vec syms = {0};
+	struct elfsym_func *fn = NULL;
+	elfsym_symbols(uf->elf, &syms);
+	for (int i = 0; i < syms.n && !fn; i++) {
+		struct elfsym_func *f = syms.items[i];
+		if (f->vaddr <= addr && addr < f->vaddr + f->size && elfsym_offset(uf->elf, f->vaddr, &(uint64_t){0}))
+			fn = f;
+	}
+	struct vec funcs = {0};
+	if (fn) {
+		elfsym_functions(uf->elf, fn->name, &funcs);
+		if (!funcs.n)
+			fn = NULL;	/* a data object */
+	}
+	if (!fn) {
+		not_found(pt->optional, c->arg->loc, ast_printf("no function of %s holds address 0x%llx (.absolute "
+								 "probes any address, in guru mode)", pt->file,
+								 (unsigned long long)addr));
+		return false;
+	}
+	what = ast_printf("%s+0x%llx", fn->name, (unsigned long long)(addr - fn->vaddr));
+	struct dbg_func *df = NULL;
+	struct vec dfuncs = {0};
+	if (uf->di)
+		dbg_functions(uf->di, fn->name, NULL, false, &dfuncs);
+	for (int j = 0; j < dfuncs.n && !df; j++)
+		if (((struct dbg_func *)dfuncs.items[j])->addr == fn->vaddr)
+			df = dfuncs.items[j];
+	add_site(pt, offset, addr, what, pp,
+		 df ? dwarf_scope(uf->di, df, addr, false, false, what)
+		    : bare_scope(uf->di ? ast_printf("%s has no DWARF for %s", pt->file, fn->name) : uf->no_dwarf, false, what));
+	return true;
+}
+
 /* .function("pattern").label("glob"): the labelled code, in each matching function (DWARF only). */
 static bool resolve_label(struct user_file *uf, struct probe_component *c, struct probe_component *lc,
 			  struct process_point *pt, const char *family)
@@ -837,8 +897,12 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		sc = NULL;
 	}
 	bool nearest = false;
+	struct probe_component *absolute = NULL;
 	if (sc) {
-		if (!strcmp(c->name, "statement") && !strcmp(sc->name, "nearest") && !sc->arg) {
+		if (!strcmp(c->name, "statement") && c->arg && c->arg->kind == NODE_NUM && !strcmp(sc->name, "absolute") &&
+		    !sc->arg && probes_ncomponents(pp) == next + 2) {
+			absolute = sc;
+		} else if (!strcmp(c->name, "statement") && !strcmp(sc->name, "nearest") && !sc->arg) {
 			struct probe_component *extra = probes_component(pp, next + 2);
 			if (extra) {
 				diag_error(extra->loc, "unexpected '.%s' after .statement(...).nearest", extra->name);
@@ -864,7 +928,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
 				   is_function ? ": only .call, .return, .inline, .exported or .label(\"name\") may follow"
-				   : is_plt ? ": only .return may follow" : !strcmp(c->name, "statement") ? ": only .nearest may follow" : "");
+				   : is_plt ? ": only .return may follow" : !strcmp(c->name, "statement") ? ": only .nearest (or .absolute after an address) may follow" : "");
 			return false;
 		}
 	}
@@ -877,6 +941,8 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix, inlines, exported);
 	else if (is_plt)
 		ok = (!c->arg || string_arg(c, "a symbol name")) && resolve_plt(&uf, c, pt, family, suffix);
+	else if (!strcmp(c->name, "statement") && c->arg && c->arg->kind == NODE_NUM && !nearest)
+		ok = resolve_statement_address(s, &uf, c, absolute, pt, family);
 	else if (!strcmp(c->name, "statement"))
 		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, nearest, pt, family);
 	else

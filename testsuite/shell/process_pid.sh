@@ -1,4 +1,4 @@
-# process(PID).function/.statement/.return: stap reads the program of a live process from
+# process(PID).function/.statement/.return/.statement(ADDRESS)[.absolute]: stap reads the program of a live process from
 # /proc/PID/exe (it runs where the process does), resolves the points in it like
 # process("path"), shows them as process(PID)..., and restricts the uprobes to that process
 # (.pid in the generated table). With --remote or --sysroot, or a PID with no process, a
@@ -31,6 +31,12 @@ printf 'probe process(%d).function("work") { println($n) }\nprobe process(%d).fu
 for point in "process($pid).function(\"work@pidprog.c:4\")" "process($pid).function(\"work@pidprog.c:4\").return" \
              "process($pid).statement(\"work@pidprog.c:6\")"; do
   grep -qF "$point /*" pid.p2 || { cat pid.p2; fail "no $point at pass 2"; }
+done
+work=$(nm pidprog | awk '$3 == "work" { print $1 }' | sed 's/^0*//')
+printf 'probe process(%d).statement(0x%s) { }\nprobe process(%d).statement(0x%s).absolute { }\n' $pid $work $pid $work > addr.stp
+"$STAP" -g -p2 -r "$RELEASE" addr.stp > addr.p2 2>&1 || { cat addr.p2; fail "process($pid).statement(0x$work) at pass 2"; }
+for point in "process($pid).statement(0x$work) /*" "process($pid).statement(0x$work).absolute /*"; do
+  grep -qF "$point" addr.p2 || { cat addr.p2; fail "no $point at pass 2"; }
 done
 "$STAP" -p3 -r "$RELEASE" pid.stp > pid.c 2>&1 || { cat pid.c; fail "process($pid).function at pass 3"; }
 n=$(grep -c "\.path = \"$here/pidprog\",.*\.pid = $pid }" pid.c)
