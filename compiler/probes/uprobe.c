@@ -723,7 +723,7 @@ static bool resolve_callees(struct user_file *uf, struct probe_component *c, str
 			}
 			if (!callee || !elfsym_offset(uf->elf, callee->addr, &offset))
 				continue;
-			struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, false, false,
+			struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, pt->is_return, false,
 								 ast_printf("function %s called from %s", callee->name, f->name));
 			if (dbg_prologue_end(uf->di, callee) != callee->addr) {
 				/* unoptimized: the parameters are still in the argument registers */
@@ -886,14 +886,17 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 					   "chain of callers on the stack, which stapc does not do");
 			return false;
 		}
-		if (after && (strcmp(after->name, "call") || after->arg || probes_ncomponents(pp) != next + 3)) {
-			diag_error(after->loc, "unexpected '.%s' after .%s(...): only .call may follow%s", after->name, sc->name,
-				   !strcmp(after->name, "return") ? " (stapc checks the caller only at the callee's entry)" : "");
+		if (after && ((strcmp(after->name, "call") && strcmp(after->name, "return")) || after->arg ||
+			      probes_ncomponents(pp) != next + 3)) {
+			diag_error(after->loc, "unexpected '.%s' after .%s(...): only .call or .return may follow", after->name,
+				   sc->name);
 			return false;
 		}
 		callee = sc;
-		if (after)
-			suffix = ".call";
+		if (after) {
+			suffix = ast_printf(".%s", after->name);
+			pt->is_return = !strcmp(after->name, "return");
+		}
 		sc = NULL;
 	}
 	bool nearest = false;
