@@ -185,7 +185,7 @@ static void _stp_perf_on_exit(void *data, struct task_struct *p)
 		queue_work(system_wq, &_stp_perf_work);
 }
 
-/* Process context: the counter of pp on t, or NULL (reported once a session). */
+/* Process context: the counter of pp on t, or NULL (a failure reported once a session). */
 static struct perf_event *_stp_perf_task_counter(struct _stp_perf_probe *pp, struct task_struct *t)
 {
 	struct perf_event_attr attr = {
@@ -200,7 +200,8 @@ static struct perf_event *_stp_perf_task_counter(struct _stp_perf_probe *pp, str
 
 	if (!IS_ERR(ev))
 		return ev;
-	if (!xchg(&_stp_perf_warned, true))
+	/* -ESRCH: the task exited before its counter was made (a short-lived one): nothing to say */
+	if (PTR_ERR(ev) != -ESRCH && !xchg(&_stp_perf_warned, true))
 		_stp_warn("probe %s at %s: no counter for task %d: %s (%ld)", pp->probe->pp, pp->probe->location,
 			  task_pid_nr(t), _stp_perf_strerror((int)PTR_ERR(ev)), PTR_ERR(ev));
 	return NULL;
