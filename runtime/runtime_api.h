@@ -307,8 +307,10 @@ struct _stp_procfs_file {
 
 /*
  * perf.sw.NAME, perf.hw.NAME, perf.type(T).config(C) [.sample(N) | .hz(N)]: a counter per CPU;
- * with .process one counter on the -c/-x target; with .counter("NAME") it only counts.
+ * with .process one counter on the -c/-x target, with .process("path") one on each task running
+ * path; with .counter("NAME") it only counts.
  */
+struct _stp_perf_task;
 struct _stp_perf_probe {
 	const struct _stp_probe *probe;
 	u32 type;                        /* PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, ... */
@@ -316,8 +318,11 @@ struct _stp_perf_probe {
 	u64 sample_period;               /* events per probe hit; with freq hits a second; 0: counting only */
 	int freq;                        /* .hz(N) */
 	int task;                        /* .process: on the target task (_stp_target), not per CPU */
+	const char *path;                /* .process("path"): a counter on each task running it; or NULL */
 	const char *counter;             /* .counter("NAME"), read by @perf("NAME"); NULL: the body runs */
 	struct perf_event **events;      /* runtime-owned: one per CPU, by CPU id; or [0] the task's */
+	struct _stp_perf_task *tasks;    /* runtime-owned, with path: the tasks counted (perf.c) */
+	struct path kpath;               /* runtime-owned, with path: the program, held while registered */
 	s64 final;                       /* runtime-owned: a counter's value when the session stopped */
 };
 
@@ -378,6 +383,7 @@ struct _stp_uprobe {
 	const char *filter_path;         /* .library(): only in processes running this program, or NULL */
 	int target_only;                 /* process.function... without a path: only in the -c/-x target and
 					    its descendants */
+	int pid;                         /* process(PID).function...: only in that process; 0: any */
 	const struct _stp_sdt_site *sdt; /* .mark(): the marker, or NULL */
 	const char *what;                /* "main", "main+0x1c", "provider:name", for messages */
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */

@@ -175,6 +175,24 @@ void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *ou
 		vec_sort(out, by_name);
 }
 
+/* Whether the file exports a function name at vaddr: a defined function symbol of .dynsym. */
+bool elfsym_exported(struct elfsym_file *f, const char *name, uint64_t vaddr)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section_type(f->elf, SHT_DYNSYM, &shdr);
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	size_t count = data && shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *sname;
+		if (gelf_getsym(data, (int)i, &sym) && sym.st_shndx != SHN_UNDEF && sym.st_value == vaddr &&
+		    (GELF_ST_TYPE(sym.st_info) == STT_FUNC || GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) &&
+		    (sname = elf_strptr(f->elf, shdr.sh_link, sym.st_name)) && !strcmp(sname, name))
+			return true;
+	}
+	return false;
+}
+
 /*
  * The PLT: .rela.plt's R_X86_64_JUMP_SLOT relocations, in order, name
  * the entries of .plt.sec (the IBT layout: entry i at 16 * i) or, without

@@ -45,6 +45,8 @@ bool elfsym_offset(const struct elfsym_file *f, uint64_t vaddr, uint64_t *offset
 
 /* Functions whose names match pattern (fnmatch), sorted by name, duplicates dropped: of struct elfsym_func *. */
 void elfsym_functions(struct elfsym_file *f, const char *pattern, struct vec *out);
+/* Whether the file exports function name at link-time address vaddr (a defined symbol of .dynsym). */
+bool elfsym_exported(struct elfsym_file *f, const char *name, uint64_t vaddr);
 
 /* PLT entries whose symbol matches pattern (fnmatch), sorted by name: of struct elfsym_func * (name: the
    symbol, vaddr and offset: the entry's). Empty without a .rela.plt (a static program). */

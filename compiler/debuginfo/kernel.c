@@ -436,6 +436,31 @@ const char *kernel_symbol_missing(struct session *s, const char *name)
 	return ast_printf("kernel %s has no function symbol '%s' (its System.map)", s->release, name);
 }
 
+bool kernel_data_symbol_known(struct session *s, const char *name)
+{
+	const char *candidates[] = {
+		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
+		ast_printf("/usr/lib/debug/boot/System.map-%s", s->release),
+		ast_printf("/boot/System.map-%s", s->release),
+	};
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
+		char line[512], type, sym[400];
+		unsigned long long addr;
+		bool found = false;
+		while (f && !found && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx %c %399s", &addr, &type, sym) != 3 || addr == ~0ULL)
+				continue;
+			found = strchr("DdBbRrGgSsVv", type) && !strcmp(sym, name);
+		}
+		if (f)
+			fclose(f);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
 const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name)
 {
 	const char *path = btf_path(s, module);

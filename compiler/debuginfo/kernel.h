@@ -41,6 +41,8 @@ struct vec *kernel_header_types(struct session *s);
 const char *kernel_symbol_missing(struct session *s, const char *name);
 /* Does a real System.map of the target list the function symbol name? (false without one) */
 bool kernel_symbol_known(struct session *s, const char *name);
+/* Does a System.map of the target list the data symbol name (a variable, or one the linker script defines, like jiffies)? */
+bool kernel_data_symbol_known(struct session *s, const char *name);
 
 /* The target's modules (names as kbuild gives them, '_' for '-') matching glob, sorted, from
    /lib/modules/R/modules.dep. */

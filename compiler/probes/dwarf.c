@@ -894,6 +894,12 @@ static bool kernel_expand(struct session *s, struct probe_point *pp, const struc
 		}
 		return address_expand(s, &rq, tmpl, out);
 	}
+	if (what && !strcmp(what->name, "mark") && !strcmp(module, "kernel")) {
+		/* the markers API left Linux in 2.6.32; man stapprobes: kernel.mark needs a kernel that has it */
+		diag_error(what->loc, "kernel.mark(...) needs kernel markers, which Linux removed in 2.6.32 (this "
+			   "kernel has none): use the tracepoint, kernel.trace(\"name\")");
+		return false;
+	}
 	if (!what || (!rq.statement && strcmp(what->name, "function")) || !what->arg || what->arg->kind != NODE_STR) {
 		diag_error(what ? what->loc : pp->loc, "expected %s.function(\"pattern\")%s", first->name,
 			   !strcmp(module, "kernel") ? ", kernel.statement(\"func@file:line\") or kernel.trace(\"name\")"

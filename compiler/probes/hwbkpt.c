@@ -31,12 +31,17 @@ struct hwbkpt_point {
 	bool rw;                 /* .rw: reads too; .write: writes only */
 };
 
-/* With the kernel's DWARF, a data symbol must be one of its globals. */
+/*
+ * With the kernel's DWARF, a data symbol must be one of its globals, or a
+ * data symbol of its System.map (jiffies: the linker script defines it, so
+ * DWARF has no variable of that name; kallsyms finds it at START).
+ */
 static bool symbol_known(struct session *s, const char *name)
 {
 	const char *err = NULL;
 	struct debuginfo *di = kernel_debuginfo(s, "kernel", &err);
-	return !di || di->source != DBG_SOURCE_DWARF || dbg_global(di, name, NULL) != NULL;
+	return !di || di->source != DBG_SOURCE_DWARF || dbg_global(di, name, NULL) != NULL ||
+	       kernel_data_symbol_known(s, name);
 }
 
 static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)

@@ -2,9 +2,10 @@
  * probes/perf.c - perf.sw.NAME and perf.hw.NAME [.sample(N) | .hz(N)]: a
  * perf event counter on every CPU whose overflow, every N events (default
  * 1000000) or N times a second, runs the probe. Also perf.type(T).config(C)
- * for any raw type and config. With .process[("path")] the counter is the
- * -c/-x target's instead; with .counter("NAME") after that it only counts,
- * and @perf("NAME") reads it.
+ * for any raw type and config. With .process the counter is the -c/-x
+ * target's instead; with .process("path") every task running path has its
+ * own (the target's alone when path is its program); with .counter("NAME")
+ * after that it only counts, and @perf("NAME") reads the current task's.
  *
  * Hardware counters need a PMU: where there is none (a virtual machine
  * without one) the module reports it when the session starts.
@@ -24,7 +25,8 @@ struct perf_point {
 	uint64_t config;     /* the event within the type */
 	uint64_t sample;     /* events per probe hit, or hits a second with freq; 0 for a counter */
 	bool freq;           /* .hz(N): sample is a frequency */
-	bool task;           /* .process: counts in the -c/-x target only, not per CPU */
+	bool task;           /* .process: counts in one task (the -c/-x target) or in path's, not per CPU */
+	const char *path;    /* .process("path") of another program than the target's: every task running it; or NULL */
 	const char *counter; /* .counter("NAME"): read with @perf("NAME"), the body never runs; or NULL */
 };
 
@@ -54,27 +56,30 @@ static bool number_arg(struct probe_component *c, const char *what, int64_t *v)
 }
 
 /*
- * .process or .process("path"): the counter follows the -c/-x target (the
- * task stapio starts or attaches to), so the session needs one, and a path
- * must be its program.
+ * .process or .process("path"). Without a path, or with the program of the
+ * -c/-x target, the counter follows the target (the task stapio starts or
+ * attaches to), so the session needs one. Any other path: every task that
+ * runs it gets its own counter (*path, the program's absolute path).
  */
-static bool perf_process(struct session *s, struct probe_component *c)
+static bool perf_process(struct session *s, struct probe_component *c, const char **path)
 {
-	if (!s->target_cmd && !s->target_pid) {
-		diag_error(c->loc, "perf ....process counts in the -c or -x target, and this session has neither");
-		return false;
-	}
-	if (!c->arg)
+	*path = NULL;
+	if (!c->arg) {
+		if (!s->target_cmd && !s->target_pid) {
+			diag_error(c->loc, "perf ....process counts in the -c or -x target, and this session has "
+				   "neither (name a program: .process(\"path\"))");
+			return false;
+		}
 		return true;
+	}
 	const char *want, *target = process_target_program(s);
 	if (c->arg->kind != NODE_STR || !process_program_path(s, c->arg->u.str, c->arg->loc, false, &want))
 		return false;
 	const char *have;
-	if (!target || !process_program_path(s, target, c->loc, true, &have) || strcmp(have, want)) {
-		diag_error(c->arg->loc, "perf ....process(\"%s\") counts in the -c or -x target, whose program is %s",
-			   want, target ? target : "unknown");
-		return false;
-	}
+	if ((s->target_cmd || s->target_pid) && target && process_program_path(s, target, c->loc, true, &have) &&
+	    !strcmp(have, want))
+		return true;
+	*path = want;
 	return true;
 }
 
@@ -128,7 +133,7 @@ static bool perf_resolve(struct session *s, struct probe_point *pp, struct resol
 		c = probes_component(pp, ++next);
 	}
 	if (c && !strcmp(c->name, "process")) {
-		if (!perf_process(s, c))
+		if (!perf_process(s, c, &pt->path))
 			return false;
 		pt->task = true;
 		c = probes_component(pp, ++next);
@@ -138,11 +143,14 @@ static bool perf_resolve(struct session *s, struct probe_point *pp, struct resol
 			diag_error(c->loc, "perf ....counter(\"NAME\") needs a name in quotes, which @perf(\"NAME\") reads");
 			return false;
 		}
-		if (!pt->task) {
-			diag_error(c->loc, "a perf .counter needs .process before it: @perf reads the counter of "
-				   "the task its probe runs in (a counter per CPU is not current elsewhere)");
+		/* man stapprobes lists .counter without .process: the -c/-x target's, when there is one */
+		if (!pt->task && !s->target_cmd && !s->target_pid) {
+			diag_error(c->loc, "a perf .counter needs .process[(\"path\")] before it, or a -c/-x target: "
+				   "@perf reads the counter of the task its probe runs in (a counter per CPU is not "
+				   "current elsewhere)");
 			return false;
 		}
+		pt->task = true;
 		if (rate_given) {
 			diag_error(c->loc, "a perf .counter only counts: it takes no .sample or .hz");
 			return false;
@@ -164,8 +172,9 @@ static void perf_row(struct emitter *e, const struct resolved_probe *r)
 {
 	const struct perf_point *pt = r->data;
 	emit_line(e, "{ .probe = &_stp_probes[%d], .type = %" PRIu32 ", .config = %" PRIu64 "ULL, "
-		  ".sample_period = %" PRIu64 "ULL%s%s%s%s },", r->index, pt->type, pt->config, pt->sample,
+		  ".sample_period = %" PRIu64 "ULL%s%s%s%s%s%s },", r->index, pt->type, pt->config, pt->sample,
 		  pt->freq ? ", .freq = 1" : "", pt->task ? ", .task = 1" : "",
+		  pt->path ? ", .path = " : "", pt->path ? emit_c_string(pt->path) : "",
 		  pt->counter ? ", .counter = " : "", pt->counter ? emit_c_string(pt->counter) : "");
 }
 

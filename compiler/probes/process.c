@@ -9,6 +9,7 @@
  * An absolute path with wildcards (process("/lib64/libc.so*")) is expanded
  * against the target's file system (--sysroot): one point per file.
  */
+#include <errno.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -68,6 +69,43 @@ const char *process_target_program(struct session *s)
 	return NULL;
 }
 
+/*
+ * process(PID).function(...) and the other uprobe points: as SystemTap, stap
+ * probes the program PID runs when it compiles (/proc/PID/exe), and the
+ * probes fire only in that process. That needs stap to run where the process
+ * lives: not with --remote, and not with --sysroot (another machine's files).
+ * NULL after a diagnostic.
+ */
+static const char *process_pid_program(struct session *s, struct probe_point *pp, const char *what, int64_t pid)
+{
+	struct probe_component *root = probes_component(pp, 0);
+	const char *elsewhere = s->remote || s->remotes.n ? "the probes run on a --remote target"
+				: s->sysroot ? "the target's files are under --sysroot" : NULL;
+	if (elsewhere) {
+		diag_error(root->arg->loc, "process(%lld).%s: stap finds the program of a process id in /proc on "
+			   "this machine, but %s: name the program, process(\"/path/to/program\").%s(...), or use "
+			   "process.%s with -x PID", (long long)pid, what, elsewhere, what, what);
+		return NULL;
+	}
+	char buf[PATH_MAX];
+	ssize_t n = readlink(ast_printf("/proc/%lld/exe", (long long)pid), buf, sizeof(buf) - 1);
+	if (n <= 0) {
+		diag_error(root->arg->loc, "process(%lld).%s: no process %lld whose program stap can read on this "
+			   "machine (/proc/%lld/exe: %s): name the program, process(\"/path/to/program\").%s(...), "
+			   "or use process.%s with -x PID where the process runs", (long long)pid, what, (long long)pid,
+			   (long long)pid, strerror(errno), what, what);
+		return NULL;
+	}
+	buf[n] = 0;
+	const char *deleted = strstr(buf, " (deleted)");
+	if (deleted && !deleted[10]) {
+		diag_error(root->arg->loc, "process(%lld).%s: the program of process %lld, %.*s, was deleted or "
+			   "replaced since it started", (long long)pid, what, (long long)pid, (int)(deleted - buf), buf);
+		return NULL;
+	}
+	return ast_strdup(buf);
+}
+
 static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
 {
 	struct probe_component *root = probes_component(pp, 0);
@@ -101,10 +139,10 @@ static bool process_resolve(struct session *s, struct probe_point *pp, struct pr
 	} else {
 		pt->kind = PROCESS_UPROBE;
 		if (pt->pid) {
-			diag_error(root->loc, "process(PID).%s is not supported: name the program, "
-				   "process(\"/path/to/program\").%s(...), or use process.%s with -x PID", c->name,
-				   c->name, c->name);
-			return false;
+			pt->path = process_pid_program(s, pp, c->name, pt->pid);
+			if (!pt->path)
+				return false;
+			return uprobe_resolve(s, pp, 1, pt);
 		}
 		if (!pt->path) {
 			pt->path = process_target_program(s);

@@ -4,7 +4,8 @@
  * error at pass 2 saying why (with the "in expansion of alias" note that
  * names the script's point); optional ('?', or through an optional alias)
  * or reached through a wildcard (vfs.*) it matches nothing, quietly, so an
- * umbrella alias or a wildcard skips it.
+ * umbrella alias or a wildcard skips it. A suffix an alias passes on
+ * (nfsd.proc2.read.return) is as unavailable as the point itself.
  */
 #include "diag.h"
 #include "probes.h"
@@ -23,8 +24,8 @@ static bool unavailable_expand(struct session *s, struct probe_point *pp, const 
 	(void)s;
 	(void)out;
 	struct probe_component *c = probes_component(pp, 0);
-	if (!c->arg || c->arg->kind != NODE_STR || probes_ncomponents(pp) > 1) {
-		diag_error(c->loc, "__unavailable needs one string, the reason, and nothing after it");
+	if (!c->arg || c->arg->kind != NODE_STR) {
+		diag_error(c->loc, "__unavailable needs one string, the reason");
 		return false;
 	}
 	if (pp->optional || user_point_has_wildcard(tmpl->user_point))

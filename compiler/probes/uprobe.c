@@ -456,7 +456,7 @@ static void add_inline_sites(struct user_file *uf, const struct linespec *ls, st
  * readable; its .return probe still goes on the entry.
  */
 static bool resolve_function(struct user_file *uf, struct probe_component *c, struct process_point *pt,
-			     const char *family, const char *suffix, enum inline_choice inlines)
+			     const char *family, const char *suffix, enum inline_choice inlines, bool exported)
 {
 	struct vec fns = {0}, dfuncs = {0};
 	struct linespec ls;
@@ -490,12 +490,22 @@ static bool resolve_function(struct user_file *uf, struct probe_component *c, st
 		}
 		fns.n = kept;
 	}
+	if (exported) {
+		int kept = 0;
+		for (int i = 0; i < fns.n; i++) {
+			struct elfsym_func *fn = fns.items[i];
+			if (elfsym_exported(uf->elf, fn->name, fn->vaddr))
+				fns.items[kept++] = fn;
+		}
+		fns.n = kept;
+	}
 	int before = pt->sites.n;
 	if (inlines != INLINE_NONE && uf->di)
 		add_inline_sites(uf, &ls, pt, family, suffix);
 	if (!fns.n && pt->sites.n == before) {
 		not_found(pt->optional, c->arg->loc, ast_printf("no %sfunction matching '%s' in %s",
-								 inlines == INLINE_ONLY ? "inlined " : "", c->arg->u.str, pt->file));
+								 inlines == INLINE_ONLY ? "inlined " : exported ? "exported " : "",
+								 c->arg->u.str, pt->file));
 		return false;
 	}
 	for (int i = 0; i < fns.n; i++) {
@@ -576,6 +586,66 @@ static bool resolve_statement(struct user_file *uf, struct probe_component *c, b
 	return true;
 }
 
+/*
+ * .statement(ADDRESS): the instruction at a link-time address inside a
+ * function of the file's symbol table, with the variables DWARF gives
+ * there; .statement(ADDRESS).absolute (guru): any address of the file's
+ * loaded segments, unchecked, without variables.
+ */
+static bool resolve_statement_address(struct session *s, struct user_file *uf, struct probe_component *c,
+				      struct probe_component *absolute, struct process_point *pt, const char *family)
+{
+	uint64_t addr = (uint64_t)c->arg->u.num, offset;
+	const char *pp = ast_printf("%s.statement(0x%llx)%s", family, (unsigned long long)addr, absolute ? ".absolute" : "");
+	if (absolute && !s->guru) {
+		diag_error(absolute->loc, ".statement(ADDRESS).absolute needs guru mode (-g): the address is not checked "
+			   "against the code of %s", pt->file);
+		return false;
+	}
+	if (!elfsym_offset(uf->elf, addr, &offset)) {
+		not_found(pt->optional, c->arg->loc, ast_printf("address 0x%llx is in no loaded segment of %s",
+								 (unsigned long long)addr, pt->file));
+		return false;
+	}
+	const char *what = ast_printf("0x%llx", (unsigned long long)addr);
+	if (absolute) {
+		add_site(pt, offset, addr, what, pp, bare_scope(".absolute probes read no variables", false, what));
+		return true;
+	}
+	struct vec syms = {0};
+	struct elfsym_func *fn = NULL;
+	elfsym_symbols(uf->elf, &syms);
+	for (int i = 0; i < syms.n && !fn; i++) {
+		struct elfsym_func *f = syms.items[i];
+		if (f->vaddr <= addr && addr < f->vaddr + f->size && elfsym_offset(uf->elf, f->vaddr, &(uint64_t){0}))
+			fn = f;
+	}
+	struct vec funcs = {0};
+	if (fn) {
+		elfsym_functions(uf->elf, fn->name, &funcs);
+		if (!funcs.n)
+			fn = NULL;	/* a data object */
+	}
+	if (!fn) {
+		not_found(pt->optional, c->arg->loc, ast_printf("no function of %s holds address 0x%llx (.absolute "
+								 "probes any address, in guru mode)", pt->file,
+								 (unsigned long long)addr));
+		return false;
+	}
+	what = ast_printf("%s+0x%llx", fn->name, (unsigned long long)(addr - fn->vaddr));
+	struct dbg_func *df = NULL;
+	struct vec dfuncs = {0};
+	if (uf->di)
+		dbg_functions(uf->di, fn->name, NULL, false, &dfuncs);
+	for (int j = 0; j < dfuncs.n && !df; j++)
+		if (((struct dbg_func *)dfuncs.items[j])->addr == fn->vaddr)
+			df = dfuncs.items[j];
+	add_site(pt, offset, addr, what, pp,
+		 df ? dwarf_scope(uf->di, df, addr, false, false, what)
+		    : bare_scope(uf->di ? ast_printf("%s has no DWARF for %s", pt->file, fn->name) : uf->no_dwarf, false, what));
+	return true;
+}
+
 /* .function("pattern").label("glob"): the labelled code, in each matching function (DWARF only). */
 static bool resolve_label(struct user_file *uf, struct probe_component *c, struct probe_component *lc,
 			  struct process_point *pt, const char *family)
@@ -653,7 +723,7 @@ static bool resolve_callees(struct user_file *uf, struct probe_component *c, str
 			}
 			if (!callee || !elfsym_offset(uf->elf, callee->addr, &offset))
 				continue;
-			struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, false, false,
+			struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, pt->is_return, false,
 								 ast_printf("function %s called from %s", callee->name, f->name));
 			if (dbg_prologue_end(uf->di, callee) != callee->addr) {
 				/* unoptimized: the parameters are still in the argument registers */
@@ -761,7 +831,9 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	if (!open_file(s, pt->path, root->arg ? root->arg->loc : root->loc, pt->optional, &uf))
 		return false;
 	pt->path = pt->file = uf.target;
-	const char *family = ast_printf("process(\"%s\")", pt->path);
+	/* process(PID) stays so: the probe fires in that process only */
+	const char *family = pt->pid ? ast_printf("process(%lld)", (long long)pt->pid)
+				     : ast_printf("process(\"%s\")", pt->path);
 	struct probe_component *c = probes_component(pp, next);
 	if (!strcmp(c->name, "library")) {
 		if (!string_arg(c, "a library name or path"))
@@ -773,8 +845,10 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		pt->file = uf.target;
 		family = ast_printf("%s.library(\"%s\")", family, pt->file);
 		c = probes_component(pp, ++next);
-		if (!c || (strcmp(c->name, "function") && strcmp(c->name, "plt"))) {
-			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\") or .plt after .library(...)");
+		if (!c || (strcmp(c->name, "function") && strcmp(c->name, "plt") && strcmp(c->name, "statement") &&
+			   strcmp(c->name, "mark") && strcmp(c->name, "provider"))) {
+			diag_error(c ? c->loc : pp->loc, "expected .function(\"name\"), .statement(\"function@file:line\"), "
+				   ".mark(\"name\"), .provider(\"name\").mark(\"name\") or .plt after .library(...)");
 			return false;
 		}
 	}
@@ -801,6 +875,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	/* the suffix first: a .return probe's sites and variables differ */
 	const char *suffix = "";
 	enum inline_choice inlines = INLINE_ALSO;
+	bool exported = false;	/* .exported: only the functions the file exports (its .dynsym) */
 	struct probe_component *sc = probes_component(pp, next + 1), *label = NULL, *callee = NULL;
 	if (sc && is_function && (!strcmp(sc->name, "callee") || !strcmp(sc->name, "callees"))) {
 		struct probe_component *after = probes_component(pp, next + 2);
@@ -811,19 +886,26 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 					   "chain of callers on the stack, which stapc does not do");
 			return false;
 		}
-		if (after && (strcmp(after->name, "call") || after->arg || probes_ncomponents(pp) != next + 3)) {
-			diag_error(after->loc, "unexpected '.%s' after .%s(...): only .call may follow%s", after->name, sc->name,
-				   !strcmp(after->name, "return") ? " (stapc checks the caller only at the callee's entry)" : "");
+		if (after && ((strcmp(after->name, "call") && strcmp(after->name, "return")) || after->arg ||
+			      probes_ncomponents(pp) != next + 3)) {
+			diag_error(after->loc, "unexpected '.%s' after .%s(...): only .call or .return may follow", after->name,
+				   sc->name);
 			return false;
 		}
 		callee = sc;
-		if (after)
-			suffix = ".call";
+		if (after) {
+			suffix = ast_printf(".%s", after->name);
+			pt->is_return = !strcmp(after->name, "return");
+		}
 		sc = NULL;
 	}
 	bool nearest = false;
+	struct probe_component *absolute = NULL;
 	if (sc) {
-		if (!strcmp(c->name, "statement") && !strcmp(sc->name, "nearest") && !sc->arg) {
+		if (!strcmp(c->name, "statement") && c->arg && c->arg->kind == NODE_NUM && !strcmp(sc->name, "absolute") &&
+		    !sc->arg && probes_ncomponents(pp) == next + 2) {
+			absolute = sc;
+		} else if (!strcmp(c->name, "statement") && !strcmp(sc->name, "nearest") && !sc->arg) {
 			struct probe_component *extra = probes_component(pp, next + 2);
 			if (extra) {
 				diag_error(extra->loc, "unexpected '.%s' after .statement(...).nearest", extra->name);
@@ -837,6 +919,10 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		} else if (is_function && !strcmp(sc->name, "inline") && !sc->arg && probes_ncomponents(pp) == next + 2) {
 			inlines = INLINE_ONLY;
 			suffix = ".inline";
+		} else if (is_function && !strcmp(sc->name, "exported") && !sc->arg && probes_ncomponents(pp) == next + 2) {
+			inlines = INLINE_NONE;	/* an inlined copy is not the exported function */
+			exported = true;
+			suffix = ".exported";
 		} else if ((is_function || (is_plt && !strcmp(sc->name, "return"))) && !sc->arg &&
 			   (!strcmp(sc->name, "return") || !strcmp(sc->name, "call")) && probes_ncomponents(pp) == next + 2) {
 			pt->is_return = !strcmp(sc->name, "return");
@@ -844,8 +930,8 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 			inlines = INLINE_NONE;
 		} else {
 			diag_error(sc->loc, "unexpected '.%s' after .%s(...)%s", sc->name, c->name,
-				   is_function ? ": only .call, .return, .inline or .label(\"name\") may follow"
-				   : is_plt ? ": only .return may follow" : !strcmp(c->name, "statement") ? ": only .nearest may follow" : "");
+				   is_function ? ": only .call, .return, .inline, .exported or .label(\"name\") may follow"
+				   : is_plt ? ": only .return may follow" : !strcmp(c->name, "statement") ? ": only .nearest (or .absolute after an address) may follow" : "");
 			return false;
 		}
 	}
@@ -855,9 +941,11 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	else if (is_function && label)
 		ok = string_arg(c, "a function name") && resolve_label(&uf, c, label, pt, family);
 	else if (is_function)
-		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix, inlines);
+		ok = string_arg(c, "a function name") && resolve_function(&uf, c, pt, family, suffix, inlines, exported);
 	else if (is_plt)
 		ok = (!c->arg || string_arg(c, "a symbol name")) && resolve_plt(&uf, c, pt, family, suffix);
+	else if (!strcmp(c->name, "statement") && c->arg && c->arg->kind == NODE_NUM && !nearest)
+		ok = resolve_statement_address(s, &uf, c, absolute, pt, family);
 	else if (!strcmp(c->name, "statement"))
 		ok = string_arg(c, "\"function@file:line\"") && resolve_statement(&uf, c, nearest, pt, family);
 	else
@@ -926,7 +1014,7 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 			struct uprobe_site *site = pt->sites.items[j];
 			emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, "
 				  ".semaphore = 0x%llxULL, .is_return = %d, .relocatable = %d, .filter_path = %s, .sdt = %s, "
-				  ".what = %s%s%s%s },",
+				  ".what = %s%s%s%s%s },",
 				  r->index, emit_c_string(pt->file), (unsigned long long)site->offset,
 				  (unsigned long long)site->vaddr, (unsigned long long)site->semaphore, pt->is_return,
 				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
@@ -935,7 +1023,8 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 				  site->callee_return ? ast_printf(", .callee_return = %lldL", (long long)site->callee_return) : "",
 				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 						     targetvar_entry_size(r->scope)) : "",
-				  pt->target_only ? ", .target_only = 1" : "");
+				  pt->target_only ? ", .target_only = 1" : "",
+				  pt->pid ? ast_printf(", .pid = %lld", (long long)pt->pid) : "");
 		}
 	}
 	emit_close(e, "};");

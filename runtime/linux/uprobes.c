@@ -230,7 +230,7 @@ static const char *_stp_sdt_provider(struct _stp_context *c)
 	return up && up->sdt ? up->sdt->provider : "";
 }
 
-/* .library() probes: is current running the program? A point without a path: is it the target? */
+/* .library() probes: is current running the program? A point without a path: is it the target? With a PID: that process? */
 static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 {
 #ifdef STP_PRIVILEGE_STAPUSR
@@ -238,6 +238,8 @@ static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 		return false;	/* another user's process: not this user's to probe */
 #endif
 	if (up->target_only && !_stp_tf_in_target(current))
+		return false;
+	if (up->pid && current->tgid != up->pid)
 		return false;
 	return !up->filter_kpath.dentry ||
 	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
@@ -262,6 +264,20 @@ static bool _stp_uprobe_caller_ok(const struct _stp_uprobe *up, struct pt_regs *
 	return true;
 }
 
+/*
+ * The same at a .callee(...).return probe's return: the uretprobe has put
+ * the return address back in the instruction pointer, and func is the
+ * callee's entry.
+ */
+static bool _stp_uprobe_returns_to_caller(const struct _stp_uprobe *up, unsigned long func, struct pt_regs *regs)
+{
+#ifndef STAP_CALLEE_MATCHALL
+	return !up->callee_return || instruction_pointer(regs) == func + up->callee_return;
+#else
+	return true;
+#endif
+}
+
 static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
@@ -276,7 +292,7 @@ static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func
 {
 	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
 
-	if (_stp_uprobe_wanted(up))
+	if (_stp_uprobe_wanted(up) && _stp_uprobe_returns_to_caller(up, func, regs))
 		_stp_run_probe_data(up->probe, regs, NULL, up);
 	return 0;
 }
@@ -287,8 +303,8 @@ static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
 	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
 	struct _stp_uret_slot *slot;
 
-	if (!_stp_uprobe_wanted(up))
-		return 0;
+	if (!_stp_uprobe_wanted(up) || !_stp_uprobe_caller_ok(up, regs))
+		return 0;	/* a .callee's return from another call site finds no slot, and is no skip */
 	slot = _stp_uret_claim(up, regs->sp + sizeof(long));
 	if (!slot) {
 		_stp_count_skipped();
@@ -304,7 +320,7 @@ static int _stp_uretprobe_saved(struct uprobe_consumer *uc, unsigned long func,
 	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
 	struct _stp_uret_slot *slot;
 
-	if (!_stp_uprobe_wanted(up))
+	if (!_stp_uprobe_wanted(up) || !_stp_uprobe_returns_to_caller(up, func, regs))
 		return 0;
 	slot = _stp_uret_find(up, regs->sp);
 	if (!slot) {
