@@ -49,6 +49,13 @@ for t in 'input.char' 'input.line' 'procfs(string).umask(number).read' 'timer.ms
 	grep -qxF "$t" types || fail "--dump-probe-types lacks $t"
 done
 sort -c types || fail "--dump-probe-types is not sorted"
+# the providers write their forms with {a,b} groups; every group comes out expanded, each form once
+for t in 'process(number).library(string).provider(string).mark(string)' 'process.statement(number).absolute' \
+	'kprobe.module(string).function(string).return.maxactive(number)' 'perf.sw.EVENT.process(string).counter(string)'; do
+	grep -qxF "$t" types || fail "--dump-probe-types lacks $t"
+done
+! grep -q '[{},]' types || fail "--dump-probe-types shows an unexpanded group: $(grep -m1 '[{},]' types)"
+[ "$(sort -u types | wc -l)" = "$(wc -l < types)" ] || fail "--dump-probe-types repeats a form"
 "$STAP" --dump-functions > functions
 grep -qxF 'MKDEV:long (major:long, minor:long)' functions || fail "--dump-functions lacks MKDEV"
 [ "$(sort -u functions | wc -l)" = "$(wc -l < functions)" ] || fail "--dump-functions repeats a line"
