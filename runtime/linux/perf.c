@@ -185,18 +185,26 @@ static void _stp_perf_on_exit(void *data, struct task_struct *p)
 		queue_work(system_wq, &_stp_perf_work);
 }
 
+/* The event pp counts, as perf_event_create_kernel_counter takes it. */
+static void _stp_perf_attr(const struct _stp_perf_probe *pp, struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = pp->type;
+	attr->size = sizeof(*attr);
+	attr->config = pp->config;
+	attr->sample_period = pp->sample_period;
+	attr->freq = pp->freq;
+	attr->pinned = 1;
+}
+
 /* Process context: the counter of pp on t, or NULL (a failure reported once a session). */
 static struct perf_event *_stp_perf_task_counter(struct _stp_perf_probe *pp, struct task_struct *t)
 {
-	struct perf_event_attr attr = {
-		.type = pp->type,
-		.size = sizeof(attr),
-		.config = pp->config,
-		.sample_period = pp->sample_period,
-		.freq = pp->freq,
-		.pinned = 1,
-	};
-	struct perf_event *ev = perf_event_create_kernel_counter(&attr, -1, t, pp->counter ? NULL : _stp_perf_overflow, pp);
+	struct perf_event_attr attr;
+	struct perf_event *ev;
+
+	_stp_perf_attr(pp, &attr);
+	ev = perf_event_create_kernel_counter(&attr, -1, t, pp->counter ? NULL : _stp_perf_overflow, pp);
 
 	if (!IS_ERR(ev))
 		return ev;
@@ -396,16 +404,10 @@ static int _stp_perf_create_task(struct _stp_perf_probe *pp, struct perf_event_a
 
 static int _stp_perf_create(struct _stp_perf_probe *pp)
 {
-	struct perf_event_attr attr = {
-		.type = pp->type,
-		.size = sizeof(attr),
-		.config = pp->config,
-		.sample_period = pp->sample_period,
-		.freq = pp->freq,
-		.pinned = 1,
-	};
+	struct perf_event_attr attr;
 	int cpu;
 
+	_stp_perf_attr(pp, &attr);
 	if (pp->path) {
 		int rc = _stp_tf_hold_path(pp->probe, pp->path, &pp->kpath);
 
