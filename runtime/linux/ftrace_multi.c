@@ -20,6 +20,16 @@
  *
  * A row that cannot be attached is skipped with a warning when a wildcard
  * matched it, and fails the start otherwise.
+ *
+ * Compiled against a kernel known from BTF only (STP_FENTRY_BY_NAME), the
+ * table has names and no sites: at start one pass over the kernel's
+ * symbols (kallsyms_on_each_symbol, found through a disabled kprobe, as
+ * modules may not call it by name) gives each row its function's address,
+ * the site is that address (after an endbr64) when it holds ftrace's
+ * 5-byte nop or call, and the hash index is built then. A row without a
+ * site (not in kallsyms, notrace) or one ftrace refuses is a kprobe (and a
+ * kretprobe) instead, as the kernel's function graph tracer too hooks
+ * only the functions in ftrace's records.
  */
 #ifdef STP_FTRACE_MULTI
 
@@ -147,11 +157,16 @@ static void _stp_fentry_kprobes_unregister(void)
 	_stp_fentry_kps = NULL;
 }
 
-static int _stp_fentry_kprobes_register(void)
+/* Every row a kprobe, or (unsited) only the rows without an ftrace site. */
+static int _stp_fentry_kprobes_register(bool unsited)
 {
 	size_t n = ARRAY_SIZE(_stp_fentries), i;
 	int rc;
 
+	for (i = 0; unsited && i < n && _stp_fentries[i].site; i++)
+		;
+	if (i == n)
+		return 0;	/* every row has its site */
 	_stp_fentry_kps = kvcalloc(n, sizeof(*_stp_fentry_kps), GFP_KERNEL);
 	if (!_stp_fentry_kps)
 		return -ENOMEM;
@@ -159,6 +174,8 @@ static int _stp_fentry_kprobes_register(void)
 		struct _stp_fentry_kprobe *k = &_stp_fentry_kps[i];
 
 		k->e = &_stp_fentries[i];
+		if (unsited && k->e->site)
+			continue;
 		rc = 0;
 #ifdef STP_FENTRY_RETURN
 		if (k->e->ret_probe) {
@@ -217,6 +234,119 @@ static atomic_long_t _stp_fentry_missed;	/* hits dropped by ftrace's recursion g
 
 #include "ftrace_return.c"
 
+#ifdef STP_FENTRY_BY_NAME
+#include <linux/jhash.h>
+
+typedef int (*_stp_each_symbol_fn)(int (*fn)(void *, const char *, struct module *, unsigned long), void *data);
+
+/* The rows by name while the symbols are read: open addressing, index + 1 per slot. */
+struct _stp_fentry_names {
+	u32 *slots;
+	u32 mask;
+	unsigned long *addrs;	/* per row: its function's address, 0 until found */
+};
+
+static u32 _stp_fentry_name_slot(const struct _stp_fentry_names *t, const char *name)
+{
+	return jhash(name, strlen(name), 0) & t->mask;
+}
+
+/* For each kernel symbol: the first address of a row's name (kprobes take the same one). */
+static int _stp_fentry_name_hit(void *data, const char *name, struct module *mod, unsigned long addr)
+{
+	struct _stp_fentry_names *t = data;
+	u32 slot, idx;
+
+	if (mod)
+		return 0;
+	for (slot = _stp_fentry_name_slot(t, name); (idx = t->slots[slot]) != 0; slot = (slot + 1) & t->mask) {
+		if (strcmp(_stp_fentries[idx - 1].symbol, name))
+			continue;
+		if (!t->addrs[idx - 1])
+			t->addrs[idx - 1] = addr;
+		break;
+	}
+	return 0;
+}
+
+/* The ftrace site of the function at addr: its start (after an endbr64) if ftrace patched it; else 0. */
+static unsigned long _stp_fentry_site_of(unsigned long addr)
+{
+	static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	u8 insn[5];
+	u32 endbr;
+
+	if (copy_from_kernel_nofault(&endbr, (void *)addr, sizeof(endbr)))
+		return 0;
+	if (endbr == 0xfa1e0ff3)	/* endbr64: the site follows it */
+		addr += 4;
+	if (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)))
+		return 0;
+	return !memcmp(insn, nop5, sizeof(nop5)) || insn[0] == 0xe8 ? addr : 0;
+}
+
+/* kallsyms_on_each_symbol, which modules cannot link against: its address from a kprobe never armed. */
+static _stp_each_symbol_fn _stp_fentry_each_symbol(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_on_each_symbol", .flags = KPROBE_FLAG_DISABLED };
+	void *addr;
+
+	if (register_kprobe(&kp))
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return (_stp_each_symbol_fn)addr;
+}
+
+/*
+ * Give each row its site and build the hash index; rows left without one
+ * (site 0) go to kprobes. Returns the number of those, or -errno.
+ */
+static long _stp_fentry_resolve(void)
+{
+	size_t n = ARRAY_SIZE(_stp_fentries), i;
+	u32 mask = (1U << STP_FENTRY_HASH_BITS) - 1, slot;
+	struct _stp_fentry_names t;
+	_stp_each_symbol_fn each = _stp_fentry_each_symbol();
+	long unsited = 0;
+	u32 bits = 4;
+
+	while ((1UL << bits) < 2 * n)
+		bits++;
+	t.mask = (1U << bits) - 1;
+	t.slots = kvcalloc(1UL << bits, sizeof(*t.slots), GFP_KERNEL);
+	t.addrs = kvcalloc(n, sizeof(*t.addrs), GFP_KERNEL);
+	if (!t.slots || !t.addrs) {
+		kvfree(t.slots);
+		kvfree(t.addrs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		for (slot = _stp_fentry_name_slot(&t, _stp_fentries[i].symbol); t.slots[slot]; slot = (slot + 1) & t.mask)
+			;
+		t.slots[slot] = i + 1;
+	}
+	if (each)
+		each(_stp_fentry_name_hit, &t);
+	else
+		_stp_warn("cannot read the kernel's symbols (kallsyms_on_each_symbol): %zu functions get a kprobe each", n);
+	memset(_stp_fentry_hash, 0, sizeof(_stp_fentry_hash));
+	for (i = 0; i < n; i++) {
+		_stp_fentries[i].site = t.addrs[i] ? _stp_fentry_site_of(t.addrs[i]) : 0;
+		if (!_stp_fentries[i].site) {
+			unsited++;
+			continue;
+		}
+		for (slot = _stp_fentry_slot(_stp_fentries[i].site); _stp_fentry_hash[slot]; slot = (slot + 1) & mask)
+			;
+		_stp_fentry_hash[slot] = i + 1;
+	}
+	kvfree(t.slots);
+	kvfree(t.addrs);
+	return unsited;
+}
+#endif
+
 /* The row of the site at run-time address ip, or NULL. */
 static __always_inline const struct _stp_fentry *_stp_fentry_find(unsigned long ip)
 {
@@ -273,6 +403,10 @@ static void notrace _stp_fentry_call(unsigned long ip, unsigned long parent_ip, 
 /* The KASLR offset, checked against a second symbol; -ENOEXEC if the image is not the one compiled for. */
 static int _stp_fentry_relocate(void)
 {
+#ifdef STP_FENTRY_BY_NAME
+	_stp_fentry_delta = 0;	/* the sites are run-time addresses */
+	return 0;
+#else
 	unsigned long a = (unsigned long)&ftrace_set_filter_ips - (unsigned long)STP_FENTRY_REF_FILTER;
 	unsigned long b = (unsigned long)&register_ftrace_function - (unsigned long)STP_FENTRY_REF_REGISTER;
 
@@ -283,16 +417,32 @@ static int _stp_fentry_relocate(void)
 	}
 	_stp_fentry_delta = a;
 	return 0;
+#endif
+}
+
+/*
+ * A site ftrace refuses: by name, the row goes to kprobes (its site
+ * cleared; its stale hash slot matches no ip); else skipped or fatal.
+ */
+static int _stp_fentry_refused(size_t i, int rc)
+{
+#ifdef STP_FENTRY_BY_NAME
+	_stp_fentries[i].site = 0;
+	return 0;
+#else
+	return _stp_fentry_failed(&_stp_fentries[i], rc);
+#endif
 }
 
 /*
  * Filter every site in one call; if the kernel refuses the set (one site
- * is not traceable after all), one site at a time, skipping the refused
- * ones. Then one registration.
+ * is not traceable after all), one site at a time, handing the refused
+ * ones to _stp_fentry_refused. Then one registration. Rows without a site
+ * (by name) are left to the kprobes.
  */
 static int _stp_fentry_ftrace_register(void)
 {
-	size_t n = ARRAY_SIZE(_stp_fentries), i, nset = 0;
+	size_t n = ARRAY_SIZE(_stp_fentries), i, nips = 0, nset = 0;
 	unsigned long *ips;
 	int rc;
 
@@ -303,24 +453,29 @@ static int _stp_fentry_ftrace_register(void)
 	if (!ips)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		ips[i] = _stp_fentries[i].site + _stp_fentry_delta;
+		if (_stp_fentries[i].site)
+			ips[nips++] = _stp_fentries[i].site + _stp_fentry_delta;
 	memset(&_stp_fentry_ops, 0, sizeof(_stp_fentry_ops));
 	_stp_fentry_ops.func = _stp_fentry_call;
 #if defined(STP_FENTRY_REGS) || defined(STP_FENTRY_RETURN)
 	_stp_fentry_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 #endif
 	atomic_long_set(&_stp_fentry_missed, 0);
-	rc = ftrace_set_filter_ips(&_stp_fentry_ops, ips, n, 0, 1);
+	rc = nips ? ftrace_set_filter_ips(&_stp_fentry_ops, ips, nips, 0, 1) : 0;
 	if (!rc) {
-		nset = n;
+		nset = nips;
 	} else {
 		for (i = 0; i < n; i++) {
-			rc = ftrace_set_filter_ips(&_stp_fentry_ops, &ips[i], 1, 0, 0);
+			unsigned long ip = _stp_fentries[i].site + _stp_fentry_delta;
+
+			if (!_stp_fentries[i].site)
+				continue;
+			rc = ftrace_set_filter_ips(&_stp_fentry_ops, &ip, 1, 0, 0);
 			if (!rc) {
 				nset++;
 				continue;
 			}
-			rc = _stp_fentry_failed(&_stp_fentries[i], rc);
+			rc = _stp_fentry_refused(i, rc);
 			if (rc)
 				goto fail;
 		}
@@ -351,6 +506,8 @@ fail:
 }
 #endif
 
+static void _stp_fentry_unregister(void);
+
 /* Through ftrace unless a conditional kprobe forbids it (_stp_kprobes_any_conditional, kprobes.c). */
 static int _stp_fentry_register(void)
 {
@@ -358,11 +515,22 @@ static int _stp_fentry_register(void)
 
 	_stp_fentry_skipped = 0;
 #ifdef STP_FENTRY_FTRACE
-	if (!_stp_kprobes_any_conditional())
-		rc = _stp_fentry_ftrace_register();
-	else
+	if (!_stp_kprobes_any_conditional()) {
+#ifdef STP_FENTRY_BY_NAME
+		long unsited = _stp_fentry_resolve();
+
+		if (unsited < 0)
+			return (int)unsited;
 #endif
-		rc = _stp_fentry_kprobes_register();
+		rc = _stp_fentry_ftrace_register();
+#ifdef STP_FENTRY_BY_NAME
+		/* the rows without a site, and those ftrace refused */
+		if (!rc && (rc = _stp_fentry_kprobes_register(true)))
+			_stp_fentry_unregister();
+#endif
+	} else
+#endif
+		rc = _stp_fentry_kprobes_register(false);
 	if (!rc)
 		_stp_fentry_warn_total();
 	return rc;
