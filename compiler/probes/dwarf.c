@@ -284,6 +284,7 @@ static struct resolved_probe *symbol_probe(const struct resolved_probe *tmpl, co
 	kp->symbol = ast_printf("%s%s", prefix, pat->func);
 	kp->is_return = sf->ret;
 	kp->maxactive = sf->maxactive;
+	kp->site_at_load = di->source != DBG_SOURCE_DWARF && !*prefix;
 	r->pp = ast_printf("%s(\"%s\")%s", family, pat->func, sf->ret ? ".return" : sf->call ? ".call" : "");
 	struct target_scope *sc = ast_alloc(sizeof(*sc));
 	sc->is_return = sf->ret;
