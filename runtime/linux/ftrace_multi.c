@@ -27,9 +27,12 @@
  * modules may not call it by name) gives each row its function's address,
  * the site is that address (after an endbr64) when it holds ftrace's
  * 5-byte nop or call, and the hash index is built then. A row without a
- * site (not in kallsyms, notrace) or one ftrace refuses is a kprobe (and a
- * kretprobe) instead, as the kernel's function graph tracer too hooks
- * only the functions in ftrace's records.
+ * site (not in kallsyms, notrace, __init text freed) or one ftrace refuses
+ * is skipped when a wildcard matched it, as pass 2 skips such a function
+ * with DWARF (one warning counts them), and is a kprobe (and a kretprobe)
+ * by address when it was named alone. The kprobes blacklist is not
+ * consulted: the kernel's function graph tracer too hooks the return of
+ * every function in ftrace's records.
  */
 #ifdef STP_FTRACE_MULTI
 
@@ -49,6 +52,15 @@ static __always_inline u32 _stp_fentry_slot(unsigned long site)
 #define STP_FENTRY_WARN_MAX 10
 
 static unsigned long _stp_fentry_skipped;	/* rows a wildcard matched that could not attach */
+#ifdef STP_FENTRY_BY_NAME
+/*
+ * Per row, its function's address from kallsyms (0: not there), found at
+ * start: a fallback kprobe takes it rather than the name, which the kernel
+ * of 6.1 would look up again by a linear scan of every symbol.
+ */
+static unsigned long _stp_fentry_addrs[ARRAY_SIZE(_stp_fentries)];
+static bool _stp_fentry_resolved;	/* _stp_fentry_addrs holds what kallsyms has */
+#endif
 
 /* Report a row that could not attach; 0 if it is skipped (a wildcard's match), else rc. */
 static int _stp_fentry_failed(const struct _stp_fentry *e, int rc)
@@ -66,6 +78,16 @@ static int _stp_fentry_failed(const struct _stp_fentry *e, int rc)
 
 static void _stp_fentry_warn_total(void)
 {
+#ifdef STP_FENTRY_BY_NAME
+	unsigned long nosite = 0;
+	size_t i;
+
+	for (i = 0; _stp_fentry_resolved && i < ARRAY_SIZE(_stp_fentries); i++)
+		nosite += !_stp_fentries[i].site && _stp_fentries[i].wildcard;
+	if (nosite)
+		_stp_warn("%lu functions matched by wildcards have no ftrace site (built notrace, __init code "
+			  "freed after boot, or not in kallsyms by that name) and were skipped", nosite);
+#endif
 	if (_stp_fentry_skipped > STP_FENTRY_WARN_MAX)
 		_stp_warn("%lu functions matched by wildcards could not be attached and were skipped",
 			  _stp_fentry_skipped);
@@ -157,16 +179,47 @@ static void _stp_fentry_kprobes_unregister(void)
 	_stp_fentry_kps = NULL;
 }
 
-/* Every row a kprobe, or (unsited) only the rows without an ftrace site. */
+/* Where row i's kprobe (kp) goes: by name, or by the address found at start; -ENOENT if none was. */
+static int _stp_fentry_kprobe_at(size_t i, struct kprobe *kp)
+{
+#ifdef STP_FENTRY_BY_NAME
+	if (_stp_fentry_resolved) {
+		if (!_stp_fentry_addrs[i])
+			return -ENOENT;
+		kp->addr = (kprobe_opcode_t *)_stp_fentry_addrs[i];
+		return 0;
+	}
+#endif
+	kp->symbol_name = _stp_fentries[i].symbol;
+	return 0;
+}
+
+/*
+ * Whether row i gets a kprobe: every row, or (unsited) a row without an
+ * ftrace site that was named alone. A wildcard's match without one is
+ * skipped, as pass 2 skips it with DWARF: its kprobe would cost an armed
+ * breakpoint each (seconds for a few hundred), where the rest attach in
+ * one filter update.
+ */
+static bool _stp_fentry_wants_kprobe(size_t i, bool unsited)
+{
+#ifdef STP_FENTRY_BY_NAME
+	if (unsited && _stp_fentry_resolved)
+		return !_stp_fentries[i].site && !_stp_fentries[i].wildcard;
+#endif
+	return !unsited || !_stp_fentries[i].site;
+}
+
+/* Every row a kprobe, or (unsited) only the rows named alone without an ftrace site. */
 static int _stp_fentry_kprobes_register(bool unsited)
 {
 	size_t n = ARRAY_SIZE(_stp_fentries), i;
 	int rc;
 
-	for (i = 0; unsited && i < n && _stp_fentries[i].site; i++)
+	for (i = 0; i < n && !_stp_fentry_wants_kprobe(i, unsited); i++)
 		;
 	if (i == n)
-		return 0;	/* every row has its site */
+		return 0;	/* no row needs one */
 	_stp_fentry_kps = kvcalloc(n, sizeof(*_stp_fentry_kps), GFP_KERNEL);
 	if (!_stp_fentry_kps)
 		return -ENOMEM;
@@ -174,21 +227,23 @@ static int _stp_fentry_kprobes_register(bool unsited)
 		struct _stp_fentry_kprobe *k = &_stp_fentry_kps[i];
 
 		k->e = &_stp_fentries[i];
-		if (unsited && k->e->site)
+		if (!_stp_fentry_wants_kprobe(i, unsited))
 			continue;
 		rc = 0;
 #ifdef STP_FENTRY_RETURN
 		if (k->e->ret_probe) {
-			k->rp.kp.symbol_name = k->e->symbol;
 			k->rp.handler = _stp_fentry_kretprobe_ret;
-			rc = register_kretprobe(&k->rp);
+			rc = _stp_fentry_kprobe_at(i, &k->rp.kp);
+			if (!rc)
+				rc = register_kretprobe(&k->rp);
 			k->rp_registered = !rc;
 		}
 		if (!rc && !k->e->probe)
 			continue;
 #endif
-		k->kp.symbol_name = k->e->symbol;
 		k->kp.pre_handler = _stp_fentry_kprobe_pre;
+		if (!rc)
+			rc = _stp_fentry_kprobe_at(i, &k->kp);
 		if (!rc)
 			rc = register_kprobe(&k->kp);
 		if (!rc) {
@@ -243,7 +298,7 @@ typedef int (*_stp_each_symbol_fn)(int (*fn)(void *, const char *, struct module
 struct _stp_fentry_names {
 	u32 *slots;
 	u32 mask;
-	unsigned long *addrs;	/* per row: its function's address, 0 until found */
+	unsigned long *addrs;	/* per row: its function's address, 0 until found (_stp_fentry_addrs) */
 };
 
 static u32 _stp_fentry_name_slot(const struct _stp_fentry_names *t, const char *name)
@@ -315,17 +370,16 @@ static long _stp_fentry_resolve(void)
 		bits++;
 	t.mask = (1U << bits) - 1;
 	t.slots = kvcalloc(1UL << bits, sizeof(*t.slots), GFP_KERNEL);
-	t.addrs = kvcalloc(n, sizeof(*t.addrs), GFP_KERNEL);
-	if (!t.slots || !t.addrs) {
-		kvfree(t.slots);
-		kvfree(t.addrs);
+	t.addrs = _stp_fentry_addrs;
+	if (!t.slots)
 		return -ENOMEM;
-	}
+	memset(_stp_fentry_addrs, 0, sizeof(_stp_fentry_addrs));
 	for (i = 0; i < n; i++) {
 		for (slot = _stp_fentry_name_slot(&t, _stp_fentries[i].symbol); t.slots[slot]; slot = (slot + 1) & t.mask)
 			;
 		t.slots[slot] = i + 1;
 	}
+	_stp_fentry_resolved = each != NULL;
 	if (each)
 		each(_stp_fentry_name_hit, &t);
 	else
@@ -342,7 +396,6 @@ static long _stp_fentry_resolve(void)
 		_stp_fentry_hash[slot] = i + 1;
 	}
 	kvfree(t.slots);
-	kvfree(t.addrs);
 	return unsited;
 }
 #endif
