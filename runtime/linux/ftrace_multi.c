@@ -354,16 +354,15 @@ static _stp_each_symbol_fn _stp_fentry_each_symbol(void)
 }
 
 /*
- * Give each row its site and build the hash index; rows left without one
- * (site 0) go to kprobes. Returns the number of those, or -errno.
+ * Give each row its address and site and build the hash index; a row left
+ * without a site (0) is skipped or a kprobe (_stp_fentry_wants_kprobe).
  */
-static long _stp_fentry_resolve(void)
+static int _stp_fentry_resolve(void)
 {
 	size_t n = ARRAY_SIZE(_stp_fentries), i;
 	u32 mask = (1U << STP_FENTRY_HASH_BITS) - 1, slot;
 	struct _stp_fentry_names t;
 	_stp_each_symbol_fn each = _stp_fentry_each_symbol();
-	long unsited = 0;
 	u32 bits = 4;
 
 	while ((1UL << bits) < 2 * n)
@@ -387,16 +386,14 @@ static long _stp_fentry_resolve(void)
 	memset(_stp_fentry_hash, 0, sizeof(_stp_fentry_hash));
 	for (i = 0; i < n; i++) {
 		_stp_fentries[i].site = t.addrs[i] ? _stp_fentry_site_of(t.addrs[i]) : 0;
-		if (!_stp_fentries[i].site) {
-			unsited++;
+		if (!_stp_fentries[i].site)
 			continue;
-		}
 		for (slot = _stp_fentry_slot(_stp_fentries[i].site); _stp_fentry_hash[slot]; slot = (slot + 1) & mask)
 			;
 		_stp_fentry_hash[slot] = i + 1;
 	}
 	kvfree(t.slots);
-	return unsited;
+	return 0;
 }
 #endif
 
@@ -474,8 +471,8 @@ static int _stp_fentry_relocate(void)
 }
 
 /*
- * A site ftrace refuses: by name, the row goes to kprobes (its site
- * cleared; its stale hash slot matches no ip); else skipped or fatal.
+ * A site ftrace refuses: by name, the row is treated as one without a site
+ * (its stale hash slot matches no ip); else skipped or fatal.
  */
 static int _stp_fentry_refused(size_t i, int rc)
 {
@@ -570,14 +567,13 @@ static int _stp_fentry_register(void)
 #ifdef STP_FENTRY_FTRACE
 	if (!_stp_kprobes_any_conditional()) {
 #ifdef STP_FENTRY_BY_NAME
-		long unsited = _stp_fentry_resolve();
-
-		if (unsited < 0)
-			return (int)unsited;
+		rc = _stp_fentry_resolve();
+		if (rc)
+			return rc;
 #endif
 		rc = _stp_fentry_ftrace_register();
 #ifdef STP_FENTRY_BY_NAME
-		/* the rows without a site, and those ftrace refused */
+		/* the rows named alone without a site, or whose site ftrace refused */
 		if (!rc && (rc = _stp_fentry_kprobes_register(true)))
 			_stp_fentry_unregister();
 #endif
