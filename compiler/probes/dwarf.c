@@ -284,6 +284,7 @@ static struct resolved_probe *symbol_probe(const struct resolved_probe *tmpl, co
 	kp->symbol = ast_printf("%s%s", prefix, pat->func);
 	kp->is_return = sf->ret;
 	kp->maxactive = sf->maxactive;
+	kp->site_at_load = di->source != DBG_SOURCE_DWARF && !*prefix;
 	r->pp = ast_printf("%s(\"%s\")%s", family, pat->func, sf->ret ? ".return" : sf->call ? ".call" : "");
 	struct target_scope *sc = ast_alloc(sizeof(*sc));
 	sc->is_return = sf->ret;
@@ -735,6 +736,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		kp->maxactive = sf.maxactive;
 		kp->ftrace_site = verdict == KTEXT_OK && f->addr == f->symbol_addr ? site : 0;
 		kp->ktext = kt;
+		kp->site_at_load = kernel && di->source != DBG_SOURCE_DWARF && !f->inlined && f->addr == f->symbol_addr;
 		kp->wildcard = wildcard;
 		r->pp = ast_printf("%s%s%s%s", where_text(family, f->name, f->file, f->line), sf.inl ? ".inline" : "",
 				   sf.exported ? ".exported" : "", sf.ret ? ".return" : sf.call ? ".call" : "");

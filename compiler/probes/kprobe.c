@@ -204,7 +204,9 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 /*
  * Entry probes on more kernel functions than get an ftrace_ops each
  * (STP_FTRACE_MAX's default) share one (runtime/linux/ftrace_multi.c):
- * those whose ftrace call site pass 2 found (ktext.h). So do .return
+ * those whose ftrace call site pass 2 found (ktext.h), or, for a kernel
+ * known from BTF only, whose site the module finds by name when it starts
+ * (site_at_load: the whole table then goes by name). So do .return
  * probes there (runtime/linux/ftrace_return.c), except those that save
  * values at entry (@entry, target variables other than $return), take
  * .maxactive(N) or are .callee returns: kretprobes.
@@ -218,18 +220,32 @@ static bool fentry_eligible(const struct resolved_probe *r)
 	const struct kprobe_point *kp = r->data;
 	if (kp->is_return && (kp->maxactive || (r->scope && r->scope->saved.n)))
 		return false;
-	return kp->symbol && kp->offset == 0 && kp->ftrace_site && kp->ktext && !strchr(kp->symbol, ':') &&
-	       !kp->callee_return;
+	return kp->symbol && kp->offset == 0 && ((kp->ftrace_site && kp->ktext) || kp->site_at_load) &&
+	       !strchr(kp->symbol, ':') && !kp->callee_return;
 }
 
-/* By site, the entry probe before the .return of the same function. */
+/* Which function comes first: by site, or by name when the sites are found at load. */
+static int compare_function(const struct kprobe_point *x, const struct kprobe_point *y)
+{
+	if (x->ftrace_site != y->ftrace_site)
+		return x->ftrace_site < y->ftrace_site ? -1 : 1;
+	return x->ftrace_site ? 0 : strcmp(x->symbol, y->symbol);
+}
+
+/* By function, the entry probe before the .return of the same function. */
 static int compare_site(const void *a, const void *b)
 {
 	const struct kprobe_point *x = (*(const struct resolved_probe *const *)a)->data;
 	const struct kprobe_point *y = (*(const struct resolved_probe *const *)b)->data;
-	if (x->ftrace_site != y->ftrace_site)
-		return x->ftrace_site < y->ftrace_site ? -1 : 1;
-	return (int)x->is_return - (int)y->is_return;
+	int c = compare_function(x, y);
+	return c ? c : (int)x->is_return - (int)y->is_return;
+}
+
+/* Whether the i-th and j-th probes of rows are on the same function. */
+static bool same_function(struct vec *rows, int i, int j)
+{
+	return !compare_function(((struct resolved_probe *)rows->items[i])->data,
+				 ((struct resolved_probe *)rows->items[j])->data);
 }
 
 /* The site of the i-th probe of rows. */
@@ -244,24 +260,35 @@ static uint32_t fentry_slot(uint64_t site, int bits)
 	return (uint32_t)((site * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
-/*
- * _stp_fentries[] (one row per site: its entry probe and its .return, from
- * rows sorted by compare_site, at most one of each per site), its hash
- * index and the KASLR reference addresses.
- */
-static void fentry_table(struct emitter *e, struct vec *rows)
+/* The KASLR reference addresses of a table of link-time sites, or the by-name define. */
+static void fentry_reference(struct emitter *e, const struct ktext *kt)
 {
-	const struct ktext *kt = ((struct kprobe_point *)((struct resolved_probe *)rows->items[0])->data)->ktext;
 	uint64_t ref_filter = 0, ref_register = 0;
-	bool regs = false;
+	emit_line(e, "#define STP_FTRACE_MULTI 1");
+	if (!kt) {
+		emit_line(e, "#define STP_FENTRY_BY_NAME 1 /* BTF only: the sites are found by name at start */");
+		return;
+	}
 	ktext_symbol(kt, "ftrace_set_filter_ips", &ref_filter);
 	ktext_symbol(kt, "register_ftrace_function", &ref_register);
-	emit_line(e, "#define STP_FTRACE_MULTI 1");
 	emit_line(e, "#define STP_FENTRY_REF_FILTER 0x%llxUL /* ftrace_set_filter_ips in the image compiled against */",
 		  (unsigned long long)ref_filter);
 	emit_line(e, "#define STP_FENTRY_REF_REGISTER 0x%llxUL /* register_ftrace_function */",
 		  (unsigned long long)ref_register);
-	emit_open(e, "static const struct _stp_fentry _stp_fentries[] = {");
+}
+
+/*
+ * _stp_fentries[] (one row per function: its entry probe and its .return,
+ * from rows sorted by compare_site, at most one of each per function), its
+ * hash index and the KASLR reference addresses. By name (sites 0), the
+ * table and its index are filled in by the module when it starts.
+ */
+static void fentry_table(struct emitter *e, struct vec *rows)
+{
+	const struct kprobe_point *first = ((struct resolved_probe *)rows->items[0])->data;
+	bool by_name = !first->ftrace_site, regs = false;
+	fentry_reference(e, by_name ? NULL : first->ktext);
+	emit_open(e, by_name ? "static struct _stp_fentry _stp_fentries[] = {" : "static const struct _stp_fentry _stp_fentries[] = {");
 	int n = 0;
 	bool returns = false;
 	for (int i = 0; i < rows->n; i++) {
@@ -270,7 +297,7 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 		if (kp->is_return) {
 			ret = r;
 			r = NULL;
-		} else if (i + 1 < rows->n && row_site(rows, i + 1) == kp->ftrace_site) {
+		} else if (i + 1 < rows->n && same_function(rows, i, i + 1)) {
 			ret = rows->items[++i];
 		}
 		if (r)
@@ -290,6 +317,11 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 	int bits = 4;
 	while ((1 << bits) < 2 * n)
 		bits++;
+	emit_line(e, "#define STP_FENTRY_HASH_BITS %d", bits);
+	if (by_name) {
+		emit_line(e, "static u32 _stp_fentry_hash[1 << STP_FENTRY_HASH_BITS];");
+		return;
+	}
 	uint32_t *slots = calloc((size_t)1 << bits, sizeof(*slots));
 	for (int i = 0, row = 0; i < rows->n; i++) {
 		if (i && row_site(rows, i) == row_site(rows, i - 1))
@@ -299,7 +331,6 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 			j = (j + 1) & ((1u << bits) - 1);
 		slots[j] = (uint32_t)++row;
 	}
-	emit_line(e, "#define STP_FENTRY_HASH_BITS %d", bits);
 	emit_open(e, "static const u32 _stp_fentry_hash[1 << STP_FENTRY_HASH_BITS] = {");
 	for (int i = 0; i < (1 << bits); i += 16) {
 		char line[16 * 12] = "";
@@ -330,10 +361,12 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 		for (int i = 0; i < shared.n; i++) {
 			struct kprobe_point *kp = ((struct resolved_probe *)shared.items[i])->data;
 			struct kprobe_point *prev = n ? ((struct resolved_probe *)shared.items[n - 1])->data : NULL;
-			if (prev && kp->ftrace_site == prev->ftrace_site && kp->is_return == prev->is_return)
+			if (prev && !compare_function(kp, prev) && kp->is_return == prev->is_return) {
 				kp->ftrace_site = 0; /* not eligible any more */
-			else
+				kp->site_at_load = false;
+			} else {
 				shared.items[n++] = shared.items[i];
+			}
 		}
 		shared.n = n;
 	}

@@ -16,6 +16,8 @@ struct kprobe_point {
 	uint64_t ftrace_site;       /* link-time address of the function's ftrace call site
 				       (kernel functions with DWARF), 0 if unknown */
 	const struct ktext *ktext;  /* the kernel image ftrace_site is in (ktext.h) */
+	bool site_at_load;          /* a kernel function known from BTF only: no site at compile
+				       time, the module finds it by name when it starts */
 	int64_t callee_return;      /* .callee: the call site's return address minus the callee's
 				       entry (link-time); 0 for none */
 	bool wildcard;              /* matched by a wildcard: skipped with a warning when it cannot

@@ -20,6 +20,19 @@
  *
  * A row that cannot be attached is skipped with a warning when a wildcard
  * matched it, and fails the start otherwise.
+ *
+ * Compiled against a kernel known from BTF only (STP_FENTRY_BY_NAME), the
+ * table has names and no sites: at start one pass over the kernel's
+ * symbols (kallsyms_on_each_symbol, found through a disabled kprobe, as
+ * modules may not call it by name) gives each row its function's address,
+ * the site is that address (after an endbr64) when it holds ftrace's
+ * 5-byte nop or call, and the hash index is built then. A row without a
+ * site (not in kallsyms, notrace, __init text freed) or one ftrace refuses
+ * is skipped when a wildcard matched it, as pass 2 skips such a function
+ * with DWARF (one warning counts them), and is a kprobe (and a kretprobe)
+ * by address when it was named alone. The kprobes blacklist is not
+ * consulted: the kernel's function graph tracer too hooks the return of
+ * every function in ftrace's records.
  */
 #ifdef STP_FTRACE_MULTI
 
@@ -39,6 +52,15 @@ static __always_inline u32 _stp_fentry_slot(unsigned long site)
 #define STP_FENTRY_WARN_MAX 10
 
 static unsigned long _stp_fentry_skipped;	/* rows a wildcard matched that could not attach */
+#ifdef STP_FENTRY_BY_NAME
+/*
+ * Per row, its function's address from kallsyms (0: not there), found at
+ * start: a fallback kprobe takes it rather than the name, which the kernel
+ * of 6.1 would look up again by a linear scan of every symbol.
+ */
+static unsigned long _stp_fentry_addrs[ARRAY_SIZE(_stp_fentries)];
+static bool _stp_fentry_resolved;	/* _stp_fentry_addrs holds what kallsyms has */
+#endif
 
 /* Report a row that could not attach; 0 if it is skipped (a wildcard's match), else rc. */
 static int _stp_fentry_failed(const struct _stp_fentry *e, int rc)
@@ -56,6 +78,16 @@ static int _stp_fentry_failed(const struct _stp_fentry *e, int rc)
 
 static void _stp_fentry_warn_total(void)
 {
+#ifdef STP_FENTRY_BY_NAME
+	unsigned long nosite = 0;
+	size_t i;
+
+	for (i = 0; _stp_fentry_resolved && i < ARRAY_SIZE(_stp_fentries); i++)
+		nosite += !_stp_fentries[i].site && _stp_fentries[i].wildcard;
+	if (nosite)
+		_stp_warn("%lu functions matched by wildcards have no ftrace site (built notrace, __init code "
+			  "freed after boot, or not in kallsyms by that name) and were skipped", nosite);
+#endif
 	if (_stp_fentry_skipped > STP_FENTRY_WARN_MAX)
 		_stp_warn("%lu functions matched by wildcards could not be attached and were skipped",
 			  _stp_fentry_skipped);
@@ -147,11 +179,47 @@ static void _stp_fentry_kprobes_unregister(void)
 	_stp_fentry_kps = NULL;
 }
 
-static int _stp_fentry_kprobes_register(void)
+/* Where row i's kprobe (kp) goes: by name, or by the address found at start; -ENOENT if none was. */
+static int _stp_fentry_kprobe_at(size_t i, struct kprobe *kp)
+{
+#ifdef STP_FENTRY_BY_NAME
+	if (_stp_fentry_resolved) {
+		if (!_stp_fentry_addrs[i])
+			return -ENOENT;
+		kp->addr = (kprobe_opcode_t *)_stp_fentry_addrs[i];
+		return 0;
+	}
+#endif
+	kp->symbol_name = _stp_fentries[i].symbol;
+	return 0;
+}
+
+/*
+ * Whether row i gets a kprobe: every row, or (unsited) a row without an
+ * ftrace site that was named alone. A wildcard's match without one is
+ * skipped, as pass 2 skips it with DWARF: its kprobe would cost an armed
+ * breakpoint each (seconds for a few hundred), where the rest attach in
+ * one filter update.
+ */
+static bool _stp_fentry_wants_kprobe(size_t i, bool unsited)
+{
+#ifdef STP_FENTRY_BY_NAME
+	if (unsited && _stp_fentry_resolved)
+		return !_stp_fentries[i].site && !_stp_fentries[i].wildcard;
+#endif
+	return !unsited || !_stp_fentries[i].site;
+}
+
+/* Every row a kprobe, or (unsited) only the rows named alone without an ftrace site. */
+static int _stp_fentry_kprobes_register(bool unsited)
 {
 	size_t n = ARRAY_SIZE(_stp_fentries), i;
 	int rc;
 
+	for (i = 0; i < n && !_stp_fentry_wants_kprobe(i, unsited); i++)
+		;
+	if (i == n)
+		return 0;	/* no row needs one */
 	_stp_fentry_kps = kvcalloc(n, sizeof(*_stp_fentry_kps), GFP_KERNEL);
 	if (!_stp_fentry_kps)
 		return -ENOMEM;
@@ -159,19 +227,23 @@ static int _stp_fentry_kprobes_register(void)
 		struct _stp_fentry_kprobe *k = &_stp_fentry_kps[i];
 
 		k->e = &_stp_fentries[i];
+		if (!_stp_fentry_wants_kprobe(i, unsited))
+			continue;
 		rc = 0;
 #ifdef STP_FENTRY_RETURN
 		if (k->e->ret_probe) {
-			k->rp.kp.symbol_name = k->e->symbol;
 			k->rp.handler = _stp_fentry_kretprobe_ret;
-			rc = register_kretprobe(&k->rp);
+			rc = _stp_fentry_kprobe_at(i, &k->rp.kp);
+			if (!rc)
+				rc = register_kretprobe(&k->rp);
 			k->rp_registered = !rc;
 		}
 		if (!rc && !k->e->probe)
 			continue;
 #endif
-		k->kp.symbol_name = k->e->symbol;
 		k->kp.pre_handler = _stp_fentry_kprobe_pre;
+		if (!rc)
+			rc = _stp_fentry_kprobe_at(i, &k->kp);
 		if (!rc)
 			rc = register_kprobe(&k->kp);
 		if (!rc) {
@@ -216,6 +288,114 @@ static unsigned long _stp_fentry_delta;	/* KASLR: run-time minus link-time addre
 static atomic_long_t _stp_fentry_missed;	/* hits dropped by ftrace's recursion guard, returns not hijacked */
 
 #include "ftrace_return.c"
+
+#ifdef STP_FENTRY_BY_NAME
+#include <linux/jhash.h>
+
+typedef int (*_stp_each_symbol_fn)(int (*fn)(void *, const char *, struct module *, unsigned long), void *data);
+
+/* The rows by name while the symbols are read: open addressing, index + 1 per slot. */
+struct _stp_fentry_names {
+	u32 *slots;
+	u32 mask;
+	unsigned long *addrs;	/* per row: its function's address, 0 until found (_stp_fentry_addrs) */
+};
+
+static u32 _stp_fentry_name_slot(const struct _stp_fentry_names *t, const char *name)
+{
+	return jhash(name, strlen(name), 0) & t->mask;
+}
+
+/* For each kernel symbol: the first address of a row's name (kprobes take the same one). */
+static int _stp_fentry_name_hit(void *data, const char *name, struct module *mod, unsigned long addr)
+{
+	struct _stp_fentry_names *t = data;
+	u32 slot, idx;
+
+	if (mod)
+		return 0;
+	for (slot = _stp_fentry_name_slot(t, name); (idx = t->slots[slot]) != 0; slot = (slot + 1) & t->mask) {
+		if (strcmp(_stp_fentries[idx - 1].symbol, name))
+			continue;
+		if (!t->addrs[idx - 1])
+			t->addrs[idx - 1] = addr;
+		break;
+	}
+	return 0;
+}
+
+/* The ftrace site of the function at addr: its start (after an endbr64) if ftrace patched it; else 0. */
+static unsigned long _stp_fentry_site_of(unsigned long addr)
+{
+	static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	u8 insn[5];
+	u32 endbr;
+
+	if (copy_from_kernel_nofault(&endbr, (void *)addr, sizeof(endbr)))
+		return 0;
+	if (endbr == 0xfa1e0ff3)	/* endbr64: the site follows it */
+		addr += 4;
+	if (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)))
+		return 0;
+	return !memcmp(insn, nop5, sizeof(nop5)) || insn[0] == 0xe8 ? addr : 0;
+}
+
+/* kallsyms_on_each_symbol, which modules cannot link against: its address from a kprobe never armed. */
+static _stp_each_symbol_fn _stp_fentry_each_symbol(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_on_each_symbol", .flags = KPROBE_FLAG_DISABLED };
+	void *addr;
+
+	if (register_kprobe(&kp))
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return (_stp_each_symbol_fn)addr;
+}
+
+/*
+ * Give each row its address and site and build the hash index; a row left
+ * without a site (0) is skipped or a kprobe (_stp_fentry_wants_kprobe).
+ */
+static int _stp_fentry_resolve(void)
+{
+	size_t n = ARRAY_SIZE(_stp_fentries), i;
+	u32 mask = (1U << STP_FENTRY_HASH_BITS) - 1, slot;
+	struct _stp_fentry_names t;
+	_stp_each_symbol_fn each = _stp_fentry_each_symbol();
+	u32 bits = 4;
+
+	while ((1UL << bits) < 2 * n)
+		bits++;
+	t.mask = (1U << bits) - 1;
+	t.slots = kvcalloc(1UL << bits, sizeof(*t.slots), GFP_KERNEL);
+	t.addrs = _stp_fentry_addrs;
+	if (!t.slots)
+		return -ENOMEM;
+	memset(_stp_fentry_addrs, 0, sizeof(_stp_fentry_addrs));
+	for (i = 0; i < n; i++) {
+		for (slot = _stp_fentry_name_slot(&t, _stp_fentries[i].symbol); t.slots[slot]; slot = (slot + 1) & t.mask)
+			;
+		t.slots[slot] = i + 1;
+	}
+	_stp_fentry_resolved = each != NULL;
+	if (each)
+		each(_stp_fentry_name_hit, &t);
+	else
+		_stp_warn("cannot read the kernel's symbols (kallsyms_on_each_symbol): %zu functions get a kprobe each", n);
+	memset(_stp_fentry_hash, 0, sizeof(_stp_fentry_hash));
+	for (i = 0; i < n; i++) {
+		_stp_fentries[i].site = t.addrs[i] ? _stp_fentry_site_of(t.addrs[i]) : 0;
+		if (!_stp_fentries[i].site)
+			continue;
+		for (slot = _stp_fentry_slot(_stp_fentries[i].site); _stp_fentry_hash[slot]; slot = (slot + 1) & mask)
+			;
+		_stp_fentry_hash[slot] = i + 1;
+	}
+	kvfree(t.slots);
+	return 0;
+}
+#endif
 
 /* The row of the site at run-time address ip, or NULL. */
 static __always_inline const struct _stp_fentry *_stp_fentry_find(unsigned long ip)
@@ -273,6 +453,10 @@ static void notrace _stp_fentry_call(unsigned long ip, unsigned long parent_ip, 
 /* The KASLR offset, checked against a second symbol; -ENOEXEC if the image is not the one compiled for. */
 static int _stp_fentry_relocate(void)
 {
+#ifdef STP_FENTRY_BY_NAME
+	_stp_fentry_delta = 0;	/* the sites are run-time addresses */
+	return 0;
+#else
 	unsigned long a = (unsigned long)&ftrace_set_filter_ips - (unsigned long)STP_FENTRY_REF_FILTER;
 	unsigned long b = (unsigned long)&register_ftrace_function - (unsigned long)STP_FENTRY_REF_REGISTER;
 
@@ -283,16 +467,32 @@ static int _stp_fentry_relocate(void)
 	}
 	_stp_fentry_delta = a;
 	return 0;
+#endif
+}
+
+/*
+ * A site ftrace refuses: by name, the row is treated as one without a site
+ * (its stale hash slot matches no ip); else skipped or fatal.
+ */
+static int _stp_fentry_refused(size_t i, int rc)
+{
+#ifdef STP_FENTRY_BY_NAME
+	_stp_fentries[i].site = 0;
+	return 0;
+#else
+	return _stp_fentry_failed(&_stp_fentries[i], rc);
+#endif
 }
 
 /*
  * Filter every site in one call; if the kernel refuses the set (one site
- * is not traceable after all), one site at a time, skipping the refused
- * ones. Then one registration.
+ * is not traceable after all), one site at a time, handing the refused
+ * ones to _stp_fentry_refused. Then one registration. Rows without a site
+ * (by name) are left to the kprobes.
  */
 static int _stp_fentry_ftrace_register(void)
 {
-	size_t n = ARRAY_SIZE(_stp_fentries), i, nset = 0;
+	size_t n = ARRAY_SIZE(_stp_fentries), i, nips = 0, nset = 0;
 	unsigned long *ips;
 	int rc;
 
@@ -303,24 +503,29 @@ static int _stp_fentry_ftrace_register(void)
 	if (!ips)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		ips[i] = _stp_fentries[i].site + _stp_fentry_delta;
+		if (_stp_fentries[i].site)
+			ips[nips++] = _stp_fentries[i].site + _stp_fentry_delta;
 	memset(&_stp_fentry_ops, 0, sizeof(_stp_fentry_ops));
 	_stp_fentry_ops.func = _stp_fentry_call;
 #if defined(STP_FENTRY_REGS) || defined(STP_FENTRY_RETURN)
 	_stp_fentry_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 #endif
 	atomic_long_set(&_stp_fentry_missed, 0);
-	rc = ftrace_set_filter_ips(&_stp_fentry_ops, ips, n, 0, 1);
+	rc = nips ? ftrace_set_filter_ips(&_stp_fentry_ops, ips, nips, 0, 1) : 0;
 	if (!rc) {
-		nset = n;
+		nset = nips;
 	} else {
 		for (i = 0; i < n; i++) {
-			rc = ftrace_set_filter_ips(&_stp_fentry_ops, &ips[i], 1, 0, 0);
+			unsigned long ip = _stp_fentries[i].site + _stp_fentry_delta;
+
+			if (!_stp_fentries[i].site)
+				continue;
+			rc = ftrace_set_filter_ips(&_stp_fentry_ops, &ip, 1, 0, 0);
 			if (!rc) {
 				nset++;
 				continue;
 			}
-			rc = _stp_fentry_failed(&_stp_fentries[i], rc);
+			rc = _stp_fentry_refused(i, rc);
 			if (rc)
 				goto fail;
 		}
@@ -351,6 +556,8 @@ fail:
 }
 #endif
 
+static void _stp_fentry_unregister(void);
+
 /* Through ftrace unless a conditional kprobe forbids it (_stp_kprobes_any_conditional, kprobes.c). */
 static int _stp_fentry_register(void)
 {
@@ -358,11 +565,21 @@ static int _stp_fentry_register(void)
 
 	_stp_fentry_skipped = 0;
 #ifdef STP_FENTRY_FTRACE
-	if (!_stp_kprobes_any_conditional())
-		rc = _stp_fentry_ftrace_register();
-	else
+	if (!_stp_kprobes_any_conditional()) {
+#ifdef STP_FENTRY_BY_NAME
+		rc = _stp_fentry_resolve();
+		if (rc)
+			return rc;
 #endif
-		rc = _stp_fentry_kprobes_register();
+		rc = _stp_fentry_ftrace_register();
+#ifdef STP_FENTRY_BY_NAME
+		/* the rows named alone without a site, or whose site ftrace refused */
+		if (!rc && (rc = _stp_fentry_kprobes_register(true)))
+			_stp_fentry_unregister();
+#endif
+	} else
+#endif
+		rc = _stp_fentry_kprobes_register(false);
 	if (!rc)
 		_stp_fentry_warn_total();
 	return rc;
