@@ -519,6 +519,11 @@ static void resolve_call(struct scope *sc, struct node *n)
 {
 	struct session *s = sc->s;
 	const char *name = n->u.call.name;
+	if (!strcmp(name, "@probewrite")) { /* an alias body's are settled when it is wrapped (probes.c) */
+		diag_error(n->loc, "@probewrite(%s) can only be used in the prologue or epilogue of a probe alias",
+			   ((struct node *)n->u.call.args.items[0])->u.var.name);
+		return;
+	}
 	resolve_vec(sc, &n->u.call.args);
 	n->u.call.builtin = resolve_builtin(name);
 	if (n->u.call.builtin == BUILTIN_CONST) {

@@ -315,13 +315,18 @@ literal:
 /*
  * probe-decl = "probe" probe-points block
  *            | "probe" probe-points ("=" | "+=") probe-points block   (an alias)
+ *            | "probe" probe-points "=" probe-points block "," block
  * In an alias the first list names the alias; "=" runs its body before the
- * user's (a prologue), "+=" after it (an epilogue).
+ * user's (a prologue), "+=" after it (an epilogue); "=" with two blocks
+ * runs the first before and the second after (SystemTap 4.4).
  */
 probe_decl:
 	PROBE probe_points block { new_probe(ps, @1, PROBE_PLAIN, (struct vec){ 0 }, $2, $3); }
 |	PROBE probe_points '=' probe_points block {
 		new_probe(ps, @1, PROBE_ALIAS_PROLOGUE, $2, $4, $5);
+	}
+|	PROBE probe_points '=' probe_points block ',' block {
+		new_probe(ps, @1, PROBE_ALIAS_PROLOGUE, $2, $4, $5)->epilogue = $7;
 	}
 |	PROBE probe_points ADD_ASSIGN probe_points block {
 		new_probe(ps, @1, PROBE_ALIAS_EPILOGUE, $2, $4, $5);
