@@ -752,6 +752,12 @@ static bool plan_var_start(struct tv_ctx *cx, struct node *n, struct tv_plan *pl
 		return true;
 	}
 	struct dbg_var *v = scope_var(cx->scope, name);
+	if (!v && cx->scope->di && cx->scope->func) {
+		/* an enum's constant, $PIDTYPE_PID (SystemTap 4.5): only when no variable has the name */
+		struct dbg_var *e = ast_alloc(sizeof(*e));
+		if (dbg_enumerator(cx->scope->di, cx->scope->func, name, e))
+			v = e;
+	}
 	if (!v && !(v = missing_param(cx, n, pl)))
 		return false;
 	if (!start_var(pl, v))

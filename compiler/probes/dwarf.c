@@ -117,6 +117,7 @@ static struct target_scope *function_scope(struct debuginfo *di, struct dbg_func
 	sc->is_return = is_return;
 	sc->ret = f->ret && dbg_type_strip(f->ret) && dbg_type_strip(f->ret)->kind != DBG_VOID ? f->ret : NULL;
 	sc->what = what;
+	sc->func = f;
 	return sc;
 }
 
