@@ -256,6 +256,16 @@ static bool to_value(struct tv_plan *pl)
 		pl->type = ptr;
 		return true;
 	}
+	if (t && t->kind == DBG_FLOAT && (t->size == 4 || t->size == 8)) {
+		/* its bits, as the fp_* tapset functions take them; a float's widened to a double's (SystemTap 4.5) */
+		struct tv_op *op = add_op(pl, TV_LOAD);
+		op->size = (int)t->size;
+		if (t->size == 4)
+			add_op(pl, TV_WIDEN_FLOAT);
+		pl->in_memory = false;
+		pl->settable_reg = false;
+		return true;
+	}
 	if (!dbg_type_is_scalar(t))
 		return false;
 	struct tv_op *op = add_op(pl, TV_LOAD);

@@ -102,6 +102,7 @@ enum tv_op_kind {
 	TV_LOAD,         /* v = load size bytes at v */
 	TV_BITS,         /* v = bits [bit, bit + bits) of v */
 	TV_TRUNC,        /* v = low size bytes of v */
+	TV_WIDEN_FLOAT,  /* v = the IEEE double bits of the IEEE single in v's low 32 bits */
 };
 
 struct tv_op {
