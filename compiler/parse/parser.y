@@ -200,6 +200,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
+%precedence ARROW
 %precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_DEFINED STAT_OP '&' TARGET_VAR AT_NAME EMBEDDED_CODE
 %precedence THEN
 %precedence ELSE
@@ -832,7 +833,7 @@ mul_expr:
 |	mul_expr '%' unary_expr { $$ = new_binary(@2, "%", OP_MOD, $1, $3); }
 ;
 
-/* unary-expr = ("-" | "+" | "!" | "~") unary-expr | crement-expr */
+/* unary-expr = ("-" | "+" | "!" | "~") unary-expr | "&" target | "&" "(" target ")" | crement-expr */
 unary_expr:
 	crement_expr
 |	'-' unary_expr { $$ = new_unary(@1, "-", OP_NEG, $2); }
@@ -840,6 +841,10 @@ unary_expr:
 |	'!' unary_expr { $$ = new_unary(@1, "!", OP_NOT, $2); }
 |	'~' unary_expr { $$ = new_unary(@1, "~", OP_BITNOT, $2); }
 |	'&' target %prec STMT_END { $$ = targetvar_address_of(@1, $2); }
+|	'&' '(' expr ')' %prec STMT_END {
+		/* &($p->member): parentheses after '&' (SystemTap 4.0); (expr)->member after '&' is a target */
+		$$ = targetvar_address_of(@1, $3);
+	}
 ;
 
 /* crement-expr = ("++" | "--") primary | primary ("++" | "--")? */
