@@ -455,6 +455,8 @@ const char *kernel_function_unknown(struct session *s, const char *name)
 	const char *err = NULL, *missing = kernel_symbol_missing(s, name);
 	if (missing || kernel_has_symbol_table(s))
 		return missing;
+	if (strchr(name, '.'))
+		return NULL; /* a compiler's clone (finish_task_switch.isra.0): debuginfo never names one */
 	struct debuginfo *di = kernel_debuginfo(s, "kernel", &err);
 	if (!di || describes_function(di, name))
 		return NULL; /* nothing to check against (the load will say), or described */
