@@ -99,6 +99,7 @@ int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
 #include <string.h>
 
 #include "diag.h"
+#include "session.h"
 #include "targetvar.h"
 
 /* A nonterminal's location is that of its first symbol (its leading token). */
@@ -113,6 +114,8 @@ int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
 static void yyerror(struct srcloc *loc, yyscan_t scanner, struct parse_state *ps, const char *msg);
 
 static struct node *new_num(struct srcloc loc, const char *tok, int64_t value);
+static struct node *new_assign(struct parse_state *ps, struct srcloc loc, enum ast_op op, struct node *lhs,
+			       struct node *rhs);
 static struct node *new_var(struct srcloc loc, const char *name);
 static struct node *new_binary(struct srcloc loc, const char *tok, enum ast_op op,
 			       struct node *lhs, struct node *rhs);
@@ -674,15 +677,7 @@ assign_expr:
 		if (!is_lvalue($1))
 			diag_error(@2, "left operand of '<<<' must be a variable or an array element");
 	}
-|	ternary_expr assign_op assign_expr {
-		$$ = ast_new(NODE_ASSIGN, @2, ast_join(ast_op_spelling($2), "", "="));
-		$$->u.assign.op = $2;
-		$$->u.assign.lhs = $1;
-		$$->u.assign.rhs = $3;
-		if (!is_lvalue($1))
-			diag_error(@2, "left operand of '%s' must be a variable or an array element",
-				   $$->tok);
-	}
+|	ternary_expr assign_op assign_expr { $$ = new_assign(ps, @2, $2, $1, $3); }
 ;
 
 assign_op:
@@ -951,6 +946,38 @@ expr_list:
 ;
 
 %%
+
+/*
+ * Under --compatible=3.3 or older: SystemTap before 4.0 let the third
+ * operand of '?:' take an assignment, c ? a : b = v meaning c ? a : (b = v)
+ * (NEWS 4.0).
+ */
+static bool ternary_takes_assignment(const struct parse_state *ps)
+{
+	int major = 0, minor = 0;
+	const char *v = ps->session ? ps->session->compatible : NULL;
+	return v && sscanf(v, "%d.%d", &major, &minor) >= 1 && (major < 3 || (major == 3 && minor <= 3));
+}
+
+/* lhs op= rhs; the parse of c ? a : b = v, (c ? a : b) = v, turned into c ? a : (b = v) where that is the old meaning. */
+static struct node *new_assign(struct parse_state *ps, struct srcloc loc, enum ast_op op, struct node *lhs,
+			       struct node *rhs)
+{
+	if (lhs->kind == NODE_TERNARY && ternary_takes_assignment(ps)) {
+		struct node *last = lhs;
+		while (last->u.ternary.otherwise->kind == NODE_TERNARY)
+			last = last->u.ternary.otherwise;
+		last->u.ternary.otherwise = new_assign(ps, loc, op, last->u.ternary.otherwise, rhs);
+		return lhs;
+	}
+	struct node *n = ast_new(NODE_ASSIGN, loc, ast_join(ast_op_spelling(op), "", "="));
+	n->u.assign.op = op;
+	n->u.assign.lhs = lhs;
+	n->u.assign.rhs = rhs;
+	if (!is_lvalue(lhs))
+		diag_error(loc, "left operand of '%s' must be a variable or an array element", n->tok);
+	return n;
+}
 
 static struct node *new_num(struct srcloc loc, const char *tok, int64_t value)
 {
