@@ -105,7 +105,7 @@ static void usage(FILE *out)
 		"  -B NAME=VALUE pass NAME=VALUE to kbuild's make\n"
 		"  -t            report each probe's hits and cycles (min/avg/max) at the end\n"
 		"  --monitor[=INTERVAL]  show the module's status and each probe's hits every\n"
-		"                INTERVAL seconds (default 1); keys c s t r p x (staprun -M)\n"
+		"                INTERVAL seconds (default 1); keys c s t r p x Tab (staprun -M)\n"
 		"  -b            bulk mode: one output file per CPU (-o FILE: FILE_CPU, else stpd_cpuCPU)\n"
 		"  -S SIZE[,N]   with -o FILE: write FILE.0, FILE.1... of SIZE MiB each, keep the last N\n"
 		"                (with -b: FILE_CPU.0, FILE_CPU.1... for each CPU)\n"

@@ -406,7 +406,8 @@ struct _stp_uprobe {
  * _stp_deref reads size (1/2/4/8) bytes at addr (user: the current process's
  * memory), sign- or zero-extended; on a bad address it returns -EFAULT and,
  * when c is not NULL, sets c's error "kernel read fault at 0x...".
- * _stp_poke writes (guru mode). _stp_bitfield/_stp_truncate narrow values.
+ * _stp_poke writes (guru mode). _stp_bitfield/_stp_truncate narrow values;
+ * _stp_float_widen turns a float's bits into the same value's double bits.
  * _stp_tv_append* append to a string_t (pretty printing; "?" if unreadable).
  * _stp_string_or_error copies a string (max bytes, -1: as many as fit) or
  * sets c's error "kernel string copy fault at 0x...".
@@ -416,6 +417,7 @@ static int _stp_deref(struct _stp_context *c, unsigned long addr, int size, int 
 static int _stp_poke(struct _stp_context *c, unsigned long addr, int size, int user, int64_t value);
 static unsigned long _stp_bitfield(unsigned long v, int bit, int bits, int is_signed);
 static unsigned long _stp_truncate(unsigned long v, int size, int is_signed);
+static unsigned long _stp_float_widen(unsigned long v);
 static void _stp_tv_append(char *dst, const char *fmt, ...);
 static void _stp_tv_append_string(char *dst, unsigned long addr, long max, int user);
 static long _stp_copy_string(char *dst, unsigned long addr, long max, int user);

@@ -23,11 +23,22 @@
  *  - otherwise: as a plain text block between "== monitor" and "==" lines
  *    on stdout, after the output written so far.
  * Keys come from stdin (noncanonical and without echo on a terminal): see
- * stapio_monitor_key. With -M, stdin belongs to the monitor, not to the
- * script's input probes.
+ * key(). With -M, stdin belongs to the monitor, not to the script's input
+ * probes.
+ *
+ * On a terminal the script's output on stdout also passes through here
+ * (stapio_monitor_output), so its window can be scrolled: Tab moves the
+ * navigation keys between the status window and the output window. The
+ * last STAPIO_MONITOR_OUTPUT_LINES lines written are kept; while the
+ * output window is scrolled back, new output is held (not written) and
+ * the rows show older lines; back at the bottom, the rows are drawn as
+ * they were and the held output is written, so the terminal's own
+ * scrollback misses nothing.
  */
 
 #define STAPIO_MONITOR_MAX_LINES 4096	/* lines of one block kept at most */
+#define STAPIO_MONITOR_OUTPUT_LINES 1000	/* lines of output kept for scrolling back */
+#define STAPIO_MONITOR_HELD_MAX (4 << 20)	/* bytes held while scrolled back before going live */
 
 enum { SORT_INDEX, SORT_HITS, SORT_POINT, SORT_COUNT };
 static const char *const sort_names[SORT_COUNT] = { "index", "hits", "point" };
@@ -49,6 +60,13 @@ static struct {
 	char prompt[12];	/* the digits typed so far */
 	int escape;		/* 0, or 1 after ESC, 2 after ESC [ (arrow keys) */
 	size_t scroll;		/* first line of the block shown in the window */
+	bool focus_output;	/* Tab: the navigation keys scroll the output, not the status */
+	char *out_line[STAPIO_MONITOR_OUTPUT_LINES];	/* the last complete output lines, a ring */
+	size_t out_lines;	/* complete lines written so far (the ring holds the last ones) */
+	char *out_partial;	/* the last line, not ended yet (NULL: empty) */
+	size_t out_back;	/* lines the output window is scrolled back (0: live) */
+	char *held;		/* output received while scrolled back, not written yet */
+	size_t held_len, held_cap;
 	bool pending;		/* STATUS asked, its block not complete */
 	struct timespec asked;	/* when it was asked */
 	struct timespec due;	/* when to ask next */
@@ -292,6 +310,19 @@ static void draw_text(char **v, size_t n)
 	free(buf);
 }
 
+/* The terminal's rows and columns (24 by 80 when it does not say, or says less than 6 by 20). */
+static void terminal_size(int *rows, int *cols)
+{
+	struct winsize ws = { 0 };
+
+	*rows = 24;
+	*cols = 80;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row >= 6 && ws.ws_col >= 20) {
+		*rows = ws.ws_row;
+		*cols = ws.ws_col;
+	}
+}
+
 /*
  * A terminal: the window over the top rows (at most half the screen),
  * the last row of it a bar with the sort order, the keys or the prompt;
@@ -300,15 +331,17 @@ static void draw_text(char **v, size_t n)
  */
 static void draw_window(char **v, size_t n)
 {
-	struct winsize ws = { 0 };
-	int rows = 24, cols = 80, height;
-	char *buf = NULL;
+	int rows, cols, height;
+	char *buf = NULL, bar[256], held[64];
 	size_t len = 0, cap = 0;
 
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row >= 6 && ws.ws_col >= 20) {
-		rows = ws.ws_row;
-		cols = ws.ws_col;
-	}
+	terminal_size(&rows, &cols);
+	/* what the arrows scroll first, so a narrow terminal still shows it */
+	if (mon.out_back)
+		snprintf(held, sizeof(held), " (%zu lines back, output held)", mon.out_back);
+	snprintf(bar, sizeof(bar), "Tab: arrows scroll the %s%s | by %s; keys: c reset globals, s sort, t toggle probe, "
+		 "r resume, p pause, x hide", mon.focus_output ? "output" : "status",
+		 mon.focus_output && mon.out_back ? held : "", sort_names[mon.sort]);
 	height = (int)n + 1 < rows / 2 ? (int)n + 1 : rows / 2;
 	if (mon.scroll + (size_t)height - 1 > n)
 		mon.scroll = n > (size_t)height - 1 ? n - ((size_t)height - 1) : 0;
@@ -331,10 +364,7 @@ static void draw_window(char **v, size_t n)
 	if (mon.prompting)
 		putf(&buf, &len, &cap, "\033[%d;1H\033[2K\033[7mprobe index to toggle: %s\033[m", height, mon.prompt);
 	else
-		putf(&buf, &len, &cap, "\033[%d;1H\033[2K\033[7m%.*s\033[m", height, cols,
-		     mon.sort == SORT_INDEX ? "by index; keys: c reset globals, s sort, t toggle probe, r resume, p pause, x hide, arrows scroll" :
-		     mon.sort == SORT_HITS ? "by hits; keys: c reset globals, s sort, t toggle probe, r resume, p pause, x hide, arrows scroll" :
-		     "by point; keys: c reset globals, s sort, t toggle probe, r resume, p pause, x hide, arrows scroll");
+		putf(&buf, &len, &cap, "\033[%d;1H\033[2K\033[7m%.*s\033[m", height, cols, bar);
 	putf(&buf, &len, &cap, "\0338");
 	write_all(buf, len);
 	free(buf);
@@ -368,6 +398,160 @@ static void draw(void)
 	free(v);
 }
 
+/* Output entry i: a complete line (i < out_lines; "" once dropped from the ring) or, at out_lines, the unended one. */
+static const char *output_entry(size_t i)
+{
+	if (i == mon.out_lines)
+		return mon.out_partial ? mon.out_partial : "";
+	if (i + STAPIO_MONITOR_OUTPUT_LINES < mon.out_lines || !mon.out_line[i % STAPIO_MONITOR_OUTPUT_LINES])
+		return "";
+	return mon.out_line[i % STAPIO_MONITOR_OUTPUT_LINES];
+}
+
+/* Keep output just written: its complete lines into the ring, the rest as the unended line. */
+static void output_keep(const char *data, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(data, '\n', len);
+		size_t n = nl ? (size_t)(nl - data) : len;
+		size_t had = mon.out_partial ? strlen(mon.out_partial) : 0;
+		size_t keep = had + n > 4096 ? (had < 4096 ? 4096 - had : 0) : n;	/* a line's first 4 KiB */
+		char *line = realloc(mon.out_partial, had + keep + 1);
+
+		if (!line)
+			return;
+		memcpy(line + had, data, keep);
+		line[had + keep] = '\0';
+		mon.out_partial = line;
+		if (!nl)
+			return;
+		free(mon.out_line[mon.out_lines % STAPIO_MONITOR_OUTPUT_LINES]);
+		mon.out_line[mon.out_lines % STAPIO_MONITOR_OUTPUT_LINES] = line;
+		mon.out_partial = NULL;
+		mon.out_lines++;
+		data += n + 1;
+		len -= n + 1;
+	}
+}
+
+/* The output window: its first row (below the status window, if shown) and its height. */
+static void output_rows(int *top, int *height, int *cols)
+{
+	int rows;
+
+	terminal_size(&rows, cols);
+	*top = mon.window && !mon.hidden ? mon.window + 1 : 1;
+	*height = rows >= *top ? rows - *top + 1 : 1;
+}
+
+/* How far the output window can scroll back: the entries kept beyond one window. */
+static size_t output_back_max(void)
+{
+	int top, height, cols;
+	size_t entries = mon.out_lines + 1;
+	size_t oldest = mon.out_lines > STAPIO_MONITOR_OUTPUT_LINES ? mon.out_lines - STAPIO_MONITOR_OUTPUT_LINES : 0;
+
+	output_rows(&top, &height, &cols);
+	return entries > oldest + (size_t)height ? entries - oldest - (size_t)height : 0;
+}
+
+/*
+ * Draw the output window out_back lines back from its end. Live (0), the
+ * cursor is left after the last entry, where the output goes on.
+ */
+static void draw_output(void)
+{
+	int top, height, cols;
+	size_t end, first;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	output_rows(&top, &height, &cols);
+	end = mon.out_lines + 1 - mon.out_back;
+	first = end > (size_t)height ? end - (size_t)height : 0;
+	for (size_t i = first; i < first + (size_t)height; i++)
+		putf(&buf, &len, &cap, "\033[%d;1H\033[2K%.*s", top + (int)(i - first), cols,
+		     i < end ? output_entry(i) : "");
+	if (!mon.out_back) {
+		size_t col = strlen(output_entry(end - 1));
+
+		putf(&buf, &len, &cap, "\033[%d;%dH", top + (int)(end - 1 - first),
+		     (int)(col < (size_t)cols ? col : (size_t)cols - 1) + 1);
+	}
+	write_all(buf, len);
+	free(buf);
+}
+
+/* Back at the bottom of the output: the rows as they were, then what was held. */
+static void output_live(void)
+{
+	mon.out_back = 0;
+	draw_output();
+	if (mon.held_len) {
+		output_keep(mon.held, mon.held_len);
+		write_all(mon.held, mon.held_len);
+		mon.held_len = 0;
+	}
+}
+
+bool stapio_monitor_output(const char *data, size_t len)
+{
+	if (!mon.tty || (!mon.on && !mon.out_back))
+		return false;
+	if (!mon.out_back) {
+		output_keep(data, len);
+		write_all(data, len);
+		return true;
+	}
+	if (mon.held_len + len > mon.held_cap) {
+		size_t c = (mon.held_len + len) * 2;
+		char *p = realloc(mon.held, c);
+
+		if (!p) {
+			output_live();
+			write_all(data, len);
+			return true;
+		}
+		mon.held = p;
+		mon.held_cap = c;
+	}
+	memcpy(mon.held + mon.held_len, data, len);
+	mon.held_len += len;
+	if (mon.held_len > STAPIO_MONITOR_HELD_MAX) {
+		output_live();	/* too much held: the output goes on */
+		draw();
+	}
+	return true;
+}
+
+/* A navigation key: scroll the window that has the focus by delta lines (negative: back, up). */
+static void scroll_by(long delta)
+{
+	if (!mon.focus_output) {
+		if (delta < 0)
+			mon.scroll = mon.scroll > (size_t)-delta ? mon.scroll - (size_t)-delta : 0;
+		else
+			mon.scroll += (size_t)delta;
+		draw();
+		return;
+	}
+	size_t back = mon.out_back, max = output_back_max();
+
+	if (delta < 0)
+		back = back + (size_t)-delta < max ? back + (size_t)-delta : max;
+	else
+		back = back > (size_t)delta ? back - (size_t)delta : 0;
+	if (back == mon.out_back)
+		return;
+	if (!back) {
+		output_live();
+	} else {
+		mon.out_back = back;
+		draw_output();
+	}
+	draw();
+}
+
 /* Ask for the status again now (after a key changed something). */
 static void refresh_soon(void)
 {
@@ -377,7 +561,8 @@ static void refresh_soon(void)
 /*
  * One key: c reset globals, s next sort order, t prompt for a probe index
  * (digits, then Enter; anything else cancels), r all probes on, p all off,
- * x hide/show, up/down arrows and page up/down scroll the window.
+ * x hide/show, up/down arrows and page up/down scroll the window that has
+ * the focus, Tab moves the focus between the status and the output window.
  */
 static void key(struct stapio_control *ctl, unsigned char k)
 {
@@ -390,19 +575,15 @@ static void key(struct stapio_control *ctl, unsigned char k)
 			mon.escape = k == '5' ? 3 : k == '6' ? 4 : 2;
 			return;
 		}
-		if (k == 'A' && mon.scroll > 0)
-			mon.scroll--;
-		else if (k == 'B')
-			mon.scroll++;
 		mon.escape = 0;
-		draw();
+		if (k == 'A' || k == 'B')
+			scroll_by(k == 'A' ? -1 : 1);
 		return;
 	}
 	if (mon.escape >= 3) {
 		if (k == '~')
-			mon.scroll = mon.escape == 3 ? (mon.scroll > 10 ? mon.scroll - 10 : 0) : mon.scroll + 10;
+			scroll_by(mon.escape == 3 ? -10 : 10);
 		mon.escape = 0;
-		draw();
 		return;
 	}
 	if (mon.prompting) {
@@ -446,6 +627,12 @@ static void key(struct stapio_control *ctl, unsigned char k)
 	case 'p':
 		send_op(ctl, STP_MONITOR_PAUSE, 0);
 		refresh_soon();
+		break;
+	case '\t':
+		if (mon.tty) {	/* windows only on a terminal */
+			mon.focus_output = !mon.focus_output;
+			draw();
+		}
 		break;
 	case 'x':
 		mon.hidden = !mon.hidden;
@@ -502,6 +689,17 @@ void stapio_monitor_poll(struct stapio_control *ctl, bool running)
 
 void stapio_monitor_stop(void)
 {
+	if (mon.out_back)
+		output_live();	/* what was held is written before the session's last output */
+	for (size_t i = 0; i < STAPIO_MONITOR_OUTPUT_LINES; i++) {
+		free(mon.out_line[i]);
+		mon.out_line[i] = NULL;
+	}
+	free(mon.out_partial);
+	mon.out_partial = NULL;
+	free(mon.held);
+	mon.held = NULL;
+	mon.held_len = mon.held_cap = 0;
 	block_clear(&mon.incoming);
 	block_clear(&mon.shown);
 	restore_terminal();

@@ -363,7 +363,13 @@ static bool stapio_write_all(int fd, const char *data, size_t len)
 
 static void stapio_out_flush(struct stapio_relay *r)
 {
-	if (r->out_len && !r->out_failed && !stapio_write_all(r->out_fd, r->out, r->out_len))
+	if (!r->out_len || r->out_failed) {
+		r->out_len = 0;
+		return;
+	}
+	/* -M on a terminal: the monitor writes stdout's output (or holds it while scrolled back) */
+	if (!(r->out_fd == STDOUT_FILENO && stapio_monitor_output(r->out, r->out_len)) &&
+	    !stapio_write_all(r->out_fd, r->out, r->out_len))
 		r->out_failed = true;
 	r->out_len = 0;
 }

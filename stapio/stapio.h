@@ -88,6 +88,8 @@ bool stapio_monitor_on(void);
 void stapio_monitor_poll(struct stapio_control *ctl, bool running);
 /* A STATUS message's line; an empty one ends the block, which is then shown. */
 void stapio_monitor_line(const char *text, uint32_t len);
+/* On a terminal: output for stdout, kept for scrolling back and written (or held while scrolled back); false: not taken, write it. */
+bool stapio_monitor_output(const char *data, size_t len);
 /* Leave monitor mode: the terminal as it was. */
 void stapio_monitor_stop(void);
 

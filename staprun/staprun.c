@@ -104,7 +104,7 @@ static void staprun_usage(FILE *f)
 	      "  -N PID   the ns_* functions see ids as the namespaces of process PID do\n"
 	      "  -C WHEN  color ERROR and WARNING: always, never or auto (on a terminal)\n"
 	      "  -T MS    read the output buffers at least every MS milliseconds (default 50)\n"
-	      "  -M SEC   monitor mode: a status window every SEC seconds, keys c s t r p x\n"
+	      "  -M SEC   monitor mode: a status window every SEC seconds, keys c s t r p x Tab\n"
 	      "           (a module built with stap --monitor)\n"
 	      "  -r N:URI what remote_id() and remote_uri() return\n"
 	      "  -u       accepted: uprobes are part of the kernel\n"

@@ -267,6 +267,35 @@ static void btf_typedefs(struct debuginfo *di, const char *glob, struct vec *out
 	}
 }
 
+/* An enumerator of any enum the BTF describes (BTF has no compilation units to scope it). */
+static bool btf_enumerator(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out)
+{
+	struct btf_state *st = di->priv;
+	(void)f;
+	for (uint32_t id = 1; id < st->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(st->btf, id);
+		if (btf_is_enum(t)) {
+			const struct btf_enum *e = btf_enum(t);
+			for (int i = 0; i < btf_vlen(t); i++)
+				if (!strcmp(btf__name_by_offset(st->btf, e[i].name_off), name)) {
+					*out = (struct dbg_var){.name = name, .type = convert(di, id),
+								.loc = {.kind = DBG_LOC_CONST, .reg = -1, .offset = e[i].val}};
+					return true;
+				}
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t);
+			for (int i = 0; i < btf_vlen(t); i++)
+				if (!strcmp(btf__name_by_offset(st->btf, e[i].name_off), name)) {
+					*out = (struct dbg_var){.name = name, .type = convert(di, id),
+								.loc = {.kind = DBG_LOC_CONST, .reg = -1,
+									.offset = (int64_t)btf_enum64_value(e + i)}};
+					return true;
+				}
+		}
+	}
+	return false;
+}
+
 static const struct dbg_ops btf_ops = {
 	.functions = btf_functions,
 	.variables = btf_variables,
@@ -276,6 +305,7 @@ static const struct dbg_ops btf_ops = {
 	.global = NULL,
 	.typedefs = btf_typedefs,
 	.function_names = btf_function_names,
+	.enumerator = btf_enumerator,
 };
 
 /* The .BTF section of an ELF image in memory, or NULL. */

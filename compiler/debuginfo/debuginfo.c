@@ -11,6 +11,11 @@ void dbg_functions(struct debuginfo *di, const char *pattern, const char *file_g
 	di->ops->functions(di, pattern, file_glob, want_inline, out);
 }
 
+bool dbg_enumerator(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out)
+{
+	return di->ops->enumerator && di->ops->enumerator(di, f, name, out);
+}
+
 void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out)
 {
 	di->ops->variables(di, f, pc, out);

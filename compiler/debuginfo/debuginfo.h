@@ -216,6 +216,10 @@ struct dbg_ops {
 	/* The name of every out-of-line function (const char *, in any order, repeats
 	   allowed): what suggest.c's index of names is built from. */
 	void (*function_names)(struct debuginfo *di, struct vec *out);
+	/* An enumerator named name that code of f can use (DWARF: declared at the top of f's
+	   compilation unit; BTF: in any enum), into *out as a constant of its enum type
+	   ($PIDTYPE_PID, SystemTap 4.5). False if none. */
+	bool (*enumerator)(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out);
 };
 
 /* One opened binary. */
@@ -241,6 +245,7 @@ struct debuginfo *dbg_open_dwarf(const char *path, const char **err);
 struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err);
 
 /* Convenience wrappers over ops. */
+bool dbg_enumerator(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out);
 void dbg_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
 		   struct vec *out);
 void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out);

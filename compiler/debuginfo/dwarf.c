@@ -1284,6 +1284,32 @@ static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *o
 	}
 }
 
+/* An enumerator of an enum declared at the top of f's compilation unit. */
+static bool dwarf_enumerator(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die die, cu, type, item;
+	if (!f || !f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !dwarf_diecu(&die, &cu, NULL, NULL) ||
+	    dwarf_child(&cu, &type) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&type) != DW_TAG_enumeration_type || dwarf_child(&type, &item) != 0)
+			continue;
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Sword value;
+			const char *n = dwarf_tag(&item) == DW_TAG_enumerator ? dwarf_diename(&item) : NULL;
+			if (!n || strcmp(n, name) || !dwarf_attr(&item, DW_AT_const_value, &a) ||
+			    dwarf_formsdata(&a, &value) != 0)
+				continue;
+			*out = (struct dbg_var){.name = n, .type = convert(di, &type),
+						.loc = {.kind = DBG_LOC_CONST, .reg = -1, .offset = (int64_t)value}};
+			return true;
+		} while (dwarf_siblingof(&item, &item) == 0);
+	} while (dwarf_siblingof(&type, &type) == 0);
+	return false;
+}
+
 static void dwarf_function_names(struct debuginfo *di, struct vec *out)
 {
 	struct dwarf_state *st = di->priv;
@@ -1305,6 +1331,7 @@ static const struct dbg_ops dwarf_ops = {
 	.func_lines = dwarf_func_lines,
 	.func_starts = dwarf_func_starts,
 	.function_names = dwarf_function_names,
+	.enumerator = dwarf_enumerator,
 };
 
 /* libdwfl for a relocatable object: sections laid out, DWARF relocated; no search for separate debuginfo. */

@@ -461,6 +461,43 @@ bool kernel_data_symbol_known(struct session *s, const char *name)
 	return false;
 }
 
+bool kernel_has_symbol_table(struct session *s)
+{
+	return kernel_text_symbols(s) != NULL;
+}
+
+/* Does di describe an out-of-line function name? */
+static bool describes_function(struct debuginfo *di, const char *name)
+{
+	struct vec funcs = {0};
+	dbg_functions(di, name, NULL, false, &funcs);
+	return funcs.n > 0;
+}
+
+const char *kernel_function_unknown(struct session *s, const char *name)
+{
+	static const char *const entries[] = {"__x64_sys_", "__ia32_sys_", "__x64_compat_sys_", "__ia32_compat_sys_"};
+	const char *err = NULL, *missing = kernel_symbol_missing(s, name);
+	if (missing || kernel_has_symbol_table(s))
+		return missing;
+	if (strchr(name, '.'))
+		return NULL; /* a compiler's clone (finish_task_switch.isra.0): debuginfo never names one */
+	struct debuginfo *di = kernel_debuginfo(s, "kernel", &err);
+	if (!di || describes_function(di, name))
+		return NULL; /* nothing to check against (the load will say), or described */
+	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+		size_t n = strlen(entries[i]);
+		/* a system call's entry, which BTF leaves out: its body (__do_sys_) or sign-extender (__se_sys_) vouches */
+		if (!strncmp(name, entries[i], n) &&
+		    (describes_function(di, ast_join("__do_sys_", "", name + n)) ||
+		     describes_function(di, ast_join("__se_sys_", "", name + n))))
+			return NULL;
+	}
+	return ast_printf("kernel %s has no function '%s' in its %s (%s), and no System.map to look for the symbol "
+			  "in (install linux-image-%s-dbg for it)", s->release, name,
+			  di->source == DBG_SOURCE_DWARF ? "DWARF" : "BTF", di->path, s->release);
+}
+
 const char *kernel_module_data_symbol_unique(struct session *s, const char *module, const char *name)
 {
 	const char *path = btf_path(s, module);

@@ -44,6 +44,18 @@ bool kernel_symbol_known(struct session *s, const char *name);
 /* Does a System.map of the target list the data symbol name (a variable, or one the linker script defines, like jiffies)? */
 bool kernel_data_symbol_known(struct session *s, const char *name);
 
+/* Is a real System.map of the target at hand (the -dbg package's, a build tree's, or /boot's)? */
+bool kernel_has_symbol_table(struct session *s);
+/*
+ * Why the target kernel has no function name, or NULL: its System.map lists
+ * it or, without one, its debuginfo describes it (a system call's
+ * __x64_sys_ entry, which BTF leaves out, by its __do_sys_ or __se_sys_
+ * body); the message says what was looked at and what is missing. A
+ * compiler's clone (NAME.isra.0, .constprop.N, .part.N) is never called
+ * missing without a map: no debuginfo names one.
+ */
+const char *kernel_function_unknown(struct session *s, const char *name);
+
 /* The target's modules (names as kbuild gives them, '_' for '-') matching glob, sorted, from
    /lib/modules/R/modules.dep. */
 void kernel_modules_matching(struct session *s, const char *glob, struct vec *out);

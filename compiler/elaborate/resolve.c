@@ -468,6 +468,8 @@ static const struct {
 	const char *name, *release, *instead;
 } deprecated_functions[] = {
 	{"task_exe_file", "3.2", "current_exe_file()"},
+	{"__count_envp", "3.2", "the env_str variable of syscall.execve"},
+	{"__count_compat_evenp", "3.2", "the env_str variable of syscall.execve"},
 	{"get_mmap_args", "3.0", NULL},
 	{"get_32mmap_args", "3.0", NULL},
 	{"_adjtx_mode_str", "2.7", NULL},
@@ -475,6 +477,8 @@ static const struct {
 	{"_waitid_opt_str", "2.7", NULL},
 	{"_internal_wait_opt_str", "2.7", NULL},
 	{"_epoll_events_str", "2.7", NULL},
+	{"_sendflags_str", "2.5", NULL},
+	{"_recvflags_str", "2.5", NULL},
 	{"stap_NFS_CLIENT", "2.3", NULL},
 	{"__getfh_inode", "2.3", NULL},
 	{"_success_check", "2.3", NULL},
@@ -487,18 +491,29 @@ static const struct {
 	{"_dev_minor", "2.2", NULL},
 	{"_dev_major", "2.2", NULL},
 	{"daddr_to_string", "1.8", NULL},
+	{"task_backtrace", "1.6", NULL},
+	{"cpuid", "1.5", "cpu()"},
 };
 
-/* After "unresolved function": say so when SystemTap deprecated it, and what replaced it. */
-static void note_deprecated(struct session *s, struct node *n, const char *name)
+/*
+ * After "unresolved function" (a note), or with --check-version after a
+ * call that resolved (a warning, as man stap's DEPRECATION section says):
+ * say so when SystemTap deprecated it, and what replaced it.
+ */
+static void note_deprecated(struct session *s, struct node *n, const char *name, bool resolved)
 {
 	for (size_t i = 0; i < sizeof(deprecated_functions) / sizeof(deprecated_functions[0]); i++) {
 		if (strcmp(deprecated_functions[i].name, name))
 			continue;
 		const char *instead = deprecated_functions[i].instead;
-		diag_note(n->loc, "'%s' was deprecated in SystemTap %s%s%s%s", name, deprecated_functions[i].release,
-			  s->compatible ? ast_printf(" (--compatible=%s)", s->compatible) : "",
-			  instead ? "; use " : "", instead ? instead : "");
+		if (resolved)
+			diag_warning(n->loc, "'%s' was deprecated in SystemTap %s%s%s [--check-version]", name,
+				     deprecated_functions[i].release, instead ? "; use " : "", instead ? instead : "");
+		else
+			diag_note(n->loc, "'%s' was deprecated in SystemTap %s%s%s%s", name,
+				  deprecated_functions[i].release,
+				  s->compatible ? ast_printf(" (--compatible=%s)", s->compatible) : "",
+				  instead ? "; use " : "", instead ? instead : "");
 		return;
 	}
 }
@@ -507,6 +522,11 @@ static void resolve_call(struct scope *sc, struct node *n)
 {
 	struct session *s = sc->s;
 	const char *name = n->u.call.name;
+	if (!strcmp(name, "@probewrite")) { /* an alias body's are settled when it is wrapped (probes.c) */
+		diag_error(n->loc, "@probewrite(%s) can only be used in the prologue or epilogue of a probe alias",
+			   ((struct node *)n->u.call.args.items[0])->u.var.name);
+		return;
+	}
 	resolve_vec(sc, &n->u.call.args);
 	n->u.call.builtin = resolve_builtin(name);
 	if (n->u.call.builtin == BUILTIN_CONST) {
@@ -543,7 +563,7 @@ static void resolve_call(struct scope *sc, struct node *n)
 		find_function(s, name, nargs, sc->file, &candidates);
 		if (!candidates.n) {
 			diag_error(n->loc, "unresolved function '%s'", name);
-			note_deprecated(sc->s, n, name);
+			note_deprecated(sc->s, n, name, false);
 			return;
 		}
 		const char *counts = "";
@@ -570,6 +590,8 @@ static void resolve_call(struct scope *sc, struct node *n)
 			   name);
 		diag_note(fn->loc, "'%s' is defined here", name);
 	}
+	if (s->check_version && !caller_from_tapset(sc))
+		note_deprecated(s, n, name, true);
 	n->u.call.func = fn;
 	push_unique(sc->callees, fn);
 	use_function(s, fn);

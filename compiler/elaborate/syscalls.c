@@ -769,7 +769,12 @@ static bool needs_regs(const struct syscalls_state *st, const struct sc_call *c)
 }
 
 /* What a family of points is. */
-enum sc_family { FAM_SYSCALL, FAM_ND, FAM_ANY };
+enum sc_family {
+	FAM_SYSCALL, /* syscall.NAME: kernel.function, or the tracepoints for many */
+	FAM_ND,      /* nd_syscall.NAME: kprobe.function, or the tracepoints for many */
+	FAM_ANY,     /* syscall_any: the tracepoints */
+	FAM_TP,      /* tp_syscall.NAME: always the tracepoints (SystemTap's tracepoint-based aliases) */
+};
 
 /* One call's entry or return alias on its own function. */
 static void write_single(const struct syscalls_state *st, FILE *f, enum sc_family fam, const struct sc_call *c, bool ret, const char *maxactive,
@@ -910,7 +915,7 @@ static void write_dispatch(const struct syscalls_state *st, FILE *f, const char 
 
 /* ---- Matching points ---- */
 
-/* syscall.NAME[.return][.maxactive(N)], nd_syscall..., syscall_any[.return]. */
+/* syscall.NAME[.return][.maxactive(N)], nd_syscall..., tp_syscall.NAME[.return], syscall_any[.return]. */
 static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const char **pattern,
 			bool *ret, const char **maxactive)
 {
@@ -923,11 +928,11 @@ static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const
 		*fam = FAM_ANY;
 		*pattern = "*";
 		i = 1;
-	} else if (!strcmp(c0->name, "syscall") || !strcmp(c0->name, "nd_syscall")) {
+	} else if (!strcmp(c0->name, "syscall") || !strcmp(c0->name, "nd_syscall") || !strcmp(c0->name, "tp_syscall")) {
 		const struct probe_component *c1 = probes_component(pp, 1);
 		if (!c1 || c1->arg)
 			return false;
-		*fam = c0->name[0] == 'n' ? FAM_ND : FAM_SYSCALL;
+		*fam = c0->name[0] == 'n' ? FAM_ND : c0->name[0] == 't' ? FAM_TP : FAM_SYSCALL;
 		*pattern = c1->name;
 		i = 2;
 	} else {
@@ -939,7 +944,7 @@ static bool point_shape(const struct probe_point *pp, enum sc_family *fam, const
 		*ret = true;
 		i++;
 	}
-	if (i < n && *ret && !strcmp(probes_component(pp, i)->name, "maxactive") && probes_component(pp, i)->arg &&
+	if (i < n && *ret && *fam != FAM_TP && !strcmp(probes_component(pp, i)->name, "maxactive") && probes_component(pp, i)->arg &&
 	    probes_component(pp, i)->arg->kind == NODE_NUM) {
 		*maxactive = ast_printf(".maxactive(%lld)", (long long)probes_component(pp, i)->arg->u.num);
 		i++;
@@ -1041,7 +1046,22 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 		st->table_written = true;
 		write_table_file(s);
 	}
-	if (dispatch)
+	if (fam == FAM_TP && !st->table_written) {
+		/* the name and argstr arrays every tracepoint alias reads */
+		st->table_written = true;
+		write_table_file(s);
+	}
+	if (fam == FAM_TP && (matched.n <= FEW_CALLS || st->listing)) {
+		/* each call its own alias on the tracepoints, named as the user may list it */
+		for (int i = 0; i < matched.n; i++) {
+			struct vec one = {0};
+			vec_push(&one, matched.items[i]);
+			write_dispatch(st, f, ast_printf("tp_syscall.%s%s", ((struct sc_call *)matched.items[i])->name,
+							 ret ? ".return" : ""), fam, &one, ret);
+		}
+	} else if (fam == FAM_TP) {
+		write_dispatch(st, f, ret ? "tp_syscall.__dispatch.return" : "tp_syscall.__dispatch", fam, &matched, ret);
+	} else if (dispatch)
 		write_dispatch(st, f, fam == FAM_ANY ? (ret ? "syscall_any.return" : "syscall_any")
 			       : ast_printf("%s.__dispatch%s", fam == FAM_ND ? "nd_syscall" : "syscall", ret ? ".return" : ""),
 			       fam, &matched, ret);

@@ -256,6 +256,16 @@ static bool to_value(struct tv_plan *pl)
 		pl->type = ptr;
 		return true;
 	}
+	if (t && t->kind == DBG_FLOAT && (t->size == 4 || t->size == 8)) {
+		/* its bits, as the fp_* tapset functions take them; a float's widened to a double's (SystemTap 4.5) */
+		struct tv_op *op = add_op(pl, TV_LOAD);
+		op->size = (int)t->size;
+		if (t->size == 4)
+			add_op(pl, TV_WIDEN_FLOAT);
+		pl->in_memory = false;
+		pl->settable_reg = false;
+		return true;
+	}
 	if (!dbg_type_is_scalar(t))
 		return false;
 	struct tv_op *op = add_op(pl, TV_LOAD);
@@ -752,6 +762,12 @@ static bool plan_var_start(struct tv_ctx *cx, struct node *n, struct tv_plan *pl
 		return true;
 	}
 	struct dbg_var *v = scope_var(cx->scope, name);
+	if (!v && cx->scope->di && cx->scope->func) {
+		/* an enum's constant, $PIDTYPE_PID (SystemTap 4.5): only when no variable has the name */
+		struct dbg_var *e = ast_alloc(sizeof(*e));
+		if (dbg_enumerator(cx->scope->di, cx->scope->func, name, e))
+			v = e;
+	}
 	if (!v && !(v = missing_param(cx, n, pl)))
 		return false;
 	if (!start_var(pl, v))
@@ -936,10 +952,20 @@ static bool is_guarded(struct tv_ctx *cx, struct node *n)
 }
 
 /* Does the plan start from the probed code's registers or memory (so a return probe must save it at entry)? */
-static bool reads_probed_state(struct node *n)
+/* --compatible=4.0 or older: @var in a .return probe is read at the entry, as @entry(@var(...)) (NEWS 4.1). */
+static bool at_var_at_entry(const struct session *s)
+{
+	int major = 0, minor = 0;
+	return s->compatible && sscanf(s->compatible, "%d.%d", &major, &minor) >= 1 &&
+	       (major < 4 || (major == 4 && minor == 0));
+}
+
+static bool reads_probed_state(const struct tv_ctx *cx, struct node *n)
 {
 	if (n->u.target.base == TARGET_BASE_VAR)
 		return strcmp(n->u.target.name, "return") != 0;
+	if (n->u.target.base == TARGET_BASE_AT_VAR)
+		return at_var_at_entry(cx->s);
 	return n->u.target.base == TARGET_BASE_PARMS || n->u.target.base == TARGET_BASE_LOCALS || n->u.target.base == TARGET_BASE_VARS;
 }
 
@@ -1191,7 +1217,7 @@ static bool plan_body(struct tv_ctx *cx)
 			}
 		} else if (n->u.target.provided_type != TYPE_UNKNOWN && is_written(cx, n) && !check_write(cx, n, pl)) {
 			ok = false;
-		} else if (cx->scope && cx->scope->is_return && !pl->provided && reads_probed_state(n)) {
+		} else if (cx->scope && cx->scope->is_return && !pl->provided && reads_probed_state(cx, n)) {
 			/* read at entry: plan it again against the entry state (same variables, no $return) */
 			struct tv_plan *entry = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
 			save_at_entry(cx, n, entry, pl);

@@ -46,6 +46,7 @@ struct target_scope {
 	struct dbg_type *ret;      /* is_return: the type of $return (NULL: void) */
 	bool user;                 /* the probed code is a user-space program: read its memory */
 	const char *what;          /* "function vfs_read", for messages */
+	struct dbg_func *func;     /* the probed function, whose enumerators $NAME may also name; or NULL */
 	/* filled by targetvar.c for return probes: values saved by the entry handler */
 	struct vec saved;          /* of struct tv_saved * (targetvar.c) */
 	int entry_size;            /* bytes of the saved longs; strings follow (targetvar_entry_size) */
@@ -101,6 +102,7 @@ enum tv_op_kind {
 	TV_LOAD,         /* v = load size bytes at v */
 	TV_BITS,         /* v = bits [bit, bit + bits) of v */
 	TV_TRUNC,        /* v = low size bytes of v */
+	TV_WIDEN_FLOAT,  /* v = the IEEE double bits of the IEEE single in v's low 32 bits */
 };
 
 struct tv_op {

@@ -248,6 +248,17 @@ struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct v
 		n->u.ternary.otherwise = args->items[1];
 		return n;
 	}
+	if (!strcmp(name, "@probewrite")) {
+		/* 1 or 0, settled when an alias body is wrapped around a handler (probes.c) */
+		if (args->n != 1 || ((struct node *)args->items[0])->kind != NODE_VAR) {
+			diag_error(loc, "@probewrite takes one variable: @probewrite(var)");
+			return ast_new(NODE_NUM, loc, "0");
+		}
+		struct node *call = ast_new(NODE_CALL, loc, name);
+		call->u.call.name = name;
+		call->u.call.args = *args;
+		return call;
+	}
 	struct node *n = sugar_operator(loc, name, args);
 	if (n)
 		return n;

@@ -338,6 +338,8 @@ struct probe {
 	struct vec points;     /* of struct probe_point * */
 	struct vec resolved;   /* derived: of struct resolved_probe *, its points as resolved (pass 2) */
 	struct node *body;     /* BLOCK */
+	struct node *epilogue; /* BLOCK or NULL: an '=' alias's second block, run after the user's body
+				  (probe ALIAS = POINTS { prologue }, { epilogue }: SystemTap 4.4) */
 	struct srcloc loc;     /* of the 'probe' keyword */
 	bool from_tapset;      /* defined in a tapset file */
 	struct ast_file *file; /* the file that defines it */

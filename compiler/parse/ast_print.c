@@ -540,6 +540,10 @@ static void print_probe(FILE *out, const struct probe *p)
 	print_points(out, &p->points);
 	fputc(' ', out);
 	print_statement(out, p->body, 0);
+	if (p->epilogue) {
+		fputs(", ", out);
+		print_statement(out, p->epilogue, 0);
+	}
 	fputc('\n', out);
 }
 

@@ -99,6 +99,7 @@ int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
 #include <string.h>
 
 #include "diag.h"
+#include "session.h"
 #include "targetvar.h"
 
 /* A nonterminal's location is that of its first symbol (its leading token). */
@@ -113,6 +114,8 @@ int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
 static void yyerror(struct srcloc *loc, yyscan_t scanner, struct parse_state *ps, const char *msg);
 
 static struct node *new_num(struct srcloc loc, const char *tok, int64_t value);
+static struct node *new_assign(struct parse_state *ps, struct srcloc loc, enum ast_op op, struct node *lhs,
+			       struct node *rhs);
 static struct node *new_var(struct srcloc loc, const char *name);
 static struct node *new_binary(struct srcloc loc, const char *tok, enum ast_op op,
 			       struct node *lhs, struct node *rhs);
@@ -200,6 +203,7 @@ static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token
 
 /* See the top of the file: only statement ends use precedence. */
 %precedence STMT_END
+%precedence ARROW
 %precedence ';' '-' '+' INC DEC '(' '[' IDENT NUMBER STRING '!' '~' AT_DEFINED STAT_OP '&' TARGET_VAR AT_NAME EMBEDDED_CODE
 %precedence THEN
 %precedence ELSE
@@ -315,13 +319,18 @@ literal:
 /*
  * probe-decl = "probe" probe-points block
  *            | "probe" probe-points ("=" | "+=") probe-points block   (an alias)
+ *            | "probe" probe-points "=" probe-points block "," block
  * In an alias the first list names the alias; "=" runs its body before the
- * user's (a prologue), "+=" after it (an epilogue).
+ * user's (a prologue), "+=" after it (an epilogue); "=" with two blocks
+ * runs the first before and the second after (SystemTap 4.4).
  */
 probe_decl:
 	PROBE probe_points block { new_probe(ps, @1, PROBE_PLAIN, (struct vec){ 0 }, $2, $3); }
 |	PROBE probe_points '=' probe_points block {
 		new_probe(ps, @1, PROBE_ALIAS_PROLOGUE, $2, $4, $5);
+	}
+|	PROBE probe_points '=' probe_points block ',' block {
+		new_probe(ps, @1, PROBE_ALIAS_PROLOGUE, $2, $4, $5)->epilogue = $7;
 	}
 |	PROBE probe_points ADD_ASSIGN probe_points block {
 		new_probe(ps, @1, PROBE_ALIAS_EPILOGUE, $2, $4, $5);
@@ -668,15 +677,7 @@ assign_expr:
 		if (!is_lvalue($1))
 			diag_error(@2, "left operand of '<<<' must be a variable or an array element");
 	}
-|	ternary_expr assign_op assign_expr {
-		$$ = ast_new(NODE_ASSIGN, @2, ast_join(ast_op_spelling($2), "", "="));
-		$$->u.assign.op = $2;
-		$$->u.assign.lhs = $1;
-		$$->u.assign.rhs = $3;
-		if (!is_lvalue($1))
-			diag_error(@2, "left operand of '%s' must be a variable or an array element",
-				   $$->tok);
-	}
+|	ternary_expr assign_op assign_expr { $$ = new_assign(ps, @2, $2, $1, $3); }
 ;
 
 assign_op:
@@ -827,7 +828,7 @@ mul_expr:
 |	mul_expr '%' unary_expr { $$ = new_binary(@2, "%", OP_MOD, $1, $3); }
 ;
 
-/* unary-expr = ("-" | "+" | "!" | "~") unary-expr | crement-expr */
+/* unary-expr = ("-" | "+" | "!" | "~") unary-expr | "&" target | "&" "(" target ")" | crement-expr */
 unary_expr:
 	crement_expr
 |	'-' unary_expr { $$ = new_unary(@1, "-", OP_NEG, $2); }
@@ -835,6 +836,10 @@ unary_expr:
 |	'!' unary_expr { $$ = new_unary(@1, "!", OP_NOT, $2); }
 |	'~' unary_expr { $$ = new_unary(@1, "~", OP_BITNOT, $2); }
 |	'&' target %prec STMT_END { $$ = targetvar_address_of(@1, $2); }
+|	'&' '(' expr ')' %prec STMT_END {
+		/* &($p->member): parentheses after '&' (SystemTap 4.0); (expr)->member after '&' is a target */
+		$$ = targetvar_address_of(@1, $3);
+	}
 ;
 
 /* crement-expr = ("++" | "--") primary | primary ("++" | "--")? */
@@ -941,6 +946,38 @@ expr_list:
 ;
 
 %%
+
+/*
+ * Under --compatible=3.3 or older: SystemTap before 4.0 let the third
+ * operand of '?:' take an assignment, c ? a : b = v meaning c ? a : (b = v)
+ * (NEWS 4.0).
+ */
+static bool ternary_takes_assignment(const struct parse_state *ps)
+{
+	int major = 0, minor = 0;
+	const char *v = ps->session ? ps->session->compatible : NULL;
+	return v && sscanf(v, "%d.%d", &major, &minor) >= 1 && (major < 3 || (major == 3 && minor <= 3));
+}
+
+/* lhs op= rhs; the parse of c ? a : b = v, (c ? a : b) = v, turned into c ? a : (b = v) where that is the old meaning. */
+static struct node *new_assign(struct parse_state *ps, struct srcloc loc, enum ast_op op, struct node *lhs,
+			       struct node *rhs)
+{
+	if (lhs->kind == NODE_TERNARY && ternary_takes_assignment(ps)) {
+		struct node *last = lhs;
+		while (last->u.ternary.otherwise->kind == NODE_TERNARY)
+			last = last->u.ternary.otherwise;
+		last->u.ternary.otherwise = new_assign(ps, loc, op, last->u.ternary.otherwise, rhs);
+		return lhs;
+	}
+	struct node *n = ast_new(NODE_ASSIGN, loc, ast_join(ast_op_spelling(op), "", "="));
+	n->u.assign.op = op;
+	n->u.assign.lhs = lhs;
+	n->u.assign.rhs = rhs;
+	if (!is_lvalue(lhs))
+		diag_error(loc, "left operand of '%s' must be a variable or an array element", n->tok);
+	return n;
+}
 
 static struct node *new_num(struct srcloc loc, const char *tok, int64_t value)
 {

@@ -117,6 +117,7 @@ static struct target_scope *function_scope(struct debuginfo *di, struct dbg_func
 	sc->is_return = is_return;
 	sc->ret = f->ret && dbg_type_strip(f->ret) && dbg_type_strip(f->ret)->kind != DBG_VOID ? f->ret : NULL;
 	sc->what = what;
+	sc->func = f;
 	return sc;
 }
 
@@ -262,8 +263,9 @@ static enum ktext_verdict inline_verdict(const struct ktext *kt, const struct db
  * A function named alone (no wildcard, file or line) that the BTF does not
  * describe, as the syscall wrappers (__x64_sys_getppid): the symbol table
  * may still have it, so it is probed by name, as kprobe.function would be
- * (the kernel says at registration if it has no such symbol; a System.map
- * of the target says it now). An optional point ('?', as the syscall
+ * (a System.map of the target says now if it has no such symbol; without
+ * one, only a system call's entry that the BTF vouches for, see
+ * kernel_function_unknown). An optional point ('?', as the syscall
  * aliases try their candidates) keeps meaning only what the BTF describes.
  */
 static bool by_symbol_only(const struct debuginfo *di, const struct linespec *pat, const struct suffixes *sf)
@@ -614,6 +616,9 @@ static bool missing_function(struct session *s, struct request *rq, const char *
 	diag_error(arg->loc, "%s", error);
 	for (int i = 0; i < notes.n; i++)
 		diag_note(arg->loc, "%s", (const char *)notes.items[i]);
+	if (kernel && di->source != DBG_SOURCE_DWARF && !kernel_has_symbol_table(s))
+		diag_note(arg->loc, "nor can its symbol table say: %s has no System.map (install linux-image-%s-dbg for "
+			  "it)", s->release, s->release);
 	if (notes.n && s->adapt)
 		diag_note(arg->loc, "--adapt takes only one prefixed name of the same function, never a similar name");
 	return false;
@@ -750,7 +755,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
 			nskipped, why_skipped);
 	if (out->n == before && !funcs.n && !quiet && !pp->optional && by_symbol_only(di, &pat, &sf) &&
-	    (kernel ? !kernel_symbol_missing(s, pat.func) && !syscall_wrapped(s, pat.func)
+	    (kernel ? !kernel_function_unknown(s, pat.func) && !syscall_wrapped(s, pat.func)
 		    : !kernel_module_function_missing(s, module, pat.func))) {
 		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di));
 		return true;

@@ -112,7 +112,12 @@ static const char *symbol_instead(struct session *s, struct node *arg, const cha
 	return NULL;
 }
 
-static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+/*
+ * One kprobe point into out; *skip set (and true returned) for an optional
+ * kernel function the target's symbol table (or, without one, its
+ * debuginfo) does not have, as '?' means.
+ */
+static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out, bool *skip)
 {
 	int next = 1;
 	const char *module = NULL;
@@ -155,9 +160,13 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 	if (!function_suffix(pp, next + 1, kp))
 		return false;
 	const char *symbol = fn->arg->u.str;
-	if (!module && !pp->optional) {
-		/* checked now where the target's symbol table is at hand; with '?' it is skipped at run time */
-		const char *missing = kernel_symbol_missing(s, symbol);
+	if (!module) {
+		/* checked now against the target's symbol table (or its debuginfo); with '?' it is skipped */
+		const char *missing = kernel_function_unknown(s, symbol);
+		if (missing && pp->optional) {
+			*skip = true;
+			return true;
+		}
 		if (missing && !(symbol = symbol_instead(s, fn->arg, missing)))
 			return false;
 	}
@@ -416,6 +425,19 @@ static const char *kprobe_function(const struct resolved_probe *r)
 	return ((const struct kprobe_point *)r->data)->symbol;
 }
 
+/* A point resolves to one probe, or to none when it is optional and its function is missing. */
+static bool kprobe_expand(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
+{
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	bool skip = false;
+	*r = *tmpl;
+	if (!kprobe_resolve(s, pp, r, &skip))
+		return false;
+	if (!skip)
+		vec_push(out, r);
+	return true;
+}
+
 static bool kprobe_is_return(const struct resolved_probe *r)
 {
 	return ((const struct kprobe_point *)r->data)->is_return;
@@ -429,7 +451,7 @@ const struct probe_provider probe_kprobe = {
 		NULL,
 	},
 	.kernel_function = kprobe_function,
-	.resolve = kprobe_resolve,
+	.expand = kprobe_expand,
 	.is_return = kprobe_is_return,
 	.feature = "STP_HAVE_KPROBES",
 	.emit_defines = kprobe_defines,

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kprobe.h"
 #include "probes.h"
 #include "targetvar.h"
 
@@ -30,6 +31,19 @@ static const char *alias_vars(const struct resolved_probe *r)
 }
 
 /*
+ * -v -L: where a kprobe-attached point sits, " /" "* pc=<SYMBOL+0xOFFSET> *" "/",
+ * so the instances one name covers (inlined copies, functions of one name
+ * in several files) are listed apart, as man stap says; "" for other families.
+ */
+static const char *pc_comment(const struct resolved_probe *r)
+{
+	const struct kprobe_point *kp = r->data;
+	if (r->provider != &probe_kprobe || !kp || !kp->symbol)
+		return "";
+	return ast_printf(" /* pc=<%s+0x%llx> */", kp->symbol, (unsigned long long)kp->offset);
+}
+
+/*
  * -l: the points a pattern matches, one a line, sorted: a point matched
  * through an alias by the alias's name (syscall.openat, vfs.read), others as
  * resolved (kernel.function("vfs_read@fs/read_write.c:450")); -L adds the
@@ -47,8 +61,8 @@ void probes_list(struct session *s, FILE *out)
 			continue;
 		const char *name = r->via_alias ? r->pn : r->pp;
 		vec_push(&lines, (void *)(!s->list_vars ? name
-					  : ast_printf("%s%s%s", name, r->via_alias ? alias_vars(r) : "",
-						       targetvar_list(r->scope))));
+					  : ast_printf("%s%s%s%s", name, s->verbose ? pc_comment(r) : "",
+						       r->via_alias ? alias_vars(r) : "", targetvar_list(r->scope))));
 	}
 	vec_sort(&lines, compare_lines);
 	for (int i = 0; i < lines.n; i++)

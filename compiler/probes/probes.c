@@ -731,8 +731,11 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 	/* syscall.*, nd_syscall.*, syscall_any: aliases written for this point (syscalls.c) */
 	struct vec generated = {0}, bodies = {0};
 	vec_push(&bodies, d->user->body);
-	for (const struct expansion *e = exp; e; e = e->outer)
+	for (const struct expansion *e = exp; e; e = e->outer) {
 		vec_push(&bodies, e->alias->body);
+		if (e->alias->epilogue)
+			vec_push(&bodies, e->alias->epilogue);
+	}
 	switch (syscalls_aliases(d->s, pp, optional, &bodies, &generated)) {
 	case SYSCALLS_NOT_MINE:
 		break;
@@ -855,24 +858,77 @@ static bool stamp_node(struct ast_walker *w, struct node *n)
 	return true;
 }
 
+/* Does the tree assign (=, op=, ++/--, <<<, delete) the variable or array name? */
+struct written_search {
+	const char *name;
+	bool found;
+};
+
+static bool lvalue_is(const struct node *n, const char *name)
+{
+	if (n && n->kind == NODE_INDEX)
+		n = n->u.index.array;
+	return n && n->kind == NODE_VAR && !strcmp(n->u.var.name, name);
+}
+
+static bool find_write(struct ast_walker *w, struct node *n)
+{
+	struct written_search *ws = w->data;
+	ws->found |= (n->kind == NODE_ASSIGN && lvalue_is(n->u.assign.lhs, ws->name)) ||
+		     (n->kind == NODE_INCDEC && lvalue_is(n->u.incdec.operand, ws->name)) ||
+		     (n->kind == NODE_STAT_ADD && lvalue_is(n->u.stat_add.target, ws->name)) ||
+		     (n->kind == NODE_DELETE && lvalue_is(n->u.del.target, ws->name));
+	return !ws->found;
+}
+
+/* @probewrite(VAR) in an alias body (a call named "@probewrite"): 1 if the handler inside writes VAR, else 0. */
+static bool settle_probewrite(struct ast_walker *w, struct node *n)
+{
+	const struct node *inner = w->data;
+	if (n->kind != NODE_CALL || strcmp(n->u.call.name, "@probewrite"))
+		return true;
+	struct written_search ws = {.name = ((struct node *)n->u.call.args.items[0])->u.var.name};
+	struct ast_walker find = {.pre = find_write, .data = &ws};
+	ast_walk(&find, (struct node *)inner);
+	struct srcloc loc = n->loc;
+	n->kind = NODE_NUM;
+	n->tok = ws.found ? "1" : "0";
+	n->u.num = ws.found;
+	n->loc = loc;
+	return false;
+}
+
+/* A copy of an alias body for dp, carrying e's diag level, its @probewrite settled against inner. */
+static struct node *alias_body_copy(struct probe *dp, struct expansion *e, const struct node *from,
+				    const struct node *inner)
+{
+	struct node *body = ast_clone(from);
+	struct ast_walker w = {.pre = stamp_node, .data = (void *)expansion_level(e)};
+	ast_walk(&w, body);
+	struct ast_walker settle = {.pre = settle_probewrite, .data = (void *)inner};
+	ast_walk(&settle, body);
+	struct probe_body_file *bf = ast_alloc(sizeof(*bf));
+	bf->block = body;
+	bf->file = e->alias->file;
+	vec_push(&dp->body_files, bf);
+	return body;
+}
+
 /*
  * { alias body; inner } for a prologue, { inner; alias body } for an
- * epilogue; the alias body's copy carries e's diag level.
+ * epilogue, { prologue; inner; epilogue } for an alias with both; the
+ * alias bodies' copies carry e's diag level.
  */
 static struct node *wrap(struct probe *dp, struct expansion *e, struct node *inner)
 {
 	struct probe *alias = e->alias;
 	struct node *block = ast_new(NODE_BLOCK, inner->loc, "{");
-	struct node *body = ast_clone(alias->body);
-	struct ast_walker w = {.pre = stamp_node, .data = (void *)expansion_level(e)};
-	ast_walk(&w, body);
-	struct probe_body_file *bf = ast_alloc(sizeof(*bf));
-	bf->block = body;
-	bf->file = alias->file;
-	vec_push(&dp->body_files, bf);
+	struct node *body = alias_body_copy(dp, e, alias->body, inner);
 	if (alias->kind == PROBE_ALIAS_PROLOGUE) {
 		vec_push(&block->u.block.stmts, body);
 		vec_push(&block->u.block.stmts, inner);
+		if (alias->epilogue)
+			vec_push(&block->u.block.stmts, alias_body_copy(dp, e, alias->epilogue, inner));
 	} else {
 		vec_push(&block->u.block.stmts, inner);
 		vec_push(&block->u.block.stmts, body);

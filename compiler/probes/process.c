@@ -200,7 +200,7 @@ static bool expand_path_glob(struct session *s, struct probe_point *pp, const st
 	const char *pattern = root->arg->u.str, *sysroot = s->sysroot ? s->sysroot : "";
 	glob_t g;
 	int n = 0;
-	struct vec seen = {0};
+	struct vec seen = {0}, unusable = {0};
 	if (glob(ast_printf("%s%s", sysroot, pattern), 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
 			struct stat st;
@@ -220,6 +220,7 @@ static bool expand_path_glob(struct session *s, struct probe_point *pp, const st
 			diag_mute(-1);
 			if (!ok || diag_muted_errors() != muted) {
 				out->n = before;
+				vec_push(&unusable, ast_strdup(g.gl_pathv[i] + strlen(sysroot)));
 				continue;
 			}
 			n++;
@@ -227,8 +228,15 @@ static bool expand_path_glob(struct session *s, struct probe_point *pp, const st
 		globfree(&g);
 	}
 	if (!n && !pp->optional) {
-		diag_error(root->arg->loc, "no file of the target matches '%s'%s", pattern,
-			   s->sysroot ? ast_printf(" (under --sysroot %s)", s->sysroot) : "");
+		const char *where = s->sysroot ? ast_printf(" (under --sysroot %s)", s->sysroot) : "";
+		if (unusable.n) /* say which files it did match, so the user sees why none counts */
+			diag_error(root->arg->loc, "no program of the target that can be probed matches '%s'%s: it "
+				   "matches %s%s, which %s no program stapc can probe there (not ELF, another architecture, or "
+				   "without that point)", pattern, where,
+				   (const char *)unusable.items[0], unusable.n > 1 ? ast_printf(" and %d more", unusable.n - 1) : "",
+				   unusable.n > 1 ? "are" : "is");
+		else
+			diag_error(root->arg->loc, "no file of the target matches '%s'%s", pattern, where);
 		return false;
 	}
 	return true;

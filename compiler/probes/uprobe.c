@@ -398,6 +398,7 @@ static struct target_scope *dwarf_scope(struct debuginfo *di, struct dbg_func *f
 	sc->di = di;
 	sc->user = true;
 	sc->what = what;
+	sc->func = f;
 	dbg_variables(di, f, pc, &sc->vars);
 	if (!is_return)
 		return sc;

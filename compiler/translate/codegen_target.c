@@ -91,6 +91,9 @@ static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v,
 		case TV_TRUNC:
 			code = ast_printf("%s%s = _stp_truncate(%s, %d, %d); ", code, v, v, op->size, op->is_signed);
 			break;
+		case TV_WIDEN_FLOAT:
+			code = ast_printf("%s%s = _stp_float_widen(%s); ", code, v, v);
+			break;
 		}
 	}
 	return code;

@@ -120,6 +120,32 @@ static unsigned long _stp_truncate(unsigned long v, int size, int is_signed)
 	}
 }
 
+/*
+ * The IEEE 754 double bits of the single in v's low 32 bits (a float
+ * target variable, for the fp_* functions), with integers only: the
+ * exponent rebiased from 127 to 1023, the fraction moved up 29 bits, a
+ * subnormal single normalized (every one is a normal double).
+ */
+static unsigned long _stp_float_widen(unsigned long v)
+{
+	u64 sign = (u64)((v >> 31) & 1) << 63;
+	u32 exp = (v >> 23) & 0xff, frac = v & 0x7fffff;
+	int shift = 0;
+
+	if (exp == 0xff)	/* infinity, NaN (its payload kept) */
+		return sign | (0x7ffULL << 52) | ((u64)frac << 29);
+	if (exp == 0) {
+		if (!frac)
+			return sign;
+		while (!(frac & 0x800000)) {
+			frac <<= 1;
+			shift++;
+		}
+		return sign | ((u64)(1023 - 126 - shift) << 52) | ((u64)(frac & 0x7fffff) << 29);
+	}
+	return sign | ((u64)(exp - 127 + 1023) << 52) | ((u64)frac << 29);
+}
+
 /* Append printf-style text to a string_t. */
 static __printf(2, 3) void _stp_tv_append(char *dst, const char *fmt, ...)
 {
