@@ -79,11 +79,6 @@
 #include "transport_msgs.h"
 #include "runtime_api.h"
 
-/* Each probe family's declarations: its table's types (linux/families.h). */
-#define STP_FAMILY_DECLS 1
-#include "linux/families.h"
-#undef STP_FAMILY_DECLS
-
 /*
  * Generated code uses only part of the runtime, so many of the static
  * functions below go unused in any one module; that is expected and must

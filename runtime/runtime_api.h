@@ -22,9 +22,12 @@
  *	#define STP_HAVE_TRACEPOINTS 1         (only if it has kernel.trace probes)
  *	... -D definitions from the command line come from kbuild ccflags ...
  *	#include "runtime.h"                   (limits, types, this API)
+ *	#define STP_FAMILY_DECLS 1, #include "linux/NAME.c" for every family's runtime file, #undef
  *	<generated: struct context, globals, functions, probe bodies>
  *	<generated: the probe tables listed below>
- *	#include "module_main.c"               (init/exit, providers, transport)
+ *	#include "module_base.c"               (session state, parameters, transport)
+ *	#include "linux/NAME.c" again           (each family's code)
+ *	#include "module_main.c"               (init/exit, the probe runner, the session)
  */
 #ifndef STP_RUNTIME_API_H
 #define STP_RUNTIME_API_H
@@ -145,7 +148,7 @@ struct _stp_probe {
  * #ifdef STP_HAVE_PERF
  * static struct _stp_perf_probe _stp_perf_probes[];
  * #endif
- * and the table each family's runtime file declares (linux/families.h), e.g.
+ * and the table each family's runtime file declares (its STP_FAMILY_DECLS half), e.g.
  * #ifdef STP_HAVE_NETFILTER
  * static struct _stp_netfilter_probe _stp_netfilter_probes[];
  * #endif

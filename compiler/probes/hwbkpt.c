@@ -144,5 +144,6 @@ const struct probe_provider probe_hwbkpt = {
 	.emit_table = hwbkpt_table,
 	.table = "_stp_hwbkpt_probe",
 	.row = hwbkpt_row,
+	.runtime = (const char *const[]){"hwbkpt", NULL},
 	.families = (const struct runtime_family[]){{"hwbkpt", 9, 1}, {0}},
 };

@@ -55,5 +55,6 @@ const struct probe_provider probe_input = {
 	.feature = "STP_HAVE_INPUT",
 	.table = "_stp_input_probe",
 	.row = input_row,
+	.runtime = (const char *const[]){"input", NULL},
 	.families = NULL,
 };

@@ -456,5 +456,6 @@ const struct probe_provider probe_kprobe = {
 	.feature = "STP_HAVE_KPROBES",
 	.emit_defines = kprobe_defines,
 	.emit_table = kprobe_table,
+	.runtime = (const char *const[]){"kprobes", "modules", NULL},
 	.families = (const struct runtime_family[]){{"kprobes", 2, 6}, {0}},
 };

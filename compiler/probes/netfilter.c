@@ -174,5 +174,6 @@ const struct probe_provider probe_netfilter = {
 	.feature = "STP_HAVE_NETFILTER",
 	.table = "_stp_netfilter_probe",
 	.row = netfilter_row,
+	.runtime = (const char *const[]){"netfilter", NULL},
 	.families = (const struct runtime_family[]){{"netfilter", 8, 0}, {0}},
 };

@@ -189,5 +189,6 @@ const struct probe_provider probe_perf = {
 	.feature = "STP_HAVE_PERF",
 	.table = "_stp_perf_probe",
 	.row = perf_row,
+	.runtime = (const char *const[]){"task_finder", "perf", NULL},
 	.families = (const struct runtime_family[]){{"perf", 7, 1}, {0}},
 };

@@ -92,6 +92,18 @@ static void expand_braces(const char *pattern, struct vec *out)
 	}
 }
 
+void probes_runtime_files(struct vec *out)
+{
+	for (int i = 0; i < NPROVIDERS; i++)
+		for (const char *const *f = providers[i]->runtime; f && *f; f++) {
+			bool seen = false;
+			for (int j = 0; j < out->n && !seen; j++)
+				seen = !strcmp(out->items[j], *f);
+			if (!seen)
+				vec_push(out, (void *)*f);
+		}
+}
+
 void probes_patterns(struct vec *out)
 {
 	for (int i = 0; i < NPROVIDERS; i++)

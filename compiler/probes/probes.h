@@ -43,8 +43,8 @@ struct runtime_family {
 
 /*
  * A probe-point family. Each lives in its own file under probes/ (and its
- * runtime half under runtime/linux/); a new one is a row in probes/families.def
- * (and one in runtime/linux/families.h) and never touches the core
+ * runtime half under runtime/linux/, named in its runtime field); a new one
+ * is a row in probes/families.def and never touches the core
  * (docs/internals.md, "Adding a probe family").
  */
 struct probe_provider {
@@ -115,6 +115,13 @@ struct probe_provider {
 	 */
 	const char *table;
 	void (*row)(struct emitter *e, const struct resolved_probe *r);
+	/*
+	 * Its runtime files (runtime/linux/NAME.c, named without ".c") in the
+	 * order they are included, NULL-terminated; NULL for none. Pass 3
+	 * includes every provider's, in table order, each file once (at its
+	 * first place: task_finder, which several name).
+	 */
+	const char *const *runtime;
 	const struct runtime_family *families; /* its runtime families, {0}-terminated; NULL for none */
 	/*
 	 * Optional. The kernel function ("mod:name" in a module) whose lines
@@ -169,6 +176,9 @@ void probes_index_aliases(struct session *s, struct ast_file *f);
 
 /* Providers used by the session (of const struct probe_provider *), each once, in table order. */
 void probes_providers_used(struct session *s, struct vec *out);
+
+/* Every provider's runtime files (const char *, "kprobes"), in table order, each once, into out. */
+void probes_runtime_files(struct vec *out);
 
 /* Every form of every provider (--dump-probe-types), {a,b} groups expanded, in table order, into out (of const char *). */
 void probes_patterns(struct vec *out);

@@ -2,11 +2,12 @@
  * translate.c - pass 3: the module's C file.
  *
  * Layout (the contract is runtime/runtime_api.h):
- *   limits and STP_HAVE_* defines, #include "runtime.h", top-level embedded C,
+ *   limits and STP_HAVE_* defines, #include "runtime.h" and the families'
+ *   declarations (emit_family_files), top-level embedded C,
  *   the globals struct (each global with its lock), struct context (runtime
  *   part, a union of per-probe locals, a union of per-function frames for
  *   each nesting level), function and probe bodies, the probe tables, globals
- *   init/free, #include "module_main.c".
+ *   init/free, #include "module_base.c", the families' code, "module_main.c".
  *
  * Bodies are generated first into memory, since generating them decides the
  * string slots their locals structs need.
@@ -687,6 +688,24 @@ static void emit_family_list(struct emitter *e, struct vec *used, const char *ma
 	emit_line(e, "#define %s(X)%s", macro, list);
 }
 
+/*
+ * Every provider's runtime files (probes_runtime_files): with decls, their
+ * declaration halves (STP_FAMILY_DECLS: the element types of the tables),
+ * after runtime.h; without, their code, between module_base.c and
+ * module_main.c. Each file compiles only what its STP_HAVE_* define asks.
+ */
+static void emit_family_files(struct emitter *e, bool decls)
+{
+	struct vec files = {0};
+	probes_runtime_files(&files);
+	if (decls)
+		emit_line(e, "#define STP_FAMILY_DECLS 1");
+	for (int i = 0; i < files.n; i++)
+		emit_line(e, "#include \"linux/%s.c\"", (const char *)files.items[i]);
+	if (decls)
+		emit_line(e, "#undef STP_FAMILY_DECLS");
+}
+
 /* The families module_main.c registers at START and stops at the end (runtime_api.h). */
 static void emit_families(struct emitter *e, struct session *s)
 {
@@ -993,6 +1012,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words(s));
 	}
 	emit_line(e, "#include \"runtime.h\"");
+	emit_family_files(e, true);
 	emit_blank(e);
 	usyms_emit(e, s);
 	klines_emit(e, s);
@@ -1033,6 +1053,8 @@ static void write_module(struct emitter *e, struct session *s)
 	if (s->monitor)
 		emit_monitor_globals(e, s);
 	emit_families(e, s);
+	emit_line(e, "#include \"module_base.c\"");
+	emit_family_files(e, false);
 	emit_line(e, "#include \"module_main.c\"");
 }
 

@@ -1,6 +1,6 @@
 /* begin_end.c - begin, end and error probes: run in process context, in the order of the generated table. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 #ifdef STP_HAVE_BEGIN_END
 

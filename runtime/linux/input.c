@@ -1,6 +1,6 @@
 /* input.c - input.char and input.line probes: the bytes of stapio's stdin, sent with the INPUT command. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 /* stapio reads its stdin only for a module that says it has input probes. */
 static int _stp_has_input = IS_ENABLED(STP_HAVE_INPUT);

@@ -1,6 +1,6 @@
 /* kprobes.c - kprobes and kretprobes by symbol name plus offset (kprobe.*, kernel.function, kernel.statement); roll back on failure. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 #ifdef STP_HAVE_KPROBES
 

@@ -1,6 +1,6 @@
 /* modules.c - kprobes in kernel modules: attached while their module is live, whenever it loads. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 #if defined(STP_HAVE_KPROBES) && defined(STP_KPROBES_MODULES)
 

@@ -1,6 +1,6 @@
 /* procfs.c - procfs("name").read / .write: files under /proc/systemtap/MODULE whose reads and writes run probes. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 /*
  * A file with a .read probe has one buffer, allocated when the session

@@ -1,6 +1,6 @@
 /* task_finder.c - process.begin/.end and process.thread.begin/.end, from the scheduler's tracepoints. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 /*
  * Events and where the bodies run (always in the task concerned):

@@ -7,7 +7,7 @@
  * the timer softirq, where get_irq_regs() is no sample's registers).
  */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 #ifdef STP_HAVE_TIMERS
 

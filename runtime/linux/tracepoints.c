@@ -1,6 +1,6 @@
 /* tracepoints.c - kernel.trace("name"): find each tracepoint by name, register a callback, roll back on failure. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 #ifdef STP_HAVE_TRACEPOINTS
 

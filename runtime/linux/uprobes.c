@@ -1,6 +1,6 @@
 /* uprobes.c - probes in user-space programs: uprobes on (inode, offset), SDT marker operands, $return. */
 
-#ifndef STP_FAMILY_DECLS /* only code here (families.h) */
+#ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
 /*
  * Each _stp_uprobes[] entry is one uprobe (or uretprobe) on the file's
