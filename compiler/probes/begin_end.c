@@ -83,5 +83,5 @@ const struct probe_provider probe_begin_end = {
 	.resolve = be_resolve,
 	.feature = "STP_HAVE_BEGIN_END",
 	.emit_table = be_table,
-	.runtime = (const char *const[]){"begin_end", NULL},
+	.runtime = (const struct runtime_file[]){{"begin_end", 0, 0}, {0}},
 };

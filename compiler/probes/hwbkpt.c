@@ -144,6 +144,5 @@ const struct probe_provider probe_hwbkpt = {
 	.emit_table = hwbkpt_table,
 	.table = "_stp_hwbkpt_probe",
 	.row = hwbkpt_row,
-	.runtime = (const char *const[]){"hwbkpt", NULL},
-	.families = (const struct runtime_family[]){{"hwbkpt", 9, 1}, {0}},
+	.runtime = (const struct runtime_file[]){{"hwbkpt", 9, 1}, {0}},
 };

@@ -55,6 +55,5 @@ const struct probe_provider probe_input = {
 	.feature = "STP_HAVE_INPUT",
 	.table = "_stp_input_probe",
 	.row = input_row,
-	.runtime = (const char *const[]){"input", NULL},
-	.families = NULL,
+	.runtime = (const struct runtime_file[]){{"input", 0, 0}, {0}},
 };

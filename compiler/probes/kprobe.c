@@ -456,6 +456,5 @@ const struct probe_provider probe_kprobe = {
 	.feature = "STP_HAVE_KPROBES",
 	.emit_defines = kprobe_defines,
 	.emit_table = kprobe_table,
-	.runtime = (const char *const[]){"kprobes", "modules", NULL},
-	.families = (const struct runtime_family[]){{"kprobes", 2, 6}, {0}},
+	.runtime = (const struct runtime_file[]){{"kprobes", 2, 6}, {"modules", 0, 0}, {0}},
 };

@@ -174,6 +174,5 @@ const struct probe_provider probe_netfilter = {
 	.feature = "STP_HAVE_NETFILTER",
 	.table = "_stp_netfilter_probe",
 	.row = netfilter_row,
-	.runtime = (const char *const[]){"netfilter", NULL},
-	.families = (const struct runtime_family[]){{"netfilter", 8, 0}, {0}},
+	.runtime = (const struct runtime_file[]){{"netfilter", 8, 0}, {0}},
 };

@@ -189,6 +189,5 @@ const struct probe_provider probe_perf = {
 	.feature = "STP_HAVE_PERF",
 	.table = "_stp_perf_probe",
 	.row = perf_row,
-	.runtime = (const char *const[]){"task_finder", "perf", NULL},
-	.families = (const struct runtime_family[]){{"perf", 7, 1}, {0}},
+	.runtime = (const struct runtime_file[]){{"task_finder", 0, 0}, {"perf", 7, 1}, {0}},
 };

@@ -95,12 +95,12 @@ static void expand_braces(const char *pattern, struct vec *out)
 void probes_runtime_files(struct vec *out)
 {
 	for (int i = 0; i < NPROVIDERS; i++)
-		for (const char *const *f = providers[i]->runtime; f && *f; f++) {
+		for (const struct runtime_file *f = providers[i]->runtime; f && f->name; f++) {
 			bool seen = false;
 			for (int j = 0; j < out->n && !seen; j++)
-				seen = !strcmp(out->items[j], *f);
+				seen = !strcmp(out->items[j], f->name);
 			if (!seen)
-				vec_push(out, (void *)*f);
+				vec_push(out, (void *)f->name);
 		}
 }
 

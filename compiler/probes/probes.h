@@ -30,14 +30,15 @@ struct resolved_probe {
 };
 
 /*
- * The runtime half of a family: struct _stp_family _stp_family_NAME in its
- * runtime/linux/ file (runtime_api.h). Generated code lists the families
- * the script uses (STP_FAMILIES, STP_FAMILIES_STOP) and the runtime
- * registers and stops exactly those, in the orders the ranks give.
+ * A runtime file of a provider, runtime/linux/NAME.c. With ranks it is a
+ * family the runtime registers: struct _stp_family _stp_family_NAME in that
+ * file (runtime_api.h). Generated code lists the registering files of the
+ * providers the script uses (STP_FAMILIES, STP_FAMILIES_STOP) and the
+ * runtime registers and stops exactly those, in the orders the ranks give.
  */
-struct runtime_family {
-	const char *name;   /* NAME of _stp_family_NAME; NULL ends a list */
-	int start_rank;     /* registration order at START, lower first (a failure unwinds in reverse) */
+struct runtime_file {
+	const char *name;   /* NAME, without ".c"; NULL ends a list */
+	int start_rank;     /* registration order at START, lower first (a failure unwinds in reverse); 0: none */
 	int stop_rank;      /* unregistration order at stop, lower first */
 };
 
@@ -116,13 +117,13 @@ struct probe_provider {
 	const char *table;
 	void (*row)(struct emitter *e, const struct resolved_probe *r);
 	/*
-	 * Its runtime files (runtime/linux/NAME.c, named without ".c") in the
-	 * order they are included, NULL-terminated; NULL for none. Pass 3
+	 * Its runtime files in the order they are included, {0}-terminated;
+	 * NULL for none: {{"kprobes", 2, 6}, {"modules"}, {0}}. Pass 3
 	 * includes every provider's, in table order, each file once (at its
-	 * first place: task_finder, which several name).
+	 * first place: task_finder, which several name), and registers those
+	 * with ranks of the providers the script uses.
 	 */
-	const char *const *runtime;
-	const struct runtime_family *families; /* its runtime families, {0}-terminated; NULL for none */
+	const struct runtime_file *runtime;
 	/*
 	 * Optional. The kernel function ("mod:name" in a module) whose lines
 	 * klines.c tabulates for r (a kprobe's), or NULL.

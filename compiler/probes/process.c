@@ -330,6 +330,5 @@ const struct probe_provider probe_process = {
 	.expand = process_expand,
 	.feature = "STP_HAVE_PROCESS",
 	.emit_table = process_table,
-	.runtime = (const char *const[]){"task_finder", "uprobes", NULL},
-	.families = (const struct runtime_family[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {0}},
+	.runtime = (const struct runtime_file[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {0}},
 };

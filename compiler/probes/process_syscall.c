@@ -86,7 +86,6 @@ const struct probe_provider probe_process_syscall = {
 	.feature = "STP_HAVE_PROCESS_SYSCALL",
 	.table = "_stp_syscall_probe",
 	.row = syscall_row,
-	.runtime = (const char *const[]){"task_finder", "process_syscall", NULL},
-	.families = (const struct runtime_family[]){{"process_syscall", 9, 2}, {0}},
+	.runtime = (const struct runtime_file[]){{"task_finder", 0, 0}, {"process_syscall", 9, 2}, {0}},
 	.user_files = syscall_user_files,
 };

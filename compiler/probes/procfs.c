@@ -243,6 +243,5 @@ const struct probe_provider probe_procfs = {
 	.resolve = procfs_resolve,
 	.feature = "STP_HAVE_PROCFS",
 	.emit_table = procfs_table,
-	.runtime = (const char *const[]){"procfs", NULL},
-	.families = (const struct runtime_family[]){{"procfs", 4, 4}, {0}},
+	.runtime = (const struct runtime_file[]){{"procfs", 4, 4}, {0}},
 };

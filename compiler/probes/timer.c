@@ -179,6 +179,5 @@ const struct probe_provider probe_timer = {
 	.feature = "STP_HAVE_TIMERS",
 	.table = "_stp_timer_probe",
 	.row = timer_row,
-	.runtime = (const char *const[]){"timers", NULL},
-	.families = (const struct runtime_family[]){{"timers", 1, 5}, {0}},
+	.runtime = (const struct runtime_file[]){{"timers", 1, 5}, {0}},
 };

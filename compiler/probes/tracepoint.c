@@ -354,6 +354,5 @@ const struct probe_provider probe_tracepoint = {
 	.emit_table = tracepoint_table,
 	.table = "_stp_tracepoint_probe",
 	.row = tracepoint_row,
-	.runtime = (const char *const[]){"tracepoints", NULL},
-	.families = (const struct runtime_family[]){{"tracepoints", 3, 7}, {0}},
+	.runtime = (const struct runtime_file[]){{"tracepoints", 3, 7}, {0}},
 };

@@ -669,12 +669,14 @@ static void emit_family_list(struct emitter *e, struct vec *used, const char *ma
 	struct vec fams = {0};
 	for (int i = 0; i < used->n; i++) {
 		const struct probe_provider *prov = used->items[i];
-		for (const struct runtime_family *f = prov->families; f && f->name; f++) {
+		for (const struct runtime_file *f = prov->runtime; f && f->name; f++) {
+			if (!f->start_rank)
+				continue; /* a file of helpers, not a family */
 			int rank = stop ? f->stop_rank : f->start_rank;
 			int at = fams.n;
 			vec_push(&fams, (void *)f);
 			for (; at > 0; at--) {
-				const struct runtime_family *prev = fams.items[at - 1];
+				const struct runtime_file *prev = fams.items[at - 1];
 				if ((stop ? prev->stop_rank : prev->start_rank) <= rank)
 					break;
 				fams.items[at] = fams.items[at - 1];
@@ -684,7 +686,7 @@ static void emit_family_list(struct emitter *e, struct vec *used, const char *ma
 	}
 	char *list = "";
 	for (int i = 0; i < fams.n; i++)
-		list = ast_printf("%s X(%s)", list, ((const struct runtime_family *)fams.items[i])->name);
+		list = ast_printf("%s X(%s)", list, ((const struct runtime_file *)fams.items[i])->name);
 	emit_line(e, "#define %s(X)%s", macro, list);
 }
 
