@@ -1001,7 +1001,7 @@ const struct probe_provider probe_kernel = {
 	.patterns = (const char *const[]){
 		"kernel.function(number){,.call,.return,.return.maxactive(number)}",
 		"kernel.statement(number){,.absolute}",
-		"{kernel,module(string)}.function(string){,.call,.return,.return.maxactive(number),.inline,.exported,.exported.call,.exported.return,.label(string),.callee(string),.callee(string).call,.callee(string).return,.callees,.callees(number),.callees.return}",
+		"{kernel,module(string)}.function(string){,.call,.return,.return.maxactive(number),.inline,.exported,.exported.call,.exported.return,.label(string),.callee(string),.callee(string).call,.callee(string).return,.callees,.callees.call,.callees.return,.callees(number),.callees(number).call,.callees(number).return}",
 		"{kernel,module(string)}.statement(string){,.nearest}",
 		NULL,
 	},
