@@ -14,6 +14,7 @@
  *	#define STP_KPROBES_MODULES 1          (... and one is in a module: the module notifier)
  *	#define STP_KPROBES_WILDCARD 1         (... and one is a wildcard's match: skipped if it cannot attach)
  *	#define STP_KPROBES_CALLEE 1           (... and one is a .callee: each hit checks the caller)
+ *	#define STP_KPROBES_CALLERS 1          (... and one is a .callees(N > 1): it walks the stack too)
  *	#define STP_HAVE_TIMERS 1              (only if it has timer probes)
  *	#define STP_HAVE_BEGIN_END 1           (only if it has begin/end/error probes)
  *	#define STP_HAVE_CONDS 1               (only if it has conditional probes)
@@ -222,6 +223,9 @@ struct _stp_kprobe_probe {
 	int maxactive;                   /* kretprobe instances, 0 for the kernel's default */
 	long callee_return;              /* .callee: runs only if the return address at the entry is the
 					    probed address plus this (its call site); 0 for every call */
+	const long *callers;             /* .callees(N), N > 1: the N - 1 call sites above (return addresses
+					    minus the probed address), innermost first, checked by a stack walk */
+	int ncallers;
 	const struct _stp_probe *entry;  /* .return: evaluates what the body reads at entry, or NULL */
 	size_t data_size;                /* .return with entry: bytes of instance data */
 	int registered;                  /* runtime-owned */

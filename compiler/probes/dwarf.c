@@ -33,6 +33,9 @@
 #include "syscalls.h"
 #include "targetvar.h"
 
+/* The deepest .callees(N): the run time walks N - 1 frames past the return address on each hit. */
+#define CALLEES_MAX_DEPTH 16
+
 /* The suffixes after function("..."). */
 struct suffixes {
 	bool call, ret, inl, exported;
@@ -85,10 +88,9 @@ static bool parse_suffixes(struct probe_point *pp, int first, bool statement, st
 							 : ".callee needs a function name in quotes: .callee(\"name\")");
 			return false;
 		}
-		if (callees && c->arg && c->arg->u.num > 1) {
-			diag_error(c->arg->loc, ".callees(%lld) is not supported: a callee deeper than 1 would have to check "
-				   "its chain of callers on the stack, which stapc does not do; "
-				   "use .callees or .callees(1)", (long long)c->arg->u.num);
+		if (callees && c->arg && c->arg->u.num > CALLEES_MAX_DEPTH) {
+			diag_error(c->arg->loc, ".callees(%lld) is too deep: at most .callees(%d), as the run-time check walks "
+				   "that many frames up the stack on every hit", (long long)c->arg->u.num, CALLEES_MAX_DEPTH);
 			return false;
 		}
 		if (sf->inl || sf->exported) {
@@ -373,46 +375,95 @@ static void expand_labels(struct request *rq, struct debuginfo *di, struct dbg_f
 	}
 }
 
+/* The most probes one .callees(N) may expand to: past it, pass 2 fails saying at which depth. */
+#define CALLEES_MAX_PROBES 1000
+
+/* One level of a .callee/.callees expansion: the callers above it, outermost first. */
+struct callee_walk {
+	struct request *rq;
+	struct debuginfo *di;
+	const struct ktext *kt;
+	const struct resolved_probe *tmpl;
+	struct vec *out;
+	const char *glob;
+	int depth;                /* levels to expand: 1 for .callee and .callees */
+	int nprobes;              /* probes made so far */
+	bool exploded;            /* stopped at CALLEES_MAX_PROBES */
+	uint64_t returns[64];     /* the call sites' return addresses, outermost first */
+};
+
 /*
- * .callee("glob") of one caller: a probe on the entry of each function it
- * calls directly (a DWARF call site, not a tail call) that runs only when
- * the return address is that call site's (runtime/linux/kprobes.c).
+ * .callee("glob") / .callees(N) of one caller: a probe on the entry of each
+ * function it calls directly (a DWARF call site, not a tail call) that runs
+ * only when the return address is that call site's (runtime/linux/kprobes.c);
+ * at depth N, recursively the callees of those callees, each probe keeping
+ * the chain of call sites above it, which the runtime checks by walking the
+ * stack. pp is the point so far (kernel.function("f").callee("g")...).
  */
-static void expand_callees(struct request *rq, struct debuginfo *di, struct dbg_func *f, const struct ktext *kt,
-			   const struct resolved_probe *tmpl, struct vec *out)
+static void expand_callees_at(struct callee_walk *w, struct dbg_func *f, const char *pp, int level)
 {
-	const char *glob = rq->sf.callee->arg && rq->sf.callee->arg->kind == NODE_STR ? rq->sf.callee->arg->u.str : "*";
 	struct vec calls = {0};
-	di->ops->calls(di, f, glob, &calls);
-	for (int j = 0; j < calls.n; j++) {
+	w->di->ops->calls(w->di, f, level == 1 ? w->glob : "*", &calls);
+	for (int j = 0; j < calls.n && !w->exploded; j++) {
 		struct dbg_call *call = calls.items[j];
 		struct vec named = {0};
 		struct dbg_func *callee = NULL;
-		dbg_functions(di, call->callee, NULL, false, &named);
+		dbg_functions(w->di, call->callee, NULL, false, &named);
 		for (int k = 0; k < named.n && !callee; k++) {
 			struct dbg_func *g = named.items[k];
 			if (!call->callee_file || (g->file && !strcmp(g->file, call->callee_file)))
 				callee = g;
 		}
+		if (!callee || callee->addr != callee->symbol_addr)
+			continue; /* renamed by the compiler (.isra, .constprop): its call sites are not its DWARF's */
+		const char *here = callee->file ? ast_printf("%s.callee(\"%s@%s:%d\")", pp, callee->name, callee->file, callee->line)
+					       : ast_printf("%s.callee(\"%s\")", pp, callee->name);
+		w->returns[level - 1] = call->return_addr;
 		uint64_t site;
-		if (!callee || callee->addr != callee->symbol_addr || (kt && ktext_check(kt, callee->addr, &site) != KTEXT_OK))
-			continue; /* renamed by the compiler (.isra, .constprop), or not probeable */
-		struct resolved_probe *r = new_probe(tmpl, "", callee, callee->addr);
-		struct kprobe_point *kp = r->data;
-		kp->callee_return = (int64_t)(call->return_addr - callee->addr);
-		kp->is_return = rq->sf.ret;
-		kp->maxactive = rq->sf.maxactive;
-		kp->wildcard = true;
-		const char *how = rq->sf.ret ? ".return" : rq->sf.call ? ".call" : "";
-		r->pp = callee->file ? ast_printf("%s.callee(\"%s@%s:%d\")%s", where_text("kernel.function", f->name, f->file,
-											   f->line),
-						  callee->name, callee->file, callee->line, how)
-				     : ast_printf("%s.callee(\"%s\")%s", where_text("kernel.function", f->name, f->file, f->line),
-						  callee->name, how);
-		r->scope = function_scope(di, callee, callee->addr, rq->sf.ret, ast_printf("function %s called from %s",
-											callee->name, f->name));
-		vec_push(out, r);
+		if (!w->kt || ktext_check(w->kt, callee->addr, &site) == KTEXT_OK) {
+			if (w->nprobes == CALLEES_MAX_PROBES) {
+				w->exploded = true;
+				diag_error(w->rq->sf.callee->loc, ".callees(%d) expands to more than %d probes (at depth %d, under %s); "
+					   "use a smaller depth or name the callees with .callee(\"name\")", w->depth,
+					   CALLEES_MAX_PROBES, level, pp);
+				return;
+			}
+			w->nprobes++;
+			struct resolved_probe *r = new_probe(w->tmpl, "", callee, callee->addr);
+			struct kprobe_point *kp = r->data;
+			/* link-time differences from the callee's entry, innermost first */
+			kp->callee_return = (int64_t)(w->returns[level - 1] - callee->addr);
+			kp->ncallers = level - 1;
+			if (kp->ncallers) {
+				kp->callers = ast_alloc(sizeof(int64_t) * (size_t)kp->ncallers);
+				for (int i = 0; i < kp->ncallers; i++)
+					kp->callers[i] = (int64_t)(w->returns[level - 2 - i] - callee->addr);
+			}
+			kp->is_return = w->rq->sf.ret;
+			kp->maxactive = w->rq->sf.maxactive;
+			kp->wildcard = true;
+			r->pp = ast_printf("%s%s", here, w->rq->sf.ret ? ".return" : w->rq->sf.call ? ".call" : "");
+			r->scope = function_scope(w->di, callee, callee->addr, w->rq->sf.ret,
+						  ast_printf("function %s called from %s", callee->name, f->name));
+			vec_push(w->out, r);
+		}
+		/* a callee no kprobe may touch still passes its call sites on to the next level */
+		if (level < w->depth)
+			expand_callees_at(w, callee, here, level + 1);
 	}
+}
+
+/* nprobes counts the probes of all the callers a request matched; false once past CALLEES_MAX_PROBES. */
+static bool expand_callees(struct request *rq, struct debuginfo *di, struct dbg_func *f, const struct ktext *kt,
+			   const struct resolved_probe *tmpl, struct vec *out, int *nprobes)
+{
+	struct probe_component *c = rq->sf.callee;
+	struct callee_walk w = {.rq = rq, .di = di, .kt = kt, .tmpl = tmpl, .out = out,
+				.glob = c->arg && c->arg->kind == NODE_STR ? c->arg->u.str : "*",
+				.depth = c->arg && c->arg->kind == NODE_NUM ? (int)c->arg->u.num : 1, .nprobes = *nprobes};
+	expand_callees_at(&w, f, where_text("kernel.function", f->name, f->file, f->line), 1);
+	*nprobes = w.nprobes;
+	return !w.exploded;
 }
 
 /*
@@ -691,7 +742,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	 */
 	bool wildcard = dbg_is_glob(pat.func) || (pat.file && dbg_is_glob(pat.file)) || quiet;
 	const struct ktext *kt = kernel && di->source == DBG_SOURCE_DWARF ? kernel_text(di) : NULL;
-	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
+	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0, ncallees = 0;
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		if (pat.kind == LINESPEC_RANGES || pat.kind == LINESPEC_RELATIVE) {
@@ -706,7 +757,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			continue;
 		}
 		if (sf.callee) {
-			expand_callees(rq, di, f, kernel_text(di), tmpl, out);
+			if (!expand_callees(rq, di, f, kernel_text(di), tmpl, out, &ncallees))
+				return false;
 			continue;
 		}
 		uint64_t site = 0;
@@ -949,7 +1001,7 @@ const struct probe_provider probe_kernel = {
 	.patterns = (const char *const[]){
 		"kernel.function(number){,.call,.return,.return.maxactive(number)}",
 		"kernel.statement(number){,.absolute}",
-		"{kernel,module(string)}.function(string){,.call,.return,.return.maxactive(number),.inline,.exported,.exported.call,.exported.return,.label(string),.callee(string),.callee(string).call,.callee(string).return,.callees,.callees(number),.callees.return}",
+		"{kernel,module(string)}.function(string){,.call,.return,.return.maxactive(number),.inline,.exported,.exported.call,.exported.return,.label(string),.callee(string),.callee(string).call,.callee(string).return,.callees,.callees.call,.callees.return,.callees(number),.callees(number).call,.callees(number).return}",
 		"{kernel,module(string)}.statement(string){,.nearest}",
 		NULL,
 	},

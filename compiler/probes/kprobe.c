@@ -191,13 +191,14 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 static void kprobe_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)s;
-	bool returns = false, modules = false, wildcard = false, callee = false;
+	bool returns = false, modules = false, wildcard = false, callee = false, callers = false;
 	for (int i = 0; i < mine->n; i++) {
 		const struct kprobe_point *kp = ((const struct resolved_probe *)mine->items[i])->data;
 		returns |= kp->is_return;
 		modules |= kp->symbol && strchr(kp->symbol, ':');
 		wildcard |= kp->wildcard;
 		callee |= kp->callee_return != 0;
+		callers |= kp->ncallers > 0;
 	}
 	emit_line(e, "#define STP_HAVE_KPROBE_BODIES 1 /* a small table comes with STP_KPROBE_BODIES */");
 	if (returns)
@@ -208,6 +209,8 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 		emit_line(e, "#define STP_KPROBES_WILDCARD 1 /* a wildcard's match that cannot attach is skipped */");
 	if (callee)
 		emit_line(e, "#define STP_KPROBES_CALLEE 1 /* a .callee probe checks its caller on each hit */");
+	if (callers)
+		emit_line(e, "#define STP_KPROBES_CALLERS 1 /* a .callees(N) probe also walks the stack for its callers' */");
 }
 
 /*
@@ -352,6 +355,17 @@ static void fentry_table(struct emitter *e, struct vec *rows)
 	free(slots);
 }
 
+/* .callees(N): the callers' call sites, ", .callers = (const long[]){...}, .ncallers = N", or "". */
+static const char *callers_text(const struct kprobe_point *kp)
+{
+	if (!kp->ncallers)
+		return "";
+	const char *list = "";
+	for (int i = 0; i < kp->ncallers; i++)
+		list = ast_printf("%s%s%lldL", list, i ? ", " : "", (long long)kp->callers[i]);
+	return ast_printf(", .callers = (const long[]){%s}, .ncallers = %d", list, kp->ncallers);
+}
+
 static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	/* entry probes that share one ftrace hook; the others are kprobes */
@@ -406,7 +420,8 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 			  kp->symbol ? ast_printf("%lld", (long long)kp->offset)
 				     : ast_printf("0x%llxUL", (unsigned long long)kp->offset), kp->is_return, (long long)kp->maxactive,
 			  r->point->optional, kp->wildcard ? ", .wildcard = 1" : "",
-			  kp->callee_return ? ast_printf(", .callee_return = %lldL", (long long)kp->callee_return) : "",
+			  kp->callee_return ? ast_printf(", .callee_return = %lldL%s", (long long)kp->callee_return,
+							  callers_text(kp)) : "",
 			  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 					     targetvar_entry_size(r->scope)) : "");
 	}

@@ -20,6 +20,9 @@ struct kprobe_point {
 				       time, the module finds it by name when it starts */
 	int64_t callee_return;      /* .callee: the call site's return address minus the callee's
 				       entry (link-time); 0 for none */
+	int64_t *callers;           /* .callees(N), N > 1: the N - 1 call sites above it (their return
+				       addresses minus the callee's entry, link-time), innermost first */
+	int ncallers;
 	bool wildcard;              /* matched by a wildcard: skipped with a warning when it cannot
 				       be attached, where a named one is fatal */
 };

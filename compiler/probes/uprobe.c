@@ -883,8 +883,8 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		bool callees = !strcmp(sc->name, "callees");
 		if (callees ? sc->arg && (sc->arg->kind != NODE_NUM || sc->arg->u.num != 1) : !string_arg(sc, "a function name")) {
 			if (callees)
-				diag_error(sc->loc, ".callees takes only a depth of 1: a deeper callee would have to check its "
-					   "chain of callers on the stack, which stapc does not do");
+				diag_error(sc->loc, ".callees takes only a depth of 1 in a process: a deeper callee would have to "
+					   "walk the user stack to check its chain of callers, which stapc does only in the kernel");
 			return false;
 		}
 		if (after && ((strcmp(after->name, "call") && strcmp(after->name, "return")) || after->arg ||

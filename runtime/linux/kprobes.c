@@ -51,6 +51,7 @@ static u64 _stp_modules_missed_before(void);
  * regs->sp points on entry under an int3 or an ftrace-based kprobe alike,
  * unless a return probe moved it) must be the probed address plus callee_return (the kernel image
  * moves as one piece, so link-time differences hold at run time).
+ * A .callees(N) probe deeper than 1 checks its callers' call sites too.
  * -DSTAP_CALLEE_MATCHALL runs it for every call, as SystemTap's does.
  */
 #if defined(STP_KPROBES_CALLEE) && !defined(STAP_CALLEE_MATCHALL)
@@ -82,12 +83,49 @@ static unsigned long _stp_kprobe_return_address(struct pt_regs *regs)
 	return ret;
 }
 
+#ifdef STP_KPROBES_CALLERS
+#include <asm/unwind.h>
+
+/*
+ * .callees(N), N > 1: past the immediate return address (checked first),
+ * the next N - 1 return addresses on the stack must be the call sites of
+ * the chain found in DWARF. They come from the kernel's unwinder, as
+ * backtrace()'s (stack.c): started from the probe's registers it reports
+ * their caller first, that immediate return, then one caller per frame,
+ * a kretprobe's trampoline resolved to the real address. At a function's
+ * first instruction only ORC (CONFIG_UNWINDER_ORC, x86-64's default)
+ * knows the frame: the frame-pointer unwinder would take the caller's
+ * frame for the callee's and skip one, so no hit would match.
+ */
+static bool _stp_kprobe_callers_ok(const struct _stp_kprobe_probe *kpp, unsigned long addr, struct pt_regs *regs)
+{
+	struct unwind_state state;
+	int i = -1;
+
+	for (unwind_start(&state, current, regs, NULL); !unwind_done(&state) && i < kpp->ncallers;
+	     unwind_next_frame(&state), i++) {
+		unsigned long ret = unwind_get_return_address(&state);
+
+		if (!ret || (i >= 0 && ret != addr + kpp->callers[i]))
+			return false;
+	}
+	return i == kpp->ncallers;
+}
+#endif
+
 static __always_inline bool _stp_kprobe_caller_ok(struct kprobe *kp, struct pt_regs *regs)
 {
 	const struct _stp_kprobe_probe *kpp = container_of(kp, struct _stp_kprobe_probe, u.kp);
 
-	return !kpp->callee_return ||
-	       _stp_kprobe_return_address(regs) == (unsigned long)kp->addr + kpp->callee_return;
+	if (!kpp->callee_return)
+		return true;
+	if (_stp_kprobe_return_address(regs) != (unsigned long)kp->addr + kpp->callee_return)
+		return false;
+#ifdef STP_KPROBES_CALLERS
+	if (kpp->ncallers && !_stp_kprobe_callers_ok(kpp, (unsigned long)kp->addr, regs))
+		return false;
+#endif
+	return true;
 }
 #else
 /* No .callee probe (or -DSTAP_CALLEE_MATCHALL): every hit is for the probe, no test on the hot path. */

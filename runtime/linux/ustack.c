@@ -366,7 +366,7 @@ static bool _stp_pp_is_return(const struct _stp_probe *probe)
 
 /*
  * probefunc(): the symbol of the probed address; a .return probe's from
- * its probe point. regs and probe are c->regs and c->probe (see _stp_kstack).
+ * its probe point (a .callee's: the innermost callee). regs and probe are c->regs and c->probe (see _stp_kstack).
  */
 static void _stp_probefunc(struct _stp_context *c, struct pt_regs *regs, const struct _stp_probe *probe,
 			   char *dst)
@@ -379,6 +379,22 @@ static void _stp_probefunc(struct _stp_context *c, struct pt_regs *regs, const s
 	if (regs && user_mode(regs) && !_stp_pp_is_return(probe) &&
 	    _stp_usymname(c, dst, instruction_pointer(regs)))
 		return;
+	/* a .callee("...") return probe returns from its innermost callee, not its caller */
+	if (probe && probe->pp) {
+		const char *at = probe->pp, *last = NULL;
+
+		while ((at = strstr(at, ".callee(\"")))
+			last = at++;
+		if (last) {
+			size_t len;
+
+			last += strlen(".callee(\"");
+			len = min_t(size_t, strcspn(last, "@\""), MAXSTRINGLEN - 1);
+			memcpy(dst, last, len);
+			dst[len] = '\0';
+			return;
+		}
+	}
 	_stp_pp_component(probe, "function(\"", dst);
 }
 
