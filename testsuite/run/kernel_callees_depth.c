@@ -4,18 +4,21 @@
  * calls rw_verify_area) and a pread() of 5 (ksys_pread64 calls vfs_read:
  * the same two-level callee under another caller).
  */
+#ifndef TEST_FILE
+#define TEST_FILE "/tmp/kernel_callees_depth.txt"
+#endif
 #include <fcntl.h>
 #include <unistd.h>
 
 int main(void)
 {
 	char buf[16];
-	int fd = open("/tmp/kernel_callees_depth.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	int fd = open(TEST_FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
 	if (fd < 0 || write(fd, "abcdefghij", 10) != 10 || lseek(fd, 0, SEEK_SET) != 0)
 		return 1;
 	if (read(fd, buf, 7) != 7 || pread(fd, buf, 5, 0) != 5)
 		return 1;
 	close(fd);
-	return unlink("/tmp/kernel_callees_depth.txt");
+	return unlink(TEST_FILE);
 }

@@ -1,21 +1,3 @@
-/*
- * A program for kernel_callees_matchall.stp: a write() of 10 bytes (vfs_write
- * calls rw_verify_area), a read() of 7 (ksys_read calls vfs_read, which
- * calls rw_verify_area) and a pread() of 5 (ksys_pread64 calls vfs_read:
- * the same two-level callee under another caller).
- */
-#include <fcntl.h>
-#include <unistd.h>
-
-int main(void)
-{
-	char buf[16];
-	int fd = open("/tmp/kernel_callees_matchall.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || write(fd, "abcdefghij", 10) != 10 || lseek(fd, 0, SEEK_SET) != 0)
-		return 1;
-	if (read(fd, buf, 7) != 7 || pread(fd, buf, 5, 0) != 5)
-		return 1;
-	close(fd);
-	return unlink("/tmp/kernel_callees_matchall.txt");
-}
+/* The program of kernel_callees_depth.c for kernel_callees_matchall.stp, with a file of its own. */
+#define TEST_FILE "/tmp/kernel_callees_matchall.txt"
+#include "kernel_callees_depth.c"
