@@ -3,7 +3,7 @@
  * floor_kret.c - the floor of a return probe through the kernel's own
  * mechanism: one kretprobe on __x64_sys_getppid whose handler adds one to
  * a counter (the kernel arms it through ftrace on these kernels, and returns
- * through its rethook trampoline). bench/fret compares its shared return
+ * through its rethook trampoline). bench/run's Return table compares stap's shared return
  * trampoline with this. The count is logged at unload.
  */
 #include <linux/kprobes.h>
