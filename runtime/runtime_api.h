@@ -397,6 +397,9 @@ struct _stp_uprobe {
 	size_t data_size;                /* .return with entry: bytes it saves */
 	long callee_return;              /* .callee: runs only if the return address at the entry is the
 					    probed address plus this; 0 for every call */
+	const long *callers;             /* .callees(N), N > 1: the N - 1 call sites above (return addresses
+					    minus the probed address), innermost first, checked by a user stack walk */
+	int ncallers;
 	struct uprobe_consumer consumer; /* runtime-owned */
 	struct path kpath;               /* runtime-owned: path, held while registered */
 	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */
