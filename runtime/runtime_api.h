@@ -25,7 +25,8 @@
  *	#include "runtime.h"                   (limits, types, this API)
  *	#define STP_FAMILY_DECLS 1, #include "linux/NAME.c" for every family's runtime file, #undef
  *	<generated: struct context, globals, functions, probe bodies>
- *	<generated: the probe tables listed below>
+ *	<generated: the probe tables listed below; before the uprobe table,
+ *	 #define STP_UPROBES_CALLERS 1 if one is a process .callees(N > 1): it walks the user stack>
  *	#include "module_base.c"               (session state, parameters, transport)
  *	#include "linux/NAME.c" again           (each family's code)
  *	#include "module_main.c"               (init/exit, the probe runner, the session)

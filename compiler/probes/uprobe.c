@@ -8,7 +8,8 @@
  *   process("path")[.provider("p")].mark("name")         SDT markers
  *   process("path").library("lib").function(...)         ... in a library it uses
  *   process("path")[.library("lib")].plt[("glob")][.return]  PLT entries
- *   process("path").function("pattern").callee("glob")[.call]   calls at DWARF call sites
+ *   process("path").function("pattern").callee("glob")[.call | .return]   calls at DWARF call sites
+ *   process("path").function("pattern").callees[(N)][.call | .return]   and down N levels
  *
  * Paths are the target's: with --sysroot=DIR the file read here is
  * DIR/path. A name without '/' is looked up in PATH. Wildcard patterns
