@@ -73,6 +73,7 @@ struct session {
 	struct vec script_args;   /* of const char *: arguments after the script */
 	struct vec user_modules;  /* of const char *: -d PATH, target paths of programs and libraries */
 	bool ldd;                 /* --ldd: also the libraries those and the probed programs need */
+	bool user_callers;        /* a process .callees(N), N > 1: its walk wants the user unwind tables (pass 2 sets it, usyms.c) */
 	struct vec global_params; /* of const char *: -G NAME=VALUE, module parameters at load */
 	struct vec make_args;     /* of const char *: -B NAME=VALUE, arguments of kbuild's make */
 	bool timing;              /* -t: per-probe hit counts and cycles, reported at the end */

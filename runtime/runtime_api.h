@@ -25,7 +25,8 @@
  *	#include "runtime.h"                   (limits, types, this API)
  *	#define STP_FAMILY_DECLS 1, #include "linux/NAME.c" for every family's runtime file, #undef
  *	<generated: struct context, globals, functions, probe bodies>
- *	<generated: the probe tables listed below>
+ *	<generated: the probe tables listed below; before the uprobe table,
+ *	 #define STP_UPROBES_CALLERS 1 if one is a process .callees(N > 1): it walks the user stack>
  *	#include "module_base.c"               (session state, parameters, transport)
  *	#include "linux/NAME.c" again           (each family's code)
  *	#include "module_main.c"               (init/exit, the probe runner, the session)
@@ -397,6 +398,9 @@ struct _stp_uprobe {
 	size_t data_size;                /* .return with entry: bytes it saves */
 	long callee_return;              /* .callee: runs only if the return address at the entry is the
 					    probed address plus this; 0 for every call */
+	const long *callers;             /* .callees(N), N > 1: the N - 1 call sites above (return addresses
+					    minus the probed address), innermost first, checked by a user stack walk */
+	int ncallers;
 	struct uprobe_consumer consumer; /* runtime-owned */
 	struct path kpath;               /* runtime-owned: path, held while registered */
 	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */

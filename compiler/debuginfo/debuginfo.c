@@ -49,6 +49,11 @@ void dbg_func_starts(struct debuginfo *di, const char *section, struct vec *out)
 		di->ops->func_starts(di, section, out);
 }
 
+bool dbg_same_section(struct debuginfo *di, uint64_t a, uint64_t b)
+{
+	return !di->ops->same_section || di->ops->same_section(di, a, b);
+}
+
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle)
 {
 	struct dbg_type *t = ast_alloc(sizeof(*t));

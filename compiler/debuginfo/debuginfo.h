@@ -220,6 +220,11 @@ struct dbg_ops {
 	   compilation unit; BTF: in any enum), into *out as a constant of its enum type
 	   ($PIDTYPE_PID, SystemTap 4.5). False if none. */
 	bool (*enumerator)(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out);
+	/* Whether link-time addresses a and b keep their distance once loaded: a linked
+	   image moves as one piece, but a relocatable object's (a kernel module's)
+	   sections are placed apart, so there only two addresses of one section do.
+	   NULL: a linked image. */
+	bool (*same_section)(struct debuginfo *di, uint64_t a, uint64_t b);
 };
 
 /* One opened binary. */
@@ -262,6 +267,7 @@ uint64_t dbg_prologue_end(struct debuginfo *di, struct dbg_func *f);
 int dbg_func_lines(struct debuginfo *di, const char *name, bool whole_cu, int max_rows,
 		   struct vec *out); /* 0 without the op */
 void dbg_func_starts(struct debuginfo *di, const char *section, struct vec *out); /* nothing without the op */
+bool dbg_same_section(struct debuginfo *di, uint64_t a, uint64_t b); /* true without the op */
 
 /* Types. */
 struct dbg_type *dbg_type_new(struct debuginfo *di, enum dbg_type_kind kind, const char *name, uint64_t handle);

@@ -1317,6 +1317,18 @@ static void dwarf_function_names(struct debuginfo *di, struct vec *out)
 		vec_push(out, (void *)st->syms[i].name);
 }
 
+/* A linked image is one piece; in a relocatable object, libdwfl says which section each address is in. */
+static bool dwarf_same_section(struct debuginfo *di, uint64_t a, uint64_t b)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Addr bias;
+	if (!st->rel || !dwfl_module_getdwarf(st->rel, &bias))
+		return !st->rel;
+	Dwarf_Addr ra = a + bias, rb = b + bias;  /* the DWARF's addresses are relative to the bias */
+	int sa = dwfl_module_relocate_address(st->rel, &ra);
+	return sa >= 0 && sa == dwfl_module_relocate_address(st->rel, &rb);
+}
+
 static const struct dbg_ops dwarf_ops = {
 	.functions = dwarf_functions,
 	.variables = dwarf_variables,
@@ -1332,6 +1344,7 @@ static const struct dbg_ops dwarf_ops = {
 	.func_starts = dwarf_func_starts,
 	.function_names = dwarf_function_names,
 	.enumerator = dwarf_enumerator,
+	.same_section = dwarf_same_section,
 };
 
 /* libdwfl for a relocatable object: sections laid out, DWARF relocated; no search for separate debuginfo. */

@@ -385,12 +385,28 @@ struct callee_walk {
 	const struct ktext *kt;
 	const struct resolved_probe *tmpl;
 	struct vec *out;
+	const char *prefix;       /* of the probes' symbols: "" in the kernel, "mod:" in a module */
 	const char *glob;
 	int depth;                /* levels to expand: 1 for .callee and .callees */
 	int nprobes;              /* probes made so far */
+	int apart;                /* chains left out: a call site in another section than the callee */
 	bool exploded;            /* stopped at CALLEES_MAX_PROBES */
 	uint64_t returns[64];     /* the call sites' return addresses, outermost first */
 };
+
+/*
+ * Whether the call sites above a callee at this level keep their distance
+ * from its entry at run time, as the check (link-time differences) needs:
+ * always in the kernel image; in a module only those in the callee's own
+ * section (a call from f.cold in .text.unlikely to g in .text is not).
+ */
+static bool callee_chain_together(const struct callee_walk *w, const struct dbg_func *callee, int level)
+{
+	for (int i = 0; i < level; i++)
+		if (!dbg_same_section(w->di, callee->addr, w->returns[i]))
+			return false;
+	return true;
+}
 
 /*
  * .callee("glob") / .callees(N) of one caller: a probe on the entry of each
@@ -420,7 +436,9 @@ static void expand_callees_at(struct callee_walk *w, struct dbg_func *f, const c
 					       : ast_printf("%s.callee(\"%s\")", pp, callee->name);
 		w->returns[level - 1] = call->return_addr;
 		uint64_t site;
-		if (!w->kt || ktext_check(w->kt, callee->addr, &site) == KTEXT_OK) {
+		bool together = callee_chain_together(w, callee, level);
+		w->apart += !together;
+		if (together && (!w->kt || ktext_check(w->kt, callee->addr, &site) == KTEXT_OK)) {
 			if (w->nprobes == CALLEES_MAX_PROBES) {
 				w->exploded = true;
 				diag_error(w->rq->sf.callee->loc, ".callees(%d) expands to more than %d probes (at depth %d, under %s); "
@@ -429,7 +447,7 @@ static void expand_callees_at(struct callee_walk *w, struct dbg_func *f, const c
 				return;
 			}
 			w->nprobes++;
-			struct resolved_probe *r = new_probe(w->tmpl, "", callee, callee->addr);
+			struct resolved_probe *r = new_probe(w->tmpl, w->prefix, callee, callee->addr);
 			struct kprobe_point *kp = r->data;
 			/* link-time differences from the callee's entry, innermost first */
 			kp->callee_return = (int64_t)(w->returns[level - 1] - callee->addr);
@@ -453,16 +471,29 @@ static void expand_callees_at(struct callee_walk *w, struct dbg_func *f, const c
 	}
 }
 
-/* nprobes counts the probes of all the callers a request matched; false once past CALLEES_MAX_PROBES. */
-static bool expand_callees(struct request *rq, struct debuginfo *di, struct dbg_func *f, const struct ktext *kt,
-			   const struct resolved_probe *tmpl, struct vec *out, int *nprobes)
+/* What the .callee expansions of all the callers one request matched add up to. */
+struct callee_totals {
+	int nprobes;              /* probes made, up to CALLEES_MAX_PROBES */
+	int apart;                /* chains left out in a module (callee_chain_together) */
+};
+
+/*
+ * The .callee/.callees probes under f; false once past CALLEES_MAX_PROBES.
+ * family ("kernel.function", "module(\"m\").function") and prefix ("", "m:")
+ * say where f is.
+ */
+static bool expand_callees(struct request *rq, struct debuginfo *di, struct dbg_func *f, const char *family,
+			   const char *prefix, const struct resolved_probe *tmpl, struct vec *out,
+			   struct callee_totals *totals)
 {
 	struct probe_component *c = rq->sf.callee;
-	struct callee_walk w = {.rq = rq, .di = di, .kt = kt, .tmpl = tmpl, .out = out,
-				.glob = c->arg && c->arg->kind == NODE_STR ? c->arg->u.str : "*",
-				.depth = c->arg && c->arg->kind == NODE_NUM ? (int)c->arg->u.num : 1, .nprobes = *nprobes};
-	expand_callees_at(&w, f, where_text("kernel.function", f->name, f->file, f->line), 1);
-	*nprobes = w.nprobes;
+	struct callee_walk w = {.rq = rq, .di = di, .kt = *prefix ? NULL : kernel_text(di), .tmpl = tmpl, .out = out,
+				.prefix = prefix, .glob = c->arg && c->arg->kind == NODE_STR ? c->arg->u.str : "*",
+				.depth = c->arg && c->arg->kind == NODE_NUM ? (int)c->arg->u.num : 1,
+				.nprobes = totals->nprobes};
+	expand_callees_at(&w, f, where_text(family, f->name, f->file, f->line), 1);
+	totals->nprobes = w.nprobes;
+	totals->apart += w.apart;
 	return !w.exploded;
 }
 
@@ -713,12 +744,6 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		return got == 0;
 	const char *prefix = kernel ? "" : ast_printf("%s:", kernel_module_name(module));
 	int before = out->n;
-	if (sf.callee && !kernel) {
-		diag_error(sf.callee->loc, ".%s is supported in the kernel only: in a module, caller and callee may lie in "
-			   "sections loaded apart, so the call site's address cannot be derived from the callee's",
-			   sf.callee->name);
-		return false;
-	}
 	if (rq->statement) {
 		if (!expand_statements(s, rq, di, family, prefix, tmpl, out))
 			return false;
@@ -742,7 +767,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	 */
 	bool wildcard = dbg_is_glob(pat.func) || (pat.file && dbg_is_glob(pat.file)) || quiet;
 	const struct ktext *kt = kernel && di->source == DBG_SOURCE_DWARF ? kernel_text(di) : NULL;
-	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0, ncallees = 0;
+	int skipped[KTEXT_NOTRACE + 1] = {0}, nskipped = 0;
+	struct callee_totals callees = {0};
 	for (int i = 0; i < funcs.n; i++) {
 		struct dbg_func *f = funcs.items[i];
 		if (pat.kind == LINESPEC_RANGES || pat.kind == LINESPEC_RELATIVE) {
@@ -757,7 +783,7 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			continue;
 		}
 		if (sf.callee) {
-			if (!expand_callees(rq, di, f, kernel_text(di), tmpl, out, &ncallees))
+			if (!expand_callees(rq, di, f, family, prefix, tmpl, out, &callees))
 				return false;
 			continue;
 		}
@@ -806,6 +832,10 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		fprintf(stderr, "%s:%d:%d: %s(\"%s\"): %d functions match, %d skipped (%s)\n", what->arg->loc.file,
 			what->arg->loc.line, what->arg->loc.col, family, what->arg->u.str, out->n - before + nskipped,
 			nskipped, why_skipped);
+	if (callees.apart && s->verbose)
+		fprintf(stderr, "%s:%d:%d: %s(\"%s\"): %d callees left out: called from another section of the module "
+			"(the distance is known only once loaded)\n", what->arg->loc.file, what->arg->loc.line,
+			what->arg->loc.col, family, what->arg->u.str, callees.apart);
 	if (out->n == before && !funcs.n && !quiet && !pp->optional && by_symbol_only(di, &pat, &sf) &&
 	    (kernel ? !kernel_function_unknown(s, pat.func) && !syscall_wrapped(s, pat.func)
 		    : !kernel_module_function_missing(s, module, pat.func))) {

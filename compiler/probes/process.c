@@ -319,7 +319,7 @@ const struct probe_provider probe_process = {
 	.name = "process",
 	.patterns = (const char *const[]){
 		"process{,(number),(string)}{,.thread}.{begin,end}",
-		"process{,(number),(string)}{,.library(string)}.function(string){,.call,.return,.exported,.label(string),.callee(string),.callee(string).call,.callee(string).return,.callees}",
+		"process{,(number),(string)}{,.library(string)}.function(string){,.call,.return,.exported,.label(string),.callee(string),.callee(string).call,.callee(string).return,.callees,.callees.call,.callees.return,.callees(number),.callees(number).call,.callees(number).return}",
 		"process{,(number),(string)}{,.library(string)}.statement(string){,.nearest}",
 		"process{,(number),(string)}{,.library(string)}.statement(number){,.absolute}",
 		"process{,(number),(string)}{,.library(string)}.plt{,(string)}{,.return}",

@@ -31,6 +31,9 @@ struct uprobe_site {
 	struct target_scope *scope;  /* its target variables (targetvar.h) */
 	int64_t callee_return;       /* .callee: the call site's return address minus the callee's entry
 					(link-time), checked at the entry; 0 for none */
+	int64_t *callers;            /* .callees(N), N > 1: the N - 1 call sites above it (their return
+					addresses minus the callee's entry, link-time), innermost first */
+	int ncallers;
 };
 
 /* What a process point resolved to (resolved_probe.data). */

@@ -8,7 +8,8 @@
  *   process("path")[.provider("p")].mark("name")         SDT markers
  *   process("path").library("lib").function(...)         ... in a library it uses
  *   process("path")[.library("lib")].plt[("glob")][.return]  PLT entries
- *   process("path").function("pattern").callee("glob")[.call]   calls at DWARF call sites
+ *   process("path").function("pattern").callee("glob")[.call | .return]   calls at DWARF call sites
+ *   process("path").function("pattern").callees[(N)][.call | .return]   and down N levels
  *
  * Paths are the target's: with --sysroot=DIR the file read here is
  * DIR/path. A name without '/' is looked up in PATH. Wildcard patterns
@@ -684,18 +685,102 @@ static bool resolve_label(struct user_file *uf, struct probe_component *c, struc
 	return true;
 }
 
+/* The deepest .callees(N), as in the kernel: the run time steps N - 1 frames up the user stack on each hit. */
+#define UPROBE_CALLEES_MAX_DEPTH 16
+
+/* One .callee/.callees expansion in a file. */
+struct ucallee_walk {
+	struct user_file *uf;
+	struct process_point *pt;
+	const char *suffix;      /* "", ".call" or ".return" */
+	const char *glob;        /* the callees of the first level */
+	int depth;               /* levels to expand: 1 for .callee and .callees */
+	uint64_t returns[UPROBE_CALLEES_MAX_DEPTH]; /* the call sites' return addresses, outermost first */
+};
+
+/* The function a call site calls, by name (and file, which tells apart statics of one name), or NULL. */
+static struct dbg_func *ucall_target(struct debuginfo *di, struct dbg_call *call)
+{
+	struct vec named = {0};
+	dbg_functions(di, call->callee, NULL, false, &named);
+	for (int k = 0; k < named.n; k++) {
+		struct dbg_func *g = named.items[k];
+		if (!call->callee_file || (g->file && !strcmp(g->file, call->callee_file)))
+			return g;
+	}
+	return NULL;
+}
+
+/* The target variables of a callee probe: at its first instruction, before unoptimized code sets its locals. */
+static struct target_scope *ucallee_scope(struct user_file *uf, struct dbg_func *callee, struct dbg_func *caller,
+					  bool is_return)
+{
+	struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, is_return, false,
+						 ast_printf("function %s called from %s", callee->name, caller->name));
+	if (dbg_prologue_end(uf->di, callee) != callee->addr) {
+		/* unoptimized: the parameters are still in the argument registers */
+		dbg_abi_locate(&scope->vars);
+		for (int v = 0; v < scope->vars.n; v++) {
+			struct dbg_var *var = scope->vars.items[v];
+			if (!var->is_param)
+				var->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1,
+							    .why = "a .callee probe reads it at the entry, before it is set"};
+		}
+	}
+	return scope;
+}
+
 /*
- * .callee("glob") / .callees[(1)] [.call]: the entry of each function of
- * the file a matching function calls at a DWARF call site, run only for
- * that call (the runtime checks the return address). The probe stays on
- * the callee's first instruction, where the return address is at the
- * stack pointer: unoptimized code's parameters are read from the argument
- * registers there, its locals are not set yet.
+ * The callees of f at this level (and, below depth, theirs): a site per
+ * call, keeping the return addresses of the chain above it as differences
+ * from the callee's entry (one file moves by one load bias). pp is the
+ * point so far. Stops past UPROBE_MAX_SITES, which the caller reports.
+ */
+static void ucallees_at(struct ucallee_walk *w, struct dbg_func *f, const char *pp, int level)
+{
+	struct user_file *uf = w->uf;
+	struct vec calls = {0};
+	uf->di->ops->calls(uf->di, f, level == 1 ? w->glob : "*", &calls);
+	for (int j = 0; j < calls.n && w->pt->sites.n <= UPROBE_MAX_SITES; j++) {
+		struct dbg_call *call = calls.items[j];
+		struct dbg_func *callee = ucall_target(uf->di, call);
+		uint64_t offset;
+		if (!callee)
+			continue;
+		const char *here = ast_printf("%s.callee(\"%s\")", pp, function_spec(callee->name, callee));
+		w->returns[level - 1] = call->return_addr;
+		if (elfsym_offset(uf->elf, callee->addr, &offset)) {
+			struct uprobe_site *site = add_site(w->pt, offset, callee->addr, callee->name,
+							    ast_printf("%s%s", here, w->suffix),
+							    ucallee_scope(uf, callee, f, w->pt->is_return));
+			site->callee_return = (int64_t)(call->return_addr - callee->addr);
+			site->ncallers = level - 1;
+			if (site->ncallers)
+				site->callers = ast_alloc(sizeof(int64_t) * (size_t)site->ncallers);
+			for (int i = 0; i < site->ncallers; i++)
+				site->callers[i] = (int64_t)(w->returns[level - 2 - i] - callee->addr);
+		}
+		if (level < w->depth)
+			ucallees_at(w, callee, here, level + 1);
+	}
+}
+
+/*
+ * .callee("glob") / .callees[(N)] [.call|.return]: the entry of each
+ * function of the file a matching function calls at a DWARF call site,
+ * run only for that call (the runtime checks the return address); at
+ * depth N, recursively the callees of those, each run only when the user
+ * stack holds its whole chain of call sites (linux/uprobes.c). The probe
+ * stays on the callee's first instruction, where the return address is at
+ * the stack pointer: unoptimized code's parameters are read from the
+ * argument registers there, its locals are not set yet.
  */
 static bool resolve_callees(struct user_file *uf, struct probe_component *c, struct probe_component *cc,
 			    struct process_point *pt, const char *family, const char *suffix)
 {
-	const char *glob = cc->arg && cc->arg->kind == NODE_STR ? cc->arg->u.str : "*";
+	struct ucallee_walk w = {.uf = uf, .pt = pt, .suffix = suffix,
+				 .glob = cc->arg && cc->arg->kind == NODE_STR ? cc->arg->u.str : "*",
+				 .depth = cc->arg && cc->arg->kind == NODE_NUM ? (int)cc->arg->u.num : 1};
 	struct linespec ls;
 	if (!linespec_parse(c->arg->u.str, &ls, c->arg->loc))
 		return false;
@@ -707,44 +792,12 @@ static bool resolve_callees(struct user_file *uf, struct probe_component *c, str
 	dbg_functions(uf->di, ls.func, ls.file, false, &callers);
 	for (int i = 0; i < callers.n; i++) {
 		struct dbg_func *f = callers.items[i];
-		struct vec calls = {0};
-		if (!linespec_function_spans(&ls, uf->di, f))
-			continue;
-		uf->di->ops->calls(uf->di, f, glob, &calls);
-		for (int j = 0; j < calls.n; j++) {
-			struct dbg_call *call = calls.items[j];
-			struct vec named = {0};
-			struct dbg_func *callee = NULL;
-			uint64_t offset;
-			dbg_functions(uf->di, call->callee, NULL, false, &named);
-			for (int k = 0; k < named.n && !callee; k++) {
-				struct dbg_func *g = named.items[k];
-				if (!call->callee_file || (g->file && !strcmp(g->file, call->callee_file)))
-					callee = g;
-			}
-			if (!callee || !elfsym_offset(uf->elf, callee->addr, &offset))
-				continue;
-			struct target_scope *scope = dwarf_scope(uf->di, callee, callee->addr, pt->is_return, false,
-								 ast_printf("function %s called from %s", callee->name, f->name));
-			if (dbg_prologue_end(uf->di, callee) != callee->addr) {
-				/* unoptimized: the parameters are still in the argument registers */
-				dbg_abi_locate(&scope->vars);
-				for (int v = 0; v < scope->vars.n; v++) {
-					struct dbg_var *var = scope->vars.items[v];
-					if (!var->is_param)
-						var->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1,
-									    .why = "a .callee probe reads it at the entry, before it is set"};
-				}
-			}
-			struct uprobe_site *site = add_site(pt, offset, callee->addr, callee->name,
-				ast_printf("%s.function(\"%s\").callee(\"%s\")%s", family, function_spec(f->name, f),
-					   function_spec(callee->name, callee), suffix), scope);
-			site->callee_return = (int64_t)(call->return_addr - callee->addr);
-		}
+		if (linespec_function_spans(&ls, uf->di, f))
+			ucallees_at(&w, f, ast_printf("%s.function(\"%s\")", family, function_spec(f->name, f)), 1);
 	}
 	if (!pt->sites.n) {
 		not_found(pt->optional, c->arg->loc, ast_printf("a function matching '%s' calls no function matching '%s' at a "
-								 "call site DWARF records in %s", c->arg->u.str, glob, pt->file));
+								 "call site DWARF records in %s", c->arg->u.str, w.glob, pt->file));
 		return false;
 	}
 	return true;
@@ -881,10 +934,15 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	if (sc && is_function && (!strcmp(sc->name, "callee") || !strcmp(sc->name, "callees"))) {
 		struct probe_component *after = probes_component(pp, next + 2);
 		bool callees = !strcmp(sc->name, "callees");
-		if (callees ? sc->arg && (sc->arg->kind != NODE_NUM || sc->arg->u.num != 1) : !string_arg(sc, "a function name")) {
+		if (callees ? sc->arg && (sc->arg->kind != NODE_NUM || sc->arg->u.num < 1) : !string_arg(sc, "a function name")) {
 			if (callees)
-				diag_error(sc->loc, ".callees takes only a depth of 1 in a process: a deeper callee would have to "
-					   "walk the user stack to check its chain of callers, which stapc does only in the kernel");
+				diag_error(sc->loc, ".callees takes a depth of 1 or more: .callees or .callees(N)");
+			return false;
+		}
+		if (callees && sc->arg && sc->arg->u.num > UPROBE_CALLEES_MAX_DEPTH) {
+			diag_error(sc->arg->loc, ".callees(%lld) is too deep: at most .callees(%d), as the run-time check walks "
+				   "that many frames up the stack on every hit", (long long)sc->arg->u.num,
+				   UPROBE_CALLEES_MAX_DEPTH);
 			return false;
 		}
 		if (after && ((strcmp(after->name, "call") && strcmp(after->name, "return")) || after->arg ||
@@ -937,6 +995,8 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 		}
 	}
 	bool ok;
+	if (is_function && callee && callee->arg && callee->arg->kind == NODE_NUM && callee->arg->u.num > 1)
+		s->user_callers = true; /* the chain check steps by the file's CFI (usyms.c) */
 	if (is_function && callee)
 		ok = string_arg(c, "a function name") && resolve_callees(&uf, c, callee, pt, family, suffix);
 	else if (is_function && label)
@@ -977,6 +1037,29 @@ static void emit_sdt_site(struct emitter *e, struct uprobe_site *site)
 		  (unsigned long long)site->mark->vaddr, args.n, list);
 }
 
+/* .callees(N): the callers' call sites, ", .callers = (const long[]){...}, .ncallers = N", or "". */
+static const char *ucallers_text(const struct uprobe_site *site)
+{
+	if (!site->ncallers)
+		return "";
+	const char *list = "";
+	for (int i = 0; i < site->ncallers; i++)
+		list = ast_printf("%s%s%lldL", list, i ? ", " : "", (long long)site->callers[i]);
+	return ast_printf(", .callers = (const long[]){%s}, .ncallers = %d", list, site->ncallers);
+}
+
+/* Whether a site of the uprobe points is a .callees(N) callee deeper than 1. */
+static bool any_callers(struct vec *mine)
+{
+	for (int i = 0; i < mine->n; i++) {
+		struct process_point *pt = ((struct resolved_probe *)mine->items[i])->data;
+		for (int j = 0; pt->kind == PROCESS_UPROBE && j < pt->sites.n; j++)
+			if (((struct uprobe_site *)pt->sites.items[j])->ncallers)
+				return true;
+	}
+	return false;
+}
+
 void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	/* .return probes that read values at the function's entry: their entry handlers */
@@ -1004,6 +1087,8 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 		}
 	}
 	emit_close(e, "};");
+	if (any_callers(mine))
+		emit_line(e, "#define STP_UPROBES_CALLERS 1 /* a .callees(N) probe also walks the user stack for its callers' */");
 	emit_open(e, "static struct _stp_uprobe _stp_uprobes[] = {");
 	for (int i = 0; i < mine->n; i++) {
 		struct resolved_probe *r = mine->items[i];
@@ -1021,7 +1106,8 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
 				  site->mark ? ast_printf("&_stp_sdt_sites[%d]", site->sdt_index) : "NULL",
 				  emit_c_string(site->what),
-				  site->callee_return ? ast_printf(", .callee_return = %lldL", (long long)site->callee_return) : "",
+				  site->callee_return ? ast_printf(", .callee_return = %lldL%s", (long long)site->callee_return,
+								   ucallers_text(site)) : "",
 				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 						     targetvar_entry_size(r->scope)) : "",
 				  pt->target_only ? ", .target_only = 1" : "",

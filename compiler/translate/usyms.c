@@ -18,7 +18,8 @@
  * names) only when it calls one of tapset/linux/ucontext-lines.stp.
  *
  * The tables are emitted only when the script calls a function of the
- * ucontext tapset (tapset/linux/ucontext-*.stp), right after runtime.h,
+ * ucontext tapset (tapset/linux/ucontext-*.stp) or has a process
+ * .callees(N) deeper than 1 (its check unwinds), right after runtime.h,
  * with STP_HAVE_USYMS defined for the runtime.
  */
 #include <errno.h>
@@ -52,9 +53,14 @@ static bool uses_tapset_file(struct session *s, const char *name)
 	return false;
 }
 
-/* Whether a used function comes from the ucontext tapset, or is probefunc() (user probes' names). */
+/*
+ * Whether a used function comes from the ucontext tapset, or is probefunc()
+ * (user probes' names), or a process .callees(N), N > 1, walks user stacks.
+ */
 static bool usyms_wanted(struct session *s)
 {
+	if (s->user_callers)
+		return true;
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
 		const char *file = fn->loc.file ? strrchr(fn->loc.file, '/') : NULL;

@@ -245,6 +245,51 @@ static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 	       _stp_tf_exe_inode(current, true) == d_inode(up->filter_kpath.dentry);
 }
 
+#if defined(STP_UPROBES_CALLERS) && !defined(STAP_CALLEE_MATCHALL)
+#include "linux/ustack.c"
+
+/*
+ * A return address read from a user stack slot: when a uretprobe (this
+ * script's, e.g. on a depth-1 callee of the same .callees(N).return, or
+ * anyone's) has put its trampoline there, the task's return instance for
+ * that slot keeps the real one (bounded walk, newest first).
+ */
+static unsigned long _stp_uprobe_real_return(unsigned long slot, unsigned long ret)
+{
+	const struct return_instance *ri = current->utask ? current->utask->return_instances : NULL;
+	int i;
+
+	for (i = 0; ri && i < 64; i++, ri = ri->next)
+		if (ri->stack == slot)
+			return ri->orig_ret_vaddr;
+	return ret;
+}
+
+/*
+ * .callees(N), N > 1: from the caller's frame f (its ip the immediate
+ * return address, already checked), each step up the user stack
+ * (linux/ustack.c: the file's CFI when the module has its unwind table,
+ * else frame pointers) must land on the next call site of the chain,
+ * base plus callers[i], base being the callee's entry. The return
+ * address of each step sat in the slot just below the new frame's
+ * stack pointer. Every read is fault-safe; a fault or the end of the
+ * stack before the chain is complete fails the check.
+ */
+static bool _stp_uprobe_callers_ok(const struct _stp_uprobe *up, unsigned long base, struct _stp_uframe *f)
+{
+	int i;
+
+	for (i = 0; i < up->ncallers; i++) {
+		if (!_stp_ustep(f, false))
+			return false;
+		f->ip = _stp_uprobe_real_return(f->sp - sizeof(long), f->ip);
+		if (f->ip != base + up->callers[i])
+			return false;
+	}
+	return true;
+}
+#endif
+
 /*
  * A .callee probe on the callee's entry runs only for the call from its
  * call site: the return address the call pushed (at the user stack
@@ -254,12 +299,19 @@ static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 static bool _stp_uprobe_caller_ok(const struct _stp_uprobe *up, struct pt_regs *regs)
 {
 #ifndef STAP_CALLEE_MATCHALL
-	unsigned long ret;
+	unsigned long ret = 0, sp = user_stack_pointer(regs);
 
 	if (up->callee_return &&
-	    (copy_from_user_nofault(&ret, (const void __user *)user_stack_pointer(regs), sizeof(ret)) ||
+	    (copy_from_user_nofault(&ret, (const void __user *)sp, sizeof(ret)) ||
 	     ret != instruction_pointer(regs) + up->callee_return))
 		return false;
+#ifdef STP_UPROBES_CALLERS
+	if (up->ncallers) {
+		struct _stp_uframe f = { .ip = ret, .sp = sp + sizeof(long), .bp = regs->bp };
+
+		return _stp_uprobe_callers_ok(up, instruction_pointer(regs), &f);
+	}
+#endif
 #endif
 	return true;
 }
@@ -267,15 +319,23 @@ static bool _stp_uprobe_caller_ok(const struct _stp_uprobe *up, struct pt_regs *
 /*
  * The same at a .callee(...).return probe's return: the uretprobe has put
  * the return address back in the instruction pointer, and func is the
- * callee's entry.
+ * callee's entry; the stack and frame pointers are the caller's again.
  */
 static bool _stp_uprobe_returns_to_caller(const struct _stp_uprobe *up, unsigned long func, struct pt_regs *regs)
 {
 #ifndef STAP_CALLEE_MATCHALL
-	return !up->callee_return || instruction_pointer(regs) == func + up->callee_return;
-#else
-	return true;
+	if (up->callee_return && instruction_pointer(regs) != func + up->callee_return)
+		return false;
+#ifdef STP_UPROBES_CALLERS
+	if (up->ncallers) {
+		struct _stp_uframe f = { .ip = instruction_pointer(regs), .sp = user_stack_pointer(regs),
+					 .bp = regs->bp };
+
+		return _stp_uprobe_callers_ok(up, func, &f);
+	}
 #endif
+#endif
+	return true;
 }
 
 static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)

@@ -44,7 +44,7 @@ echo "ok: option errors"
 "$STAP" --dump-probe-types > types
 for t in 'input.char' 'input.line' 'procfs(string).umask(number).read' 'timer.ms(number)' 'begin' \
 	'netfilter.hook(string).pf(string)' 'kernel.function(string).callee(string)' 'kernel.function(string).callees(number).return' \
-	'kernel.function(string).label(string)' 'process(string).plt' 'timer.msec(number)' \
+	'process(string).function(string).callees(number).return' 'kernel.function(string).label(string)' 'process(string).plt' 'timer.msec(number)' \
 	'timer.nsec(number).randomize(number)' 'kernel.trace(string)' 'module(string).statement(string)'; do
 	grep -qxF "$t" types || fail "--dump-probe-types lacks $t"
 done
