@@ -228,12 +228,23 @@ struct tv_plan *targetvar_plan_of(struct node *n, struct probe *p)
 	return NULL;
 }
 
+/*
+ * Kept in the order of the probes' indexes for targetvar_plan_of: a
+ * context-sensitive function's node gets plans from the copies of several
+ * probes, whose indexes interleave.
+ */
 static void add_plan(struct node *n, struct tv_plan *pl)
 {
 	void **slot = n->kind == NODE_TARGET ? &n->u.target.resolved : &n->u.at_op.resolved;
 	if (!*slot)
 		*slot = ast_alloc(sizeof(struct vec));
-	vec_push(*slot, pl);
+	struct vec *plans = *slot;
+	vec_push(plans, pl);
+	int i = plans->n - 1;
+	for (; i > 0 && pl->probe && ((struct tv_plan *)plans->items[i - 1])->probe &&
+	       ((struct tv_plan *)plans->items[i - 1])->probe->index > pl->probe->index; i--)
+		plans->items[i] = plans->items[i - 1];
+	plans->items[i] = pl;
 }
 
 static struct tv_op *add_op(struct tv_plan *pl, enum tv_op_kind kind)
