@@ -680,8 +680,14 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 			ptr->target = t;
 			return ptr;
 		}
-		/* a script function: its returns, typed in its own body (no probe point there) */
+		/* a script function: its returns, typed in its own body (at the caller's point if it reads it) */
 		struct tv_ctx fx = {.s = cx->s, .body = fn->body, .depth = cx->depth + 1, .budget = cx->budget};
+		if (fn->context_sensitive) {
+			fx.probe = cx->probe;
+			fx.point = cx->point;
+			fx.scope = cx->scope;
+			fx.in_function = true;
+		}
 		struct assign_walk aw = {0};
 		struct ast_walker w = {.pre = assign_pre, .data = &aw};
 		ast_walk(&w, fn->body);
