@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "ctxfunc.h"
 #include "diag.h"
 #include "optimize.h"
 #include "regex_check.h"
@@ -27,6 +28,7 @@ bool elaborate(struct session *s)
 		return false;
 	bool ok = probes_derive(s);
 	ok = resolve_program(s) && ok;
+	ok = ok && ctxfunc_mark(s);
 	ok = ok && privilege_check(s);
 	if (ok && !s->unoptimized && s->probes.n)
 		optimize_prune_functions(s);

@@ -676,10 +676,12 @@ static void resolve_foreach(struct scope *sc, struct node *n)
 static void resolve_target_node(struct scope *sc, struct node *n)
 {
 	/*
-	 * A function has no probe point whose variables it could read;
-	 * a kernel global (@var) it can read anywhere, and typed values.
+	 * A script function may read the probe point's variables (ctxfunc.c
+	 * clones it per probe); a tapset function has no probe point whose
+	 * variables it could read: a kernel global (@var) it can read
+	 * anywhere, and typed values.
 	 */
-	if (sc->func && n->u.target.base != TARGET_BASE_CAST && n->u.target.base != TARGET_BASE_AUTO &&
+	if (sc->func && sc->func->from_tapset && n->u.target.base != TARGET_BASE_CAST && n->u.target.base != TARGET_BASE_AUTO &&
 	    n->u.target.base != TARGET_BASE_AT_VAR)
 		diag_error(n->loc, "'%s' can only be used in a probe body (functions may use @var, @cast and '->' on typed values)",
 			   ast_expr_text(n));
@@ -782,7 +784,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 		resolve_target_node(sc, n);
 		break;
 	case NODE_ENTRY:
-		if (sc->func)
+		if (sc->func && sc->func->from_tapset)
 			diag_error(n->loc, "'%s' can only be used in a probe body", ast_expr_text(n));
 		else
 			resolve_node(sc, n->u.at_op.operand);

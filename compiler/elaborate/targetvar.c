@@ -43,6 +43,7 @@
 #include "debuginfo/headers.h"
 #include "debuginfo/kernel.h"
 #include "debuginfo/suggest.h"
+#include "ctxfunc.h"
 #include "diag.h"
 #include "probes.h"
 #include "targetvar.h"
@@ -182,10 +183,17 @@ bool targetvar_bind_provided(struct session *s)
 		}
 		if (!bw.points.n)
 			continue;
+		/* the context-sensitive functions it calls read its points too */
+		struct vec reached = {0};
+		ctxfunc_reached(p->body, &reached);
 		struct ast_walker g = {.pre = guard_pre, .data = &bw};
 		ast_walk(&g, p->body);
+		for (int j = 0; j < reached.n; j++)
+			ast_walk(&g, ((struct ctx_call *)reached.items[j])->fn->body);
 		struct ast_walker w = {.pre = bind_pre, .data = &bw};
 		ast_walk(&w, p->body);
+		for (int j = 0; j < reached.n; j++)
+			ast_walk(&w, ((struct ctx_call *)reached.items[j])->fn->body);
 		ok &= bw.ok;
 	}
 	return ok;
@@ -220,12 +228,23 @@ struct tv_plan *targetvar_plan_of(struct node *n, struct probe *p)
 	return NULL;
 }
 
+/*
+ * Kept in the order of the probes' indexes for targetvar_plan_of: a
+ * context-sensitive function's node gets plans from the copies of several
+ * probes, whose indexes interleave.
+ */
 static void add_plan(struct node *n, struct tv_plan *pl)
 {
 	void **slot = n->kind == NODE_TARGET ? &n->u.target.resolved : &n->u.at_op.resolved;
 	if (!*slot)
 		*slot = ast_alloc(sizeof(struct vec));
-	vec_push(*slot, pl);
+	struct vec *plans = *slot;
+	vec_push(plans, pl);
+	int i = plans->n - 1;
+	for (; i > 0 && pl->probe && ((struct tv_plan *)plans->items[i - 1])->probe &&
+	       ((struct tv_plan *)plans->items[i - 1])->probe->index > pl->probe->index; i--)
+		plans->items[i] = plans->items[i - 1];
+	plans->items[i] = pl;
 }
 
 static struct tv_op *add_op(struct tv_plan *pl, enum tv_op_kind kind)
@@ -498,6 +517,7 @@ struct tv_ctx {
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
 	struct vec choices;            /* of struct node *: ternaries and ifs whose condition is [!]@defined(...) */
+	bool in_function;              /* planning a context-sensitive function's body for probe */
 };
 
 static struct dbg_var *scope_var(struct target_scope *scope, const char *name)
@@ -660,8 +680,14 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 			ptr->target = t;
 			return ptr;
 		}
-		/* a script function: its returns, typed in its own body (no probe point there) */
+		/* a script function: its returns, typed in its own body (at the caller's point if it reads it) */
 		struct tv_ctx fx = {.s = cx->s, .body = fn->body, .depth = cx->depth + 1, .budget = cx->budget};
+		if (fn->context_sensitive) {
+			fx.probe = cx->probe;
+			fx.point = cx->point;
+			fx.scope = cx->scope;
+			fx.in_function = true;
+		}
 		struct assign_walk aw = {0};
 		struct ast_walker w = {.pre = assign_pre, .data = &aw};
 		ast_walk(&w, fn->body);
@@ -1180,6 +1206,11 @@ static bool plan_body(struct tv_ctx *cx)
 				else
 					diag_error(n->loc, "@entry is only valid in a .return probe");
 				ok = false;
+			} else if (n->kind == NODE_ENTRY && !entry_of_target(n) && cx->in_function) {
+				/* its C runs in the entry handler, which has the probe's locals, not the function's */
+				diag_error(n->loc, "@entry in a function can only save a target expression ($x, $p->f), not '%s'",
+					   ast_expr_text(n->u.at_op.operand));
+				ok = false;
 			} else if (n->kind == NODE_ENTRY && !entry_of_target(n)) {
 				ok &= check_entry_expr(cx, n);
 				vec_push(&entries, n);
@@ -1200,6 +1231,12 @@ static bool plan_body(struct tv_ctx *cx)
 			continue;
 		}
 		struct tv_plan *pl = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
+		if (cx->in_function && pl->provided && !pl->error) {
+			/* its C reads the probe's own buffers; functions read debuginfo (kernel and user) only */
+			pl->error = ast_printf("'%s' belongs to probe point '%s' itself: a function cannot read it, "
+					       "pass it as an argument", ast_expr_text(n), cx->point->pp);
+			pl->provided = NULL;
+		}
 		if (pl->error && pl->adaptable && cx->s->adapt && !is_guarded(cx, n) && !in_dead_branch(cx, n))
 			pl = adapt_target(cx, n, pl);
 		if (pl->error) {
@@ -1310,13 +1347,50 @@ static bool entry_pre(struct ast_walker *w, struct node *n)
 	return true;
 }
 
-/* Does body use @entry(...)? */
-static bool has_entry(struct node *body)
+/* Does body, or a context-sensitive function it reaches (of struct ctx_call *), use @entry(...)? */
+static bool has_entry(struct node *body, struct vec *reached)
 {
 	bool found = false;
 	struct ast_walker w = {.pre = entry_pre, .data = &found};
 	ast_walk(&w, body);
+	for (int i = 0; i < reached->n; i++)
+		ast_walk(&w, ((struct ctx_call *)reached->items[i])->fn->body);
 	return found;
+}
+
+/*
+ * The context-sensitive functions that outer (a body planned for one probe
+ * copy) calls, planned in turn with the copy's point, and those they call:
+ * their target nodes get a plan for this copy, as the body's do. A call in
+ * the branch a @defined condition rules out here is not followed (it is
+ * never run at this point). done (of struct function *) holds those planned
+ * for the copy already. An error names the call chain.
+ */
+static bool plan_functions(struct tv_ctx *outer, const struct ctx_call *caller, struct vec *done)
+{
+	bool ok = true;
+	struct vec calls = {0};
+	ctxfunc_calls(outer->body, &calls);
+	for (int i = 0; i < calls.n; i++) {
+		struct node *n = calls.items[i];
+		bool seen = false;
+		for (int j = 0; j < done->n && !seen; j++)
+			seen = done->items[j] == n->u.call.func;
+		if (seen || in_dead_branch(outer, n))
+			continue;
+		vec_push(done, n->u.call.func);
+		struct ctx_call *call = ast_alloc(sizeof(*call));
+		*call = (struct ctx_call){.fn = n->u.call.func, .call = n, .caller = caller};
+		struct tv_ctx cx = {.s = outer->s, .body = call->fn->body, .probe = outer->probe, .point = outer->point,
+				    .scope = outer->scope, .in_function = true};
+		struct ast_walker c = {.pre = collect_pre, .data = &cx};
+		ast_walk(&c, call->fn->body);
+		ctxfunc_push_chain(call, outer->point->pp);
+		ok &= plan_body(&cx);
+		ctxfunc_pop_chain(call);
+		ok &= plan_functions(&cx, call, done);
+	}
+	return ok;
 }
 
 /*
@@ -1339,6 +1413,14 @@ bool targetvar_resolve(struct session *s)
 	/* function bodies: @cast only (resolve.c rejects the rest), planned without a probe */
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
+		if (fn->context_sensitive) {
+			/* planned with each probe that calls it (plan_functions); its writes checked once */
+			struct write_check wc = {.s = s, .ok = true};
+			struct ast_walker ww = {.pre = check_writes_pre, .data = &wc};
+			ast_walk(&ww, fn->body);
+			ok &= wc.ok;
+			continue;
+		}
 		struct tv_ctx cx = {.s = s, .body = fn->body};
 		struct ast_walker c = {.pre = collect_pre, .data = &cx};
 		ast_walk(&c, fn->body);
@@ -1355,7 +1437,9 @@ bool targetvar_resolve(struct session *s)
 		struct tv_ctx proto = {.s = s, .body = p->body};
 		struct ast_walker c = {.pre = collect_pre, .data = &proto};
 		ast_walk(&c, p->body);
-		if (!proto.nodes.n)
+		struct vec reached = {0}; /* of struct ctx_call *: context-sensitive functions it calls */
+		ctxfunc_reached(p->body, &reached);
+		if (!proto.nodes.n && !reached.n)
 			continue;
 		/* one probe per point: each gets its own plans */
 		struct vec points = p->resolved;
@@ -1372,13 +1456,15 @@ bool targetvar_resolve(struct session *s)
 				r->probe = copy;
 			}
 			vec_push(&copy->resolved, r);
-			if (!r->scope && r->provider->is_return && r->provider->is_return(r) && has_entry(p->body))
+			if (!r->scope && r->provider->is_return && r->provider->is_return(r) && has_entry(p->body, &reached))
 				r->scope = symbol_return_scope(r);
 			struct tv_ctx cx = proto;
 			cx.probe = copy;
 			cx.point = r;
 			cx.scope = r->scope;
 			ok &= plan_body(&cx);
+			struct vec done = {0};
+			ok &= plan_functions(&cx, NULL, &done);
 		}
 	}
 	return ok;

@@ -391,6 +391,10 @@ struct function {
 	struct vec globals_read;    /* of struct symbol *: globals its body reads (pass 2) */
 	struct vec globals_written; /* of struct symbol *: globals its body writes (pass 2) */
 	struct ast_file *file; /* the file that defines it */
+	bool context_sensitive; /* a script function reading the probe point ($x, $$vars, @entry, ...), itself or
+	                           through a callee: planned and generated once per probe that calls it (pass 2) */
+	int *clone_of;         /* context_sensitive: per probe index, the clone that probe runs, -1 none (pass 3) */
+	int nclones;           /* context_sensitive: distinct clones generated (pass 3) */
 };
 
 /* The histogram a statistics global keeps (pass 2: from its @hist_* uses). */

@@ -27,6 +27,15 @@
 static const char *gen_expr(struct codegen *g, struct node *n);
 static void gen_stmt(struct codegen *g, struct node *n);
 
+/* A context-sensitive function's clone for the probe being generated (translate.c numbers them). */
+const char *codegen_function_name(const struct codegen *g, const struct function *fn)
+{
+	if (!fn->context_sensitive || !fn->clone_of || !g->probe || g->probe->index >= g->s->probes.n ||
+	    fn->clone_of[g->probe->index] < 0)
+		return fn->name;
+	return ast_printf("%s__ctx%d", fn->name, fn->clone_of[g->probe->index]);
+}
+
 const char *codegen_near(const struct node *n)
 {
 	/* SystemTap names tokens by their lexical kind: a call is an identifier, p->x starts with 'p' */
@@ -364,8 +373,9 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 		code = ast_printf("%s%s; %s", code, call, check);
 		return slot ? ast_printf("%s(const char *)%s; })", code, slot) : ast_printf("%s(int64_t)0; })", code);
 	}
+	const char *name = codegen_function_name(g, fn);
 	code = ast_printf("%sstruct function_%s_locals *%s = &c->locals[c->base.nesting].function_%s; (void)%s; ",
-			  code, fn->name, frame, fn->name, frame);
+			  code, name, frame, name, frame);
 	for (int i = 0; i < fn->params.n; i++) {
 		struct param *p = fn->params.items[i];
 		if (p->sym->type == TYPE_STRING)
@@ -375,7 +385,7 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 	}
 	if (slot)
 		code = ast_printf("%s%s->__retvalue = %s; ", code, frame, slot);
-	code = ast_printf("%sfunction_%s(c); %s", code, fn->name, check);
+	code = ast_printf("%sfunction_%s(c); %s", code, name, check);
 	if (fn->type == TYPE_STRING)
 		return ast_printf("%s(const char *)%s; })", code, slot);
 	if (fn->type == TYPE_LONG)

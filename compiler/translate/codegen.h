@@ -15,7 +15,8 @@ struct codegen {
 	struct emitter *e;        /* where the body's statements go */
 	struct session *s;
 	struct function *func;    /* NULL in a probe */
-	struct probe *probe;      /* the probe whose body this is, NULL in a function */
+	struct probe *probe;      /* the probe whose body this is (or whose clone of a context-sensitive
+	                             function), NULL in another function */
 	struct vec slots;         /* of const char *: extra locals-struct members ("string_t __tmp3") */
 	int ntemps;               /* counter for C temporaries and slots */
 	const char *fail_label;   /* where a failing operation jumps: "out", or a try's catch label */
@@ -23,6 +24,9 @@ struct codegen {
 
 /* Emit the statements of body (a BLOCK) at e's indentation. */
 void codegen_body(struct codegen *g, struct node *body);
+
+/* C name (after "function_") of fn called from g's body: a context-sensitive function's clone for g->probe. */
+const char *codegen_function_name(const struct codegen *g, const struct function *fn);
 
 /* "operator '/' at t.stp:1:30": the "near" text of runtime errors. */
 const char *codegen_near(const struct node *n);

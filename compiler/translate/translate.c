@@ -34,6 +34,15 @@ struct body_text {
 	char *conds;       /* probes: statements re-evaluating the conditions it may change, or NULL */
 };
 
+/* One clone of a context-sensitive function: the C of its body for the probes that run it. */
+struct fn_clone {
+	struct function *fn;
+	int number;            /* N, its index among fn's clones */
+	const char *name;      /* its C name after "function_": NAME__ctxN */
+	const char *text;      /* its function and frame under a placeholder name, to compare clones */
+	struct body_text bt;
+};
+
 /* FNV-1a, for the default module name. */
 static uint64_t hash_text(uint64_t h, const char *s)
 {
@@ -169,9 +178,10 @@ static void emit_globals(struct emitter *e, struct session *s)
 	emit_blank(e);
 }
 
-static void emit_function_locals(struct emitter *e, struct function *fn, struct body_text *bt)
+/* The frame of fn, or of its clone called name: struct function_NAME_locals, member function_NAME. */
+static void emit_function_locals(struct emitter *e, struct function *fn, const char *name, struct body_text *bt)
 {
-	emit_open(e, "struct function_%s_locals {", fn->name);
+	emit_open(e, "struct function_%s_locals {", name);
 	for (int i = 0; i < fn->params.n; i++)
 		emit_symbol_member(e, ((struct param *)fn->params.items[i])->sym);
 	for (int i = 0; i < fn->locals.n; i++)
@@ -182,7 +192,7 @@ static void emit_function_locals(struct emitter *e, struct function *fn, struct 
 		emit_line(e, "char *__retvalue; /* the caller's string_t */");
 	for (int i = 0; i < bt->slots.n; i++)
 		emit_line(e, "%s", (char *)bt->slots.items[i]);
-	emit_close(e, "} function_%s;", fn->name);
+	emit_close(e, "} function_%s;", name);
 }
 
 /* A probe's locals: struct probe_ID_locals, member probe_ID of the context's union. */
@@ -199,7 +209,7 @@ static void emit_probe_locals(struct emitter *e, struct probe *p, const char *id
 
 /* Probes the body of an earlier one serves (p->body_index) have no locals of their own. */
 static void emit_context(struct emitter *e, struct session *s, struct body_text *probes, struct body_text *funcs,
-			 struct body_text *conds_init)
+			 struct vec *clones, struct body_text *conds_init)
 {
 	emit_open(e, "struct context {");
 	emit_line(e, "struct _stp_context base;");
@@ -218,9 +228,15 @@ static void emit_context(struct emitter *e, struct session *s, struct body_text 
 	}
 	emit_close(e, "} probe_locals;");
 	emit_open(e, "union {");
-	for (int i = 0; i < s->functions.n; i++)
-		if (((struct function *)s->functions.items[i])->body->kind != NODE_EMBEDDED)
-			emit_function_locals(e, s->functions.items[i], &funcs[i]);
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		if (fn->body->kind != NODE_EMBEDDED && !fn->context_sensitive)
+			emit_function_locals(e, fn, fn->name, &funcs[i]);
+	}
+	for (int i = 0; i < clones->n; i++) {
+		struct fn_clone *cl = clones->items[i];
+		emit_function_locals(e, cl->fn, cl->name, &cl->bt);
+	}
 	emit_line(e, "char unused;");
 	emit_close(e, "} locals[MAXNESTING + 1];");
 	emit_close(e, "};");
@@ -318,16 +334,16 @@ static void emit_embedded_function(struct emitter *e, struct function *fn)
  * MAXNESTING. A string result goes straight to the caller's buffer, whose
  * address the caller leaves in the frame's __retvalue.
  */
-static void emit_function(struct emitter *e, struct function *fn, struct body_text *bt)
+static void emit_function(struct emitter *e, struct function *fn, const char *name, struct body_text *bt)
 {
 	if (fn->body->kind == NODE_EMBEDDED) {
 		emit_embedded_function(e, fn);
 		return;
 	}
 	emit_line(e, "/* function %s at %s:%d:%d */", fn->name, fn->loc.file, fn->loc.line, fn->loc.col);
-	emit_line(e, "static void notrace function_%s(struct context *c)", fn->name);
+	emit_line(e, "static void notrace function_%s(struct context *c)", name);
 	emit_open(e, "{");
-	emit_line(e, "struct function_%s_locals *l = &c->locals[c->base.nesting].function_%s;", fn->name, fn->name);
+	emit_line(e, "struct function_%s_locals *l = &c->locals[c->base.nesting].function_%s;", name, name);
 	emit_line(e, "(void)l;");
 	emit_open(e, "if (unlikely(c->base.nesting >= MAXNESTING)) {");
 	emit_line(e, "c->base.last_error = \"MAXNESTING exceeded\";");
@@ -422,6 +438,76 @@ static void emit_probe(struct emitter *e, struct session *s, struct vec *conds, 
 	emit_line(e, ";");
 	emit_close(e, "}");
 	emit_blank(e);
+}
+
+/*
+ * Context-sensitive functions (elaborate/ctxfunc.c): a clone per probe
+ * that reaches one, generated with that probe's plans. Callees are cloned
+ * first, so a clone's C names the callee clones it calls; a clone whose C
+ * reads the same as an earlier clone of the same function (under a
+ * placeholder name) is that clone, so probes that read their variables
+ * alike still share one body (share_bodies).
+ */
+struct clone_walk {
+	struct session *s;
+	struct probe *probe;
+	struct vec *clones;    /* of struct fn_clone * */
+};
+
+static void clone_for(struct clone_walk *cw, struct function *fn);
+
+static bool clone_callees_pre(struct ast_walker *w, struct node *n)
+{
+	if (n->kind == NODE_CALL && n->u.call.func && n->u.call.func->context_sensitive)
+		clone_for(w->data, n->u.call.func);
+	return true;
+}
+
+static void clone_for(struct clone_walk *cw, struct function *fn)
+{
+	if (fn->clone_of[cw->probe->index] >= 0)
+		return;
+	struct ast_walker w = {.pre = clone_callees_pre, .data = cw};
+	ast_walk(&w, fn->body);
+	struct fn_clone *cl = ast_alloc(sizeof(*cl));
+	cl->fn = fn;
+	cl->bt = generate(cw->s, fn, cw->probe, fn->body, 1);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct emitter e = {.out = mem};
+	emit_function_locals(&e, fn, "@", &cl->bt);
+	emit_function(&e, fn, "@", &cl->bt);
+	fclose(mem);
+	cl->text = ast_strdup(text);
+	free(text);
+	for (int i = 0; i < cw->clones->n; i++) {
+		struct fn_clone *other = cw->clones->items[i];
+		if (other->fn == fn && !strcmp(other->text, cl->text)) {
+			fn->clone_of[cw->probe->index] = other->number;
+			return;
+		}
+	}
+	cl->number = fn->clone_of[cw->probe->index] = fn->nclones++;
+	cl->name = ast_printf("%s__ctx%d", fn->name, cl->number);
+	vec_push(cw->clones, cl);
+}
+
+static void make_clones(struct session *s, struct vec *clones)
+{
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		if (!fn->context_sensitive)
+			continue;
+		fn->clone_of = ast_alloc(sizeof(int) * (size_t)(s->probes.n + 1));
+		for (int j = 0; j <= s->probes.n; j++)
+			fn->clone_of[j] = -1;
+	}
+	for (int i = 0; i < s->probes.n; i++) {
+		struct clone_walk cw = {.s = s, .probe = s->probes.items[i], .clones = clones};
+		struct ast_walker w = {.pre = clone_callees_pre, .data = &cw};
+		ast_walk(&w, cw.probe->body);
+	}
 }
 
 /*
@@ -976,6 +1062,8 @@ static void write_module(struct emitter *e, struct session *s)
 	struct body_text conds_init = {0};
 	if (conds.n)
 		conds_init.text = generate_cond_sets(s, &conds, &conds_init);
+	struct vec clones = {0}; /* of struct fn_clone * */
+	make_clones(s, &clones);
 	for (int i = 0; i < s->probes.n; i++) {
 		probes[i] = generate(s, NULL, s->probes.items[i], ((struct probe *)s->probes.items[i])->body, 1);
 		if (conds.n)
@@ -983,7 +1071,7 @@ static void write_module(struct emitter *e, struct session *s)
 	}
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
-		if (fn->body->kind != NODE_EMBEDDED)
+		if (fn->body->kind != NODE_EMBEDDED && !fn->context_sensitive)
 			funcs[i] = generate(s, fn, NULL, fn->body, 1);
 	}
 
@@ -1026,7 +1114,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_raw(e, "%s\n", (char *)s->embedded.items[i]);
 	codegen_regex_emit_all(s, e);
 	emit_globals(e, s);
-	emit_context(e, s, probes, funcs, conds.n ? &conds_init : NULL);
+	emit_context(e, s, probes, funcs, &clones, conds.n ? &conds_init : NULL);
 	if (conds.n) {
 		emit_line(e, "static atomic_t _stp_cond_state[%d]; /* a flag per conditional probe */", conds.n);
 		emit_blank(e);
@@ -1035,12 +1123,21 @@ static void write_module(struct emitter *e, struct session *s)
 		struct function *fn = s->functions.items[i];
 		if (fn->body->kind == NODE_EMBEDDED)
 			emit_line(e, "%s;", embedded_signature(fn));
-		else
+		else if (!fn->context_sensitive)
 			emit_line(e, "static void notrace function_%s(struct context *c);", fn->name);
 	}
+	for (int i = 0; i < clones.n; i++)
+		emit_line(e, "static void notrace function_%s(struct context *c);", ((struct fn_clone *)clones.items[i])->name);
 	emit_blank(e);
-	for (int i = 0; i < s->functions.n; i++)
-		emit_function(e, s->functions.items[i], &funcs[i]);
+	for (int i = 0; i < s->functions.n; i++) {
+		struct function *fn = s->functions.items[i];
+		if (!fn->context_sensitive)
+			emit_function(e, fn, fn->name, &funcs[i]);
+	}
+	for (int i = 0; i < clones.n; i++) {
+		struct fn_clone *cl = clones.items[i];
+		emit_function(e, cl->fn, cl->name, &cl->bt);
+	}
 	if (conds.n)
 		emit_conds_init(e, &conds_init);
 	for (int i = 0; i < s->probes.n; i++)
