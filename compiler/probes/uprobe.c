@@ -312,6 +312,13 @@ static void load_dwarf(struct session *s, struct user_file *uf)
 	vec_push(cache, copy);
 }
 
+const char *process_host_file(struct session *s, const char *name)
+{
+	const char *host;
+	target_path(s, name, &host);
+	return host && access(host, F_OK) == 0 ? host : NULL;
+}
+
 bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target)
 {
 	struct user_file uf;
@@ -834,7 +841,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	pt->path = pt->file = uf.target;
 	/* process(PID) stays so: the probe fires in that process only */
 	const char *family = pt->pid ? ast_printf("process(%lld)", (long long)pt->pid)
-				     : ast_printf("process(\"%s\")", pt->path);
+				     : ast_printf("process(\"%s\")", pt->buildid ? pt->buildid : pt->path);
 	struct probe_component *c = probes_component(pp, next);
 	if (!strcmp(c->name, "library")) {
 		if (!string_arg(c, "a library name or path"))
