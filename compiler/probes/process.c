@@ -92,9 +92,10 @@ static const char *buildid_search(struct session *s, struct srcloc loc, bool qui
 		return found;
 	found = buildid_debuginfod(hex, &why);
 	if (found && !quiet)
-		diag_warning(loc, "build-id %s: no file here has it, so the probes go on debuginfod's copy, %s, and fire "
-			     "only in processes that run that very file (stapc attaches uprobes to a file, not to a "
-			     "build-id): install the program, or name the file it runs as", hex, found);
+		diag_warning(loc, "build-id %s: no file here has it, so its symbols come from debuginfod's copy, %s: "
+			     "function, statement, mark and plt probes of the program reach the processes that exec a "
+			     "file with that build-id after the session starts, and other points only those running "
+			     "that copy", hex, found);
 	if (found || quiet)
 		return found;
 	/* a -dbgsym package's link: the debuginfo is there, and the program is not */
@@ -359,6 +360,17 @@ static void process_table(struct emitter *e, struct session *s, struct vec *mine
 	uprobe_emit_table(e, s, mine);
 }
 
+/* Whether some uprobe names its program by build-id: the runtime then watches exec for other copies. */
+static void process_defines(struct emitter *e, struct session *s, struct vec *mine)
+{
+	(void)s;
+	for (int i = 0; i < mine->n; i++)
+		if (uprobe_by_buildid(((const struct resolved_probe *)mine->items[i])->data)) {
+			emit_line(e, "#define STP_UPROBES_BUILDID 1 /* process(\"BUILD-ID\"): every program with it */");
+			return;
+		}
+}
+
 /*
  * The files r probes: every program and library it names (the guest needs
  * them), or with symbols only those of its uprobes (whose hits look up
@@ -389,6 +401,7 @@ const struct probe_provider probe_process = {
 	.user_files = process_user_files,
 	.expand = process_expand,
 	.feature = "STP_HAVE_PROCESS",
+	.emit_defines = process_defines,
 	.emit_table = process_table,
-	.runtime = (const struct runtime_file[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {0}},
+	.runtime = (const struct runtime_file[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {"uprobes_buildid", 7, 1}, {0}},
 };

@@ -73,6 +73,9 @@ bool process_program_path(struct session *s, const char *name, struct srcloc loc
 bool process_root(struct probe_point *pp, const char **path, int64_t *pid);
 
 bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct process_point *pt);
+/* uprobe.c: pt's uprobes go on the program it names by build-id (not on a .library of it): the
+   runtime also attaches them to other files with that build-id that processes exec. */
+bool uprobe_by_buildid(const struct process_point *pt);
 /* uprobe.c: the entry handlers of .return probes, and the uprobe and SDT tables for the uprobe points in mine. */
 void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine);
 
