@@ -21,8 +21,10 @@
  * file past that is counted as a skipped probe), STP_UPROBE_BUILDID_EXECS execs being
  * checked at once (one past that is skipped and counted); every exec while the
  * session runs reads up to a few KiB of the new program (page cache).
- * A process already running another copy when the session starts is not
- * found (only the file the compiler found, which uprobes.c probes, is).
+ * The programs processes run when the session starts are checked the same
+ * way, once each, after the tracepoint is on (so a process that execs in
+ * between is seen by one or the other): at most STP_UPROBE_BUILDID_SCAN distinct
+ * files, the others left out.
  *
  * Stopping: the tracepoint is unregistered and waited out, then stop
  * waits until every queued task work has finished (a counter: a task runs
@@ -46,6 +48,9 @@
 #define NT_GNU_BUILD_ID 3	/* the note type (name "GNU"); the kernel's headers do not export it */
 #endif
 #define STP_UBID_BUF 4096	/* ELF header, program headers and notes read at once */
+#ifndef STP_UPROBE_BUILDID_SCAN
+#define STP_UPROBE_BUILDID_SCAN 1024	/* programs of the running processes checked at START */
+#endif
 
 #ifndef STP_UPROBE_BUILDID_EXECS
 #define STP_UPROBE_BUILDID_EXECS 64	/* checks queued at once (execs not yet returned to user space) */
@@ -144,15 +149,14 @@ static void _stp_ubid_attach(struct _stp_uprobe *up, struct inode *inode)
 	free_slot->up = up;
 }
 
-/* The task work: in the exec'ing task, before it returns to user space. */
-static void _stp_ubid_check(struct callback_head *work)
+/* Attach the rows that want file's build-id to it (process context: reads the file). */
+static void _stp_ubid_match(struct file *file)
 {
-	struct _stp_ubid_work *w = container_of(work, struct _stp_ubid_work, work);
-	struct inode *inode = d_real_inode(w->file->f_path.dentry);
+	struct inode *inode = d_real_inode(file->f_path.dentry);
 	char *buf = kmalloc(STP_UBID_BUF + 129, GFP_KERNEL);
 	size_t i;
 
-	if (buf && _stp_ubid_of_file(w->file, buf, buf + STP_UBID_BUF)) {
+	if (buf && _stp_ubid_of_file(file, buf, buf + STP_UBID_BUF)) {
 		mutex_lock(&_stp_ubid_mutex);
 		for (i = 0; i < ARRAY_SIZE(_stp_uprobes) && !_stp_ubid_stopping; i++) {
 			struct _stp_uprobe *up = &_stp_uprobes[i];
@@ -164,11 +168,56 @@ static void _stp_ubid_check(struct callback_head *work)
 		mutex_unlock(&_stp_ubid_mutex);
 	}
 	kfree(buf);
+}
+
+/* The task work: in the exec'ing task, before it returns to user space. */
+static void _stp_ubid_check(struct callback_head *work)
+{
+	struct _stp_ubid_work *w = container_of(work, struct _stp_ubid_work, work);
+
+	_stp_ubid_match(w->file);
 	fput(w->file);
 	w->file = NULL;
 	atomic_set_release(&w->busy, 0);
 	if (atomic_dec_and_test(&_stp_ubid_pending))
 		wake_up(&_stp_ubid_wait);
+}
+
+/* At START: the programs processes run now, each distinct file once (at most STP_UPROBE_BUILDID_SCAN of them). */
+static void _stp_ubid_scan(void)
+{
+	struct file **files = kcalloc(STP_UPROBE_BUILDID_SCAN, sizeof(*files), GFP_KERNEL);
+	struct task_struct *t;
+	size_t n = 0, i;
+
+	if (!files)
+		return;
+	rcu_read_lock();
+	for_each_process(t) {
+		struct file *exe = NULL;
+
+		if (t->flags & PF_KTHREAD)
+			continue;
+		task_lock(t);
+		if (t->mm)
+			exe = rcu_dereference(t->mm->exe_file);
+		if (exe && !get_file_rcu(exe))
+			exe = NULL;
+		task_unlock(t);
+		for (i = 0; exe && i < n; i++)
+			if (file_inode(files[i]) == file_inode(exe))
+				break;
+		if (exe && i == n && n < STP_UPROBE_BUILDID_SCAN)
+			files[n++] = exe;
+		else if (exe)
+			fput(exe);
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		_stp_ubid_match(files[i]);
+		fput(files[i]);
+	}
+	kfree(files);
 }
 
 static void _stp_ubid_on_exec(void *data, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
@@ -243,6 +292,7 @@ static int _stp_ubid_register(void)
 		return rc;
 	}
 	_stp_ubid_exec_tp = tp;
+	_stp_ubid_scan();
 	return 0;
 }
 
