@@ -93,9 +93,8 @@ static const char *buildid_search(struct session *s, struct srcloc loc, bool qui
 	found = buildid_debuginfod(hex, &why);
 	if (found && !quiet)
 		diag_warning(loc, "build-id %s: no file here has it, so its symbols come from debuginfod's copy, %s: "
-			     "function, statement, mark and plt probes of the program reach the processes that exec a "
-			     "file with that build-id after the session starts, and other points only those running "
-			     "that copy", hex, found);
+			     "its function, statement, mark and plt probes reach every process running a file with that "
+			     "build-id, its other points only those running that copy", hex, found);
 	if (found || quiet)
 		return found;
 	/* a -dbgsym package's link: the debuginfo is there, and the program is not */
