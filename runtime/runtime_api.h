@@ -18,6 +18,7 @@
  *	#define STP_HAVE_TIMERS 1              (only if it has timer probes)
  *	#define STP_HAVE_BEGIN_END 1           (only if it has begin/end/error probes)
  *	#define STP_HAVE_CONDS 1               (only if it has conditional probes)
+ *	#define STP_UPROBES_BUILDID 1          (only if a uprobe names its program by build-id: exec is watched)
  *	The runtime compiles out what no define asks for: a define says what the
  *	script uses, so a small script builds only the runtime it needs.
  *	#define STP_HAVE_TRACEPOINTS 1         (only if it has kernel.trace probes)
@@ -401,6 +402,8 @@ struct _stp_uprobe {
 	const long *callers;             /* .callees(N), N > 1: the N - 1 call sites above (return addresses
 					    minus the probed address), innermost first, checked by a user stack walk */
 	int ncallers;
+	const char *buildid;             /* process("BUILD-ID"): also on every other program with this build-id
+					    that a process execs (uprobes_buildid.c), or NULL */
 	struct uprobe_consumer consumer; /* runtime-owned */
 	struct path kpath;               /* runtime-owned: path, held while registered */
 	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */

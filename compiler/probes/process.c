@@ -9,15 +9,18 @@
  * An absolute path with wildcards (process("/lib64/libc.so*")) is expanded
  * against the target's file system (--sysroot): one point per file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <wordexp.h>
 
+#include "debuginfo/buildid.h"
 #include "diag.h"
 #include "probes/process.h"
 
@@ -69,6 +72,62 @@ const char *process_target_program(struct session *s)
 	return NULL;
 }
 
+/* The directories a build-id is looked for in (target paths), each with its subdirectories. */
+static const char *buildid_dirs(struct session *s)
+{
+	const char *path = !s->sysroot && getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
+	return ast_printf("%s:/lib:/usr/lib:/usr/lib/x86_64-linux-gnu:/usr/libexec", path);
+}
+
+/* The host path of the file with build-id hex: here, else from debuginfod (with a warning); NULL after a diagnostic. */
+static const char *buildid_search(struct session *s, struct srcloc loc, bool quiet, const char *hex)
+{
+	const char *sysroot = s->sysroot ? s->sysroot : "", *target = process_target_program(s), *why;
+	struct vec candidates = {0};
+	const char *prog = target ? process_host_file(s, target) : NULL;
+	if (prog)
+		vec_push(&candidates, (void *)prog);
+	const char *found = buildid_find_local(hex, sysroot, &candidates, buildid_dirs(s));
+	if (found)
+		return found;
+	found = buildid_debuginfod(hex, &why);
+	if (found && !quiet)
+		diag_warning(loc, "build-id %s: no file here has it, so its symbols come from debuginfod's copy, %s: "
+			     "its function, statement, mark and plt probes reach every process running a file with that "
+			     "build-id, its other points only those running that copy", hex, found);
+	if (found || quiet)
+		return found;
+	/* a -dbgsym package's link: the debuginfo is there, and the program is not */
+	const char *debug = ast_printf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", sysroot, hex, hex + 2);
+	diag_error(loc, "no program or library with build-id %s: looked at %s%s/usr/lib/debug/.build-id/%.2s/%s, "
+		   "then the files in PATH, /lib, /usr/lib, /usr/lib/x86_64-linux-gnu and /usr/libexec%s and their "
+		   "subdirectories (at most %d files); debuginfod: %s.%s Install the program, run it with -c, or set "
+		   "DEBUGINFOD_URLS to a server that publishes it", hex,
+		   prog ? ast_printf("the -c/-x program %s, ", target) : "", sysroot, hex, hex + 2,
+		   *sysroot ? " under --sysroot" : "", BUILDID_SCAN_MAX, why,
+		   access(debug, F_OK) ? "" : ast_printf(" Its debuginfo %s is installed, but not the program itself.", debug));
+	return NULL;
+}
+
+bool process_buildid_program(struct session *s, struct srcloc loc, bool quiet, const char **path, const char **buildid)
+{
+	if (!*path || !buildid_is_hex(*path) || process_host_file(s, *path))
+		return true;
+	char *hex = ast_strdup(*path);
+	for (char *p = hex; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	const char *host = buildid_search(s, loc, quiet, hex);
+	if (!host)
+		return false;
+	size_t root = s->sysroot && !strncmp(host, s->sysroot, strlen(s->sysroot)) ? strlen(s->sysroot) : 0;
+	*path = ast_strdup(host + root);
+	*buildid = hex;
+	if (s->verbose)
+		fprintf(stderr, "%s:%d:%d: process(\"%s\"): the file with that build-id is %s\n", loc.file, loc.line,
+			loc.col, hex, *path);
+	return true;
+}
+
 /*
  * process(PID).function(...) and the other uprobe points: as SystemTap, stap
  * probes the program PID runs when it compiles (/proc/PID/exe), and the
@@ -109,7 +168,8 @@ static const char *process_pid_program(struct session *s, struct probe_point *pp
 static bool process_resolve(struct session *s, struct probe_point *pp, struct process_point *pt)
 {
 	struct probe_component *root = probes_component(pp, 0);
-	if (!process_root(pp, &pt->path, &pt->pid))
+	if (!process_root(pp, &pt->path, &pt->pid) ||
+	    !process_buildid_program(s, pt->path ? root->arg->loc : root->loc, pt->optional, &pt->path, &pt->buildid))
 		return false;
 	struct probe_component *c = probes_component(pp, 1);
 	if (!c) {
@@ -299,6 +359,17 @@ static void process_table(struct emitter *e, struct session *s, struct vec *mine
 	uprobe_emit_table(e, s, mine);
 }
 
+/* Whether some uprobe names its program by build-id: the runtime then watches exec for other copies. */
+static void process_defines(struct emitter *e, struct session *s, struct vec *mine)
+{
+	(void)s;
+	for (int i = 0; i < mine->n; i++)
+		if (uprobe_by_buildid(((const struct resolved_probe *)mine->items[i])->data)) {
+			emit_line(e, "#define STP_UPROBES_BUILDID 1 /* process(\"BUILD-ID\"): every program with it */");
+			return;
+		}
+}
+
 /*
  * The files r probes: every program and library it names (the guest needs
  * them), or with symbols only those of its uprobes (whose hits look up
@@ -329,6 +400,7 @@ const struct probe_provider probe_process = {
 	.user_files = process_user_files,
 	.expand = process_expand,
 	.feature = "STP_HAVE_PROCESS",
+	.emit_defines = process_defines,
 	.emit_table = process_table,
-	.runtime = (const struct runtime_file[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {0}},
+	.runtime = (const struct runtime_file[]){{"task_finder", 5, 3}, {"uprobes", 6, 2}, {"uprobes_buildid", 7, 1}, {0}},
 };

@@ -40,6 +40,7 @@ struct uprobe_site {
 struct process_point {
 	enum process_kind kind;
 	const char *path;            /* process("path") on the target, NULL if not named */
+	const char *buildid;         /* process("HEX"): the build-id (lowercase) that found path, else NULL */
 	int64_t pid;                 /* process(PID), 0 if not given */
 	bool optional;               /* '?': a program, function, line or marker not found is no match, not an error */
 	bool target_only;            /* no path given: path is the -c/-x program, and only the target fires */
@@ -53,6 +54,15 @@ struct process_point {
 
 /* process.c: the program of the -c command or the -x process, NULL if neither names one. */
 const char *process_target_program(struct session *s);
+/* uprobe.c: the host path of program name (searched in PATH if it has no '/'), NULL if there is no such file. */
+const char *process_host_file(struct session *s, const char *name);
+/*
+ * process.c: process("HEX") where no file has that name names the program
+ * with that build-id: found, *path is its target path and *buildid the
+ * build-id; false after a diagnostic (none if quiet). True with nothing
+ * changed when *path is no build-id.
+ */
+bool process_buildid_program(struct session *s, struct srcloc loc, bool quiet, const char **path, const char **buildid);
 /* uprobe.c: the target path of program name (searched in PATH if it has no '/'); false after a
    diagnostic, or quietly if quiet. */
 bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target);
@@ -66,6 +76,9 @@ bool process_program_path(struct session *s, const char *name, struct srcloc loc
 bool process_root(struct probe_point *pp, const char **path, int64_t *pid);
 
 bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct process_point *pt);
+/* uprobe.c: pt's uprobes go on the program it names by build-id (not on a .library of it): the
+   runtime also attaches them to other files with that build-id that processes exec. */
+bool uprobe_by_buildid(const struct process_point *pt);
 /* uprobe.c: the entry handlers of .return probes, and the uprobe and SDT tables for the uprobe points in mine. */
 void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine);
 

@@ -34,9 +34,10 @@ static const char *hit_field(const char *field)
 
 static bool syscall_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
-	(void)s;
 	struct syscall_point *pt = ast_alloc(sizeof(*pt));
-	if (!process_root(pp, &pt->path, &pt->pid))
+	const char *buildid = NULL;
+	if (!process_root(pp, &pt->path, &pt->pid) ||
+	    !process_buildid_program(s, probes_component(pp, 0)->loc, false, &pt->path, &buildid))
 		return false;
 	struct probe_component *sc = probes_component(pp, 1), *ret = probes_component(pp, 2);
 	if (sc->arg) {

@@ -313,6 +313,13 @@ static void load_dwarf(struct session *s, struct user_file *uf)
 	vec_push(cache, copy);
 }
 
+const char *process_host_file(struct session *s, const char *name)
+{
+	const char *host;
+	target_path(s, name, &host);
+	return host && access(host, F_OK) == 0 ? host : NULL;
+}
+
 bool process_program_path(struct session *s, const char *name, struct srcloc loc, bool quiet, const char **target)
 {
 	struct user_file uf;
@@ -887,7 +894,7 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	pt->path = pt->file = uf.target;
 	/* process(PID) stays so: the probe fires in that process only */
 	const char *family = pt->pid ? ast_printf("process(%lld)", (long long)pt->pid)
-				     : ast_printf("process(\"%s\")", pt->path);
+				     : ast_printf("process(\"%s\")", pt->buildid ? pt->buildid : pt->path);
 	struct probe_component *c = probes_component(pp, next);
 	if (!strcmp(c->name, "library")) {
 		if (!string_arg(c, "a library name or path"))
@@ -1022,6 +1029,11 @@ bool uprobe_resolve(struct session *s, struct probe_point *pp, int next, struct 
 	return true;
 }
 
+bool uprobe_by_buildid(const struct process_point *pt)
+{
+	return pt->kind == PROCESS_UPROBE && pt->buildid && !strcmp(pt->file, pt->path);
+}
+
 static void emit_sdt_site(struct emitter *e, struct uprobe_site *site)
 {
 	struct vec args = site->args;
@@ -1100,7 +1112,7 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 			struct uprobe_site *site = pt->sites.items[j];
 			emit_line(e, "{ .probe = &_stp_probes[%d], .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, "
 				  ".semaphore = 0x%llxULL, .is_return = %d, .relocatable = %d, .filter_path = %s, .sdt = %s, "
-				  ".what = %s%s%s%s%s },",
+				  ".what = %s%s%s%s%s%s },",
 				  r->index, emit_c_string(pt->file), (unsigned long long)site->offset,
 				  (unsigned long long)site->vaddr, (unsigned long long)site->semaphore, pt->is_return,
 				  pt->relocatable, strcmp(pt->file, pt->path) ? emit_c_string(pt->path) : "NULL",
@@ -1111,7 +1123,8 @@ void uprobe_emit_table(struct emitter *e, struct session *s, struct vec *mine)
 				  saves ? ast_printf(", .entry = &_stp_entry_probe_%d, .data_size = %s", r->index,
 						     targetvar_entry_size(r->scope)) : "",
 				  pt->target_only ? ", .target_only = 1" : "",
-				  pt->pid ? ast_printf(", .pid = %lld", (long long)pt->pid) : "");
+				  pt->pid ? ast_printf(", .pid = %lld", (long long)pt->pid) : "",
+				  uprobe_by_buildid(pt) ? ast_printf(", .buildid = \"%s\"", pt->buildid) : "");
 		}
 	}
 	emit_close(e, "};");

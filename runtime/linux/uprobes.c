@@ -338,9 +338,33 @@ static bool _stp_uprobe_returns_to_caller(const struct _stp_uprobe *up, unsigned
 	return true;
 }
 
+#ifdef STP_UPROBES_BUILDID
+#ifndef STP_UPROBE_BUILDID_EXTRAS
+#define STP_UPROBE_BUILDID_EXTRAS 256
+#endif
+/* A process("BUILD-ID") uprobe on another file with its build-id (uprobes_buildid.c). */
+struct _stp_uprobe_extra {
+	struct uprobe_consumer consumer;	/* registered on inode at up->offset */
+	struct _stp_uprobe *up;			/* the probe's row, NULL while the slot is free */
+	struct inode *inode;			/* held (ihold) while registered */
+};
+static struct _stp_uprobe_extra _stp_uprobe_extras[STP_UPROBE_BUILDID_EXTRAS];
+#endif
+
+/* The row a consumer belongs to: its own, or the one an extra registration copies. */
+static struct _stp_uprobe *_stp_uprobe_owner(struct uprobe_consumer *uc)
+{
+#ifdef STP_UPROBES_BUILDID
+	if ((void *)uc >= (void *)_stp_uprobe_extras &&
+	    (void *)uc < (void *)(_stp_uprobe_extras + STP_UPROBE_BUILDID_EXTRAS))
+		return container_of(uc, struct _stp_uprobe_extra, consumer)->up;
+#endif
+	return container_of(uc, struct _stp_uprobe, consumer);
+}
+
 static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
-	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 
 	if (_stp_uprobe_wanted(up) && _stp_uprobe_caller_ok(up, regs))
 		_stp_run_probe_data(up->probe, regs, NULL, up);
@@ -350,7 +374,7 @@ static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
 				  struct pt_regs *regs)
 {
-	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 
 	if (_stp_uprobe_wanted(up) && _stp_uprobe_returns_to_caller(up, func, regs))
 		_stp_run_probe_data(up->probe, regs, NULL, up);
@@ -360,7 +384,7 @@ static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func
 /* A .return probe with values to save: its entry, then its return, through a slot. */
 static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
-	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 	struct _stp_uret_slot *slot;
 
 	if (!_stp_uprobe_wanted(up) || !_stp_uprobe_caller_ok(up, regs))
@@ -377,7 +401,7 @@ static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
 static int _stp_uretprobe_saved(struct uprobe_consumer *uc, unsigned long func,
 				struct pt_regs *regs)
 {
-	struct _stp_uprobe *up = container_of(uc, struct _stp_uprobe, consumer);
+	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 	struct _stp_uret_slot *slot;
 
 	if (!_stp_uprobe_wanted(up) || !_stp_uprobe_returns_to_caller(up, func, regs))
@@ -401,6 +425,20 @@ static void _stp_uprobe_put_paths(struct _stp_uprobe *up)
 		path_put(&up->filter_kpath);
 	memset(&up->kpath, 0, sizeof(up->kpath));
 	memset(&up->filter_kpath, 0, sizeof(up->filter_kpath));
+}
+
+/* uc's handlers for up's kind of probe. */
+static void _stp_uprobe_consumer_init(const struct _stp_uprobe *up, struct uprobe_consumer *uc)
+{
+	memset(uc, 0, sizeof(*uc));
+	if (up->is_return && up->entry) {
+		uc->handler = _stp_uretprobe_entry;
+		uc->ret_handler = _stp_uretprobe_saved;
+	} else if (up->is_return) {
+		uc->ret_handler = _stp_uretprobe_handler;
+	} else {
+		uc->handler = _stp_uprobe_handler;
+	}
 }
 
 static int _stp_uprobe_register_one(struct _stp_uprobe *up, const char **why)
@@ -431,15 +469,7 @@ static int _stp_uprobe_register_one(struct _stp_uprobe *up, const char **why)
 			return rc;
 		}
 	}
-	memset(&up->consumer, 0, sizeof(up->consumer));
-	if (up->is_return && up->entry) {
-		up->consumer.handler = _stp_uretprobe_entry;
-		up->consumer.ret_handler = _stp_uretprobe_saved;
-	} else if (up->is_return) {
-		up->consumer.ret_handler = _stp_uretprobe_handler;
-	} else {
-		up->consumer.handler = _stp_uprobe_handler;
-	}
+	_stp_uprobe_consumer_init(up, &up->consumer);
 	*why = "uprobe registration failed";
 	if (up->semaphore)
 		return uprobe_register_refctr(inode, up->offset, up->semaphore, &up->consumer);
