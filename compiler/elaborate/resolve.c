@@ -495,6 +495,13 @@ static const struct {
 	{"cpuid", "1.5", "cpu()"},
 };
 
+/* Tapset functions an older --compatible leaves out, as SystemTap's NEWS says: up to that release. */
+static const struct {
+	const char *name, *release;
+} later_functions[] = {
+	{"abort", "3.3"},
+};
+
 /*
  * After "unresolved function" (a note), or with --check-version after a
  * call that resolved (a warning, as man stap's DEPRECATION section says):
@@ -502,6 +509,10 @@ static const struct {
  */
 static void note_deprecated(struct session *s, struct node *n, const char *name, bool resolved)
 {
+	for (size_t i = 0; i < sizeof(later_functions) / sizeof(later_functions[0]) && s->compatible && !resolved; i++)
+		if (!strcmp(later_functions[i].name, name))
+			diag_note(n->loc, "'%s' is left out by --compatible=%s or older (--compatible=%s here)", name,
+				  later_functions[i].release, s->compatible);
 	for (size_t i = 0; i < sizeof(deprecated_functions) / sizeof(deprecated_functions[0]); i++) {
 		if (strcmp(deprecated_functions[i].name, name))
 			continue;
