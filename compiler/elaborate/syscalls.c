@@ -148,7 +148,7 @@ static bool is_type_word(const char *w)
 static const char *safe_var(const char *name)
 {
 	static const char *const taken[] = {
-		"name", "argstr", "retval", "retstr", "syscall_nr", "if", "else", "for", "foreach",
+		"name", "argstr", "retval", "retstr", "syscall_nr", "__nr", "if", "else", "for", "foreach",
 		"while", "in", "next", "break", "continue", "return", "delete", "try", "catch",
 		"global", "function", "probe", "private", "string", "long",
 	};
@@ -803,6 +803,8 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 		fprintf(f, "\tname = \"%s\"\n", c->name);
 	if (fam == FAM_ANY && is_read(st, "syscall_nr"))
 		fprintf(f, "\tsyscall_nr = %d\n", c->nr);
+	if (fam != FAM_ANY && is_read(st, "__nr"))	/* listed by -L as SystemTap lists it */
+		fprintf(f, "\t__nr = %d\n", c->nr);
 	if (ret) {
 		const char *rv = fam == FAM_ND ? "returnval()" : "$return";
 		if (is_read(st, "retval") || is_read(st, "retstr"))

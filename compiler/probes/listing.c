@@ -13,14 +13,15 @@ static int compare_lines(const void *a, const void *b)
 
 /*
  * The variables a probe alias gives its body (-L), " name:type" each by name: the
- * derived probe's locals but the alias's own helpers (named __*).
+ * derived probe's locals but the alias's own helpers (named __*); a system
+ * call alias's number, __nr, is listed, as SystemTap lists it.
  */
 static const char *alias_vars(const struct resolved_probe *r)
 {
 	struct vec names = {0};
 	for (int i = 0; i < r->probe->locals.n; i++) {
 		const struct symbol *sym = r->probe->locals.items[i];
-		if (strncmp(sym->name, "__", 2))
+		if (strncmp(sym->name, "__", 2) || !strcmp(sym->name, "__nr"))
 			vec_push(&names, (void *)ast_printf(" %s:%s", sym->name, ast_type_name(sym->type)));
 	}
 	vec_sort(&names, compare_lines);
