@@ -6,6 +6,8 @@
 #include "tapset.h"
 #include "dump.h"
 #include "probes.h"
+#include "parse.h"
+#include "syscalls.h"
 
 static int compare_lines(const void *a, const void *b)
 {
@@ -73,6 +75,48 @@ static const char *point_text(const struct probe_point *pp)
 	return text;
 }
 
+/* Each probe alias of probes as "NAME = POINTS" (NAME += POINTS for an epilogue alias) into lines. */
+static void alias_lines(const struct vec *probes, struct vec *lines)
+{
+	for (int j = 0; j < probes->n; j++) {
+		const struct probe *p = probes->items[j];
+		if (p->kind == PROBE_PLAIN)
+			continue;
+		char *points = "";
+		for (int k = 0; k < p->points.n; k++)
+			points = ast_printf("%s%s%s", points, k ? ", " : "", point_text(p->points.items[k]));
+		for (int k = 0; k < p->names.n; k++)
+			vec_push(lines, ast_printf("%s %s %s", point_text(p->names.items[k]),
+						   p->kind == PROBE_ALIAS_EPILOGUE ? "+=" : "=", points));
+	}
+}
+
+/*
+ * The system call aliases, which no tapset file holds: syscalls.c writes
+ * them for the target kernel's calls when a script names them, as here
+ * (each call by name: a wildcard would get one dispatching alias).
+ */
+static void syscall_alias_lines(struct session *s, struct vec *lines)
+{
+	struct vec names = {0}, none = {0};
+	syscalls_names(s, &names);
+	char *text = "probe syscall_any, syscall_any.return";
+	for (int i = 0; i < names.n; i++) {
+		const char *n = names.items[i];
+		text = ast_printf("%s, syscall.%s, syscall.%s.return, nd_syscall.%s, nd_syscall.%s.return", text, n, n, n, n);
+	}
+	struct ast_file *f = parse_file(s, "<syscall aliases>", ast_printf("%s {}", text), true);
+	if (!f || !f->probes.n)
+		return;
+	s->script = f;	/* what they are written for: a script that reads none of their variables */
+	const struct probe *p = f->probes.items[0];
+	for (int i = 0; i < p->points.n; i++) {
+		struct vec aliases = {0};
+		syscalls_aliases(s, p->points.items[i], true, &none, &aliases);
+		alias_lines(&aliases, lines);
+	}
+}
+
 int dump_run(struct session *s)
 {
 	struct vec lines = {0}, files = {0};
@@ -94,18 +138,10 @@ int dump_run(struct session *s)
 			}
 			continue;
 		}
-		for (int j = 0; j < f->probes.n; j++) {
-			const struct probe *p = f->probes.items[j];
-			if (p->kind == PROBE_PLAIN)
-				continue;
-			char *points = "";
-			for (int k = 0; k < p->points.n; k++)
-				points = ast_printf("%s%s%s", points, k ? ", " : "", point_text(p->points.items[k]));
-			for (int k = 0; k < p->names.n; k++)
-				vec_push(&lines, ast_printf("%s %s %s", point_text(p->names.items[k]),
-							    p->kind == PROBE_ALIAS_EPILOGUE ? "+=" : "=", points));
-		}
+		alias_lines(&f->probes, &lines);
 	}
+	if (s->dump == STAP_DUMP_PROBE_ALIASES)
+		syscall_alias_lines(s, &lines);
 	print_sorted(&lines);
 	return diag_error_count() ? STAP_EXIT_FAILURE : STAP_EXIT_OK;
 }

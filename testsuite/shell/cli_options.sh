@@ -61,6 +61,13 @@ grep -qxF 'MKDEV:long (major:long, minor:long)' functions || fail "--dump-functi
 [ "$(sort -u functions | wc -l)" = "$(wc -l < functions)" ] || fail "--dump-functions repeats a line"
 "$STAP" --dump-probe-aliases > aliases
 grep -qxF 'oneshot += begin' aliases || fail "--dump-probe-aliases lacks oneshot"
+# the system call aliases come from the target kernel's calls, none of them a tapset file's
+"$STAP" -r "$RELEASE" --dump-probe-aliases > aliases
+for a in 'syscall.read = kernel.function("__x64_sys_read")' 'nd_syscall.read.return = kprobe.function("__x64_sys_read").return' \
+	 'syscall_any.return = kernel.trace("raw_syscalls:sys_exit")' 'oneshot += begin'; do
+	grep -qxF "$a" aliases || fail "--dump-probe-aliases -r $RELEASE lacks $a"
+done
+! grep -q '__dispatch' aliases || fail "--dump-probe-aliases lists a wildcard's dispatching alias"
 echo "ok: --dump-* ($(wc -l < types) probe types, $(wc -l < functions) functions, $(wc -l < aliases) aliases)"
 
 # -G is checked against the script's globals before the build

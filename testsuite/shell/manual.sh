@@ -31,7 +31,8 @@ MANPAGER=cat man -l "$gen/function::ctime.3stap" 2>/dev/null | grep -q 'ctime:st
 while read -r name; do
 	[ -f "$gen/function::$name.3stap" ] || fail "function $name has no page (no doc comment in the tapset's format? see docs/internals.md)"
 done < functions
-"$STAP" --dump-probe-aliases | sed 's/ .*//' | grep -v '^_' | sort -u > aliases
+"$STAP" --dump-probe-aliases | sed 's/ .*//' | grep -v '^_' |
+	grep -v '^\(nd_\)\{0,1\}syscall[._]' | sort -u > aliases	# the kernel's calls: tapset::syscalls
 [ "$(wc -l < aliases)" -gt 200 ] || fail "--dump-probe-aliases listed only $(wc -l < aliases)"
 while read -r name; do
 	[ -f "$gen/probe::$name.3stap" ] || fail "probe alias $name has no page (no doc comment in the tapset's format? see docs/internals.md)"

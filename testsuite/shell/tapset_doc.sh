@@ -22,7 +22,8 @@ while read -r name; do
 	grep -qE "^\| \`$name[:(]" reference.md || grep -qE "<br>\`$name[:(]" reference.md ||
 		fail "function $name is not in docs/tapset-reference.md (no doc comment? see docs/internals.md)"
 done < functions
-"$STAP" --dump-probe-aliases | sed 's/ .*//' | grep -v '^_' | sort -u > aliases
+"$STAP" --dump-probe-aliases | sed 's/ .*//' | grep -v '^_' |
+	grep -v '^\(nd_\)\{0,1\}syscall[._]' | sort -u > aliases	# the kernel's calls: tapset::syscalls
 [ "$(wc -l < aliases)" -gt 200 ] || fail "--dump-probe-aliases listed only $(wc -l < aliases)"
 while read -r name; do
 	grep -qF "\`$name\`" reference.md ||
