@@ -1,4 +1,7 @@
 /* Reads 13 bytes of itself (vfs_read's $count), then calls probe_me(7) (its $count). */
+#ifndef SELF
+#define SELF "/work/ctx_function"
+#endif
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -10,7 +13,7 @@ __attribute__((noinline)) int probe_me(int count)
 int main(void)
 {
 	char buf[13];
-	int fd = open("/work/ctx_function", O_RDONLY);
+	int fd = open(SELF, O_RDONLY);
 	if (fd < 0 || read(fd, buf, sizeof(buf)) != (long)sizeof(buf))
 		return 1;
 	close(fd);

@@ -1,18 +1,3 @@
-/* Reads 13 bytes of itself (vfs_read's $count), then calls probe_me(7) (its $count). */
-#include <fcntl.h>
-#include <unistd.h>
-
-__attribute__((noinline)) int probe_me(int count)
-{
-	return count + 1;
-}
-
-int main(void)
-{
-	char buf[13];
-	int fd = open("/work/ctx_function_btf", O_RDONLY);
-	if (fd < 0 || read(fd, buf, sizeof(buf)) != (long)sizeof(buf))
-		return 1;
-	close(fd);
-	return probe_me(7) == 8 ? 0 : 1;
-}
+/* The program of ctx_function.c for ctx_function_btf.stp, reading a file of its own. */
+#define SELF "/work/ctx_function_btf"
+#include "ctx_function.c"

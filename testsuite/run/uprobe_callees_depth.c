@@ -1,5 +1,6 @@
 /*
- * A program for uprobe_callees_depth.stp: leaf() is called by middle(),
+ * A program for uprobe_callees_depth.stp (and, built -O2 without frame
+ * pointers, uprobe_callees_cfi.stp): leaf() is called by middle(),
  * which is called by top() (leaf(1), leaf(2)), by other() (leaf(10)) and
  * by main (leaf(100)); main also calls leaf(1000) itself.
  */
