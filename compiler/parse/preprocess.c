@@ -1198,6 +1198,21 @@ static void load_macro_dir(struct session *s, const char *dir)
 	}
 }
 
+/*
+ * @stapc_bindir: the directory of the running stap (with staprun and stapio
+ * beside it), as a string literal: the build's bin/ in a build tree, the
+ * install's bindir once installed. tapset/stap_staticmarkers.stp names the
+ * programs it probes with it, process(@stapc_bindir "/stap").
+ */
+static void define_bindir(struct session *s)
+{
+	const char *dir = s->bin_dir ? s->bin_dir : "";
+	const char *quoted = "";
+	for (const char *p = dir; *p; p++)
+		quoted = ast_printf("%s%s%c", quoted, *p == '"' || *p == '\\' ? "\\" : "", *p);
+	parse_macro_file(s, "<stapc_bindir>", ast_printf("@define stapc_bindir %%( \"%s\" %%)\n", quoted));
+}
+
 bool preprocess_begin(struct session *s)
 {
 	struct preprocess_state *st = pp_session_state(s);
@@ -1206,6 +1221,7 @@ bool preprocess_begin(struct session *s)
 		load_macro_dir(s, s->include_dirs.items[i]);
 	if (s->tapset_dir)
 		load_macro_dir(s, s->tapset_dir);
+	define_bindir(s);
 	return diag_error_count() == 0;
 }
 
