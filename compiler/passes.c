@@ -19,6 +19,7 @@
 #include "run.h"
 #include "use_server.h"
 #include "preprocess.h"
+#include "sdt_note.h"
 
 /* One pass: run it, and print its result when it is the last pass asked for. */
 struct pass {
@@ -42,6 +43,7 @@ static bool parse_pass(struct session *s)
 {
 	if (!preprocess_begin(s))
 		return false;
+	STAPC_MARK1(stap, pass1a, s);	/* stap.pass1a: before the user's script is parsed */
 	s->script = parse_file(s, s->script_path, s->script_text, false);
 	for (int i = 0; i < s->extra_scripts.n; i++)
 		parse_extra(s, s->extra_scripts.n > 1 ? ast_printf("<input -E %d>", i + 1) : "<input -E>",
@@ -49,6 +51,9 @@ static bool parse_pass(struct session *s)
 	if (s->timeout_s)	/* SystemTap's shortcut for this probe */
 		parse_extra(s, "<input -T>", ast_printf("probe timer.s(%ld) { exit() }", s->timeout_s));
 	preprocess_end(s);
+	/* stap.pass1b: stapc parses the tapset library in pass 2, the files a probe
+	 * point or function needs (elaborate/tapset.c); this is the point before it. */
+	STAPC_MARK1(stap, pass1b, s);
 	return diag_error_count() == 0;
 }
 
@@ -106,7 +111,30 @@ static int interrupted(int pass)
 	return STAP_EXIT_FAILURE;
 }
 
-int passes_run(struct session *s)
+/* stap.passN: before pass N (1 is pass1a, in parse_pass). */
+static void mark_pass_start(struct session *s, int pass)
+{
+	switch (pass) {
+	case 2: STAPC_MARK1(stap, pass2, s); break;
+	case 3: STAPC_MARK1(stap, pass3, s); break;
+	case 4: STAPC_MARK1(stap, pass4, s); break;
+	case 5: STAPC_MARK1(stap, pass5, s); break;
+	}
+}
+
+/* stap.passN.end: after pass N succeeded, before its result is printed. */
+static void mark_pass_end(struct session *s, int pass)
+{
+	switch (pass) {
+	case 1: STAPC_MARK1(stap, pass1__end, s); break;
+	case 2: STAPC_MARK1(stap, pass2__end, s); break;
+	case 3: STAPC_MARK1(stap, pass3__end, s); break;
+	case 4: STAPC_MARK1(stap, pass4__end, s); break;
+	case 5: STAPC_MARK1(stap, pass5__end, s); break;
+	}
+}
+
+static int run_passes(struct session *s)
 {
 	int npasses = (int)(sizeof(pass_table) / sizeof(pass_table[0]));
 	int verbose = s->verbose;	/* -v; --vp adds to one pass */
@@ -116,6 +144,7 @@ int passes_run(struct session *s)
 	for (int i = 0; i < npasses && i < s->last_pass; i++) {
 		double start = now_ms();
 		s->verbose = verbose + s->verbose_pass[i];
+		mark_pass_start(s, i + 1);
 		bool ok = pass_table[i].run(s);
 		if (session_stop_signal())
 			return interrupted(i + 1);
@@ -128,6 +157,7 @@ int passes_run(struct session *s)
 				i + 1 == 4 && !s->keep_tmpdir ? " (use -k to keep the build directory)" : "");
 			return STAP_EXIT_FAILURE;
 		}
+		mark_pass_end(s, i + 1);
 		if (i + 1 == s->last_pass) {
 			pass_table[i].print(s, stdout);
 			if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -139,10 +169,28 @@ int passes_run(struct session *s)
 	}
 	double start = now_ms();
 	s->verbose = verbose + s->verbose_pass[4];
+	mark_pass_start(s, 5);
 	int rc = run_module(s);
+	mark_pass_end(s, 5);
 	if (s->verbose)
 		fprintf(stderr, "Pass 5: ran in %.1f ms (exit status %d)\n", now_ms() - start, rc);
 	if (rc == STAP_EXIT_FAILURE && !session_stop_signal())
 		fprintf(stderr, "Pass 5: run failed. [see man error::pass5]\n");
+	return rc;
+}
+
+/*
+ * The SDT markers of stap's passes (tapset/stap_staticmarkers.stp), each
+ * with the session (struct session *) as its argument: pass0 once the
+ * command line is read, pass0.end before pass 1; pass6 and pass6.end after
+ * the last pass, whichever it was and whether it failed.
+ */
+int passes_run(struct session *s)
+{
+	STAPC_MARK1(stap, pass0, s);
+	STAPC_MARK1(stap, pass0__end, s);
+	int rc = run_passes(s);
+	STAPC_MARK1(stap, pass6, s);
+	STAPC_MARK1(stap, pass6__end, s);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "stapio.h"
+#include "sdt_note.h"
 
 int stapio_control_open(struct stapio_control *ctl, const char *dir)
 {
@@ -44,6 +45,8 @@ int stapio_control_send(struct stapio_control *ctl, uint32_t type, const void *d
 	struct _stp_msg_hdr hdr = { .type = type, .len = len };
 	ssize_t n;
 
+	/* staprun.send_control_message: in stapc stapio is the one that sends */
+	STAPC_MARK3(stapio, send_control_message, type, data, len);
 	if (sizeof(hdr) + len > sizeof(buf))
 		return -1;
 	memcpy(buf, &hdr, sizeof(hdr));
@@ -183,6 +186,7 @@ int stapio_control_poll(struct stapio_control *ctl)
 				stapio_err("truncated control message (type %u)", hdr.type);
 				return -1;
 			}
+			STAPC_MARK3(stapio, receive_control_message, hdr.type, buf + at, hdr.len);
 			stapio_control_handle(ctl, &hdr, buf + at);
 			at += hdr.len;
 		}

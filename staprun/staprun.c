@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "modparam.h"
+#include "sdt_note.h"
 #include "optarg.h"
 #include "staprun.h"
 #include "transport_msgs.h"
@@ -467,6 +468,7 @@ static int staprun_unload(const char *name)
 	for (tries = 0; tries < STAPRUN_UNLOAD_TRIES; tries++) {
 		struct timespec ts = { 0, 100 * 1000000L };
 
+		STAPC_MARK1(staprun, remove_module, name);
 		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0) {
 			staprun_log("unloaded %s", name);
 			return 0;
@@ -733,6 +735,7 @@ static int staprun_load_file(const struct staprun_options *opt, char *name, size
 			close(fd);
 		return -1;
 	}
+	STAPC_MARK1(staprun, insert_module, opt->module_path);
 	rc = staprun_load(fd, opt->module_image || opt->rename ? image : NULL, len, name, params);
 	if (fd >= 0)
 		close(fd);

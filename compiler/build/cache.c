@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "sdt_note.h"
 #include "sha256.h"
 
 #define CACHE_FORMAT "stapc module cache 1" /* bump when the key's recipe changes */
@@ -244,6 +245,8 @@ bool cache_fetch(struct session *s, const char *key, const char *dest)
 	if (!copy_atomically(entry, dest))
 		return false;
 	utimensat(AT_FDCWD, entry, NULL, 0);	/* most recently used */
+	/* stap.cache_get: the cache holds no C, so source_path is the run's generated C */
+	STAPC_MARK2(stap, cache_get, entry, s->c_file);
 	if (s->verbose)
 		fprintf(stderr, "Pass 4: using the cached module %s\n", entry);
 	return true;
@@ -327,12 +330,26 @@ static void cache_trim(struct session *s, const char *dir, const char *keep)
 	for (int i = 0; i < entries.n && total > limit; i++) {
 		struct cache_entry *ce = entries.items[i];
 
+		STAPC_MARK1(stap, cache_clean, ce->path);
 		if (unlink(ce->path) == 0) {
 			total -= ce->size;
 			if (s->verbose > 1)
 				fprintf(stderr, "Pass 4: cache over its limit: removed %s\n", ce->path);
 		}
 	}
+}
+
+/*
+ * stap.cache_add_src and stap.cache_add_nss, once the module is stored: the
+ * cache keeps no C file and no signature, so add_src names the generated C
+ * whose hash is the entry's key and the entry, and add_nss (with
+ * --sign-module only, which signs each run's copy) the module and the entry.
+ */
+static void mark_cache_added(struct session *s, const char *ko, const char *entry)
+{
+	STAPC_MARK2(stap, cache_add_src, s->c_file, entry);
+	if (s->sign_module)
+		STAPC_MARK2(stap, cache_add_nss, ko, entry);
 }
 
 void cache_store(struct session *s, const char *key, const char *ko)
@@ -347,12 +364,14 @@ void cache_store(struct session *s, const char *key, const char *ko)
 		return;
 	}
 	entry = ast_printf("%s/%s.ko", dir, key);
+	STAPC_MARK2(stap, cache_add_mod, ko, entry);
 	if (!copy_atomically(ko, entry)) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 4: cannot store the module in the cache as %s: %s\n",
 				entry, strerror(errno));
 		return;
 	}
+	mark_cache_added(s, ko, entry);
 	if (s->verbose)
 		fprintf(stderr, "Pass 4: cached the module as %s\n", entry);
 	cache_trim(s, dir, entry);

@@ -105,10 +105,14 @@ struct preprocess_state {
 	} config;
 };
 
+static void define_bindir(struct session *s, struct vec *macros);
+
 static struct preprocess_state *pp_session_state(struct session *s)
 {
-	if (!s->preprocess)
+	if (!s->preprocess) {
 		s->preprocess = ast_alloc(sizeof(*s->preprocess));
+		define_bindir(s, &s->preprocess->global_macros);
+	}
 	return s->preprocess;
 }
 
@@ -209,6 +213,25 @@ static void make_string(struct pp_token *t, const char *value)
 	t->val.str = value;
 	t->val.text = ast_printf("\"%s\"", value);
 	t->val.num = 0;
+}
+
+/*
+ * @stapc_bindir, a global macro every session has: the directory of the
+ * running stap (with staprun and stapio beside it) as a string literal, the
+ * build's bin/ in a build tree, the install's bindir once installed.
+ * tapset/stap_staticmarkers.stp names the programs it probes with it:
+ * process(@stapc_bindir "/stap").
+ */
+static void define_bindir(struct session *s, struct vec *macros)
+{
+	struct pp_macro *m = ast_alloc(sizeof(*m));
+	struct pp_token *t = ast_alloc(sizeof(*t));
+	m->name = "stapc_bindir";
+	m->loc = (struct srcloc){ .file = ast_intern("<stapc_bindir>"), .line = 1, .col = 1 };
+	make_string(t, s->bin_dir ? s->bin_dir : "");
+	t->loc = m->loc;
+	vec_push(&m->body, t);
+	vec_push(macros, m);
 }
 
 /* ---------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include "../runtime/transport_msgs.h"
 
 #include "run.h"
+#include "sdt_note.h"
 #include "probes.h"
 
 /* staprun's options for this session, appended to argv; output is -o's file as staprun sees it. */
@@ -93,7 +94,7 @@ static void run_forward_signal(int sig, siginfo_t *info, void *ucontext)
  * SIGTERM if stap dies, even by SIGKILL: it then stops the session itself
  * (staprun unloads the module, stapvm stops its guest).
  */
-static int run_child(struct vec *argv)
+static int spawn_child(struct vec *argv)
 {
 	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 	/*
@@ -132,6 +133,7 @@ static int run_child(struct vec *argv)
 		_exit(127);
 	}
 	run_child_pid = pid;
+	STAPC_MARK2(stap, system__spawn, pid, 0);	/* stap.system.spawn: fork succeeded, ret 0 */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
@@ -143,6 +145,22 @@ static int run_child(struct vec *argv)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+/*
+ * spawn_child with the SDT markers stap.system (the command: argv joined by
+ * spaces; stapc runs it with fork and execv, not sh -c) and
+ * stap.system.return (its exit code as spawn_child gives it).
+ */
+static int run_child(struct vec *argv)
+{
+	const char *cmd = "";
+	for (int i = 0; i < argv->n; i++)
+		cmd = ast_printf("%s%s%s", cmd, i ? " " : "", (const char *)argv->items[i]);
+	STAPC_MARK1(stap, system, cmd);
+	int rc = spawn_child(argv);
+	STAPC_MARK1(stap, system__return, rc);
+	return rc;
 }
 
 /* Is path a regular file here? */
