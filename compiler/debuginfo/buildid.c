@@ -67,26 +67,32 @@ static const char *read_notes(int fd, uint64_t off, uint64_t size)
 	return n > 0 ? note_buildid(buf, (size_t)n) : NULL;
 }
 
-/* From the PT_NOTE segments, then the SHT_NOTE sections (a file without program headers). */
-static const char *elf64_buildid(int fd, const Elf64_Ehdr *eh)
+/* The first build-id in the note areas of n program headers (or section headers) at table. */
+static const char *table_buildid(int fd, uint64_t table, uint64_t entsize, int n, bool sections)
 {
-	for (int i = 0; i < eh->e_phnum && i < 64; i++) {
-		Elf64_Phdr ph;
-		if (pread(fd, &ph, sizeof(ph), (off_t)(eh->e_phoff + (uint64_t)i * eh->e_phentsize)) != sizeof(ph))
+	for (int i = 0; i < n; i++) {
+		union {
+			Elf64_Phdr ph;
+			Elf64_Shdr sh;
+		} h;
+		size_t size = sections ? sizeof(h.sh) : sizeof(h.ph);
+		if (pread(fd, &h, size, (off_t)(table + (uint64_t)i * entsize)) != (ssize_t)size)
 			return NULL;
-		const char *id = ph.p_type == PT_NOTE ? read_notes(fd, ph.p_offset, ph.p_filesz) : NULL;
-		if (id)
-			return id;
-	}
-	for (int i = 0; !eh->e_phnum && i < eh->e_shnum && i < 256; i++) {
-		Elf64_Shdr sh;
-		if (pread(fd, &sh, sizeof(sh), (off_t)(eh->e_shoff + (uint64_t)i * eh->e_shentsize)) != sizeof(sh))
-			return NULL;
-		const char *id = sh.sh_type == SHT_NOTE ? read_notes(fd, sh.sh_offset, sh.sh_size) : NULL;
+		const char *id = NULL;
+		if (sections ? h.sh.sh_type == SHT_NOTE : h.ph.p_type == PT_NOTE)
+			id = sections ? read_notes(fd, h.sh.sh_offset, h.sh.sh_size) : read_notes(fd, h.ph.p_offset, h.ph.p_filesz);
 		if (id)
 			return id;
 	}
 	return NULL;
+}
+
+/* From the PT_NOTE segments, or the SHT_NOTE sections of a file without program headers. */
+static const char *elf64_buildid(int fd, const Elf64_Ehdr *eh)
+{
+	if (eh->e_phnum)
+		return table_buildid(fd, eh->e_phoff, eh->e_phentsize, eh->e_phnum < 64 ? eh->e_phnum : 64, false);
+	return table_buildid(fd, eh->e_shoff, eh->e_shentsize, eh->e_shnum < 256 ? eh->e_shnum : 256, true);
 }
 
 const char *buildid_of_file(const char *path)

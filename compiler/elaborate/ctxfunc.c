@@ -34,20 +34,6 @@ static bool reads_point(const struct node *n)
 	return false;
 }
 
-static bool point_pre(struct ast_walker *w, struct node *n)
-{
-	if (reads_point(n))
-		*(bool *)w->data = true;
-	return true;
-}
-
-static bool body_reads_point(struct node *body)
-{
-	bool found = false;
-	struct ast_walker w = {.pre = point_pre, .data = &found};
-	ast_walk(&w, body);
-	return found;
-}
 
 /* Does fn reach target through context-sensitive callees? path collects the functions on the way. */
 static bool reaches(struct function *fn, struct function *target, struct vec *seen, struct vec *path)
@@ -95,7 +81,7 @@ bool ctxfunc_mark(struct session *s)
 {
 	for (int i = 0; i < s->functions.n; i++) {
 		struct function *fn = s->functions.items[i];
-		fn->context_sensitive = !fn->from_tapset && fn->body->kind != NODE_EMBEDDED && body_reads_point(fn->body);
+		fn->context_sensitive = !fn->from_tapset && fn->body->kind != NODE_EMBEDDED && ast_contains(fn->body, reads_point);
 	}
 	for (bool changed = true; changed;) {
 		changed = false;

@@ -289,20 +289,15 @@ static bool expr_resolves(struct scope *sc, struct node *n)
 	return true; /* not reached: each kind returns above */
 }
 
-static bool find_target(struct ast_walker *w, struct node *n)
+static bool is_target(const struct node *n)
 {
-	if (n->kind == NODE_TARGET || n->kind == NODE_ENTRY)
-		*(bool *)w->data = true;
-	return true;
+	return n->kind == NODE_TARGET || n->kind == NODE_ENTRY;
 }
 
 /* Does n use a target variable (whose existence depends on the probe point)? */
 static bool has_target(struct node *n)
 {
-	bool found = false;
-	struct ast_walker w = { .pre = find_target, .data = &found };
-	ast_walk(&w, n);
-	return found;
+	return ast_contains(n, is_target);
 }
 
 /* Fold @defined(expr) into the number 1 or 0. */

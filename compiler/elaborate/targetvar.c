@@ -1340,21 +1340,17 @@ static bool check_writes_pre(struct ast_walker *w, struct node *n)
 	return true;
 }
 
-static bool entry_pre(struct ast_walker *w, struct node *n)
+static bool is_entry(const struct node *n)
 {
-	if (n->kind == NODE_ENTRY)
-		*(bool *)w->data = true;
-	return true;
+	return n->kind == NODE_ENTRY;
 }
 
 /* Does body, or a context-sensitive function it reaches (of struct ctx_call *), use @entry(...)? */
 static bool has_entry(struct node *body, struct vec *reached)
 {
-	bool found = false;
-	struct ast_walker w = {.pre = entry_pre, .data = &found};
-	ast_walk(&w, body);
-	for (int i = 0; i < reached->n; i++)
-		ast_walk(&w, ((struct ctx_call *)reached->items[i])->fn->body);
+	bool found = ast_contains(body, is_entry);
+	for (int i = 0; i < reached->n && !found; i++)
+		found = ast_contains(((struct ctx_call *)reached->items[i])->fn->body, is_entry);
 	return found;
 }
 

@@ -419,3 +419,23 @@ void ast_walk(struct ast_walker *w, struct node *n)
 	if (w->post)
 		w->post(w, n);
 }
+
+struct contains_state {
+	bool (*match)(const struct node *);
+	bool found;
+};
+
+static bool contains_pre(struct ast_walker *w, struct node *n)
+{
+	struct contains_state *c = w->data;
+	c->found = c->found || c->match(n);
+	return !c->found;
+}
+
+bool ast_contains(struct node *n, bool (*match)(const struct node *))
+{
+	struct contains_state c = {.match = match};
+	struct ast_walker w = {.pre = contains_pre, .data = &c};
+	ast_walk(&w, n);
+	return c.found;
+}

@@ -484,6 +484,8 @@ struct ast_walker {
 	void *data;
 };
 void ast_walk(struct ast_walker *w, struct node *n);
+/* Does the tree n hold a node (n itself or below) that match accepts? */
+bool ast_contains(struct node *n, bool (*match)(const struct node *));
 
 /*
  * A deep copy of a tree (ast_clone.c), with pass-2 annotations (symbols,
