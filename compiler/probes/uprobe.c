@@ -394,6 +394,21 @@ static struct target_scope *bare_scope(const char *why, bool is_return, const ch
 }
 
 /*
+ * Variables read at a function's entry, before its prologue ran: the
+ * parameters from the argument registers (the ABI), every local unavailable
+ * for the reason why.
+ */
+static void entry_vars(struct vec *vars, const char *why)
+{
+	dbg_abi_locate(vars);
+	for (int i = 0; i < vars->n; i++) {
+		struct dbg_var *v = vars->items[i];
+		if (!v->is_param)
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = why};
+	}
+}
+
+/*
  * The variables of function f at pc. A .return probe reads them at the
  * entry (pc is f->addr); if the function's body starts after a prologue
  * (unoptimized code: skipped_prologue), its parameters are there still in
@@ -413,13 +428,7 @@ static struct target_scope *dwarf_scope(struct debuginfo *di, struct dbg_func *f
 	sc->is_return = true;
 	sc->ret = f->ret && dbg_type_strip(f->ret) && dbg_type_strip(f->ret)->kind != DBG_VOID ? f->ret : NULL;
 	if (skipped_prologue) {
-		dbg_abi_locate(&sc->vars);
-		for (int i = 0; i < sc->vars.n; i++) {
-			struct dbg_var *v = sc->vars.items[i];
-			if (!v->is_param)
-				v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1,
-							  .why = "a .return probe reads it at the function's entry, before it is set"};
-		}
+		entry_vars(&sc->vars, "a .return probe reads it at the function's entry, before it is set");
 	}
 	return sc;
 }
@@ -726,13 +735,7 @@ static struct target_scope *ucallee_scope(struct user_file *uf, struct dbg_func 
 						 ast_printf("function %s called from %s", callee->name, caller->name));
 	if (dbg_prologue_end(uf->di, callee) != callee->addr) {
 		/* unoptimized: the parameters are still in the argument registers */
-		dbg_abi_locate(&scope->vars);
-		for (int v = 0; v < scope->vars.n; v++) {
-			struct dbg_var *var = scope->vars.items[v];
-			if (!var->is_param)
-				var->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1,
-							    .why = "a .callee probe reads it at the entry, before it is set"};
-		}
+		entry_vars(&scope->vars, "a .callee probe reads it at the entry, before it is set");
 	}
 	return scope;
 }
