@@ -349,10 +349,20 @@ static bool start_var(struct tv_plan *pl, struct dbg_var *v)
 	return false;
 }
 
-/* n's text with $name spelled name and step i's field spelled fields[i] when set (--adapt's rewrite). */
+/*
+ * n's text with step i's field spelled fields[i] when set, and for a $name
+ * the name spelled name (--adapt's rewrite). Any base: a @cast, a @var, an
+ * autocast operand (a local holding a typed pointer) or $$parms is printed
+ * as written, without its path.
+ */
 static const char *target_text(struct node *n, const char *name, const struct vec *fields)
 {
-	const char *text = ast_join(n->u.target.address_of ? "&$" : "$", "", name);
+	struct node head = *n;
+	head.u.target.path = (struct vec){0};
+	head.u.target.pretty = 0;
+	if (n->u.target.base == TARGET_BASE_VAR && name)
+		head.u.target.name = name;
+	const char *text = ast_expr_text(&head);
 	for (int i = 0; i < n->u.target.path.n; i++) {
 		struct target_step *st = n->u.target.path.items[i];
 		const char *field = i < fields->n && fields->items[i] ? fields->items[i] : st->field;
