@@ -296,6 +296,25 @@ static bool btf_enumerator(struct debuginfo *di, struct dbg_func *f, const char 
 	return false;
 }
 
+/* The enumerators of enum t (BTF_KIND_ENUM or ENUM64), from its type id. */
+static void btf_enumerators(struct debuginfo *di, struct dbg_type *t, struct vec *out)
+{
+	struct btf_state *st = di->priv;
+	const struct btf_type *bt = btf__type_by_id(st->btf, (uint32_t)t->handle);
+	if (!bt || (!btf_is_enum(bt) && !btf_is_enum64(bt)))
+		return;
+	for (int i = 0; i < btf_vlen(bt); i++) {
+		struct dbg_var *v = ast_alloc(sizeof(*v));
+		const struct btf_enum *e = btf_is_enum(bt) ? btf_enum(bt) + i : NULL;
+		const struct btf_enum64 *e64 = e ? NULL : btf_enum64(bt) + i;
+		int64_t value = e ? (btf_kflag(bt) ? (int64_t)e->val : (int64_t)(uint32_t)e->val)
+				  : (int64_t)btf_enum64_value(e64);
+		*v = (struct dbg_var){.name = btf__name_by_offset(st->btf, e ? e->name_off : e64->name_off), .type = t,
+				      .loc = {.kind = DBG_LOC_CONST, .reg = -1, .offset = value}};
+		vec_push(out, v);
+	}
+}
+
 static const struct dbg_ops btf_ops = {
 	.functions = btf_functions,
 	.variables = btf_variables,
@@ -306,6 +325,7 @@ static const struct dbg_ops btf_ops = {
 	.typedefs = btf_typedefs,
 	.function_names = btf_function_names,
 	.enumerator = btf_enumerator,
+	.enumerators = btf_enumerators,
 };
 
 /* The .BTF section of an ELF image in memory, or NULL. */

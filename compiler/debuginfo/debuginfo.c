@@ -21,6 +21,12 @@ void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct
 	di->ops->variables(di, f, pc, out);
 }
 
+void dbg_enumerators(struct debuginfo *di, struct dbg_type *t, struct vec *out)
+{
+	if (di->ops->enumerators && t && t->kind == DBG_ENUM)
+		di->ops->enumerators(di, t, out);
+}
+
 struct dbg_type *dbg_find_type(struct debuginfo *di, const char *name)
 {
 	return di->ops->find_type(di, name);

@@ -217,9 +217,12 @@ struct dbg_ops {
 	   allowed): what suggest.c's index of names is built from. */
 	void (*function_names)(struct debuginfo *di, struct vec *out);
 	/* An enumerator named name that code of f can use (DWARF: declared at the top of f's
-	   compilation unit; BTF: in any enum), into *out as a constant of its enum type
+	   compilation unit, or of any unit when f is NULL, as @enum asks; BTF: in any enum), into *out as a constant of its enum type
 	   ($PIDTYPE_PID, SystemTap 4.5). False if none. */
 	bool (*enumerator)(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out);
+	/* The enumerators of enum type t (stripped of typedefs), in declaration order, as
+	   struct dbg_var * constants (loc.offset the value): what @enumname names. */
+	void (*enumerators)(struct debuginfo *di, struct dbg_type *t, struct vec *out);
 	/* Whether link-time addresses a and b keep their distance once loaded: a linked
 	   image moves as one piece, but a relocatable object's (a kernel module's)
 	   sections are placed apart, so there only two addresses of one section do.
@@ -251,6 +254,7 @@ struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const c
 
 /* Convenience wrappers over ops. */
 bool dbg_enumerator(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out);
+void dbg_enumerators(struct debuginfo *di, struct dbg_type *t, struct vec *out); /* nothing without the op */
 void dbg_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
 		   struct vec *out);
 void dbg_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc, struct vec *out);

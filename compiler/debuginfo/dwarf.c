@@ -1284,13 +1284,11 @@ static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *o
 	}
 }
 
-/* An enumerator of an enum declared at the top of f's compilation unit. */
-static bool dwarf_enumerator(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out)
+/* An enumerator named name of an enum declared at the top of compilation unit cu. */
+static bool cu_enumerator(struct debuginfo *di, Dwarf_Die *cu, const char *name, struct dbg_var *out)
 {
-	struct dwarf_state *st = di->priv;
-	Dwarf_Die die, cu, type, item;
-	if (!f || !f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !dwarf_diecu(&die, &cu, NULL, NULL) ||
-	    dwarf_child(&cu, &type) != 0)
+	Dwarf_Die type, item;
+	if (dwarf_child(cu, &type) != 0)
 		return false;
 	do {
 		if (dwarf_tag(&type) != DW_TAG_enumeration_type || dwarf_child(&type, &item) != 0)
@@ -1308,6 +1306,41 @@ static bool dwarf_enumerator(struct debuginfo *di, struct dbg_func *f, const cha
 		} while (dwarf_siblingof(&item, &item) == 0);
 	} while (dwarf_siblingof(&type, &type) == 0);
 	return false;
+}
+
+/* An enumerator of an enum declared at the top of f's compilation unit, or of the first unit that has one. */
+static bool dwarf_enumerator(struct debuginfo *di, struct dbg_func *f, const char *name, struct dbg_var *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die die, cu;
+	if (f)
+		return f->handle && dwarf_offdie(st->dw, f->handle, &die) && dwarf_diecu(&die, &cu, NULL, NULL) &&
+		       cu_enumerator(di, &cu, name, out);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	for (; dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0; off = next)
+		if (dwarf_offdie(st->dw, off + hsize, &cu) && cu_enumerator(di, &cu, name, out))
+			return true;
+	return false;
+}
+
+/* The enumerators of enum t, from its DIE. */
+static void dwarf_enumerators(struct debuginfo *di, struct dbg_type *t, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	Dwarf_Die type, item;
+	if (!dwarf_offdie(st->dw, t->handle, &type) || dwarf_child(&type, &item) != 0)
+		return;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Sword value;
+		const char *n = dwarf_tag(&item) == DW_TAG_enumerator ? dwarf_diename(&item) : NULL;
+		if (!n || !dwarf_attr(&item, DW_AT_const_value, &a) || dwarf_formsdata(&a, &value) != 0)
+			continue;
+		struct dbg_var *v = ast_alloc(sizeof(*v));
+		*v = (struct dbg_var){.name = n, .type = t, .loc = {.kind = DBG_LOC_CONST, .reg = -1, .offset = (int64_t)value}};
+		vec_push(out, v);
+	} while (dwarf_siblingof(&item, &item) == 0);
 }
 
 static void dwarf_function_names(struct debuginfo *di, struct vec *out)
@@ -1344,6 +1377,7 @@ static const struct dbg_ops dwarf_ops = {
 	.func_starts = dwarf_func_starts,
 	.function_names = dwarf_function_names,
 	.enumerator = dwarf_enumerator,
+	.enumerators = dwarf_enumerators,
 	.same_section = dwarf_same_section,
 };
 

@@ -4,6 +4,7 @@
 
 #include "ctxfunc.h"
 #include "diag.h"
+#include "enums.h"
 #include "optimize.h"
 #include "regex_check.h"
 #include "resolve.h"
@@ -46,6 +47,8 @@ bool elaborate(struct session *s)
 	optimize_program(s);
 	/* after the optimizer, which sees each probe once: this may split probes per point */
 	if (!targetvar_resolve(s))
+		return false;
+	if (!enums_resolve_names(s)) /* after the targets: @enumname($var) takes $var's type */
 		return false;
 	return diag_error_count() == 0;
 }

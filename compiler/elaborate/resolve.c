@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "resolve.h"
+#include "enums.h"
 #include "tapset.h"
 #include "probes.h"
 #include "syscalls.h"
@@ -44,6 +45,7 @@ static const struct {
 	{"sprintd", BUILTIN_SPRINTD},
 	{"sprintdln", BUILTIN_SPRINTDLN},
 	{"@const", BUILTIN_CONST},
+	{"@enumname", BUILTIN_ENUMNAME},
 };
 
 enum builtin resolve_builtin(const char *name)
@@ -533,8 +535,14 @@ static void resolve_call(struct scope *sc, struct node *n)
 			   ((struct node *)n->u.call.args.items[0])->u.var.name);
 		return;
 	}
+	if (!strcmp(name, "@enum")) { /* the enumerator's value, read now from the kernel's types */
+		enums_value(s, n);
+		return;
+	}
 	resolve_vec(sc, &n->u.call.args);
 	n->u.call.builtin = resolve_builtin(name);
+	if (n->u.call.builtin == BUILTIN_ENUMNAME)
+		return; /* the parser checked the literals; the type is looked up after the targets (enums.c) */
 	if (n->u.call.builtin == BUILTIN_CONST) {
 		/* the parser checked its one string literal */
 		if (!s->guru && !caller_from_tapset(sc))

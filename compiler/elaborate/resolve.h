@@ -18,6 +18,7 @@ enum builtin {
 	BUILTIN_SPRINTD,  /* sprintd(delim, a, ...): string */
 	BUILTIN_SPRINTDLN,/* sprintdln(delim, a, ...): string */
 	BUILTIN_CONST,    /* @const("C expression"): its value as a long (guru mode) */
+	BUILTIN_ENUMNAME, /* @enumname(value[, "type"[, "module"]]): the enumerator's name, else the value in decimal */
 };
 
 /* The print-family builtins that take a delimiter first. */

@@ -183,6 +183,25 @@ static struct node *sugar_operator(struct srcloc loc, const char *name, struct v
 		}
 		return new_call(loc, "@const", args->items[0], NULL);
 	}
+	if (!strcmp(name, "@enum") || !strcmp(name, "@enumname")) {
+		/* @enum("NAME"[, "module"]), @enumname(value[, "type"[, "module"]]): settled in pass 2 (enums.c) */
+		bool names = name[5] == 'n';
+		int first_literal = names ? 1 : 0;
+		bool ok = args->n >= 1 && args->n <= (names ? 3 : 2);
+		for (int i = first_literal; ok && i < args->n; i++)
+			ok = ((struct node *)args->items[i])->kind == NODE_STR;
+		if (!ok) {
+			diag_error(loc, names ? "@enumname takes a value, then optionally a type and a module as string literals: "
+						"@enumname(value[, \"type\"[, \"module\"]])"
+					      : "@enum takes an enumerator's name and optionally a module as string literals: "
+						"@enum(\"NAME\"[, \"module\"])");
+			return names ? new_str(loc, "") : zero;
+		}
+		struct node *call = ast_new(NODE_CALL, loc, name);
+		call->u.call.name = name;
+		call->u.call.args = *args;
+		return call;
+	}
 	if (!strcmp(name, "@perf")) {
 		if (args->n != 1 || ((struct node *)args->items[0])->kind != NODE_STR) {
 			diag_error(loc, "@perf takes the name of a perf .counter(\"NAME\") probe: @perf(\"NAME\")");

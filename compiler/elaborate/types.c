@@ -248,6 +248,10 @@ static void infer_call(struct infer *in, struct node *n)
 	case BUILTIN_CONST:
 		n->type = TYPE_LONG;
 		return;
+	case BUILTIN_ENUMNAME:
+		infer_expect(in, n->u.call.args.items[0], TYPE_LONG, "the values @enumname names");
+		n->type = TYPE_STRING;
+		return;
 	case BUILTIN_NONE:
 		break;
 	}

@@ -190,6 +190,7 @@ struct node {
 			struct vec args;       /* of struct node * */
 			struct function *func; /* resolved script/tapset function, or NULL for builtins */
 			int builtin;           /* resolved builtin id (pass 2), 0 if none */
+			struct vec *enumerators; /* @enumname: of struct dbg_var *, its type's (pass 2, enums.c) */
 		} call;                        /* CALL */
 		struct {
 			enum ast_op op;

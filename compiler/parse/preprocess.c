@@ -543,7 +543,7 @@ static bool is_at_operator(const char *name)
 {
 	static const char *const ops[] = { "cast", "var", "defined", "entry", "choose_defined", "task", "cast_sizeof",
 					    "cast_module_sizeof", "type_member_defined", "kderef", "uderef", "kregister",
-					    "uregister", "const", "perf", "probewrite" };
+					    "uregister", "const", "perf", "probewrite", "enum", "enumname" };
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(name, ops[i]))
 			return true;

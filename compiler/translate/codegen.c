@@ -567,6 +567,29 @@ static const char *gen_print(struct codegen *g, struct node *n, const char *dest
 	return format_result(&f);
 }
 
+/* @enumname(value, ...): a switch over the enumerators of its type (enums.c); another value in decimal. */
+static const char *gen_enumname(struct codegen *g, struct node *n)
+{
+	const char *slot = string_slot(g), *cases = "";
+	struct vec *items = n->u.call.enumerators;
+	for (int i = 0; items && i < items->n; i++) {
+		struct dbg_var *v = items->items[i];
+		bool repeated = false; /* two enumerators of one value: the first one names it */
+		for (int j = 0; j < i && !repeated; j++)
+			repeated = ((struct dbg_var *)items->items[j])->loc.offset == v->loc.offset;
+		if (repeated)
+			continue;
+		/* a negative value as the bits of an unsigned literal: -9223372036854775808LL is not a C constant */
+		const char *value = v->loc.offset >= 0 ? ast_printf("%" PRId64 "LL", v->loc.offset)
+						       : ast_printf("(int64_t)%" PRIu64 "ULL", (uint64_t)v->loc.offset);
+		cases = ast_printf("%scase %s: _n = %s; break; ", cases, value, emit_c_string(v->name));
+	}
+	return ast_printf("({ int64_t _e = %s; const char *_n = NULL; switch (_e) { %sdefault: break; } "
+			  "if (_n) _stp_strlcpy(%s, _n); else _stp_snprintf(%s, MAXSTRINGLEN, \"%%lld\", (long long)_e); "
+			  "(const char *)%s; })",
+			  gen_expr(g, n->u.call.args.items[0]), cases, slot, slot, slot);
+}
+
 static const char *gen_call(struct codegen *g, struct node *n)
 {
 	switch ((enum builtin)n->u.call.builtin) {
@@ -592,6 +615,8 @@ static const char *gen_call(struct codegen *g, struct node *n)
 		return gen_print(g, n, string_slot(g), true, true);
 	case BUILTIN_CONST:
 		return ast_printf("((int64_t)(%s))", ((struct node *)n->u.call.args.items[0])->u.str);
+	case BUILTIN_ENUMNAME:
+		return gen_enumname(g, n);
 	case BUILTIN_NONE:
 		break;
 	}

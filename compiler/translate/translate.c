@@ -845,6 +845,8 @@ static bool effects_node(struct ast_walker *w, struct node *n)
 			/* C written by the user: assume it does both, as embedded C outside the tapset */
 			fx->prints = fx->regs = true;
 			break;
+		case BUILTIN_ENUMNAME:
+			break;
 		case BUILTIN_NONE:
 			if (n->u.call.func)
 				function_effects(n->u.call.func, fx);
