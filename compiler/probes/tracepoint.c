@@ -33,6 +33,7 @@
 #include "diag.h"
 #include "probes.h"
 #include "targetvar.h"
+#include "tracepoint.h"
 
 /* What the trace headers say about one event. */
 struct tp_info {
@@ -166,9 +167,9 @@ static struct tp_info *header_info(struct session *s, const char *name)
 	return NULL;
 }
 
-/* The arguments of the tracepoint whose typedef is td, named from __bpf_trace_CLASS. */
+/* The arguments of the tracepoint whose typedef is td, named from __bpf_trace_CLASS unless positional ($arg1...). */
 static struct target_scope *tp_scope(struct debuginfo *di, struct dbg_type *td, const char *name, const char *class_name,
-				     int *nargs)
+				     bool positional, int *nargs)
 {
 	struct target_scope *sc = ast_alloc(sizeof(*sc));
 	sc->di = di;
@@ -178,7 +179,8 @@ static struct target_scope *tp_scope(struct debuginfo *di, struct dbg_type *td, 
 	const struct vec *params = fn && fn->kind == DBG_FUNC ? dbg_type_members(fn) : NULL;
 	struct vec named = {0};
 	struct vec funcs = {0};
-	dbg_functions(di, ast_printf("__bpf_trace_%s", class_name ? class_name : name), NULL, false, &funcs);
+	if (!positional)
+		dbg_functions(di, ast_printf("__bpf_trace_%s", class_name ? class_name : name), NULL, false, &funcs);
 	if (funcs.n)
 		dbg_variables(di, funcs.items[0], ((struct dbg_func *)funcs.items[0])->addr, &named);
 	*nargs = 0;
@@ -218,20 +220,28 @@ struct tp_point {
 	int nargs;             /* arguments its probe function takes */
 };
 
-/* The probe on tracepoint name (its btf_trace_ typedef td), of module (NULL: the kernel). */
-static struct resolved_probe *tp_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
-				       const char *name, const char *system, const char *class_name, const char *module)
+struct resolved_probe *tracepoint_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
+				       const char *pp, const char *class_name, const char *module, bool positional)
 {
 	struct resolved_probe *r = ast_alloc(sizeof(*r));
 	*r = *tmpl;
 	struct tp_point *tp = ast_alloc(sizeof(*tp));
 	r->provider = &probe_tracepoint;
 	r->data = tp;
-	tp->name = name;
+	tp->name = td->name + strlen("btf_trace_");
 	tp->module = module;
-	r->pp = system ? ast_printf("kernel.trace(\"%s:%s\")", system, name) : ast_printf("kernel.trace(\"%s\")", name);
-	r->scope = tp_scope(di, td, name, class_name, &tp->nargs);
+	r->pp = pp;
+	r->scope = tp_scope(di, td, tp->name, class_name, positional, &tp->nargs);
 	return r;
+}
+
+/* The probe on tracepoint name (its btf_trace_ typedef td), of module (NULL: the kernel). */
+static struct resolved_probe *tp_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
+				       const char *name, const char *system, const char *class_name, const char *module)
+{
+	const char *pp = system ? ast_printf("kernel.trace(\"%s:%s\")", system, name)
+				: ast_printf("kernel.trace(\"%s\")", name);
+	return tracepoint_probe(tmpl, di, td, pp, class_name, module, false);
 }
 
 /*
