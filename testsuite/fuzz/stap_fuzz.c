@@ -8,7 +8,17 @@
  *     stap -p2 -r testsuite/fake-kernel -e SCRIPT -- ARGS...
  *
  * against the stand-in kernel tree, so probes that need debuginfo fail at
- * once instead of reading a real kernel's DWARF. The compiler keeps a
+ * once instead of reading a real kernel's DWARF.
+ *
+ * Built with STAP_FUZZ_KERNEL (the stap-fuzz-kernel executable), it
+ * elaborates against a real kernel's types instead:
+ *
+ *     stap -p2 -r RELEASE --debuginfo=btf|dwarf -e SCRIPT -- ARGS...
+ *
+ * RELEASE from $STAP_FUZZ_RELEASE (default the cloud kernel), DWARF when
+ * the script starts with "#dwarf" (a comment, so mutations keep it or drop
+ * it), else BTF: target-variable paths, @cast, autocast locals and the
+ * suggestions of pass 2 meet real structs (testsuite/fuzz/kernel-corpus). The compiler keeps a
  * script's state in its session, so one process takes many inputs: every
  * file named on the command line, or under AFL++ (afl-clang-fast) its
  * persistent loop, FUZZ_INPUTS_PER_PROCESS inputs before a fresh process
@@ -34,6 +44,16 @@ const char *__asan_default_options(void)
 /* Script arguments taken from one input at most. */
 #define FUZZ_MAX_ARGS 8
 
+#ifdef STAP_FUZZ_KERNEL
+/* stap, -p2, -r RELEASE, --debuginfo=KIND, -e SCRIPT, --: the arguments before the script's own. */
+#define FUZZ_FIXED_ARGS 8
+/* The kernel whose types the inputs elaborate against unless $STAP_FUZZ_RELEASE names another. */
+#define FUZZ_DEFAULT_RELEASE "6.1.0-56-cloud-amd64"
+#else
+/* stap, -p2, -r FAKE-KERNEL, -e SCRIPT, --: the arguments before the script's own. */
+#define FUZZ_FIXED_ARGS 7
+#endif
+
 /* Inputs one process takes under AFL++'s persistent mode before it starts afresh. */
 #define FUZZ_INPUTS_PER_PROCESS 64
 
@@ -51,11 +71,19 @@ static int fuzz_one(const char *path)
 	buf[len] = '\0';
 
 	/* "--": an argument like "-p4" stays a script argument, never an option. */
-	char *stap_argv[7 + FUZZ_MAX_ARGS + 1] = {
+#ifdef STAP_FUZZ_KERNEL
+	const char *release = getenv("STAP_FUZZ_RELEASE");
+	char *stap_argv[FUZZ_FIXED_ARGS + FUZZ_MAX_ARGS + 1] = {
+		"stap", "-p2", "-r", (char *)(release && *release ? release : FUZZ_DEFAULT_RELEASE),
+		strncmp(buf, "#dwarf", 6) ? "--debuginfo=btf" : "--debuginfo=dwarf", "-e", buf, "--",
+	};
+#else
+	char *stap_argv[FUZZ_FIXED_ARGS + FUZZ_MAX_ARGS + 1] = {
 		"stap", "-p2", "-r", STAPC_SOURCE_DIR "/testsuite/fake-kernel", "-e", buf, "--",
 	};
-	int n = 7;
-	for (size_t i = 0; i < len && n < 7 + FUZZ_MAX_ARGS; i++)
+#endif
+	int n = FUZZ_FIXED_ARGS;
+	for (size_t i = 0; i < len && n < FUZZ_FIXED_ARGS + FUZZ_MAX_ARGS; i++)
 		if (buf[i] == '\0')
 			stap_argv[n++] = buf + i + 1;
 	stap_argv[n] = NULL;
