@@ -47,6 +47,13 @@ struct diag_state {
 	FILE *out;                     /* the diagnostic being composed (an open_memstream) */
 	char *out_buf;                 /* its text */
 	size_t out_len;                /* its length */
+	struct vec reported;           /* of struct diag_record *: every error, for diag_print_catalogue */
+};
+
+/* An error as reported: where, and what. */
+struct diag_record {
+	struct srcloc loc;             /* where it was reported */
+	const char *message;           /* its text (an arena copy) */
 };
 
 /*
@@ -297,6 +304,11 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 		fputs("stap: out of memory\n", stderr);
 		exit(1);
 	}
+	if (level == DIAG_ERROR || promoted) {
+		struct diag_record *r = ast_alloc(sizeof(*r));
+		*r = (struct diag_record){.loc = loc, .message = promoted ? ast_printf("%s [-W]", msg) : ast_strdup(msg)};
+		vec_push(&cur()->reported, r);
+	}
 	print_one(promoted ? "error" : level_names[level], loc,
 		  promoted ? ast_printf("%s [-W]", msg) : msg);
 	free(msg);
@@ -321,6 +333,19 @@ int diag_muted_errors(void)
 int diag_error_count(void)
 {
 	return cur()->error_count;
+}
+
+void diag_print_catalogue(FILE *out)
+{
+	for (int i = 0; i < cur()->reported.n; i++) {
+		struct diag_record *r = cur()->reported.items[i];
+		char *text = (char *)ast_strdup(r->message);
+		for (char *p = text; *p; p++)
+			if (*p == '\t' || *p == '\n')
+				*p = ' ';
+		fprintf(out, "%s\t%d\t%d\t%s\n", r->loc.file ? r->loc.file : "-", r->loc.file ? r->loc.line : 0,
+			r->loc.file ? r->loc.col : 0, text);
+	}
 }
 
 bool diag_failed(void)

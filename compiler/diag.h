@@ -113,6 +113,14 @@ int diag_error_count(void);
 bool diag_failed(void);
 
 /*
+ * Every error reported so far (not muted ones, each once, with -W's
+ * warnings), one a line: FILE, LINE, COLUMN and MESSAGE separated by tabs
+ * ("-" and 0 for an error without a place), the message's own tabs and
+ * newlines as spaces: --semantic-keep-going's catalogue.
+ */
+void diag_print_catalogue(FILE *out);
+
+/*
  * Trying something that may not fit (a wildcard family's candidate point):
  * diag_mute(1) drops every diagnostic until diag_mute(-1), counting the
  * errors in diag_muted_errors() instead of diag_error_count().

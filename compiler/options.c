@@ -116,6 +116,11 @@ static void usage(FILE *out)
 		"                whether process.function probes go after the prologue (default auto)\n"
 		"  --skip-badvars a target variable that cannot be read at a probe point reads as 0 (or \"\"),\n"
 		"                with a warning, instead of being an error\n"
+		"  --debug       build the module with full debug information (-g), keep the build\n"
+		"                directory (named on stderr) and run pahole on the module if installed\n"
+		"  --semantic-keep-going\n"
+		"                pass 2 goes on after an error, then lists every error it found,\n"
+		"                one a line: FILE, LINE, COLUMN, MESSAGE separated by tabs\n"
 		"  --example     the script is the name of an example script (NAME or NAME.stp), looked for\n"
 		"                in stapc's examples and SystemTap's (/usr/share/doc/systemtap*/examples)\n"
 		"  --adapt       (stapc's own) a member, function or parameter the target kernel no longer\n"
@@ -236,7 +241,7 @@ enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGIN
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
-		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR };
+		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR, OPT_SEMANTIC_KEEP_GOING, OPT_DEBUG };
 
 static const struct option long_options[] = {
 	{"remote", required_argument, NULL, OPT_REMOTE},
@@ -248,10 +253,12 @@ static const struct option long_options[] = {
 	{"poison-cache", no_argument, NULL, OPT_POISON_CACHE},
 	{"clean-cache", no_argument, NULL, OPT_CLEAN_CACHE},
 	{"debuginfo", required_argument, NULL, OPT_DEBUGINFO},
+	{"debug", no_argument, NULL, OPT_DEBUG}, /* its own option: an exact name is never an abbreviation */
 	{"sysroot", required_argument, NULL, OPT_SYSROOT},
 	{"ldd", no_argument, NULL, OPT_LDD},
 	{"all-modules", no_argument, NULL, OPT_ALL_MODULES},
 	{"skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS},
+	{"semantic-keep-going", no_argument, NULL, OPT_SEMANTIC_KEEP_GOING},
 	{"adapt", no_argument, NULL, OPT_ADAPT},
 	{"example", no_argument, NULL, OPT_EXAMPLE},
 	{"prologue-searching", optional_argument, NULL, OPT_PROLOGUE},
@@ -452,6 +459,13 @@ static int option_translate(struct session *s, struct cmdline *c, int opt, const
 			fprintf(stderr, "stap: invalid --prologue-searching '%s' (expected always, never or auto)\n", arg);
 			return STAP_EXIT_USAGE;
 		}
+		return -1;
+	case OPT_DEBUG:
+		s->debug_build = true;
+		s->keep_tmpdir = true;
+		return -1;
+	case OPT_SEMANTIC_KEEP_GOING:
+		s->semantic_keep_going = true;
 		return -1;
 	case OPT_SKIP_BADVARS:
 		s->skip_badvars = true;

@@ -153,6 +153,10 @@ static int run_passes(struct session *s)
 				pass_table[i].verb, now_ms() - start, peak_rss_kib(),
 				ok && !diag_failed() ? "" : " (failed)");
 		if (!ok || diag_failed()) {
+			if (i + 1 == 2 && s->semantic_keep_going) {
+				fprintf(stderr, "Semantic errors (file, line, column, message, tab-separated):\n");
+				diag_print_catalogue(stderr);
+			}
 			fprintf(stderr, "Pass %d: failed.%s\n", i + 1,
 				i + 1 == 4 && !s->keep_tmpdir ? " (use -k to keep the build directory)" : "");
 			return STAP_EXIT_FAILURE;

@@ -83,6 +83,8 @@ struct session {
 	bool flight_recorder;     /* -F: start the probes and detach (staprun -L, or -D with -o) */
 	int prologue_searching;   /* --prologue-searching / -P: an enum dbg_prologue_mode */
 	bool skip_badvars;        /* --skip-badvars: a target variable that cannot be read here reads as 0 */
+	bool semantic_keep_going; /* --semantic-keep-going: pass 2 runs every step, then lists every error */
+	bool debug_build;         /* --debug: the module with -g, the build directory kept, pahole's report */
 	bool adapt;               /* --adapt: what the target no longer has is replaced by a unique suggestion */
 	struct vec adapted;       /* of struct node *: target expressions --adapt rewrote (warned once each) */
 	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */

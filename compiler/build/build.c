@@ -210,6 +210,25 @@ static bool run_kbuild(struct session *s, const char *ko)
 	return true;
 }
 
+/*
+ * --debug: where the build's files are (the generated C, the objects, the
+ * log), and pahole's layout of the module's structures, when pahole is
+ * installed, beside them.
+ */
+static void debug_report(struct session *s, const char *ko)
+{
+	fprintf(stderr, "stap: --debug: %s built with -g; the build directory is kept: %s\n", ko, s->tmpdir);
+	const char *layout = ast_printf("%s/%s.pahole", s->tmpdir, s->module_name);
+	char *argv[] = {"pahole", (char *)ko, NULL};
+	int rc = run_logged(argv, layout, NULL);
+	if (rc == 0)
+		fprintf(stderr, "stap: --debug: pahole's layout of the module's structures: %s\n", layout);
+	else if (rc == 127 || rc < 0)
+		fprintf(stderr, "stap: --debug: pahole is not installed (apt-get install pahole): no layout report\n");
+	else
+		fprintf(stderr, "stap: --debug: pahole failed (exit status %d); its output: %s\n", rc, layout);
+}
+
 bool build_module(struct session *s)
 {
 	struct stat st;
@@ -241,20 +260,23 @@ bool build_module(struct session *s)
 	 * still decodes to source lines. Only when the kernel builds with
 	 * debug info at all.
 	 */
-	const char *debug = "# line tables only: see compiler/build/build.c\nccflags-$(CONFIG_DEBUG_INFO) += -g1\n";
+	const char *debug = s->debug_build ? "# --debug: full debug information\nccflags-y += -g\n"
+					   : "# line tables only: see compiler/build/build.c\nccflags-$(CONFIG_DEBUG_INFO) += -g1\n";
 	const char *kbuild = ast_printf("%sobj-m := %s.o\n%s\n%s", make_args, s->module_name, ccflags, debug);
 	if (!write_text(ast_printf("%s/Kbuild", s->tmpdir), kbuild))
 		return false;
 	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);
 	char key[CACHE_KEY_LEN + 1];
 	bool cacheable = !s->disable_cache && cache_key(s, kbuild, key);
-	/* --poison-cache: build anyway, and replace what the cache holds */
-	if (!cacheable || s->poison_cache || !cache_fetch(s, key, ko)) {
+	/* --poison-cache: build anyway, and replace what the cache holds; --debug: the build's files are wanted */
+	if (!cacheable || s->poison_cache || s->debug_build || !cache_fetch(s, key, ko)) {
 		if (!run_kbuild(s, ko))
 			return false;
 		if (cacheable)
 			cache_store(s, key, ko);
 	}
+	if (s->debug_build)
+		debug_report(s, ko);
 	/* the cache keeps the module unsigned: this run's copy is signed */
 	if (s->sign_module && !sign_module(s, ko))
 		return false;

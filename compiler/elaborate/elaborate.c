@@ -28,28 +28,31 @@ bool elaborate(struct session *s)
 	if (!tapset_load(s))
 		return false;
 	bool ok = probes_derive(s);
-	ok = resolve_program(s) && ok;
-	ok = ok && ctxfunc_mark(s);
-	ok = ok && privilege_check(s);
+	bool resolved = resolve_program(s);
+	ok = resolved && ok;
+	/* --semantic-keep-going: once names resolve, every step runs after another's errors too */
+	bool keep = s->semantic_keep_going;
+	ok = (ok || keep) && ctxfunc_mark(s) && ok;
+	ok = (ok || keep) && privilege_check(s) && ok;
 	if (ok && !s->unoptimized && s->probes.n)
 		optimize_prune_functions(s);
 	/* after the points (probes_derive), before types: procfs $value is a string */
-	ok = ok && targetvar_bind_provided(s);
-	ok = ok && types_infer(s);
-	ok = ok && stats_check(s);
-	ok = ok && regex_elaborate(s);
+	ok = (ok || keep) && targetvar_bind_provided(s) && ok;
+	ok = (ok || keep) && types_infer(s) && ok;
+	ok = (ok || keep) && stats_check(s) && ok;
+	ok = (ok || keep) && regex_elaborate(s) && ok;
 	if (ok && s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
 		return false;
 	}
-	if (!ok || diag_error_count())
+	if (!keep && (!ok || diag_error_count()))
 		return false;
-	optimize_program(s);
+	if (ok && !diag_error_count())
+		optimize_program(s); /* (after errors, under keep, the targets are planned unoptimized) */
 	/* after the optimizer, which sees each probe once: this may split probes per point */
-	if (!targetvar_resolve(s))
+	if (!targetvar_resolve(s) && !keep)
 		return false;
-	if (!enums_resolve_names(s)) /* after the targets: @enumname($var) takes $var's type */
-		return false;
+	enums_resolve_names(s); /* after the targets: @enumname($var) takes $var's type */
 	return diag_error_count() == 0;
 }
 
