@@ -131,6 +131,31 @@ static void _stp_contexts_free(void)
 }
 
 /*
+ * ", called from SITE" for each call an error unwound through, innermost
+ * first, "(N times)" for a recursion ("" for an error in the probe body
+ * itself); past STP_CALL_CHAIN sites, how many calls more. In the
+ * context's chain_buf: the whole error message is cut at STP_MSG_TEXT_MAX.
+ */
+static const char *_stp_call_chain(struct context *c)
+{
+	int used = 0, i;
+
+	BUILD_BUG_ON(sizeof(c->base.chain_buf) < STP_MSG_TEXT_MAX);
+	c->base.chain_buf[0] = '\0';
+	for (i = 0; i < c->base.ncalled; i++) {
+		used += scnprintf(c->base.chain_buf + used, sizeof(c->base.chain_buf) - used, ", called from %s",
+				  c->base.called_from[i]);
+		if (c->base.called_times[i] > 1)
+			used += scnprintf(c->base.chain_buf + used, sizeof(c->base.chain_buf) - used, " (%d times)",
+					  c->base.called_times[i]);
+	}
+	if (c->base.called_more)
+		scnprintf(c->base.chain_buf + used, sizeof(c->base.chain_buf) - used, ", and from %d more call%s",
+			  c->base.called_more, c->base.called_more == 1 ? "" : "s");
+	return c->base.chain_buf;
+}
+
+/*
  * A body ended with c->base.last_error set: report it, and put back the
  * fields the hot path counts on (see _stp_probe_run). Out of line: the
  * common case pays only for the test.
@@ -143,11 +168,13 @@ static noinline void _stp_probe_failed(struct context *c)
 	else if (IS_ENABLED(STP_SUPPRESS_HANDLER_ERRORS))
 		atomic_inc(&_stp_error_count);	/* --suppress-handler-errors: counted, the script goes on */
 	else if (c->base.last_stmt)
-		_stp_session_error("%s near %s", c->base.last_error, c->base.last_stmt);
+		_stp_session_error("%s near %s%s", c->base.last_error, c->base.last_stmt, _stp_call_chain(c));
 	else
 		_stp_session_error("%s", c->base.last_error);
 	c->base.last_error = NULL;
 	c->base.last_stmt = NULL;
+	c->base.ncalled = 0;
+	c->base.called_more = 0;
 	c->base.nesting = 0;
 }
 

@@ -80,12 +80,21 @@ struct _stp_regex_match {
 	char subject[MAXSTRINGLEN];      /* copy of the string matched */
 };
 
+/* Call sites a runtime error names ("called from ..."), innermost first; outer ones are counted. */
+#ifndef STP_CALL_CHAIN
+#define STP_CALL_CHAIN 6
+#endif
+
 struct context;
 struct _stp_probe;
 struct _stp_context {
 	int busy;                      /* 1 while a probe runs on this CPU (only this CPU touches it) */
 	const char *last_error;        /* set by a failing operation; ends the probe; NULL between hits */
 	const char *last_stmt;         /* "operator '/' at t.stp:1:30", for ERROR ... near ...; NULL between hits */
+	const char *called_from[STP_CALL_CHAIN]; /* the call sites an error unwound through, innermost first */
+	int called_times[STP_CALL_CHAIN]; /* how many calls in a row each one stands for (recursion) */
+	int ncalled;                   /* entries of called_from in use; 0 between hits */
+	int called_more;               /* calls unwound through past the STP_CALL_CHAIN entries, only counted */
 	long actionremaining;          /* MAXACTION budget left for this hit */
 	int nesting;                   /* current function call depth; 0 between hits */
 	struct pt_regs *regs;          /* registers at the probe, NULL for begin/end/timer (set unless regless) */
@@ -94,6 +103,7 @@ struct _stp_context {
 	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
 	void *hit_data;                /* procfs: the file's text (struct _stp_strbuf *); uprobes: the struct _stp_uprobe (set only there) */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
+	char chain_buf[256];           /* the call chain of the error being reported: up to STP_MSG_TEXT_MAX (module_main.c) */
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
@@ -450,6 +460,21 @@ static void _stp_error_fmt(struct _stp_context *c, const char *fmt, ...);
  * and returns; its callers unwind as for an error (try does not catch it), and
  * the probe's exit clears it, so the probe ends quietly. */
 static const char _stp_next_unwind[] __attribute__((unused)) = "next";
+
+/*
+ * An error (last_error, with last_stmt already set inside the callee)
+ * returns through the call at site: the call chain the error report shows.
+ */
+static inline void _stp_called_from(struct _stp_context *c, const char *site)
+{
+	if (c->ncalled && c->called_from[c->ncalled - 1] == site && !c->called_more)
+		c->called_times[c->ncalled - 1]++;	/* a recursive call: the same site again */
+	else if (c->ncalled < STP_CALL_CHAIN) {
+		c->called_from[c->ncalled] = site;
+		c->called_times[c->ncalled++] = 1;
+	} else
+		c->called_more++;
+}
 
 /* Output. Text goes to a per-CPU buffer flushed when the probe ends (or when full). */
 static void _stp_print(const char *s);                  /* print a NUL-terminated string */

@@ -357,9 +357,12 @@ static const char *gen_function_call(struct codegen *g, struct node *n)
 		}
 	}
 	const char *slot = fn->type == TYPE_STRING ? string_slot(g) : NULL;
-	/* an error inside the callee that did not say where is reported at the call */
+	/* an error inside the callee that did not say where is reported at the call; one that did names the call */
 	const char *check = ast_printf("if (unlikely(c->base.last_error)) { if (!c->base.last_stmt) "
-				       "c->base.last_stmt = %s; goto %s; } ", emit_c_string(codegen_near(n)),
+				       "c->base.last_stmt = %s; else _stp_called_from(&c->base, %s); goto %s; } ",
+				       emit_c_string(codegen_near(n)),
+				       emit_c_string(ast_printf("'%s' at %s:%d:%d", fn->name, n->loc.file, n->loc.line,
+								n->loc.col)),
 				       fail_label(g));
 	if (embedded) {
 		char *call = ast_printf("function_%s(c%s%s", fn->name, slot ? ", " : "", slot ? slot : "");
@@ -879,6 +882,7 @@ static void gen_try(struct codegen *g, struct node *n)
 		emit_line(g->e, "_stp_strlcpy(%s, c->base.last_error);", codegen_symbol(n->u.try_stmt.var->u.var.sym));
 	emit_line(g->e, "c->base.last_error = NULL;");
 	emit_line(g->e, "c->base.last_stmt = NULL;");
+	emit_line(g->e, "c->base.ncalled = c->base.called_more = 0;");
 	emit_open(g->e, "{");
 	gen_block(g, n->u.try_stmt.handler);
 	emit_close(g->e, "}");
