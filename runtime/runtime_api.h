@@ -483,6 +483,8 @@ static void _stp_print_bytes(const char *s, size_t n);
 static void _stp_print_s64(int64_t v);                  /* decimal, as %lld: printf's plain %d */
 static void _stp_print_u64(u64 v);                      /* decimal, as %llu: printf's plain %u */
 static void _stp_printf(const char *fmt, ...);          /* kernel vsnprintf format */
+/* -D STP_EXECTRACE: "exectrace: FILE:LINE[ in function 'f']" on the output, before each statement runs. */
+#define _stp_exectrace(where) _stp_printf("exectrace: %s\n", where)
 static void _stp_print_flush(void);                     /* normally called by the runtime */
 static void _stp_switch_file(void);                     /* switch_file(): later output to stapio's next file */
 

@@ -890,10 +890,23 @@ static void gen_try(struct codegen *g, struct node *n)
 	emit_close(g->e, "}");
 }
 
+/* -D STP_EXECTRACE: the module reports each statement as it runs (decided here, so other modules carry nothing). */
+static bool exectrace(const struct codegen *g)
+{
+	for (int i = 0; i < g->s->defines.n; i++)
+		if (!strcmp(((struct define *)g->s->defines.items[i])->name, "STP_EXECTRACE"))
+			return true;
+	return false;
+}
+
 static void gen_stmt(struct codegen *g, struct node *n)
 {
 	if (!n)
 		return;
+	if (n->kind != NODE_BLOCK && n->kind != NODE_NULL_STMT && exectrace(g))
+		emit_line(g->e, "_stp_exectrace(%s);",
+			  emit_c_string(ast_printf("%s:%d%s", n->loc.file, n->loc.line,
+						   g->func ? ast_printf(" in function '%s'", g->func->name) : "")));
 	switch (n->kind) {
 	case NODE_BLOCK:
 		emit_open(g->e, "{");
