@@ -57,6 +57,8 @@ static const struct kfeature kfeatures_table[] = {
 	{ "TASK_STATE_UNDERSCORE", KF_HEADER, "include/linux/sched.h", "unsigned int __state;" },
 	/* pde_data() (6.1, 6.12); 5.10 has PDE_DATA(); proc_fs.h */
 	{ "PDE_DATA_LOWER", KF_HEADER, "include/linux/proc_fs.h", "pde_data(" },
+	/* block_device's partition number is in __bd_flags' low byte (6.10+: 6.12); bd_partno before; blk_types.h */
+	{ "BDEV_FLAGS_PARTNO", KF_HEADER, "include/linux/blk_types.h", "atomic_t __bd_flags;" },
 	/* linux/trace_recursion.h, which ftrace entry hooks need (5.11+: 6.1, 6.12; 5.10 keeps it in kernel/trace/): the file */
 	{ "TRACE_RECURSION_H", KF_FILE, "include/linux/trace_recursion.h", NULL },
 };

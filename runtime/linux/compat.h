@@ -17,6 +17,8 @@
 #include <linux/sched.h>
 #include <linux/uprobes.h>
 #include <linux/err.h>
+#include <linux/blk_types.h>
+#include <linux/uaccess.h>
 
 /* The .llseek of a file that cannot seek: no_llseek where the kernel has it, NULL (the same since 6.12) where not. */
 #ifdef STP_HAVE_NO_LLSEEK
@@ -42,6 +44,21 @@ static inline void *_stp_pde_data(const struct inode *inode)
 	return pde_data(inode);
 #else
 	return PDE_DATA(inode);
+#endif
+}
+
+/* A block device's partition number (0: the whole disk), read without faulting; false if it cannot be read. */
+static inline bool _stp_bdev_partno_nofault(const struct block_device *bdev, u8 *partno)
+{
+#ifdef STP_HAVE_BDEV_FLAGS_PARTNO
+	atomic_t flags;
+
+	if (copy_from_kernel_nofault(&flags, &bdev->__bd_flags, sizeof(flags)))
+		return false;
+	*partno = atomic_read(&flags) & BD_PARTNO;
+	return true;
+#else
+	return !copy_from_kernel_nofault(partno, &bdev->bd_partno, sizeof(*partno));
 #endif
 }
 
