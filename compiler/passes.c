@@ -51,6 +51,11 @@ static bool parse_pass(struct session *s)
 	if (s->timeout_s)	/* SystemTap's shortcut for this probe */
 		parse_extra(s, "<input -T>", ast_printf("probe timer.s(%ld) { exit() }", s->timeout_s));
 	preprocess_end(s);
+	struct ast_file *f = s->script;
+	/* SystemTap refuses a script with nothing left once %( %) and @define are done (pass 1) */
+	if (!diag_error_count() && !f->globals.n && !f->functions.n && !f->probes.n && !f->embedded.n)
+		diag_error((struct srcloc){.file = s->script_path},
+			   "the script is empty after preprocessing: no probe, function or global is left");
 	/* stap.pass1b: stapc parses the tapset library in pass 2, the files a probe
 	 * point or function needs (elaborate/tapset.c); this is the point before it. */
 	STAPC_MARK1(stap, pass1b, s);

@@ -428,6 +428,9 @@ static void define_macro(struct pp_state *pp, const struct pp_token *at)
 	struct pp_macro *m = ast_alloc(sizeof(*m));
 	m->name = name.val.text;
 	m->loc = name.loc;
+	/* "@define" always starts a definition, so such a macro could never be used (the rest is still read) */
+	if (!strcmp(m->name, "define"))
+		diag_error(name.loc, "'define' cannot name a macro: '@define' always starts a definition");
 
 	kind = pull(pp, &t);
 	if (kind == '(') {
@@ -1001,8 +1004,8 @@ static bool cond_atom(struct cond_parser *cp)
 		return holds;
 	}
 	if (!strcmp(name, "guru_mode")) {
-		if (rstr) {
-			diag_error(rloc, "'guru_mode' is compared with a number (0 or 1)");
+		if (rstr || (rnum != 0 && rnum != 1)) {
+			diag_error(rloc, "'guru_mode' is compared with 0 or 1");
 			cp->failed = true;
 			return false;
 		}
@@ -1078,6 +1081,8 @@ static int skip_branch(struct pp_state *pp, bool stop_at_else, struct srcloc ope
 			if (depth == 0)
 				return PP_END;
 			depth--;
+		} else if (kind == PP_THEN && depth == 0) {
+			diag_error(t.loc, "a second '%%?' in the same conditional");
 		} else if (kind == PP_ELSE && depth == 0) {
 			if (stop_at_else)
 				return PP_ELSE;
@@ -1146,7 +1151,10 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 			conditional(pp, &t);
 			continue;
 		case PP_THEN:
-			diag_error(t.loc, "'%%?' without a '%%(' condition before it");
+			if (top)
+				diag_error(t.loc, "a second '%%?' in the same conditional");
+			else
+				diag_error(t.loc, "'%%?' without a '%%(' condition before it");
 			continue;
 		case PP_ELSE:
 			if (!top) {
