@@ -898,7 +898,13 @@ primary:
  */
 target:
 	TARGET_VAR                   { $$ = targetvar_new(@1, $1.text); }
-|	AT_NAME '(' opt_args ')'     { $$ = targetvar_at_operator(@1, $1.text, &$3); }
+|	AT_NAME '(' opt_args ')'     {
+		/* raw kernel reads and registers are guru-only, as in SystemTap (pass 1) */
+		bool raw = !strcmp($1.text, "@kderef") || !strcmp($1.text, "@kregister");
+		if (raw && !ps->is_tapset && ps->session && !ps->session->guru)
+			diag_error(@1, "%s reads the kernel's raw memory or registers: it needs guru mode (-g)", $1.text);
+		$$ = targetvar_at_operator(@1, $1.text, &$3);
+	}
 |	target ARROW member_name     { $$ = targetvar_add_field($1, @2, $3.text); }
 |	IDENT ARROW member_name      { $$ = targetvar_add_field(new_var(@1, $1.text), @2, $3.text); }
 |	IDENT '(' opt_args ')' ARROW member_name {
