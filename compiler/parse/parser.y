@@ -88,6 +88,7 @@ struct parse_state {
 	char open[PARSE_MAX_NESTING]; /* brackets ( [ { open before the latest token, innermost last */
 	int nopen;                /* how many are open (may exceed the array: only counted) */
 	int block_before;         /* brackets open up to the innermost '{' before the latest token */
+	bool comment_before;      /* scanner: a comment was skipped since the latest token */
 };
 }
 

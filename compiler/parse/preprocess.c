@@ -152,6 +152,7 @@ static int pull(struct pp_state *pp, struct pp_token *t)
 	memset(&val, 0, sizeof(val));
 	t->kind = lex_raw(&val, &t->loc, pp->scanner);
 	t->val = val.tok;
+	t->after_comment = lex_take_comment_before(pp->scanner);
 	if (!t->kind) {
 		pp->at_eof = true;
 		pp->eof_loc = t->loc;
@@ -1125,11 +1126,21 @@ static void conditional(struct pp_state *pp, const struct pp_token *open)
 		push_cond(pp, open->loc, true);
 }
 
+/* --compatible older than 2.0: literals with a comment between them are not glued (NEWS, 2.0). */
+static bool glue_needs_no_comment(const struct session *s)
+{
+	int major = 0;
+	return s && s->compatible && sscanf(s->compatible, "%d", &major) == 1 && major < 2;
+}
+
 /* Adjacent string literals are one: "a" "b" is "ab" (also after macro and argument expansion). */
 static void join_strings(struct pp_state *pp, struct pp_token *t)
 {
 	struct pp_token next;
 	while (expand_next(pp, &next) == STRING) {
+		if (next.after_comment && glue_needs_no_comment(pp->ps->session))
+			diag_error(next.loc, "string literals with a comment between them are glued only from "
+				   "SystemTap 2.0 (--compatible=%s here)", pp->ps->session->compatible);
 		t->val.str = ast_printf("%s%s", t->val.str, next.val.str);
 		t->val.text = ast_printf("%s %s", t->val.text, next.val.text);
 	}
