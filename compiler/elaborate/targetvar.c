@@ -636,8 +636,11 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 	case NODE_ENTRY:
 		return autocast_type(cx, n->u.at_op.operand, why);
 	case NODE_TERNARY: {
-		struct dbg_type *t = autocast_type(cx, n->u.ternary.then, why);
-		return t ? t : autocast_type(cx, n->u.ternary.otherwise, why);
+		/* both branches must agree, as the assignments to a local must */
+		struct vec branches = {0};
+		vec_push(&branches, n->u.ternary.then);
+		vec_push(&branches, n->u.ternary.otherwise);
+		return agreed_type(cx, &branches, ast_printf("'%s'", ast_expr_text(n)), why);
 	}
 	case NODE_VAR: {
 		struct symbol *sym = n->u.var.sym;
