@@ -1257,6 +1257,9 @@ static bool plan_body(struct tv_ctx *cx)
 			}
 		} else if (n->u.target.provided_type != TYPE_UNKNOWN && is_written(cx, n) && !check_write(cx, n, pl)) {
 			ok = false;
+		} else if (pl->provided && pl->provided->writeonly_why && !is_written(cx, n)) {
+			diag_error(n->loc, "%s", pl->provided->writeonly_why);
+			ok = false;
 		} else if (cx->scope && cx->scope->is_return && !pl->provided && reads_probed_state(cx, n)) {
 			/* read at entry: plan it again against the entry state (same variables, no $return) */
 			struct tv_plan *entry = n->u.target.base >= TARGET_BASE_PARMS ? plan_vars(cx, n) : plan_target(cx, n);
