@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "debuginfo.h"
+#include "kindex.h"
 
 /* A function symbol of the ELF symbol table. */
 struct elf_sym {
@@ -583,6 +584,52 @@ static void walk_inlines(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, Dw
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* Note every inline instance under die (as walk_inlines reaches them) in t. */
+static void note_inlines(Dwarf_Die *die, uint64_t cu, struct kindex_inlines *t)
+{
+	Dwarf_Die child;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_inlined_subroutine) {
+			const char *name = dwarf_diename(&child);
+			if (name)
+				kindex_inline_note(t, name, cu);
+		}
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block)
+			note_inlines(&child, cu, t);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
+{
+	struct dwarf_state *st = di->priv;
+	struct kindex_inlines t = {0};
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Elf_Data *info = NULL;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	if (elf_getshdrstrndx(st->elf, &shstrndx) == 0)
+		while ((scn = elf_nextscn(st->elf, scn))) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(st->elf, shstrndx, sh.sh_name) : NULL;
+			if (name && !strcmp(name, ".debug_info"))
+				info = elf_rawdata(scn, NULL);
+		}
+	uint64_t total = info ? info->d_size : 0;
+	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(st->dw, off + hsize, &cu))
+			note_inlines(&cu, off + hsize, &t);
+		kindex_progress(w, off, total);
+		off = next;
+	}
+	kindex_add_inlines(w, &t);
+	return true;
+}
+
 /*
  * Whether any source file of the CU (its line table's list: the .c file and
  * every header it includes) matches file_glob. A function is declared in
@@ -608,6 +655,17 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 	if (want_inline) {
 		/* a .c file pattern limits the walk to that compilation unit */
 		bool c_file = file_glob && strlen(file_glob) > 2 && !strcmp(file_glob + strlen(file_glob) - 2, ".c");
+		struct vec cus = {0};
+		if (kindex_inline_cus(di->index, pattern, &cus)) {
+			/* the index names the CUs holding an instance: walk only those, in the same order */
+			for (int i = 0; i < cus.n; i++) {
+				Dwarf_Die cu;
+				if (dwarf_offdie(st->dw, (Dwarf_Off)(uintptr_t)cus.items[i], &cu) &&
+				    (!c_file || file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu)))))
+					walk_inlines(di, &cu, &cu, NULL, pattern, file_glob, out);
+			}
+			return;
+		}
 		Dwarf_Off off = 0, next;
 		size_t hsize;
 		while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {

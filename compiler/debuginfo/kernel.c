@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "kernel.h"
+#include "kindex.h"
 
 /* One opened target binary, by module name and source. */
 struct cached {
@@ -655,6 +656,44 @@ static void load_exports(struct session *s, struct debuginfo *di, const char *mo
 	vec_sort(&di->exported, compare_names);
 }
 
+static bool build_btf_index(void *arg, struct kindex_writer *w)
+{
+	unsigned char *raw;
+	size_t len;
+	if (dbg_btf_extract(arg, &raw, &len))
+		return false;
+	kindex_add(w, KINDEX_BTF, raw, len);
+	free(raw);
+	return true;
+}
+
+static bool build_dwarf_index(void *arg, struct kindex_writer *w)
+{
+	return dbg_dwarf_index(arg, w);
+}
+
+/*
+ * The kernel image's debuginfo at path, through its index (kindex.c) when
+ * there is one: BTF from the index's copy instead of the decompressed
+ * vmlinuz; DWARF with the index of its inline instances.
+ */
+static struct debuginfo *open_kernel(struct session *s, const char *path, enum dbg_source source, const char **err)
+{
+	if (source == DBG_SOURCE_DWARF) {
+		struct debuginfo *di = dbg_open_dwarf(path, err);
+		if (di)
+			di->index = kindex_open(s->release, "dwarf", path, build_dwarf_index, di);
+		return di;
+	}
+	const void *raw;
+	size_t len;
+	struct kindex *k = strncmp(path, "/sys/", 5)
+		? kindex_open(s->release, "btf", path, build_btf_index, (void *)path) : NULL;
+	if (kindex_section(k, KINDEX_BTF, &raw, &len))
+		return dbg_open_btf_raw(path, raw, len, err);
+	return dbg_open_btf(path, NULL, err);
+}
+
 static struct debuginfo *open_cached(struct session *s, const char *module, enum dbg_source source, const char **err)
 {
 	struct vec *cache = &kernel_files(s)->opened;
@@ -682,7 +721,9 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 		*err = c->err;
 		return NULL;
 	}
-	if (source == DBG_SOURCE_DWARF) {
+	if (!strcmp(module, "kernel")) {
+		c->di = open_kernel(s, path, source, &c->err);
+	} else if (source == DBG_SOURCE_DWARF) {
 		c->di = dbg_open_dwarf(path, &c->err);
 	} else {
 		struct debuginfo *base = NULL;

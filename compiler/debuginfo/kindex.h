@@ -1,0 +1,81 @@
+/*
+ * kindex.h - the per-kernel index: what pass 2 asks of a kernel's BTF and
+ * DWARF, built once per kernel, kept as a memory-mapped file, checked on
+ * every open and rebuilt when stale or corrupt. docs/internals.md describes
+ * the file.
+ */
+#ifndef STAPC_DEBUGINFO_KINDEX_H
+#define STAPC_DEBUGINFO_KINDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+
+/* The sections an index can hold. */
+enum kindex_section_id {
+	KINDEX_BTF = 1,          /* the raw .BTF of vmlinux, as vmlinuz holds it compressed */
+	KINDEX_INLINE_NAMES = 2, /* NUL-separated names of inlined functions, sorted by strcmp */
+	KINDEX_INLINE_ENTRIES = 3, /* struct kindex_inline per name, in the same order */
+	KINDEX_INLINE_CUS = 4,   /* uint64_t CU DIE offsets, each entry's run ascending */
+	KINDEX_SECTION_MAX = 5,
+};
+
+/* One inlined function's name and the compilation units with an inline instance of it. */
+struct kindex_inline {
+	uint32_t name;  /* offset in KINDEX_INLINE_NAMES */
+	uint32_t first; /* first index in KINDEX_INLINE_CUS */
+	uint32_t count; /* how many CU offsets */
+};
+
+struct kindex;
+struct kindex_writer;
+
+/* Fills an index being built: adds sections with kindex_add; false if it could not (no index then). */
+typedef bool (*kindex_build_fn)(void *arg, struct kindex_writer *w);
+
+/* Is the index in use? ($STAPC_KINDEX=off turns it off, to compare against the paths without it.) */
+bool kindex_enabled(void);
+
+/*
+ * The index named kind ("btf", "dwarf") of kernel release, built from the
+ * file source: the stored one when its key (release, kind, source's
+ * build-id when it is an ELF file, its device, inode, size and mtime) and
+ * checksums match, else built now by build (saying so on stderr) and
+ * stored for the next run. NULL when disabled or build fails.
+ */
+struct kindex *kindex_open(const char *release, const char *kind, const char *source, kindex_build_fn build,
+			   void *arg);
+
+/* Section id's bytes; false if the index has none. */
+bool kindex_section(const struct kindex *k, enum kindex_section_id id, const void **data, size_t *len);
+
+/* Add a section (copied) to the index being built. */
+void kindex_add(struct kindex_writer *w, enum kindex_section_id id, const void *data, size_t len);
+
+/* Report how far a build is (done of total); shown once a build has taken over a second. */
+void kindex_progress(struct kindex_writer *w, uint64_t done, uint64_t total);
+
+/*
+ * The CU DIE offsets, ascending and each once, of the compilation units
+ * holding an inline instance of a function matching pattern (a glob or a
+ * name), appended to out as uint64_t values cast to void *. False if the
+ * index has no inline table (the caller walks every CU).
+ */
+bool kindex_inline_cus(const struct kindex *k, const char *pattern, struct vec *out);
+
+/* The inline table while it is built: names as they are met, each with its CUs. */
+struct kindex_inlines {
+	struct strmap by_name; /* name -> struct vec of CU DIE offsets (uint64_t cast to void *) */
+	struct vec names;      /* of const char *: each name once */
+};
+/* Note an inline instance of name in the CU at DIE offset cu (CUs are met in ascending order). */
+void kindex_inline_note(struct kindex_inlines *t, const char *name, uint64_t cu);
+/* Add the table as the three KINDEX_INLINE_* sections. */
+void kindex_add_inlines(struct kindex_writer *w, struct kindex_inlines *t);
+
+/* The directory indexes live in: $STAPC_KINDEX_DIR, /var/cache/stapc/kindex, or the user's cache. */
+const char *kindex_dir(void);
+
+#endif
