@@ -248,6 +248,8 @@ struct debuginfo {
 /* Open path's DWARF; NULL (and *err set) if it has none or cannot be read. */
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err);
 struct kindex_writer;
+/* dbg_open_dwarf with the kernel's index: its symbol table and inline instances from there. */
+struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index, const char **err);
 /* Fill an index of the kernel's DWARF (kindex.c): the CUs holding each inlined function. */
 bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w);
 /* The raw .BTF of an ELF file, a raw BTF file or a bzImage, malloc'd into *out; NULL or why not. */

@@ -627,6 +627,50 @@ bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
 		off = next;
 	}
 	kindex_add_inlines(w, &t);
+	/* the symbol table, sorted as read_symbols sorts it */
+	struct kindex_symbol *syms = calloc(st->nsyms + 1, sizeof(*syms));
+	size_t names_len = 0;
+	for (size_t i = 0; i < st->nsyms; i++)
+		names_len += strlen(st->syms[i].name) + 1;
+	char *names = malloc(names_len + 1);
+	if (!syms || !names)
+		abort();
+	size_t at = 0;
+	for (size_t i = 0; i < st->nsyms; i++) {
+		syms[i] = (struct kindex_symbol){at, st->syms[i].addr, st->syms[i].size};
+		strcpy(names + at, st->syms[i].name);
+		at += strlen(st->syms[i].name) + 1;
+	}
+	kindex_add(w, KINDEX_SYMBOLS, syms, st->nsyms * sizeof(*syms));
+	kindex_add(w, KINDEX_SYMBOL_NAMES, names, names_len);
+	free(syms);
+	free(names);
+	return true;
+}
+
+/* The symbol table from index k; false if it has none (or one that does not hold together). */
+static bool indexed_symbols(struct dwarf_state *st, const struct kindex *k)
+{
+	const void *syms_v, *names_v;
+	size_t syms_len, names_len;
+	if (!kindex_section(k, KINDEX_SYMBOLS, &syms_v, &syms_len) ||
+	    !kindex_section(k, KINDEX_SYMBOL_NAMES, &names_v, &names_len) || !names_len ||
+	    ((const char *)names_v)[names_len - 1])
+		return false;
+	const struct kindex_symbol *syms = syms_v;
+	size_t n = syms_len / sizeof(*syms);
+	st->syms = malloc((n + 1) * sizeof(*st->syms));
+	if (!st->syms)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		if (syms[i].name >= names_len) {
+			free(st->syms);
+			st->syms = NULL;
+			return false;
+		}
+		st->syms[i] = (struct elf_sym){(const char *)names_v + syms[i].name, syms[i].addr, syms[i].size};
+	}
+	st->nsyms = n;
 	return true;
 }
 
@@ -1435,6 +1479,11 @@ static Dwarf *open_relocatable(struct dwarf_state *st, const char *path)
 
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 {
+	return dbg_open_dwarf_indexed(path, NULL, err);
+}
+
+struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index, const char **err)
+{
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -1461,8 +1510,10 @@ struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 		if (!st->cfi)
 			st->cfi = dwarf_getcfi_elf(elf);
 	}
-	read_symbols(st);
+	if (!indexed_symbols(st, index))
+		read_symbols(st);
 	struct debuginfo *di = ast_alloc(sizeof(*di));
+	di->index = index;
 	di->source = DBG_SOURCE_DWARF;
 	di->path = path;
 	di->ops = &dwarf_ops;

@@ -30,6 +30,7 @@
 
 #include "kernel.h"
 #include "kindex.h"
+#include "ktext.h"
 
 /* One opened target binary, by module name and source. */
 struct cached {
@@ -669,7 +670,9 @@ static bool build_btf_index(void *arg, struct kindex_writer *w)
 
 static bool build_dwarf_index(void *arg, struct kindex_writer *w)
 {
-	return dbg_dwarf_index(arg, w);
+	struct debuginfo *di = arg;
+	ktext_index(di->path, w); /* a vmlinux without __mcount_loc: ktext reads it each time */
+	return dbg_dwarf_index(di, w);
 }
 
 /*
@@ -680,9 +683,11 @@ static bool build_dwarf_index(void *arg, struct kindex_writer *w)
 static struct debuginfo *open_kernel(struct session *s, const char *path, enum dbg_source source, const char **err)
 {
 	if (source == DBG_SOURCE_DWARF) {
-		struct debuginfo *di = dbg_open_dwarf(path, err);
-		if (di)
-			di->index = kindex_open(s->release, "dwarf", path, build_dwarf_index, di);
+		const char *why;
+		struct kindex *k = kindex_load(s->release, "dwarf", path, &why);
+		struct debuginfo *di = dbg_open_dwarf_indexed(path, k, err);
+		if (di && !k)
+			di->index = kindex_build(s->release, "dwarf", path, why, build_dwarf_index, di);
 		return di;
 	}
 	const void *raw;

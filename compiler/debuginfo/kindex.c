@@ -38,7 +38,7 @@
 #include "kindex.h"
 
 #define KINDEX_MAGIC "STAPCKIX"
-#define KINDEX_VERSION 1
+#define KINDEX_VERSION 3
 #define KINDEX_KEY_MAX 512
 #define KINDEX_SYSTEM_DIR "/var/cache/stapc/kindex"
 
@@ -207,7 +207,7 @@ static struct kindex *map_file(const char *path, const char *key, const char **w
 		? mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
 	close(fd);
 	if (map == MAP_FAILED) {
-		*why = "cannot be mapped";
+		*why = sb.st_size ? "cannot be mapped" : "empty";
 		return NULL;
 	}
 	*why = check(map, (size_t)sb.st_size, key);
@@ -306,20 +306,34 @@ static void store(const char *dir, const char *path, const unsigned char *image,
 		unlink(tmp);
 }
 
-struct kindex *kindex_open(const char *release, const char *kind, const char *source, kindex_build_fn build,
-			   void *arg)
+/* Where the index named name lives, if indexes are in use. */
+static const char *index_path(const char *release, const char *kind, const char **dir)
 {
-	const char *dir = kindex_enabled() ? kindex_dir() : NULL;
-	const char *key = dir ? source_key(release, kind, source) : NULL;
+	*dir = kindex_enabled() ? kindex_dir() : NULL;
+	return *dir ? ast_printf("%s/%s.%s.kix", *dir, release, kind) : NULL;
+}
+
+struct kindex *kindex_load(const char *release, const char *kind, const char *source, const char **why)
+{
+	const char *dir, *path = index_path(release, kind, &dir);
+	const char *key = path ? source_key(release, kind, source) : NULL;
+	*why = NULL;
 	if (!key)
 		return NULL;
-	const char *name = ast_printf("%s.%s.kix", release, kind);
-	const char *path = ast_printf("%s/%s", dir, name), *why = NULL;
-	struct kindex *k = map_file(path, key, &why);
-	if (!k && !why && strcmp(dir, KINDEX_SYSTEM_DIR) && system_file(name))
-		k = map_file(system_file(name), key, &why);
-	if (k)
-		return k;
+	struct kindex *k = map_file(path, key, why);
+	const char *shared = strcmp(dir, KINDEX_SYSTEM_DIR) ? system_file(ast_printf("%s.%s.kix", release, kind)) : NULL;
+	if (!k && !*why && shared)
+		k = map_file(shared, key, why);
+	return k;
+}
+
+struct kindex *kindex_build(const char *release, const char *kind, const char *source, const char *why,
+			    kindex_build_fn build, void *arg)
+{
+	const char *dir, *path = index_path(release, kind, &dir);
+	const char *key = path ? source_key(release, kind, source) : NULL;
+	if (!key)
+		return NULL;
 	struct kindex_writer w = {.release = release};
 	clock_gettime(CLOCK_MONOTONIC, &w.start);
 	fprintf(stderr, "stap: indexing kernel %s (%s%s%s) ...\n", release, kind, why ? ": the index was " : "",
@@ -332,11 +346,19 @@ struct kindex *kindex_open(const char *release, const char *kind, const char *so
 	size_t len;
 	unsigned char *image = lay_out(&w, key, &len);
 	store(dir, path, image, len);
-	k = ast_alloc(sizeof(*k));
+	struct kindex *k = ast_alloc(sizeof(*k));
 	k->base = image; /* kept for this run: freed at exit */
 	k->len = len;
 	k->header = (const void *)image;
 	return k;
+}
+
+struct kindex *kindex_open(const char *release, const char *kind, const char *source, kindex_build_fn build,
+			   void *arg)
+{
+	const char *why;
+	struct kindex *k = kindex_load(release, kind, source, &why);
+	return k ? k : kindex_build(release, kind, source, why, build, arg);
 }
 
 /* ---- the inline table ---- */

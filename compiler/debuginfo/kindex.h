@@ -19,7 +19,12 @@ enum kindex_section_id {
 	KINDEX_INLINE_NAMES = 2, /* NUL-separated names of inlined functions, sorted by strcmp */
 	KINDEX_INLINE_ENTRIES = 3, /* struct kindex_inline per name, in the same order */
 	KINDEX_INLINE_CUS = 4,   /* uint64_t CU DIE offsets, each entry's run ascending */
-	KINDEX_SECTION_MAX = 5,
+	KINDEX_SYMBOLS = 5,      /* struct kindex_symbol: vmlinux's function symbols as dwarf.c sorts them */
+	KINDEX_SYMBOL_NAMES = 6, /* their NUL-terminated names */
+	KINDEX_KTEXT_SITES = 7,  /* uint64_t ftrace call sites of vmlinux, sorted (ktext.c) */
+	KINDEX_KTEXT_BLACKLIST = 8, /* uint64_t kprobes blacklist entries, sorted (ktext.c) */
+	KINDEX_KTEXT_RANGES = 9, /* ktext.c's init and blacklisted text ranges */
+	KINDEX_SECTION_MAX = 10,
 };
 
 /* One inlined function's name and the compilation units with an inline instance of it. */
@@ -27,6 +32,13 @@ struct kindex_inline {
 	uint32_t name;  /* offset in KINDEX_INLINE_NAMES */
 	uint32_t first; /* first index in KINDEX_INLINE_CUS */
 	uint32_t count; /* how many CU offsets */
+};
+
+/* A function symbol of vmlinux's symbol table. */
+struct kindex_symbol {
+	uint64_t name; /* offset in KINDEX_SYMBOL_NAMES */
+	uint64_t addr; /* link-time address */
+	uint64_t size; /* bytes */
 };
 
 struct kindex;
@@ -39,12 +51,17 @@ typedef bool (*kindex_build_fn)(void *arg, struct kindex_writer *w);
 bool kindex_enabled(void);
 
 /*
- * The index named kind ("btf", "dwarf") of kernel release, built from the
- * file source: the stored one when its key (release, kind, source's
- * build-id when it is an ELF file, its device, inode, size and mtime) and
- * checksums match, else built now by build (saying so on stderr) and
- * stored for the next run. NULL when disabled or build fails.
+ * The stored index named kind ("btf", "dwarf") of kernel release, built
+ * from the file source, when its key (release, kind, source's build-id when
+ * it is an ELF file, its device, inode, size and mtime) and checksums
+ * match; else NULL, with *why saying what was wrong with a file that was
+ * there (NULL: none was, or the index is disabled).
  */
+struct kindex *kindex_load(const char *release, const char *kind, const char *source, const char **why);
+/* Build that index now with build (saying so on stderr) and store it for the next run; NULL if build fails. */
+struct kindex *kindex_build(const char *release, const char *kind, const char *source, const char *why,
+			    kindex_build_fn build, void *arg);
+/* kindex_load, else kindex_build. */
 struct kindex *kindex_open(const char *release, const char *kind, const char *source, kindex_build_fn build,
 			   void *arg);
 
