@@ -602,6 +602,30 @@ static void note_inlines(Dwarf_Die *die, uint64_t cu, struct kindex_inlines *t)
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* Lay the typedefs out as KINDEX_TYPEDEFS and KINDEX_TYPEDEF_NAMES. */
+static void index_typedefs(struct kindex_writer *w, const struct vec *typedefs)
+{
+	size_t len = 1;
+	for (int i = 0; i < typedefs->n; i++)
+		len += strlen((const char *)(uintptr_t)((struct kindex_typedef *)typedefs->items[i])->name) + 1;
+	char *names = calloc(1, len);
+	struct kindex_typedef *tds = calloc((size_t)typedefs->n + 1, sizeof(*tds));
+	if (!names || !tds)
+		abort();
+	size_t at = 1;
+	for (int i = 0; i < typedefs->n; i++) {
+		const struct kindex_typedef *td = typedefs->items[i];
+		const char *name = (const char *)(uintptr_t)td->name;
+		tds[i] = (struct kindex_typedef){at, td->die};
+		strcpy(names + at, name);
+		at += strlen(name) + 1;
+	}
+	kindex_add(w, KINDEX_TYPEDEFS, tds, (size_t)typedefs->n * sizeof(*tds));
+	kindex_add(w, KINDEX_TYPEDEF_NAMES, names, len);
+	free(names);
+	free(tds);
+}
+
 bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
 {
 	struct dwarf_state *st = di->priv;
@@ -619,14 +643,29 @@ bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
 				info = elf_rawdata(scn, NULL);
 		}
 	uint64_t total = info ? info->d_size : 0;
+	struct strmap typedef_seen = {0};
+	struct vec typedefs = {0}; /* of struct kindex_typedef * with name a const char * until laid out */
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
+		Dwarf_Die cu, child;
 		if (dwarf_offdie(st->dw, off + hsize, &cu))
 			note_inlines(&cu, off + hsize, &t);
+		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do { /* what dwarf_typedefs finds: the first top-level typedef of each name */
+				const char *n = dwarf_tag(&child) == DW_TAG_typedef ? dwarf_diename(&child) : NULL;
+				if (!n || strmap_get(&typedef_seen, n))
+					continue;
+				*strmap_slot(&typedef_seen, n) = (void *)1;
+				struct kindex_typedef *td = ast_alloc(sizeof(*td));
+				td->name = (uint64_t)(uintptr_t)n;
+				td->die = dwarf_dieoffset(&child);
+				vec_push(&typedefs, td);
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
 		kindex_progress(w, off, total);
 		off = next;
 	}
 	kindex_add_inlines(w, &t);
+	index_typedefs(w, &typedefs);
 	/* the symbol table, sorted as read_symbols sorts it */
 	struct kindex_symbol *syms = calloc(st->nsyms + 1, sizeof(*syms));
 	size_t names_len = 0;
@@ -1360,9 +1399,31 @@ static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, cons
 	return fallback;
 }
 
+/* dwarf_typedefs from the index: false if it has no typedef table. */
+static bool indexed_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	const void *tds_v, *names_v;
+	size_t tds_len, names_len;
+	if (!kindex_section(di->index, KINDEX_TYPEDEFS, &tds_v, &tds_len) ||
+	    !kindex_section(di->index, KINDEX_TYPEDEF_NAMES, &names_v, &names_len) || !names_len ||
+	    ((const char *)names_v)[names_len - 1])
+		return false;
+	const struct kindex_typedef *tds = tds_v;
+	for (size_t i = 0; i < tds_len / sizeof(*tds); i++) {
+		Dwarf_Die die;
+		if (tds[i].name < names_len && dbg_glob_match(glob, (const char *)names_v + tds[i].name) &&
+		    dwarf_offdie(st->dw, tds[i].die, &die))
+			vec_push(out, convert(di, &die));
+	}
+	return true;
+}
+
 static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
 {
 	struct dwarf_state *st = di->priv;
+	if (indexed_typedefs(di, glob, out))
+		return;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	struct vec seen = {0};

@@ -38,7 +38,7 @@
 #include "kindex.h"
 
 #define KINDEX_MAGIC "STAPCKIX"
-#define KINDEX_VERSION 3
+#define KINDEX_VERSION 4
 #define KINDEX_KEY_MAX 512
 #define KINDEX_SYSTEM_DIR "/var/cache/stapc/kindex"
 
@@ -463,4 +463,57 @@ void kindex_add_inlines(struct kindex_writer *w, struct kindex_inlines *t)
 	free(names);
 	free(entries);
 	free(cus);
+}
+
+void kindex_names_add(struct kindex_writer *w, const struct vec *names)
+{
+	size_t len = 1;
+	for (int i = 0; i < names->n; i++)
+		len += strlen(names->items[i]) + 1;
+	char *text = calloc(1, len);
+	uint32_t *offsets = calloc((size_t)names->n + 1, sizeof(*offsets));
+	if (!text || !offsets || len > UINT32_MAX)
+		abort();
+	size_t at = 1;
+	for (int i = 0; i < names->n; i++) {
+		offsets[i] = (uint32_t)at;
+		strcpy(text + at, names->items[i]);
+		at += strlen(names->items[i]) + 1;
+	}
+	kindex_add(w, KINDEX_NAMES, text, len);
+	kindex_add(w, KINDEX_NAME_OFFSETS, offsets, (size_t)names->n * sizeof(*offsets));
+	free(text);
+	free(offsets);
+}
+
+size_t kindex_names_count(const struct kindex *k)
+{
+	const void *offsets;
+	size_t len;
+	return kindex_section(k, KINDEX_NAME_OFFSETS, &offsets, &len) ? len / sizeof(uint32_t) : 0;
+}
+
+bool kindex_names_has(const struct kindex *k, const char *name, bool *listed)
+{
+	const void *text_v, *offsets_v;
+	size_t text_len, offsets_len;
+	*listed = kindex_section(k, KINDEX_NAMES, &text_v, &text_len) &&
+		  kindex_section(k, KINDEX_NAME_OFFSETS, &offsets_v, &offsets_len) && text_len &&
+		  !((const char *)text_v)[text_len - 1];
+	if (!*listed)
+		return false;
+	const char *text = text_v;
+	const uint32_t *offsets = offsets_v;
+	size_t lo = 0, hi = offsets_len / sizeof(*offsets);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = offsets[mid] < text_len ? strcmp(text + offsets[mid], name) : 1;
+		if (!c)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }

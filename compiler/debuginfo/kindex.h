@@ -24,7 +24,11 @@ enum kindex_section_id {
 	KINDEX_KTEXT_SITES = 7,  /* uint64_t ftrace call sites of vmlinux, sorted (ktext.c) */
 	KINDEX_KTEXT_BLACKLIST = 8, /* uint64_t kprobes blacklist entries, sorted (ktext.c) */
 	KINDEX_KTEXT_RANGES = 9, /* ktext.c's init and blacklisted text ranges */
-	KINDEX_SECTION_MAX = 10,
+	KINDEX_TYPEDEFS = 10,    /* struct kindex_typedef: vmlinux's top-level typedefs, first of each name, in DWARF order */
+	KINDEX_TYPEDEF_NAMES = 11, /* their NUL-terminated names */
+	KINDEX_NAMES = 12,       /* a sorted name list (kindex_names_add): System.map's function symbols */
+	KINDEX_NAME_OFFSETS = 13, /* uint32_t offsets of those names in KINDEX_NAMES, in name order */
+	KINDEX_SECTION_MAX = 14,
 };
 
 /* One inlined function's name and the compilation units with an inline instance of it. */
@@ -39,6 +43,12 @@ struct kindex_symbol {
 	uint64_t name; /* offset in KINDEX_SYMBOL_NAMES */
 	uint64_t addr; /* link-time address */
 	uint64_t size; /* bytes */
+};
+
+/* A typedef DIE of vmlinux's DWARF. */
+struct kindex_typedef {
+	uint64_t name; /* offset in KINDEX_TYPEDEF_NAMES */
+	uint64_t die;  /* its DIE offset */
 };
 
 struct kindex;
@@ -91,6 +101,13 @@ struct kindex_inlines {
 void kindex_inline_note(struct kindex_inlines *t, const char *name, uint64_t cu);
 /* Add the table as the three KINDEX_INLINE_* sections. */
 void kindex_add_inlines(struct kindex_writer *w, struct kindex_inlines *t);
+
+/* Add names (const char *, sorted by strcmp, each once) as KINDEX_NAMES and KINDEX_NAME_OFFSETS. */
+void kindex_names_add(struct kindex_writer *w, const struct vec *names);
+/* Is name in the index's KINDEX_NAMES? *listed: whether the index has such a list at all. */
+bool kindex_names_has(const struct kindex *k, const char *name, bool *listed);
+/* How many names KINDEX_NAMES holds (0 without one). */
+size_t kindex_names_count(const struct kindex *k);
 
 /* The directory indexes live in: $STAPC_KINDEX_DIR, /var/cache/stapc/kindex, or the user's cache. */
 const char *kindex_dir(void);
