@@ -321,7 +321,10 @@ struct kindex *kindex_load(const char *release, const char *kind, const char *so
 	if (!key)
 		return NULL;
 	struct kindex *k = map_file(path, key, why);
-	const char *shared = strcmp(dir, KINDEX_SYSTEM_DIR) ? system_file(ast_printf("%s.%s.kix", release, kind)) : NULL;
+	/* a user who cannot write the system-wide directory still reads root's index there */
+	const char *chosen = getenv("STAPC_KINDEX_DIR");
+	const char *shared = strcmp(dir, KINDEX_SYSTEM_DIR) && !(chosen && *chosen)
+		? system_file(ast_printf("%s.%s.kix", release, kind)) : NULL;
 	if (!k && !*why && shared)
 		k = map_file(shared, key, why);
 	return k;
