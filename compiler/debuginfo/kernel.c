@@ -390,6 +390,12 @@ const char *kernel_module_function_missing(struct session *s, const char *module
  * build tree's, the -dbg package's, or /boot's unless it is Debian's
  * placeholder); NULL if none is found.
  */
+/* Is building an index worth a line on stderr? For a person at a terminal, or with -v. */
+static bool say_indexing(struct session *s)
+{
+	return s->verbose > 0 || isatty(STDERR_FILENO);
+}
+
 /* Read path's function symbols (System.map format) into syms; how many (0: a placeholder or no file). */
 static int read_system_map(const char *path, struct strmap *syms, struct vec *names)
 {
@@ -452,7 +458,7 @@ static struct kernel_files *kernel_text_symbols(struct session *s)
 		if (!candidates[i] || access(candidates[i], R_OK) != 0)
 			continue;
 		static const char *const kinds[SYSTEM_MAPS] = {"symbols-build", "symbols-dbg", "symbols-boot"};
-		struct kindex *k = kindex_open(s->release, kinds[i], candidates[i], build_sysmap_index,
+		struct kindex *k = kindex_open(s->release, kinds[i], candidates[i], say_indexing(s), build_sysmap_index,
 					       (void *)candidates[i]);
 		bool listed;
 		kindex_names_has(k, "", &listed);
@@ -740,13 +746,13 @@ static struct debuginfo *open_kernel(struct session *s, const char *path, enum d
 		struct kindex *k = kindex_load(s->release, "dwarf", path, &why);
 		struct debuginfo *di = dbg_open_dwarf_indexed(path, k, err);
 		if (di && !k)
-			di->index = kindex_build(s->release, "dwarf", path, why, build_dwarf_index, di);
+			di->index = kindex_build(s->release, "dwarf", path, why, say_indexing(s), build_dwarf_index, di);
 		return di;
 	}
 	const void *raw;
 	size_t len;
 	struct kindex *k = strncmp(path, "/sys/", 5)
-		? kindex_open(s->release, "btf", path, build_btf_index, (void *)path) : NULL;
+		? kindex_open(s->release, "btf", path, say_indexing(s), build_btf_index, (void *)path) : NULL;
 	if (kindex_section(k, KINDEX_BTF, &raw, &len))
 		return dbg_open_btf_raw(path, raw, len, err);
 	return dbg_open_btf(path, NULL, err);

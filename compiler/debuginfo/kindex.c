@@ -74,6 +74,7 @@ struct kindex_writer {
 	const char *release;              /* for the progress line */
 	struct timespec start;            /* when the build began */
 	time_t last_shown;                /* seconds since start of the last progress line, 0: none */
+	bool quiet;                       /* no progress lines */
 };
 
 bool kindex_enabled(void)
@@ -248,7 +249,7 @@ void kindex_progress(struct kindex_writer *w, uint64_t done, uint64_t total)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	time_t elapsed = now.tv_sec - w->start.tv_sec;
-	if (elapsed < 1 || elapsed == w->last_shown || !total)
+	if (w->quiet || elapsed < 1 || elapsed == w->last_shown || !total)
 		return;
 	w->last_shown = elapsed;
 	fprintf(stderr, "stap: indexing kernel %s: %d%%\n", w->release, (int)(done * 100 / total));
@@ -331,15 +332,16 @@ struct kindex *kindex_load(const char *release, const char *kind, const char *so
 }
 
 struct kindex *kindex_build(const char *release, const char *kind, const char *source, const char *why,
-			    kindex_build_fn build, void *arg)
+			    bool say, kindex_build_fn build, void *arg)
 {
 	const char *dir, *path = index_path(release, kind, &dir);
 	const char *key = path ? source_key(release, kind, source) : NULL;
 	if (!key)
 		return NULL;
-	struct kindex_writer w = {.release = release};
+	struct kindex_writer w = {.release = release, .quiet = !say};
 	clock_gettime(CLOCK_MONOTONIC, &w.start);
-	fprintf(stderr, "stap: indexing kernel %s (%s%s%s) ...\n", release, kind, why ? ": the index was " : "",
+	if (say)
+		fprintf(stderr, "stap: indexing kernel %s (%s%s%s) ...\n", release, kind, why ? ": the index was " : "",
 		why ? why : "");
 	if (!build(arg, &w)) {
 		for (int i = 0; i < KINDEX_SECTION_MAX; i++)
@@ -356,12 +358,12 @@ struct kindex *kindex_build(const char *release, const char *kind, const char *s
 	return k;
 }
 
-struct kindex *kindex_open(const char *release, const char *kind, const char *source, kindex_build_fn build,
-			   void *arg)
+struct kindex *kindex_open(const char *release, const char *kind, const char *source, bool say,
+			   kindex_build_fn build, void *arg)
 {
 	const char *why;
 	struct kindex *k = kindex_load(release, kind, source, &why);
-	return k ? k : kindex_build(release, kind, source, why, build, arg);
+	return k ? k : kindex_build(release, kind, source, why, say, build, arg);
 }
 
 /* ---- the inline table ---- */

@@ -68,12 +68,17 @@ bool kindex_enabled(void);
  * there (NULL: none was, or the index is disabled).
  */
 struct kindex *kindex_load(const char *release, const char *kind, const char *source, const char **why);
-/* Build that index now with build (saying so on stderr) and store it for the next run; NULL if build fails. */
+/*
+ * Build that index now with build and store it for the next run; NULL if
+ * build fails. With say, stderr is told (once, then progress each second
+ * past the first): the caller says so for a terminal or -v, so the output
+ * of a script does not depend on whether an index existed.
+ */
 struct kindex *kindex_build(const char *release, const char *kind, const char *source, const char *why,
-			    kindex_build_fn build, void *arg);
+			    bool say, kindex_build_fn build, void *arg);
 /* kindex_load, else kindex_build. */
-struct kindex *kindex_open(const char *release, const char *kind, const char *source, kindex_build_fn build,
-			   void *arg);
+struct kindex *kindex_open(const char *release, const char *kind, const char *source, bool say,
+			   kindex_build_fn build, void *arg);
 
 /* Section id's bytes; false if the index has none. */
 bool kindex_section(const struct kindex *k, enum kindex_section_id id, const void **data, size_t *len);

@@ -11,7 +11,7 @@ export STAPC_KINDEX_DIR="$PWD/kindex"
 # budget NAME LIMIT OPTION SCRIPT: warm the index, then count
 budget() {
   "$STAP" -p2 -r "$RELEASE" $3 -e "$4" > /dev/null 2> "$1.warm" || { cat "$1.warm"; fail "$1: -p2 failed"; }
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$STAP" -p2 -r "$RELEASE" $3 -e "$4" \
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$STAP" -v -p2 -r "$RELEASE" $3 -e "$4" \
     > "$1.out" 2> "$1.err" || { cat "$1.err"; fail "$1: -p2 under callgrind failed"; }
   grep -q "indexing kernel" "$1.err" && { cat "$1.err"; fail "$1: the warm run built an index"; }
   n=$(sed -n 's/^==[0-9]*== I *refs: *//p' "$1.err" | tr -d ,)
