@@ -697,9 +697,9 @@ static int compare_names(const void *a, const void *b)
 }
 
 /* Module.symvers: "crc<TAB>symbol<TAB>module<TAB>EXPORT_SYMBOL[_GPL]<TAB>namespace". */
-static void load_exports(struct session *s, struct debuginfo *di, const char *module)
+static void read_exports(const char *path, const char *module, struct vec *out)
 {
-	FILE *f = fopen(ast_printf("%s/Module.symvers", s->kernel_build), "r");
+	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
 	char line[1024];
@@ -710,10 +710,41 @@ static void load_exports(struct session *s, struct debuginfo *di, const char *mo
 		const char *base = strrchr(owner, '/') ? strrchr(owner, '/') + 1 : owner;
 		bool mine = !strcmp(module, "kernel") ? !strcmp(owner, "vmlinux") : !strcmp(base, module);
 		if (mine)
-			vec_push(&di->exported, ast_strdup(sym));
+			vec_push(out, ast_strdup(sym));
 	}
 	fclose(f);
-	vec_sort(&di->exported, compare_names);
+	vec_sort(out, compare_names);
+}
+
+static bool build_exports_index(void *arg, struct kindex_writer *w)
+{
+	struct vec names = {0};
+	read_exports(arg, "kernel", &names);
+	int kept = 0; /* each once, as KINDEX_NAMES wants */
+	for (int i = 0; i < names.n; i++)
+		if (!kept || strcmp(names.items[i], names.items[kept - 1]))
+			names.items[kept++] = names.items[i];
+	names.n = kept;
+	kindex_names_add(w, &names);
+	return true;
+}
+
+static void load_exports(struct session *s, struct debuginfo *di, const char *module)
+{
+	const char *path = ast_printf("%s/Module.symvers", s->kernel_build);
+	struct kindex *k = !strcmp(module, "kernel") && access(path, R_OK) == 0
+		? kindex_open(s->release, "exports", path, say_indexing(s), build_exports_index, (void *)path) : NULL;
+	size_t n = kindex_names_count(k);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = kindex_names_at(k, i);
+		if (!name) { /* an index that does not hold together: the file, as without one */
+			di->exported.n = 0;
+			break;
+		}
+		vec_push(&di->exported, (void *)name);
+	}
+	if (!k || (n && !di->exported.n))
+		read_exports(path, module, &di->exported);
 }
 
 static bool build_btf_index(void *arg, struct kindex_writer *w)

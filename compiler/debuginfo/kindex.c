@@ -38,7 +38,7 @@
 #include "kindex.h"
 
 #define KINDEX_MAGIC "STAPCKIX"
-#define KINDEX_VERSION 4
+#define KINDEX_VERSION 5
 #define KINDEX_KEY_MAX 512
 #define KINDEX_SYSTEM_DIR "/var/cache/stapc/kindex"
 
@@ -521,4 +521,15 @@ bool kindex_names_has(const struct kindex *k, const char *name, bool *listed)
 			hi = mid;
 	}
 	return false;
+}
+
+const char *kindex_names_at(const struct kindex *k, size_t i)
+{
+	const void *text, *offsets;
+	size_t text_len, offsets_len;
+	if (!kindex_section(k, KINDEX_NAMES, &text, &text_len) ||
+	    !kindex_section(k, KINDEX_NAME_OFFSETS, &offsets, &offsets_len) || i >= offsets_len / sizeof(uint32_t) ||
+	    !text_len || ((const char *)text)[text_len - 1] || ((const uint32_t *)offsets)[i] >= text_len)
+		return NULL;
+	return (const char *)text + ((const uint32_t *)offsets)[i];
 }

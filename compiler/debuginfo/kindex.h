@@ -113,6 +113,8 @@ void kindex_names_add(struct kindex_writer *w, const struct vec *names);
 bool kindex_names_has(const struct kindex *k, const char *name, bool *listed);
 /* How many names KINDEX_NAMES holds (0 without one). */
 size_t kindex_names_count(const struct kindex *k);
+/* The i-th of them, in name order; NULL if there is no such name. */
+const char *kindex_names_at(const struct kindex *k, size_t i);
 
 /* The directory indexes live in: $STAPC_KINDEX_DIR, /var/cache/stapc/kindex, or the user's cache. */
 const char *kindex_dir(void);
