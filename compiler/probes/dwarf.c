@@ -220,7 +220,7 @@ static const struct ktext *kernel_text(struct debuginfo *di)
 	if (!di->ktext_read) {
 		const char *err;
 		di->ktext_read = true;
-		di->ktext = ktext_open(di->path, &err);
+		di->ktext = ktext_open_indexed(di->path, di->index, &err);
 	}
 	return di->ktext;
 }
