@@ -92,6 +92,10 @@ enum dbg_x86_reg {
 	DBG_REG_IP = 16,
 };
 
+/* The target's architecture, for register numbers and the calling convention (arm64: x0..x30 = 0..30, sp 31, pc 32). */
+enum dbg_arch { DBG_ARCH_X86_64, DBG_ARCH_ARM64 };
+extern enum dbg_arch dbg_target_arch;  /* set once from -a / the build tree (options.c) */
+
 struct dbg_loc {
 	enum dbg_loc_kind kind;
 	int reg;                /* DBG_LOC_REG, DBG_LOC_MEMORY: register, -1 for none */

@@ -18,6 +18,11 @@ static const char *reg_c(int reg)
 {
 	static const char *const names[] = {"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
 					    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip"};
+	if (dbg_target_arch == DBG_ARCH_ARM64) {	/* arm64's DWARF numbers: x0..x30, sp, pc */
+		if (reg < 0 || reg > 32)
+			return NULL;
+		return reg < 31 ? ast_printf("c->base.regs->regs[%d]", reg) : reg == 31 ? "c->base.regs->sp" : "c->base.regs->pc";
+	}
 	if (reg < 0 || reg > 16)
 		return NULL;
 	return ast_printf("c->base.regs->%s", names[reg]);

@@ -1,0 +1,83 @@
+/* arch_arm64.h - arm64's part of the runtime: address checks and pt_regs access. */
+#ifndef _STP_ARCH_ARM64_H
+#define _STP_ARCH_ARM64_H
+
+/*
+ * Whether a kernel write may even be tried at addr: in the kernel's half
+ * (PAGE_OFFSET is its lowest address for the largest VA_BITS), where a fault
+ * is fixed up through the exception table; a user address is refused (PAN).
+ */
+static inline bool _stp_arch_kernel_addr_ok(unsigned long addr, int size)
+{
+	return addr >= (unsigned long)PAGE_OFFSET && addr + size > addr;
+}
+
+/*
+ * Kernel stacks for linux/stack.c: arm64 exports no unwinder that starts
+ * from registers, and its kernels always keep frame pointers, so the
+ * frame records ([fp] = the caller's fp, [fp + 8] = the return address)
+ * are walked here with the same interface as x86's unwinder. Each read is
+ * fault-safe, a record must be 16-aligned and above the one before, and
+ * the return addresses lose their pointer authentication code (the bits
+ * above VA_BITS of a kernel address are all ones). Started from
+ * registers, the link register comes first (a probe on a function's
+ * first instruction is before its frame record exists), and the first
+ * record's return address is dropped when it is that same address.
+ */
+struct unwind_state {
+	unsigned long fp;       /* the frame record to read next, 0 when done */
+	unsigned long ret;      /* the return address reported now */
+	unsigned long lr;       /* started from registers: their link register, to drop its repeat */
+};
+
+static inline unsigned long _stp_arm64_strip_pac(unsigned long addr)
+{
+	return addr | ~((1UL << VA_BITS) - 1);
+}
+
+static inline void unwind_next_frame(struct unwind_state *st)
+{
+	unsigned long rec[2];
+
+	for (;;) {
+		if (!st->fp || (st->fp & 15) || st->fp < (unsigned long)PAGE_OFFSET ||
+		    copy_from_kernel_nofault(rec, (void *)st->fp, sizeof(rec)) || !rec[1]) {
+			st->fp = 0;
+			st->ret = 0;
+			return;
+		}
+		st->fp = rec[0] > st->fp ? rec[0] : 0;
+		st->ret = _stp_arm64_strip_pac(rec[1]);
+		if (st->ret != st->lr)
+			return;
+		st->lr = 0;	/* the link register, already reported: read on */
+	}
+}
+
+static inline void unwind_start(struct unwind_state *st, struct task_struct *task, struct pt_regs *regs,
+				unsigned long *first_frame)
+{
+	st->lr = 0;
+	if (regs) {
+		st->fp = regs->regs[29];
+		st->ret = st->lr = _stp_arm64_strip_pac(regs->regs[30]);
+	} else if (task == current) {
+		st->fp = (unsigned long)__builtin_frame_address(0);
+		unwind_next_frame(st);
+	} else {
+		st->fp = thread_saved_fp(task);
+		st->ret = thread_saved_pc(task);
+	}
+}
+
+static inline bool unwind_done(struct unwind_state *st)
+{
+	return !st->ret;
+}
+
+static inline unsigned long unwind_get_return_address(struct unwind_state *st)
+{
+	return st->ret;
+}
+
+#endif
