@@ -2,6 +2,9 @@
 #ifndef _STP_ARCH_ARM64_H
 #define _STP_ARCH_ARM64_H
 
+#include <linux/kallsyms.h>
+#include <linux/llist.h>
+
 /*
  * Whether a kernel write may even be tried at addr: in the kernel's half
  * (PAGE_OFFSET is its lowest address for the largest VA_BITS), where a fault
@@ -28,12 +31,64 @@ struct unwind_state {
 	unsigned long fp;       /* the frame record to read next, 0 when done */
 	unsigned long ret;      /* the return address reported now */
 	unsigned long lr;       /* started from registers: their link register, to drop its repeat */
+	struct llist_node *kri; /* the current task's next pending kretprobe instance, or NULL */
 };
 
 static inline unsigned long _stp_arm64_strip_pac(unsigned long addr)
 {
 	return addr | ~((1UL << VA_BITS) - 1);
 }
+
+#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
+/*
+ * A return probe's trampoline in the chain stands for the return address
+ * its instance saved: the task's instances are newest first, as the
+ * trampolines are met innermost first. The trampoline's address is not
+ * exported: it is learned from its name (kallsyms, into a per-CPU buffer:
+ * probe handlers run with preemption off) the first time, then kept.
+ */
+static unsigned long _stp_arm64_kretprobe_tramp;
+static DEFINE_PER_CPU(char[KSYM_SYMBOL_LEN], _stp_arm64_symbuf);
+
+static inline bool _stp_arm64_is_tramp(unsigned long addr)
+{
+	char *buf;
+
+	if (_stp_arm64_kretprobe_tramp)
+		return addr == _stp_arm64_kretprobe_tramp;
+	buf = this_cpu_ptr(&_stp_arm64_symbuf[0]);
+	sprint_symbol(buf, addr);
+	if (strncmp(buf, "__kretprobe_trampoline+0x0/", 27))
+		return false;
+	WRITE_ONCE(_stp_arm64_kretprobe_tramp, addr);
+	return true;
+}
+
+static inline void _stp_arm64_kretprobe_ret(struct unwind_state *st)
+{
+	struct kretprobe_instance *ri;
+
+	if (!st->kri || !_stp_arm64_is_tramp(st->ret))
+		return;
+	ri = container_of(st->kri, struct kretprobe_instance, llist);
+	st->ret = (unsigned long)ri->ret_addr;
+	st->kri = st->kri->next;
+}
+
+static inline struct llist_node *_stp_arm64_kretprobe_first(struct task_struct *task)
+{
+	return task == current ? READ_ONCE(task->kretprobe_instances.first) : NULL;
+}
+#else
+static inline void _stp_arm64_kretprobe_ret(struct unwind_state *st)
+{
+}
+
+static inline struct llist_node *_stp_arm64_kretprobe_first(struct task_struct *task)
+{
+	return NULL;
+}
+#endif
 
 static inline void unwind_next_frame(struct unwind_state *st)
 {
@@ -48,8 +103,10 @@ static inline void unwind_next_frame(struct unwind_state *st)
 		}
 		st->fp = rec[0] > st->fp ? rec[0] : 0;
 		st->ret = _stp_arm64_strip_pac(rec[1]);
-		if (st->ret != st->lr)
+		if (st->ret != st->lr) {
+			_stp_arm64_kretprobe_ret(st);
 			return;
+		}
 		st->lr = 0;	/* the link register, already reported: read on */
 	}
 }
@@ -58,9 +115,11 @@ static inline void unwind_start(struct unwind_state *st, struct task_struct *tas
 				unsigned long *first_frame)
 {
 	st->lr = 0;
+	st->kri = _stp_arm64_kretprobe_first(task);
 	if (regs) {
 		st->fp = regs->regs[29];
 		st->ret = st->lr = _stp_arm64_strip_pac(regs->regs[30]);
+		_stp_arm64_kretprobe_ret(st);
 	} else if (task == current) {
 		st->fp = (unsigned long)__builtin_frame_address(0);
 		unwind_next_frame(st);
