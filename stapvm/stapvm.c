@@ -753,7 +753,9 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 	for (char **m = run->modules; m && *m; m++)
 		userland_add_module(&w, run->release, *m);
 	for (size_t i = 0; i < run->opt.n_files; i++) {
-		if (run->userland == STAPVM_USERLAND_COPY)
+		if (run->opt.arm64)
+			userland_add_arm64_file(&w, run->opt.files[i]);
+		else if (run->userland == STAPVM_USERLAND_COPY)
 			userland_add_host_file(&w, run->opt.files[i]);
 		else if (run->userland == STAPVM_USERLAND_HOST && !strncmp(run->opt.files[i], "/tmp/", 5))
 			userland_add_tmp_file(&w, run->opt.files[i]);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfo.h"
 #include "diag.h"
 #include "tapset.h"
 #include "parse.h"
@@ -85,17 +86,18 @@ char *tapset_read_file(const char *path)
 
 /*
  * Architecture folders of the tapset tree (tapset/linux/x86_64/...): only the
- * target's own is searched. stapc builds for x86-64 alone today.
+ * target's own is searched (dbg_target_arch, set from -a or the build tree).
  */
-static const char *const other_arches[] = {
-	"i386", "arm", "arm64", "powerpc", "s390", "ia64", "mips", "riscv", "loongarch64",
+static const char *const arch_dirs[] = {
+	"x86_64", "i386", "arm", "arm64", "powerpc", "s390", "ia64", "mips", "riscv", "loongarch64",
 };
 
 static bool other_arch(const char *name)
 {
-	for (size_t i = 0; i < sizeof(other_arches) / sizeof(other_arches[0]); i++)
-		if (!strcmp(name, other_arches[i]))
-			return true;
+	const char *target = dbg_target_arch == DBG_ARCH_ARM64 ? "arm64" : "x86_64";
+	for (size_t i = 0; i < sizeof(arch_dirs) / sizeof(arch_dirs[0]); i++)
+		if (!strcmp(name, arch_dirs[i]))
+			return strcmp(name, target) != 0;
 	return false;
 }
 

@@ -16,6 +16,20 @@ static inline bool _stp_arch_kernel_addr_ok(unsigned long addr, int size)
 }
 
 /*
+ * The system call convention: arguments 0-5 in x0..x5 (the first also in
+ * orig_x0, which keeps it once x0 holds the result), the call's number in
+ * syscallno (32 bits), the wrapper __arm64_sys_F(regs) gets regs in x0.
+ */
+#define _STP_SC_ARG_OFFSETS { \
+	offsetof(struct pt_regs, orig_x0), offsetof(struct pt_regs, regs[1]), \
+	offsetof(struct pt_regs, regs[2]), offsetof(struct pt_regs, regs[3]), \
+	offsetof(struct pt_regs, regs[4]), offsetof(struct pt_regs, regs[5]), \
+}
+#define _STP_SC_NR_OFFSET offsetof(struct pt_regs, syscallno)
+#define _STP_SC_NR_SIZE 4
+#define _STP_FIRST_ARG(r) ((r)->regs[0])
+
+/*
  * Kernel stacks for linux/stack.c: arm64 exports no unwinder that starts
  * from registers, and its kernels always keep frame pointers, so the
  * frame records ([fp] = the caller's fp, [fp + 8] = the return address)
