@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "debuginfo/debuginfo.h"
 #include "debuginfo/elfsym.h"
 
 struct elfsym_file {
@@ -49,8 +50,9 @@ struct elfsym_file *elfsym_open(const char *path, const char **err)
 		close(fd);
 		return NULL;
 	}
-	if (ehdr.e_machine != EM_X86_64 || ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
-		*err = ast_printf("%s is not an x86-64 program", path);
+	bool arm64 = dbg_target_arch == DBG_ARCH_ARM64;
+	if (ehdr.e_machine != (arm64 ? EM_AARCH64 : EM_X86_64) || ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
+		*err = ast_printf("%s is not an %s program", path, arm64 ? "arm64" : "x86-64");
 		elf_end(elf);
 		close(fd);
 		return NULL;

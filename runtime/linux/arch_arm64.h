@@ -29,6 +29,24 @@ static inline bool _stp_arch_kernel_addr_ok(unsigned long addr, int size)
 #define _STP_SC_NR_SIZE 4
 #define _STP_FIRST_ARG(r) ((r)->regs[0])
 
+/* User frames: the frame pointer x29, the link register x30, and a function's entry. */
+#define _STP_UREG_FP(r) ((r)->regs[29])
+#define _STP_UREG_LR(r) ((r)->regs[30])
+#define _STP_UENTRY_CFA_OFFSET 0UL	/* bl leaves sp alone */
+
+/* At a user function's first instruction: its return address, in the link register. */
+static inline bool _stp_arch_uentry_ret(unsigned long sp, unsigned long lr, unsigned long *ret)
+{
+	*ret = lr;
+	return true;
+}
+
+/* SDT operands name x86-64 registers only (compiler/probes/uprobe.c): none here. */
+static inline unsigned long _stp_arch_ureg_value(const struct pt_regs *regs, enum _stp_ureg reg)
+{
+	return 0;
+}
+
 /*
  * Kernel stacks for linux/stack.c: arm64 exports no unwinder that starts
  * from registers, and its kernels always keep frame pointers, so the
