@@ -730,8 +730,10 @@ static struct dbg_loc reduce(struct dwarf_state *st, Dwarf_Op *ops, size_t n, ui
 		int reg;
 		int64_t off;
 		if (pc == entry) {
-			reg = DBG_REG_SP;
-			off = 8; /* at the first instruction, the CFA is just above the return address */
+			/* at the first instruction the CFA is just above the return address (x86-64), or sp (arm64: bl pushes nothing) */
+			bool arm64 = dbg_target_arch == DBG_ARCH_ARM64;
+			reg = arm64 ? 31 : DBG_REG_SP;
+			off = arm64 ? 0 : 8;
 		} else if (!frame_cfa(st, pc, &reg, &off)) {
 			loc.why = "its frame base is not known at this address (no CFI)";
 			return loc;
