@@ -41,6 +41,11 @@ const char *arch_root(const struct arch *a)
 	return ast_printf("/var/lib/stapc/%s/root", a->name);
 }
 
+bool arch_is_arm64(const struct session *s)
+{
+	return s->arch && !strcmp(s->arch->name, "arm64");
+}
+
 const char *arch_names(void)
 {
 	const char *out = "";

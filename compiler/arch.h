@@ -31,6 +31,9 @@ bool arch_is_cross(const struct session *s);
  */
 const char *arch_root(const struct arch *a);
 
+/* Whether the target (s->arch) is arm64. */
+bool arch_is_arm64(const struct session *s);
+
 /* The names -a accepts, for an error message: "x86_64, arm64". */
 const char *arch_names(void);
 

@@ -297,7 +297,6 @@ static void set_kernel(struct session *s, const char *arg)
 		set_cross_kernel(s, arg);
 	if (!s->arch)
 		s->arch = arch_host();
-	dbg_target_arch = !strcmp(s->arch->name, "arm64") ? DBG_ARCH_ARM64 : DBG_ARCH_X86_64;
 }
 
 enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,

@@ -183,7 +183,7 @@ static void btf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc,
 		v->is_param = true;
 		vec_push(out, v);
 	}
-	dbg_abi_locate(out);
+	dbg_abi_locate(di, out);
 }
 
 static void btf_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,

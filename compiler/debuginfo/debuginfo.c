@@ -177,8 +177,6 @@ bool dbg_is_exported(struct debuginfo *di, const char *name)
 	return bsearch(&name, di->exported.items, (size_t)di->exported.n, sizeof(void *), compare_names) != NULL;
 }
 
-enum dbg_arch dbg_target_arch = DBG_ARCH_X86_64;
-
 /*
  * The calling convention at a function's first instruction: x86-64 SysV
  * passes integer-class arguments of up to 8 bytes in rdi, rsi, rdx, rcx,
@@ -187,11 +185,11 @@ enum dbg_arch dbg_target_arch = DBG_ARCH_X86_64;
  * anything else (a struct by value, an argument past the registers) stops
  * the assignment, since the later arguments' registers become uncertain.
  */
-void dbg_abi_locate(struct vec *vars)
+void dbg_abi_locate(const struct debuginfo *di, struct vec *vars)
 {
 	static const int x86_regs[] = {DBG_REG_DI, DBG_REG_SI, DBG_REG_DX, DBG_REG_CX, DBG_REG_R8, DBG_REG_R8 + 1};
 	static const int arm64_regs[] = {0, 1, 2, 3, 4, 5, 6, 7};
-	bool arm64 = dbg_target_arch == DBG_ARCH_ARM64;
+	bool arm64 = di && di->arm64;
 	const int *arg_regs = arm64 ? arm64_regs : x86_regs;
 	int nregs = arm64 ? 8 : 6;
 	int next = 0;

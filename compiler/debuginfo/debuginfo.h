@@ -92,10 +92,6 @@ enum dbg_x86_reg {
 	DBG_REG_IP = 16,
 };
 
-/* The target's architecture, for register numbers and the calling convention (arm64: x0..x30 = 0..30, sp 31, pc 32). */
-enum dbg_arch { DBG_ARCH_X86_64, DBG_ARCH_ARM64 };
-extern enum dbg_arch dbg_target_arch;  /* set once from -a / the build tree (options.c) */
-
 struct dbg_loc {
 	enum dbg_loc_kind kind;
 	int reg;                /* DBG_LOC_REG, DBG_LOC_MEMORY: register, -1 for none */
@@ -239,6 +235,8 @@ struct debuginfo {
 	const struct dbg_ops *ops;
 	void *priv;             /* the backend's state */
 	struct vec exported;    /* of const char *: exported symbol names, sorted (kernel: Module.symvers) */
+	bool arm64;             /* arm64 code: register numbers x0..x30 = 0..30, sp 31, pc 32; AAPCS64 arguments
+				   (DWARF: from the ELF header; the kernel's BTF: set from the session, kernel.c) */
 	int prologue;           /* an enum dbg_prologue_mode: dbg_prologue_end's, from the session's -P */
 	const struct ktext *ktext; /* the kernel image's ftrace sites and blacklist (probes/dwarf.c), once read */
 	bool ktext_read;        /* ktext was tried */
@@ -290,7 +288,7 @@ bool dbg_glob_match(const char *pattern, const char *name);
 /* True if pattern has glob characters. */
 bool dbg_is_glob(const char *pattern);
 /* Locate the parameters among vars by the x86-64 calling convention at a function's entry. */
-void dbg_abi_locate(struct vec *vars);
+void dbg_abi_locate(const struct debuginfo *di, struct vec *vars);
 /* Exported-symbol test (binary search in di->exported). */
 bool dbg_is_exported(struct debuginfo *di, const char *name);
 

@@ -33,7 +33,7 @@ struct elfsym_file {
 	bool dwarf_tried;  /* dwarf_begin_elf was attempted */
 };
 
-struct elfsym_file *elfsym_open(const char *path, const char **err)
+struct elfsym_file *elfsym_open(const char *path, bool arm64, const char **err)
 {
 	elf_version(EV_CURRENT); /* libelf's one-time setup; repeating it costs nothing */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -50,7 +50,6 @@ struct elfsym_file *elfsym_open(const char *path, const char **err)
 		close(fd);
 		return NULL;
 	}
-	bool arm64 = dbg_target_arch == DBG_ARCH_ARM64;
 	if (ehdr.e_machine != (arm64 ? EM_AARCH64 : EM_X86_64) || ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
 		*err = ast_printf("%s is not an %s program", path, arm64 ? "arm64" : "x86-64");
 		elf_end(elf);

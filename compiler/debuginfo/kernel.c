@@ -28,6 +28,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "kernel.h"
 
 /* One opened target binary, by module name and source. */
@@ -703,6 +704,8 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	}
 	if (c->di) {
 		c->di->module = c->module;
+		if (source != DBG_SOURCE_DWARF)	/* BTF does not say which machine */
+			c->di->arm64 = s->arch && !strcmp(s->arch->name, "arm64");
 		load_exports(s, c->di, module);
 		if (s->verbose >= 2)
 			fprintf(stderr, "debuginfo: %s of %s from %s\n",

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "debuginfo/kernel.h"
 #include "debuginfo/ktext.h"
 #include "diag.h"
@@ -168,7 +169,7 @@ static void add_syscall_params(struct session *s, struct target_scope *sc, const
 {
 	const struct syscalls_param *params;
 	const char *prefix = syscalls_wrapper_prefix(s);
-	bool arm64 = dbg_target_arch == DBG_ARCH_ARM64;	/* arm64: the user's x0..x5 are regs->regs[0..5] */
+	bool arm64 = arch_is_arm64(s);	/* arm64: the user's x0..x5 are regs->regs[0..5] */
 	int n = strncmp(f->name, prefix, strlen(prefix)) ? -1 : syscalls_params(s, f->name, &params);
 	if (n <= 0 || sc->vars.n != 1)
 		return;
