@@ -294,7 +294,9 @@ static void stapvm_pick_kernel(struct stapvm_run *run)
 			if (strncmp(e->d_name, "vmlinuz-", 8) != 0)
 				continue;
 			r = e->d_name + 8;
-			snprintf(build, sizeof(build), "%s/lib/modules/%s", stapvm_root(&run->opt), r);
+			/* x86-64: a kernel with headers; arm64: one unpacked with its modules */
+			snprintf(build, sizeof(build), "%s/lib/modules/%s%s", stapvm_root(&run->opt), r,
+				 run->opt.arm64 ? "" : "/build");
 			if (!is_dir(build))
 				continue;
 			if (!run->release[0] || strverscmp(r, run->release) > 0)
