@@ -80,6 +80,7 @@
 
 #include "transport_msgs.h"
 #include "runtime_api.h"
+#include "linux/arch.h"
 
 /*
  * Generated code uses only part of the runtime, so many of the static

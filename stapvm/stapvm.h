@@ -52,6 +52,9 @@ void userland_add_module(struct cpio_writer *w, const char *release, const char 
    with the interpreter of a script and the loader and libraries of a dynamic ELF (as ldd finds them). */
 void userland_add_host_file(struct cpio_writer *w, const char *path);
 
+/* --arch arm64: path at the same path when it is an arm64 ELF (static: no libraries), else nothing. */
+void userland_add_arm64_file(struct cpio_writer *w, const char *path);
+
 /* Host userland: the guest's /tmp is its own tmpfs, so a file under the host's /tmp goes into the
    archive as stapvm/tmp/..., which /init copies into that tmpfs. */
 void userland_add_tmp_file(struct cpio_writer *w, const char *path);

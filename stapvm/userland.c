@@ -1,6 +1,8 @@
 /* userland.c - the host's programs in the guest: the 9p modules to load, or copies of files and their libraries. */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,4 +421,18 @@ void userland_add_tmp_file(struct cpio_writer *w, const char *path)
 	if (!cpio_has(w, inner))
 		cpio_add_file(w, inner, path);
 	free(inner);
+}
+
+/* --arch arm64: path when it is an arm64 ELF (a cross-built static test program), alone. */
+void userland_add_arm64_file(struct cpio_writer *w, const char *path)
+{
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDONLY);
+	bool arm64 = fd >= 0 && pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) &&
+		     !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_machine == EM_AARCH64;
+
+	if (fd >= 0)
+		close(fd);
+	if (arm64 && path[0] == '/')
+		add_closure(w, path, 0, false);
 }

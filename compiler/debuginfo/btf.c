@@ -183,7 +183,7 @@ static void btf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc,
 		v->is_param = true;
 		vec_push(out, v);
 	}
-	dbg_abi_locate(out);
+	dbg_abi_locate(di, out);
 }
 
 static void btf_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
@@ -308,6 +308,31 @@ static const struct dbg_ops btf_ops = {
 	.enumerator = btf_enumerator,
 };
 
+/*
+ * The .BTF section inside a kernel Image without ELF headers (arm64's
+ * vmlinuz, plain or once decompressed): the first header with BTF's magic,
+ * version 1 and a 24-byte header whose types come first and strings after
+ * them, all inside the image. NULL if there is none.
+ */
+static const void *image_btf(const unsigned char *data, size_t len, size_t *btf_len)
+{
+	for (size_t off = 0; off + 24 <= len; off += 4) {	/* the section is 4-aligned */
+		const unsigned char *h = data + off;
+		if (h[0] != 0x9f || h[1] != 0xeb || h[2] != 1 || h[3] != 0)
+			continue;
+		uint32_t f[6];	/* magic+version+flags, hdr_len, type_off, type_len, str_off, str_len */
+		memcpy(f, h, sizeof(f));
+		if (f[1] != 24 || f[2] != 0 || f[4] != f[3] || f[5] == 0)
+			continue;
+		uint64_t total = 24ull + f[4] + f[5];
+		if (total > len - off)
+			continue;
+		*btf_len = (size_t)total;
+		return h;
+	}
+	return NULL;
+}
+
 /* The .BTF section of an ELF image in memory, or NULL. */
 static const void *elf_btf_section(const unsigned char *data, size_t len, size_t *btf_len)
 {
@@ -413,6 +438,8 @@ static const char *find_raw(const char *path, unsigned char *map, size_t len, co
 	*raw_len = elf_len;
 	if (elf_len >= 4 && !memcmp(elf, "\177ELF", 4))
 		*raw = elf_btf_section(elf, elf_len, raw_len);
+	else if (elf_len >= 2 && !(elf[0] == 0x9f && elf[1] == 0xeb))
+		*raw = image_btf(elf, elf_len, raw_len);	/* arm64's Image: no ELF headers */
 	return NULL;
 }
 

@@ -236,6 +236,8 @@ struct debuginfo {
 	const struct dbg_ops *ops;
 	void *priv;             /* the backend's state */
 	struct vec exported;    /* of const char *: exported symbol names, sorted (kernel: Module.symvers) */
+	bool arm64;             /* arm64 code: register numbers x0..x30 = 0..30, sp 31, pc 32; AAPCS64 arguments
+				   (DWARF: from the ELF header; the kernel's BTF: set from the session, kernel.c) */
 	int prologue;           /* an enum dbg_prologue_mode: dbg_prologue_end's, from the session's -P */
 	const struct ktext *ktext; /* the kernel image's ftrace sites and blacklist (probes/dwarf.c), once read */
 	bool ktext_read;        /* ktext was tried */
@@ -298,7 +300,7 @@ bool dbg_glob_match(const char *pattern, const char *name);
 /* True if pattern has glob characters. */
 bool dbg_is_glob(const char *pattern);
 /* Locate the parameters among vars by the x86-64 calling convention at a function's entry. */
-void dbg_abi_locate(struct vec *vars);
+void dbg_abi_locate(const struct debuginfo *di, struct vec *vars);
 /* Exported-symbol test (binary search in di->exported). */
 bool dbg_is_exported(struct debuginfo *di, const char *name);
 

@@ -75,6 +75,7 @@ struct dwarf_state {
 	Elf *elf;
 	int fd;
 	Dwarf_CFI *cfi;            /* .debug_frame / .eh_frame, NULL if neither */
+	bool arm64;                /* an AArch64 ELF (its register numbers) */
 	Dwfl_Module *rel;          /* a relocatable object (kernel module) laid out by libdwfl, else NULL */
 	struct elf_sym *syms;      /* FUNC symbols, by address */
 	size_t nsyms;
@@ -871,8 +872,10 @@ static struct dbg_loc reduce(struct dwarf_state *st, Dwarf_Op *ops, size_t n, ui
 		int reg;
 		int64_t off;
 		if (pc == entry) {
-			reg = DBG_REG_SP;
-			off = 8; /* at the first instruction, the CFA is just above the return address */
+			/* at the first instruction the CFA is just above the return address (x86-64), or sp (arm64: bl pushes nothing) */
+			bool arm64 = st->arm64;
+			reg = arm64 ? 31 : DBG_REG_SP;
+			off = arm64 ? 0 : 8;
 		} else if (!frame_cfa(st, pc, &reg, &off)) {
 			loc.why = "its frame base is not known at this address (no CFI)";
 			return loc;
@@ -964,7 +967,7 @@ static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t p
 	if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) != 0 && !dwarf_hasattr(&die, DW_AT_ranges)) {
 		/* only the abstract instance: no locations */
 		if (pc == f->addr)
-			dbg_abi_locate(out);
+			dbg_abi_locate(di, out);
 	}
 }
 
@@ -1553,7 +1556,7 @@ struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index,
 	}
 	struct dwarf_state *st = ast_alloc(sizeof(*st));
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	GElf_Ehdr eh;
+	GElf_Ehdr eh = {0};
 	bool rel = elf && gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
 	Dwarf *dw = !elf ? NULL : rel ? open_relocatable(st, path) : dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!dw) {
@@ -1566,6 +1569,7 @@ struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index,
 	st->dw = dw;
 	st->elf = elf;
 	st->fd = fd;
+	st->arm64 = eh.e_machine == EM_AARCH64;
 	if (!rel) {
 		st->cfi = dwarf_getcfi(dw);
 		if (!st->cfi)
@@ -1579,5 +1583,6 @@ struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index,
 	di->path = path;
 	di->ops = &dwarf_ops;
 	di->priv = st;
+	di->arm64 = st->arm64;
 	return di;
 }

@@ -28,6 +28,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "kernel.h"
 #include "kindex.h"
 #include "ktext.h"
@@ -113,6 +114,12 @@ struct dep_module {
 	const char *rel;        /* its path under /lib/modules/R ("kernel/fs/ext4/ext4.ko") */
 };
 
+/* The target kernel's files are under this prefix here ("" for /; -a: arch_root). */
+static const char *kroot(const struct session *s)
+{
+	return s->kernel_root ? s->kernel_root : "";
+}
+
 /* The target's modules.dep, read once: struct dep_module *, by name. */
 static const struct vec *dep_modules(struct session *s)
 {
@@ -120,7 +127,7 @@ static const struct vec *dep_modules(struct session *s)
 	if (kernel_files(s)->dep_loaded)
 		return mods;
 	kernel_files(s)->dep_loaded = true;
-	FILE *f = fopen(ast_printf("/lib/modules/%s/modules.dep", s->release), "r");
+	FILE *f = fopen(ast_printf("%s/lib/modules/%s/modules.dep", kroot(s), s->release), "r");
 	char line[4096];
 	while (f && fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
@@ -191,17 +198,17 @@ static const char *dwarf_path(struct session *s, const char *module)
 	if (!strcmp(module, "kernel")) {
 		const char *candidates[] = {
 			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
-			ast_printf("/usr/lib/debug/boot/vmlinux-%s", r),
-			ast_printf("/usr/lib/debug/lib/modules/%s/vmlinux", r),
+			ast_printf("%s/usr/lib/debug/boot/vmlinux-%s", kroot(s), r),
+			ast_printf("%s/usr/lib/debug/lib/modules/%s/vmlinux", kroot(s), r),
 		};
 		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
 			if (candidates[i] && exists(candidates[i]))
 				return candidates[i];
 		return NULL;
 	}
-	const char *ko = dep_ko(s, ast_printf("/usr/lib/debug/lib/modules/%s", r), module);
+	const char *ko = dep_ko(s, ast_printf("%s/usr/lib/debug/lib/modules/%s", kroot(s), r), module);
 	if (!ko)
-		ko = find_ko(ast_printf("/usr/lib/debug/lib/modules/%s/kernel", r), module, 0);
+		ko = find_ko(ast_printf("%s/usr/lib/debug/lib/modules/%s/kernel", kroot(s), r), module, 0);
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
 	return ko;
@@ -222,7 +229,7 @@ static const char *btf_path(struct session *s, const char *module)
 		const char *candidates[] = {
 			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
 			running_btf(s),
-			ast_printf("/boot/vmlinuz-%s", s->release),
+			ast_printf("%s/boot/vmlinuz-%s", kroot(s), s->release),
 			dwarf_path(s, "kernel"),
 		};
 		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
@@ -230,9 +237,9 @@ static const char *btf_path(struct session *s, const char *module)
 				return candidates[i];
 		return NULL;
 	}
-	const char *ko = dep_ko(s, ast_printf("/lib/modules/%s", s->release), module);
+	const char *ko = dep_ko(s, ast_printf("%s/lib/modules/%s", kroot(s), s->release), module);
 	if (!ko)
-		ko = find_ko(ast_printf("/lib/modules/%s/kernel", s->release), module, 0);
+		ko = find_ko(ast_printf("%s/lib/modules/%s/kernel", kroot(s), s->release), module, 0);
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
 	return ko;
@@ -261,7 +268,7 @@ const char *kernel_module_name(const char *module)
 /* Listed in /lib/modules/R/modules.builtin ("kernel/fs/binfmt_script.ko" lines). */
 static bool is_builtin(struct session *s, const char *module)
 {
-	FILE *f = fopen(ast_printf("/lib/modules/%s/modules.builtin", s->release), "r");
+	FILE *f = fopen(ast_printf("%s/lib/modules/%s/modules.builtin", kroot(s), s->release), "r");
 	if (!f)
 		return false;
 	char line[1024];
@@ -284,7 +291,7 @@ const char *kernel_module_missing(struct session *s, const char *module)
 		return ast_printf("module \"%s\" is built into kernel %s: probe its functions as kernel.function(...)",
 				  module, s->release);
 	return ast_printf("module \"%s\" does not exist for kernel %s (no %s.ko under %s)", module, s->release, module,
-			  is_build_tree(s) ? s->kernel_build : ast_printf("/lib/modules/%s/kernel", s->release));
+			  is_build_tree(s) ? s->kernel_build : ast_printf("%s/lib/modules/%s/kernel", kroot(s), s->release));
 }
 
 /* The function symbols of one module's .ko: those a probe can attach to, and those in .init.text. */
@@ -441,8 +448,8 @@ static bool build_sysmap_index(void *arg, struct kindex_writer *w)
 static void system_maps(struct session *s, const char *out[SYSTEM_MAPS])
 {
 	out[0] = is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL;
-	out[1] = ast_printf("/usr/lib/debug/boot/System.map-%s", s->release);
-	out[2] = ast_printf("/boot/System.map-%s", s->release);
+	out[1] = ast_printf("%s/usr/lib/debug/boot/System.map-%s", kroot(s), s->release);
+	out[2] = ast_printf("%s/boot/System.map-%s", kroot(s), s->release);
 }
 
 /* The function symbols of a real System.map of the target: through its index, or read into a table. */
@@ -501,8 +508,8 @@ bool kernel_data_symbol_known(struct session *s, const char *name)
 {
 	const char *candidates[] = {
 		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
-		ast_printf("/usr/lib/debug/boot/System.map-%s", s->release),
-		ast_printf("/boot/System.map-%s", s->release),
+		ast_printf("%s/usr/lib/debug/boot/System.map-%s", kroot(s), s->release),
+		ast_printf("%s/boot/System.map-%s", kroot(s), s->release),
 	};
 	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
 		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
@@ -811,8 +818,8 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 				     s->release)
 			: ast_printf("no BTF for %s of kernel %s (looked for %s)",
 				     !strcmp(module, "kernel") ? "the kernel" : ast_printf("module %s", module), s->release,
-				     !strcmp(module, "kernel") ? ast_printf("/boot/vmlinuz-%s", s->release)
-							       : ast_printf("/lib/modules/%s/kernel/.../%s.ko", s->release, module));
+				     !strcmp(module, "kernel") ? ast_printf("%s/boot/vmlinuz-%s", kroot(s), s->release)
+							       : ast_printf("%s/lib/modules/%s/kernel/.../%s.ko", kroot(s), s->release, module));
 		*err = c->err;
 		return NULL;
 	}
@@ -833,6 +840,8 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	}
 	if (c->di) {
 		c->di->module = c->module;
+		if (source != DBG_SOURCE_DWARF)	/* BTF does not say which machine */
+			c->di->arm64 = s->arch && !strcmp(s->arch->name, "arm64");
 		load_exports(s, c->di, module);
 		if (s->verbose >= 2)
 			fprintf(stderr, "debuginfo: %s of %s from %s\n",

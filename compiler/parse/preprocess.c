@@ -42,6 +42,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "tapset.h"
 #include "parse.h"
@@ -1228,7 +1229,7 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 static void load_macro_dir(struct session *s, const char *dir)
 {
 	struct vec paths = { 0 };
-	tapset_list_files(dir, ".stpm", &paths);
+	tapset_list_files(dir, ".stpm", arch_is_arm64(s) ? "arm64" : "x86_64", &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];
 		char *text = read_text(path);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "debuginfo/kernel.h"
 #include "debuginfo/ktext.h"
 #include "diag.h"
@@ -167,7 +168,9 @@ static struct dbg_type *prototype_type(struct debuginfo *di, const char *ctype)
 static void add_syscall_params(struct session *s, struct target_scope *sc, const struct dbg_func *f)
 {
 	const struct syscalls_param *params;
-	int n = strncmp(f->name, "__x64_sys_", 10) ? -1 : syscalls_params(s, f->name, &params);
+	const char *prefix = syscalls_wrapper_prefix(s);
+	bool arm64 = arch_is_arm64(s);	/* arm64: the user's x0..x5 are regs->regs[0..5] */
+	int n = strncmp(f->name, prefix, strlen(prefix)) ? -1 : syscalls_params(s, f->name, &params);
 	if (n <= 0 || sc->vars.n != 1)
 		return;
 	const struct dbg_var *regs = sc->vars.items[0];
@@ -179,7 +182,8 @@ static void add_syscall_params(struct session *s, struct target_scope *sc, const
 		v->name = params[i].name;
 		v->type = prototype_type(sc->di, params[i].ctype);
 		v->is_param = true;
-		struct dbg_member *m = pt ? dbg_member_find(pt, arg_regs[i], &off) : NULL;
+		struct dbg_member *m = pt ? dbg_member_find(pt, arm64 ? "regs" : arg_regs[i], &off) : NULL;
+		off += arm64 ? 8 * (uint64_t)i : 0;
 		if (!v->type || !m || regs->loc.kind != DBG_LOC_REG || regs->loc.value_is_sum)
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE,
 						  .why = "the system call's registers are not at hand here"};
@@ -645,7 +649,7 @@ static const char *function_instead(struct session *s, const struct request *rq,
 	 * System.map knows it; without one, every system call of an x86-64
 	 * kernel (which has the syscall alias) is entered there.
 	 */
-	const char *x64 = ast_join("__x64_sys_", "", base ? base : name);
+	const char *x64 = ast_join(syscalls_wrapper_prefix(s), "", base ? base : name);
 	if (kernel && di->source != DBG_SOURCE_DWARF && (!prefixed.n || strcmp(prefixed.items[0], x64)) &&
 	    !kernel_symbol_missing(s, x64) && (alias || kernel_symbol_known(s, x64))) {
 		vec_push(&prefixed, NULL);
@@ -659,7 +663,7 @@ static const char *function_instead(struct session *s, const struct request *rq,
 		vec_push(notes, ast_printf("the kernel has it behind %s%s%s", prefixed.n ? "a prefix: " : "",
 					   list, alias ? ast_printf("%sthe alias syscall.%s", prefixed.n ? "; or use " : "no prefix; use ",
 								    base) : ""));
-		if (prefixed.n && !strncmp(prefixed.items[0], "__x64_sys_", 10))
+		if (prefixed.n && !strncmp(prefixed.items[0], x64, strlen(syscalls_wrapper_prefix(s))))
 			return prefixed.items[0]; /* what sys_NAME was for a 64-bit caller */
 		return prefixed.n == 1 ? prefixed.items[0] : NULL;
 	}

@@ -513,7 +513,8 @@ static bool syscall_wrapper_point(const struct expansion *exp, const struct prob
 	const struct probe_component *fn = probes_component(pp, 1);
 	return (!strcmp(family, "syscall") || !strcmp(family, "nd_syscall") || !strcmp(family, "syscall_any")) &&
 	       !strcmp(fn->name, "function") &&
-	       fn->arg && fn->arg->kind == NODE_STR && !strncmp(fn->arg->u.str, "__x64_sys_", 10);
+	       fn->arg && fn->arg->kind == NODE_STR && (!strncmp(fn->arg->u.str, "__x64_sys_", 10) ||
+							!strncmp(fn->arg->u.str, "__arm64_sys_", 12));
 }
 
 static bool point_has_wildcard(const struct probe_point *pp)

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "syscalls.h"
+#include "arch.h"
 #include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
@@ -135,10 +137,13 @@ static void read_headers(struct session *s)
 		return;
 	st->headers_read = true;
 	/* Debian splits the headers: BUILD (per flavour) and /lib/modules/R/source (common) */
+	/* ... and another architecture's under its root (arch.h), its common tree named by BUILD/Makefile */
 	const char *roots[] = {s->kernel_build, ast_printf("%s/source", s->kernel_build),
-			       ast_printf("/lib/modules/%s/source", s->release)};
-	const char *dirs[] = {"include/trace/events", "arch/x86/include/asm/trace"};
-	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+			       ast_printf("%s/lib/modules/%s/source", s->kernel_root ? s->kernel_root : "", s->release),
+			       arch_is_cross(s) ? syscalls_source_tree(s->kernel_build) : NULL};
+	const char *dirs[] = {"include/trace/events",
+			      ast_printf("arch/%s/include/asm/trace", s->arch ? s->arch->kbuild : "x86")};
+	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]) && roots[r]; r++) {
 		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 			const char *dir = ast_printf("%s/%s", roots[r], dirs[i]);
 			DIR *d = opendir(dir);

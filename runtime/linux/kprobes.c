@@ -84,7 +84,6 @@ static unsigned long _stp_kprobe_return_address(struct pt_regs *regs)
 }
 
 #ifdef STP_KPROBES_CALLERS
-#include <asm/unwind.h>
 
 /*
  * .callees(N), N > 1: past the immediate return address (checked first),
