@@ -59,6 +59,8 @@ static const struct kfeature kfeatures_table[] = {
 	{ "PDE_DATA_LOWER", KF_HEADER, "include/linux/proc_fs.h", "pde_data(" },
 	/* block_device's partition number is in __bd_flags' low byte (6.10+: 6.12); bd_partno before; blk_types.h */
 	{ "BDEV_FLAGS_PARTNO", KF_HEADER, "include/linux/blk_types.h", "atomic_t __bd_flags;" },
+	/* get_file_rcu takes the __rcu slot and returns the file (6.7+: 6.12); before, a macro on the file; fs.h */
+	{ "GET_FILE_RCU_SLOT", KF_HEADER, "include/linux/fs.h", "struct file *get_file_rcu(struct file __rcu **" },
 	/* linux/trace_recursion.h, which ftrace entry hooks need (5.11+: 6.1, 6.12; 5.10 keeps it in kernel/trace/): the file */
 	{ "TRACE_RECURSION_H", KF_FILE, "include/linux/trace_recursion.h", NULL },
 };

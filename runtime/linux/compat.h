@@ -62,6 +62,18 @@ static inline bool _stp_bdev_partno_nofault(const struct block_device *bdev, u8 
 #endif
 }
 
+/* A reference to the file in an __rcu slot (mm->exe_file), or NULL; under rcu_read_lock. */
+static inline struct file *_stp_get_file_rcu(struct file __rcu **slot)
+{
+#ifdef STP_HAVE_GET_FILE_RCU_SLOT
+	return get_file_rcu(slot);
+#else
+	struct file *f = rcu_dereference(*slot);
+
+	return f && get_file_rcu(f) ? f : NULL;
+#endif
+}
+
 /* What unregistering a uprobe needs, on every kernel. */
 struct _stp_uprobe_reg {
 #ifdef STP_HAVE_UPROBE_HANDLE

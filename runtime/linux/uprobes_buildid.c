@@ -199,9 +199,7 @@ static void _stp_ubid_scan(void)
 			continue;
 		task_lock(t);
 		if (t->mm)
-			exe = rcu_dereference(t->mm->exe_file);
-		if (exe && !get_file_rcu(exe))
-			exe = NULL;
+			exe = _stp_get_file_rcu(&t->mm->exe_file);
 		task_unlock(t);
 		for (i = 0; exe && i < n; i++)
 			if (file_inode(files[i]) == file_inode(exe))
