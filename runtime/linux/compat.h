@@ -17,6 +17,8 @@
 #include <linux/sched.h>
 #include <linux/uprobes.h>
 #include <linux/err.h>
+#include <linux/kprobes.h>
+#include <linux/blk_types.h>
 
 /* The .llseek of a file that cannot seek: no_llseek where the kernel has it, NULL (the same since 6.12) where not. */
 #ifdef STP_HAVE_NO_LLSEEK
@@ -42,6 +44,44 @@ static inline void *_stp_pde_data(const struct inode *inode)
 	return pde_data(inode);
 #else
 	return PDE_DATA(inode);
+#endif
+}
+
+/* The kretprobe a return instance belongs to. */
+static inline struct kretprobe *_stp_get_kretprobe(struct kretprobe_instance *ri)
+{
+#ifdef STP_HAVE_GET_KRETPROBE
+	return get_kretprobe(ri);
+#else
+	return ri->rp;
+#endif
+}
+
+/* A bio's operation and flags (bi_opf), as op_is_write() and friends take them. */
+#ifdef STP_HAVE_BLK_OPF_T
+typedef blk_opf_t _stp_blk_opf_t;
+#else
+typedef unsigned int _stp_blk_opf_t;
+#endif
+
+/*
+ * Where a bio goes: its block device (*bdev; *disk stays NULL), or where the bio names no
+ * block device, its disk and partition (*disk, *partno; *bdev stays NULL). Fault-safe:
+ * -EFAULT if the bio cannot be read.
+ */
+static inline int _stp_bio_target(const struct bio *bio, struct block_device **bdev, struct gendisk **disk,
+				  u8 *partno)
+{
+	*bdev = NULL;
+	*disk = NULL;
+	*partno = 0;
+#ifdef STP_HAVE_BIO_BI_BDEV
+	return copy_from_kernel_nofault(bdev, &bio->bi_bdev, sizeof(*bdev)) ? -EFAULT : 0;
+#else
+	if (copy_from_kernel_nofault(disk, &bio->bi_disk, sizeof(*disk)) ||
+	    copy_from_kernel_nofault(partno, &bio->bi_partno, sizeof(*partno)))
+		return -EFAULT;
+	return 0;
 #endif
 }
 
