@@ -65,6 +65,8 @@ static const struct kfeature kfeatures_table[] = {
 	{ "GET_KRETPROBE", KF_HEADER, "include/linux/kprobes.h", "struct kretprobe *get_kretprobe(" },
 	/* a bio names its block device, bi_bdev (5.12+); 5.10's names its disk and partition: blk_types.h */
 	{ "BIO_BI_BDEV", KF_HEADER, "include/linux/blk_types.h", "struct block_device *bi_bdev;" },
+	/* task_cpu() reads task_struct.cpu where the thread_info is in the task (5.10); 5.16+ keeps it in thread_info: sched.h */
+	{ "TASK_STRUCT_CPU", KF_HEADER, "include/linux/sched.h", "return READ_ONCE(p->cpu);" },
 	/* blk_opf_t, the type of a bio's operation and flags (6.0+; 5.10: unsigned int): blk_types.h */
 	{ "BLK_OPF_T", KF_HEADER, "include/linux/blk_types.h", "blk_opf_t;" },
 };

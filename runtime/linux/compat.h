@@ -37,6 +37,24 @@ static inline unsigned int _stp_task_state(const struct task_struct *t)
 #endif
 }
 
+/*
+ * A task's state field, as an lvalue for fault-safe reads of a task that may be going away
+ * (STAP_KREAD): 5.10's is a long, later ones an unsigned int, which reads its low half on
+ * little-endian machines (the state bits all fit).
+ */
+#ifdef STP_HAVE_TASK_STATE_UNDERSCORE
+#define _stp_task_state_field(t) ((t)->__state)
+#else
+#define _stp_task_state_field(t) ((t)->state)
+#endif
+
+/* A task's CPU number field, as an lvalue, where task_cpu() reads it. */
+#if defined(STP_HAVE_TASK_STRUCT_CPU) && defined(CONFIG_THREAD_INFO_IN_TASK)
+#define _stp_task_cpu_field(t) ((t)->cpu)
+#else
+#define _stp_task_cpu_field(t) (task_thread_info(t)->cpu)
+#endif
+
 /* The data a procfs entry was created with, from its inode. */
 static inline void *_stp_pde_data(const struct inode *inode)
 {
