@@ -67,6 +67,8 @@ static const struct kfeature kfeatures_table[] = {
 	{ "BIO_BI_BDEV", KF_HEADER, "include/linux/blk_types.h", "struct block_device *bi_bdev;" },
 	/* task_cpu() reads task_struct.cpu where the thread_info is in the task (5.10); 5.16+ keeps it in thread_info: sched.h */
 	{ "TASK_STRUCT_CPU", KF_HEADER, "include/linux/sched.h", "return READ_ONCE(p->cpu);" },
+	/* struct folio, the page-cache unit (5.16+); 5.10 hands around struct page, which begins the same way: mm_types.h */
+	{ "FOLIO", KF_HEADER, "include/linux/mm_types.h", "struct folio {" },
 	/* blk_opf_t, the type of a bio's operation and flags (6.0+; 5.10: unsigned int): blk_types.h */
 	{ "BLK_OPF_T", KF_HEADER, "include/linux/blk_types.h", "blk_opf_t;" },
 };

@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <linux/uprobes.h>
 #include <linux/err.h>
+#include <linux/mm_types.h>
 #include <linux/kprobes.h>
 #include <linux/blk_types.h>
 
@@ -74,6 +75,16 @@ static inline struct kretprobe *_stp_get_kretprobe(struct kretprobe_instance *ri
 	return ri->rp;
 #endif
 }
+
+/*
+ * What the page cache hands around: struct folio (5.16+), else struct page; both begin
+ * with flags, lru, mapping and index, the fields the tapsets read.
+ */
+#ifdef STP_HAVE_FOLIO
+typedef struct folio _stp_folio_t;
+#else
+typedef struct page _stp_folio_t;
+#endif
 
 /* A bio's operation and flags (bi_opf), as op_is_write() and friends take them. */
 #ifdef STP_HAVE_BLK_OPF_T
