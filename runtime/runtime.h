@@ -30,8 +30,11 @@
  * where the kernel can, unless -D STP_NO_FTRACE. Only with the per-probe
  * handlers of STP_KPROBE_BODIES.
  */
+/* what this kernel offers (the compat layer's answers, linux/compat.h): the ftrace hook needs two */
+#include "stp_kfeatures.h"
 #if defined(STP_HAVE_KPROBES) && defined(STP_HAVE_KPROBE_BODIES) && \
-	defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KPROBES_ON_FTRACE) && !defined(STP_NO_FTRACE)
+	defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KPROBES_ON_FTRACE) && !defined(STP_NO_FTRACE) && \
+	defined(STP_HAVE_TRACE_RECURSION_H) && defined(STP_HAVE_FTRACE_REGS)
 #define STP_FTRACE 1
 #include <linux/ftrace.h>
 #include <linux/trace_recursion.h>

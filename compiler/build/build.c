@@ -228,7 +228,12 @@ bool build_module(struct session *s)
 	const char *features = kfeatures_text(s);
 	if (!features || !write_text(ast_printf("%s/" KFEATURES_HEADER, s->tmpdir), features))
 		return false;
-	char *ccflags = ast_printf("ccflags-y := -I$(src) -I%s -Wno-declaration-after-statement", s->runtime_dir);
+	/*
+	 * -std=gnu11: the generated C and the runtime declare loop variables in their for
+	 * statements; kbuild compiles with gnu11 since 5.18 and with gnu89 before (5.10), where
+	 * that is an error. It repeats what newer kernels already pass.
+	 */
+	char *ccflags = ast_printf("ccflags-y := -I$(src) -I%s -std=gnu11 -Wno-declaration-after-statement", s->runtime_dir);
 	for (int i = 0; i < s->defines.n; i++) {
 		struct define *d = s->defines.items[i];
 		ccflags = ast_printf("%s %s", ccflags,

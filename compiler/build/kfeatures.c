@@ -63,6 +63,18 @@ static const struct kfeature kfeatures_table[] = {
 	{ "GET_FILE_RCU_SLOT", KF_HEADER, "include/linux/fs.h", "struct file *get_file_rcu(struct file __rcu **" },
 	/* linux/trace_recursion.h, which ftrace entry hooks need (5.11+: 6.1, 6.12; 5.10 keeps it in kernel/trace/): the file */
 	{ "TRACE_RECURSION_H", KF_FILE, "include/linux/trace_recursion.h", NULL },
+	/* struct ftrace_regs, what ftrace callbacks receive (5.11+; 5.10 passes struct pt_regs): ftrace.h */
+	{ "FTRACE_REGS", KF_HEADER, "include/linux/ftrace.h", "struct ftrace_regs {" },
+	/* get_kretprobe(ri) (5.11+); 5.10's kretprobe_instance holds the kretprobe in ri->rp: kprobes.h */
+	{ "GET_KRETPROBE", KF_HEADER, "include/linux/kprobes.h", "struct kretprobe *get_kretprobe(" },
+	/* a bio names its block device, bi_bdev (5.12+); 5.10's names its disk and partition: blk_types.h */
+	{ "BIO_BI_BDEV", KF_HEADER, "include/linux/blk_types.h", "struct block_device *bi_bdev;" },
+	/* task_cpu() reads task_struct.cpu where the thread_info is in the task (5.10); 5.16+ keeps it in thread_info: sched.h */
+	{ "TASK_STRUCT_CPU", KF_HEADER, "include/linux/sched.h", "return READ_ONCE(p->cpu);" },
+	/* struct folio, the page-cache unit (5.16+); 5.10 hands around struct page, which begins the same way: mm_types.h */
+	{ "FOLIO", KF_HEADER, "include/linux/mm_types.h", "struct folio {" },
+	/* blk_opf_t, the type of a bio's operation and flags (6.0+; 5.10: unsigned int): blk_types.h */
+	{ "BLK_OPF_T", KF_HEADER, "include/linux/blk_types.h", "blk_opf_t;" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))

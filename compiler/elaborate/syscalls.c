@@ -4,8 +4,9 @@
  *
  * What the target (-r) kernel says, from its headers tree (which pass 4 needs anyway, and
  * which exists for every Debian kernel, with DWARF or with BTF only):
- *  - arch/x86/include/generated/asm/syscalls_64.h: __SYSCALL(NR, sys_FUNC), the number of
- *    each x86-64 system call and the function behind it (sys_ni_syscall: not built);
+ *  - arch/x86/include/generated/asm/syscalls_64.h: __SYSCALL(NR, sys_FUNC) (before 5.11:
+ *    __SYSCALL_COMMON and __SYSCALL_64), the number of each x86-64 system call and the
+ *    function behind it (sys_ni_syscall: not built);
  *  - arch/x86/include/generated/uapi/asm/unistd_64.h: __NR_NAME NR, the user-space names;
  *  - include/linux/syscalls.h and arch/x86/include/asm/syscalls.h: the sys_FUNC prototypes,
  *    whose parameter names and types name and render the arguments of a call our table
@@ -494,6 +495,20 @@ static void add_derived(struct syscalls_state *st)
 	}
 }
 
+/*
+ * One row of syscalls_64.h: __SYSCALL(NR, FUNC) since 5.11; __SYSCALL_COMMON(NR, FUNC) and
+ * __SYSCALL_64(NR, FUNC) before (5.10), whose __SYSCALL_X32 rows are x32's, not x86-64's.
+ */
+static bool table_row(const char *p, int *nr, char func[128])
+{
+	static const char *const forms[] = {"__SYSCALL(%d, %127[a-z0-9_])", "__SYSCALL_COMMON(%d, %127[a-z0-9_])",
+	                                    "__SYSCALL_64(%d, %127[a-z0-9_])"};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (sscanf(p, forms[i], nr, func) == 2)
+			return true;
+	return false;
+}
+
 static struct syscalls_state *load(struct session *s)
 {
 	if (!s->syscalls)
@@ -513,10 +528,10 @@ static struct syscalls_state *load(struct session *s)
 	}
 	if (!table || !unistd)
 		return st; /* no syscall aliases: syscall.NAME is then an unknown point */
-	for (const char *p = table; (p = strstr(p, "__SYSCALL(")); p++) {
+	for (const char *p = table; (p = strstr(p, "__SYSCALL")); p++) {
 		int nr;
 		char func[128];
-		if (sscanf(p, "__SYSCALL(%d, %127[a-z0-9_])", &nr, func) != 2 || !strcmp(func, "sys_ni_syscall"))
+		if (!table_row(p, &nr, func) || !strcmp(func, "sys_ni_syscall"))
 			continue;
 		struct sc_call *c = ast_alloc(sizeof(*c));
 		c->nr = nr;

@@ -19,6 +19,8 @@
 #include <linux/err.h>
 #include <linux/blk_types.h>
 #include <linux/uaccess.h>
+#include <linux/mm_types.h>
+#include <linux/kprobes.h>
 
 /* The .llseek of a file that cannot seek: no_llseek where the kernel has it, NULL (the same since 6.12) where not. */
 #ifdef STP_HAVE_NO_LLSEEK
@@ -36,6 +38,24 @@ static inline unsigned int _stp_task_state(const struct task_struct *t)
 	return (unsigned int)READ_ONCE(t->state);
 #endif
 }
+
+/*
+ * A task's state field, as an lvalue for fault-safe reads of a task that may be going away
+ * (STAP_KREAD): 5.10's is a long, later ones an unsigned int, which reads its low half on
+ * little-endian machines (the state bits all fit).
+ */
+#ifdef STP_HAVE_TASK_STATE_UNDERSCORE
+#define _stp_task_state_field(t) ((t)->__state)
+#else
+#define _stp_task_state_field(t) ((t)->state)
+#endif
+
+/* A task's CPU number field, as an lvalue, where task_cpu() reads it. */
+#if defined(STP_HAVE_TASK_STRUCT_CPU) && defined(CONFIG_THREAD_INFO_IN_TASK)
+#define _stp_task_cpu_field(t) ((t)->cpu)
+#else
+#define _stp_task_cpu_field(t) (task_thread_info(t)->cpu)
+#endif
 
 /* The data a procfs entry was created with, from its inode. */
 static inline void *_stp_pde_data(const struct inode *inode)
@@ -71,6 +91,54 @@ static inline struct file *_stp_get_file_rcu(struct file __rcu **slot)
 	struct file *f = rcu_dereference(*slot);
 
 	return f && get_file_rcu(f) ? f : NULL;
+#endif
+}
+
+/* The kretprobe a return instance belongs to. */
+static inline struct kretprobe *_stp_get_kretprobe(struct kretprobe_instance *ri)
+{
+#ifdef STP_HAVE_GET_KRETPROBE
+	return get_kretprobe(ri);
+#else
+	return ri->rp;
+#endif
+}
+
+/*
+ * What the page cache hands around: struct folio (5.16+), else struct page; both begin
+ * with flags, lru, mapping and index, the fields the tapsets read.
+ */
+#ifdef STP_HAVE_FOLIO
+typedef struct folio _stp_folio_t;
+#else
+typedef struct page _stp_folio_t;
+#endif
+
+/* A bio's operation and flags (bi_opf), as op_is_write() and friends take them. */
+#ifdef STP_HAVE_BLK_OPF_T
+typedef blk_opf_t _stp_blk_opf_t;
+#else
+typedef unsigned int _stp_blk_opf_t;
+#endif
+
+/*
+ * Where a bio goes: its block device (*bdev; *disk stays NULL), or where the bio names no
+ * block device, its disk and partition (*disk, *partno; *bdev stays NULL). Fault-safe:
+ * -EFAULT if the bio cannot be read.
+ */
+static inline int _stp_bio_target(const struct bio *bio, struct block_device **bdev, struct gendisk **disk,
+				  u8 *partno)
+{
+	*bdev = NULL;
+	*disk = NULL;
+	*partno = 0;
+#ifdef STP_HAVE_BIO_BI_BDEV
+	return copy_from_kernel_nofault(bdev, &bio->bi_bdev, sizeof(*bdev)) ? -EFAULT : 0;
+#else
+	if (copy_from_kernel_nofault(disk, &bio->bi_disk, sizeof(*disk)) ||
+	    copy_from_kernel_nofault(partno, &bio->bi_partno, sizeof(*partno)))
+		return -EFAULT;
+	return 0;
 #endif
 }
 
