@@ -97,6 +97,7 @@ struct stapvm_options {
 	int hostfwd_port;      /* --hostfwd: host port 127.0.0.1:PORT forwarded to the guest's port 22, 0 = no network */
 	const char *agent;     /* --agent: a Unix socket on the host that is the guest's virtio-serial port org.stapc.agent */
 	const char *append;    /* --append: more kernel command-line words (e.g. module.sig_enforce=1), or NULL */
+	const char *kernel_root; /* --kernel-root: a root holding the kernel's image and modules, or NULL for / */
 	char **command;        /* argv of the guest command, NULL-terminated */
 };
 
@@ -123,7 +124,8 @@ enum { CHAN_CONSOLE, CHAN_STDOUT, CHAN_STDERR, CHAN_CONTROL, CHAN_COUNT };
 struct stapvm_run {
 	struct stapvm_options opt;     /* what the user asked for */
 	char tmpdir[64];               /* private scratch directory */
-	char kernel[PATH_MAX];         /* /boot/vmlinuz-RELEASE */
+	char kernel[PATH_MAX];         /* ROOT/boot/vmlinuz-RELEASE or ROOT/lib/modules/RELEASE/vmlinuz */
+	char moddir[PATH_MAX];         /* ROOT/lib/modules/RELEASE: the kernel's modules */
 	char release[256];             /* kernel release booted */
 	int userland;                  /* enum stapvm_userland, never AUTO once decided */
 	char **modules;                /* host userland: modules the guest loads, in order */
@@ -255,15 +257,20 @@ static bool in_path(const char *name)
 	return found;
 }
 
-/* Pick /boot/vmlinuz-RELEASE: the requested one, or the newest with headers. */
+/* Pick the kernel: -r's, or the newest in /boot with headers; its image is in /boot or, as Debian
+   ships it from 7.2 on, beside its modules. */
 static void stapvm_pick_kernel(struct stapvm_run *run)
 {
+	const char *root = run->opt.kernel_root ? run->opt.kernel_root : "";
+
 	if (run->opt.release) {
 		snprintf(run->release, sizeof(run->release), "%s", run->opt.release);
 	} else {
 		DIR *d = opendir("/boot");
 		struct dirent *e;
 
+		if (run->opt.kernel_root)
+			die("--kernel-root needs -r RELEASE");
 		run->release[0] = '\0';
 		while (d && (e = readdir(d))) {
 			const char *r;
@@ -284,10 +291,14 @@ static void stapvm_pick_kernel(struct stapvm_run *run)
 			die("no kernel in /boot with headers in /lib/modules/RELEASE/build;\n"
 			    "  install one: apt-get install " STAPVM_PKG_KERNEL);
 	}
-	snprintf(run->kernel, sizeof(run->kernel), "/boot/vmlinuz-%s", run->release);
+	snprintf(run->moddir, sizeof(run->moddir), "%s/lib/modules/%s", root, run->release);
+	snprintf(run->kernel, sizeof(run->kernel), "%s/boot/vmlinuz-%s", root, run->release);
+	if (!is_file(run->kernel) &&
+	    snprintf(run->kernel, sizeof(run->kernel), "%s/vmlinuz", run->moddir) >= (int)sizeof(run->kernel))
+		die("--kernel-root %s: path too long", root);
 	if (!is_file(run->kernel))
-		die("kernel %s not found; install it: apt-get install %s",
-		    run->kernel, run->opt.release ? "linux-image-RELEASE" : STAPVM_PKG_KERNEL);
+		die("kernel %s not found in %s/boot or %s; install it: apt-get install %s", run->release,
+		    root, run->moddir, run->opt.release ? "linux-image-RELEASE" : STAPVM_PKG_KERNEL);
 	if (access(run->kernel, R_OK) != 0)
 		die("cannot read %s: %s", run->kernel, strerror(errno));
 }
@@ -713,7 +724,7 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 	if (run->opt.dir)
 		cpio_add_tree(&w, "work", run->opt.dir);
 	for (char **m = run->modules; m && *m; m++)
-		userland_add_module(&w, run->release, *m);
+		userland_add_module(&w, run->moddir, *m);
 	for (size_t i = 0; i < run->opt.n_files; i++) {
 		if (run->userland == STAPVM_USERLAND_COPY)
 			userland_add_host_file(&w, run->opt.files[i]);
@@ -1181,10 +1192,13 @@ static void usage(FILE *f)
 {
 	fputs("usage: stapvm [-r RELEASE] [-d DIR] [--smp N] [-m MB] [--timeout SEC] [--icount] [--mttcg] [-v]\n"
 	      "              [--userland=MODE] [--file PATH]... [-C DIR] [--outdir DIR] -- COMMAND [ARGS...]\n"
-	      "Boot /boot/vmlinuz-RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
+	      "Boot kernel RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
 	      "in /work (a copy of DIR), with staprun and stapio on PATH.  The command's stdout\n"
 	      "and stderr stream back byte-exact; SIGINT/SIGTERM are forwarded to it.\n"
-	      "  -r RELEASE     kernel release (default: newest /boot/vmlinuz-* with headers)\n"
+	      "  -r RELEASE     kernel release (default: newest /boot/vmlinuz-* with headers);\n"
+	      "                 its image is /boot/vmlinuz-RELEASE or /lib/modules/RELEASE/vmlinuz\n"
+	      "  --kernel-root DIR  the kernel's image and modules are in the root DIR\n"
+	      "                 (DIR/boot, DIR/lib/modules: a toolchain root, see stap-toolchain-root)\n"
 	      "  -d DIR         directory copied to /work in the guest\n"
 	      "  --smp N        guest CPUs (default 2; 1 with --icount)\n"
 	      "  -m MB          guest memory (default 512)\n"
@@ -1239,7 +1253,7 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 	run->userland = run->opt.userland;
 	if (run->userland == STAPVM_USERLAND_AUTO || run->userland == STAPVM_USERLAND_HOST)
-		run->modules = userland_9p_modules(run->release, run->opt.hostfwd_port > 0, run->opt.agent != NULL, &why);
+		run->modules = userland_9p_modules(run->moddir, run->opt.hostfwd_port > 0, run->opt.agent != NULL, &why);
 	if (run->userland == STAPVM_USERLAND_AUTO)
 		run->userland = run->modules ? STAPVM_USERLAND_HOST : STAPVM_USERLAND_COPY;
 	if (run->userland == STAPVM_USERLAND_HOST && !run->modules)
@@ -1256,7 +1270,8 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND };
+	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND,
+	       OPT_KERNEL_ROOT };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1272,6 +1287,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "append", required_argument, NULL, OPT_APPEND },
+		{ "kernel-root", required_argument, NULL, OPT_KERNEL_ROOT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1303,6 +1319,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		case OPT_HOSTFWD: opt->hostfwd_port = parse_int(optarg, "port"); break;
 		case OPT_AGENT: opt->agent = optarg; break;
 		case OPT_APPEND: opt->append = optarg; break;
+		case OPT_KERNEL_ROOT: opt->kernel_root = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}
@@ -1315,6 +1332,8 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		opt->smp = opt->icount ? 1 : 2;
 	if (opt->dir && !is_dir(opt->dir))
 		die("-d %s: not a directory", opt->dir);
+	if (opt->kernel_root && !is_dir(opt->kernel_root))
+		die("--kernel-root %s: not a directory", opt->kernel_root);
 	if (opt->outdir && !is_dir(opt->outdir))
 		die("--outdir %s: not a directory", opt->outdir);
 	if (opt->cwd && opt->cwd[0] != '/')

@@ -15,6 +15,18 @@
 /* The modules mounting the host's / needs; their dependencies come from modules.dep. */
 static const char *const userland_needed[] = { "virtio_pci", "9pnet_virtio", "9p", "overlay" };
 
+/* Module file endings (modules.dep names compressed modules so: Debian's 6.12 and 7.2 use .ko.xz)
+   and the program that expands each; the guest's insmod gets the plain .ko. */
+static const struct {
+	const char *suffix;     /* file name ending */
+	const char *expand;     /* command writing the module to stdout, or NULL for none */
+} userland_ko_suffixes[] = {
+	{ ".ko", NULL },
+	{ ".ko.xz", "xz -dc" },
+	{ ".ko.zst", "zstd -dcq" },
+	{ ".ko.gz", "gzip -dc" },
+};
+
 /* Lines of a text file, or NULL if it cannot be read. */
 static char **read_lines(const char *path, size_t *count)
 {
@@ -60,8 +72,14 @@ static char *module_name(const char *path, size_t len)
 	size_t n = (size_t)(path + len - base);
 	char *name;
 
-	if (n > 3 && !memcmp(base + n - 3, ".ko", 3))
-		n -= 3;
+	for (size_t i = 0; i < sizeof(userland_ko_suffixes) / sizeof(userland_ko_suffixes[0]); i++) {
+		size_t k = strlen(userland_ko_suffixes[i].suffix);
+
+		if (n > k && !memcmp(base + n - k, userland_ko_suffixes[i].suffix, k)) {
+			n -= k;
+			break;
+		}
+	}
 	name = xasprintf("%.*s", (int)n, base);
 	for (char *p = name; *p; p++)
 		if (*p == '-')
@@ -134,10 +152,10 @@ static bool add_with_deps(char **dep, size_t ndep, char **bi, size_t nbi, const 
 	return false;
 }
 
-char **userland_9p_modules(const char *release, bool net, bool serial, const char **why)
+char **userland_9p_modules(const char *moddir, bool net, bool serial, const char **why)
 {
-	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
-	char *bi_path = xasprintf("/lib/modules/%s/modules.builtin", release);
+	char *dep_path = xasprintf("%s/modules.dep", moddir);
+	char *bi_path = xasprintf("%s/modules.builtin", moddir);
 	size_t ndep, nbi, norder = 0;
 	char **dep = read_lines(dep_path, &ndep);
 	char **bi = read_lines(bi_path, &nbi);
@@ -165,9 +183,48 @@ char **userland_9p_modules(const char *release, bool net, bool serial, const cha
 	return order;
 }
 
-void userland_add_module(struct cpio_writer *w, const char *release, const char *name)
+/* Put the module file host into the archive at inner, expanded when it is compressed. */
+static void add_module_file(struct cpio_writer *w, const char *inner, const char *host)
 {
-	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
+	size_t n = strlen(host);
+
+	for (size_t i = 1; i < sizeof(userland_ko_suffixes) / sizeof(userland_ko_suffixes[0]); i++) {
+		size_t k = strlen(userland_ko_suffixes[i].suffix);
+		char *cmd, *data = NULL;
+		size_t len = 0, cap = 0, got;
+		FILE *p;
+
+		if (n <= k || strcmp(host + n - k, userland_ko_suffixes[i].suffix))
+			continue;
+		if (strchr(host, '\''))
+			die("%s: a quote in a module path", host);
+		cmd = xasprintf("%s '%s'", userland_ko_suffixes[i].expand, host);
+		p = popen(cmd, "r");
+		if (!p)
+			die("%s: %s", cmd, strerror(errno));
+		do {
+			if (len == cap) {
+				cap = cap ? 2 * cap : 1 << 20;
+				data = realloc(data, cap);
+				if (!data)
+					die("out of memory");
+			}
+			got = fread(data + len, 1, cap - len, p);
+			len += got;
+		} while (got > 0);
+		if (pclose(p) != 0 || len == 0)
+			die("%s failed (is %.*s installed?)", cmd, (int)strcspn(cmd, " "), cmd);
+		cpio_add_data(w, inner, 0644, data, len);
+		free(data);
+		free(cmd);
+		return;
+	}
+	cpio_add_file(w, inner, host);
+}
+
+void userland_add_module(struct cpio_writer *w, const char *moddir, const char *name)
+{
+	char *dep_path = xasprintf("%s/modules.dep", moddir);
 	size_t ndep;
 	char **dep = read_lines(dep_path, &ndep);
 	bool found = false;
@@ -180,12 +237,10 @@ void userland_add_module(struct cpio_writer *w, const char *release, const char 
 			continue;
 		m = module_name(dep[i], (size_t)(colon - dep[i]));
 		if (!strcmp(m, name)) {
-			char *host = xasprintf("/lib/modules/%s/%.*s", release, (int)(colon - dep[i]), dep[i]);
+			char *host = xasprintf("%s/%.*s", moddir, (int)(colon - dep[i]), dep[i]);
 			char *inner = xasprintf("stapvm/modules/%s.ko", name);
 
-			if (colon - dep[i] < 3 || strncmp(colon - 3, ".ko", 3) != 0)
-				die("%s: compressed modules are not supported", host);
-			cpio_add_file(w, inner, host);
+			add_module_file(w, inner, host);
 			free(host);
 			free(inner);
 			found = true;
@@ -195,7 +250,7 @@ void userland_add_module(struct cpio_writer *w, const char *release, const char 
 	free_lines(dep, ndep);
 	free(dep_path);
 	if (!found)
-		die("module %s of %s not found", name, release);
+		die("module %s not found in %s/modules.dep", name, moddir);
 }
 
 static void add_closure(struct cpio_writer *w, const char *path, int depth, bool libraries);

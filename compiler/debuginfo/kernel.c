@@ -9,9 +9,11 @@
  *          modules:  /usr/lib/debug/lib/modules/R/kernel/.../NAME.ko, DIR/.../NAME.ko
  *          (Debian: package linux-image-R-dbg)
  *   BTF    vmlinux:  DIR/vmlinux, /sys/kernel/btf/vmlinux (when R is the
- *                    running kernel), /boot/vmlinuz-R (compressed: gzip,
- *                    bzip2, lzma, xz, lzo, lz4 or zstd, see vmlinuz.c), the
- *                    DWARF vmlinux's .BTF section
+ *                    running kernel), /boot/vmlinuz-R or, where a kernel
+ *                    package ships it only there (Debian from 7.2 on),
+ *                    /lib/modules/R/vmlinuz (compressed: gzip, bzip2, lzma,
+ *                    xz, lzo, lz4 or zstd, see vmlinuz.c), the DWARF
+ *                    vmlinux's .BTF section
  *          modules:  /lib/modules/R/kernel/.../NAME.ko (split BTF over vmlinux's)
  *   exported symbols: BUILD/Module.symvers
  *
@@ -220,6 +222,7 @@ static const char *btf_path(struct session *s, const char *module)
 			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
 			running_btf(s),
 			ast_printf("/boot/vmlinuz-%s", s->release),
+			ast_printf("/lib/modules/%s/vmlinuz", s->release),
 			dwarf_path(s, "kernel"),
 		};
 		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
@@ -677,7 +680,7 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 				     s->release)
 			: ast_printf("no BTF for %s of kernel %s (looked for %s)",
 				     !strcmp(module, "kernel") ? "the kernel" : ast_printf("module %s", module), s->release,
-				     !strcmp(module, "kernel") ? ast_printf("/boot/vmlinuz-%s", s->release)
+				     !strcmp(module, "kernel") ? ast_printf("/boot/vmlinuz-%s and /lib/modules/%s/vmlinuz", s->release, s->release)
 							       : ast_printf("/lib/modules/%s/kernel/.../%s.ko", s->release, module));
 		*err = c->err;
 		return NULL;
