@@ -46,8 +46,7 @@ void cpio_add_file(struct cpio_writer *w, const char *name, const char *host_pat
    serial, virtio_console's: --agent), their names in load order, or NULL when the kernel whose
    modules are in moddir (ROOT/lib/modules/RELEASE) lacks one; *why says which. */
 char **userland_9p_modules(const char *moddir, bool net, bool serial, const char **why);
-/* Put module name (from userland_9p_modules) of moddir into the archive as stapvm/modules/NAME.ko,
-   expanded when compressed (.ko.xz, .ko.zst, .ko.gz). */
+/* Put module name (from userland_9p_modules) of moddir into the archive as stapvm/modules/NAME.ko (decompressed). */
 void userland_add_module(struct cpio_writer *w, const char *moddir, const char *name);
 /* Copy host file path into the archive at the same path, re-creating each symlink on the way,
    with the interpreter of a script and the loader and libraries of a dynamic ELF (as ldd finds them). */

@@ -8,24 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decompress.h"
 #include "stapvm.h"
 
 #define USERLAND_MAX_LINKS 40 /* symlinks followed for one path, as the kernel's limit */
+#define USERLAND_MAX_MODULE (256u << 20) /* bytes a decompressed module may have */
 
 /* The modules mounting the host's / needs; their dependencies come from modules.dep. */
 static const char *const userland_needed[] = { "virtio_pci", "9pnet_virtio", "9p", "overlay" };
-
-/* Module file endings (modules.dep names compressed modules so: Debian's 6.12 and 7.2 use .ko.xz)
-   and the program that expands each; the guest's insmod gets the plain .ko. */
-static const struct {
-	const char *suffix;     /* file name ending */
-	const char *expand;     /* command writing the module to stdout, or NULL for none */
-} userland_ko_suffixes[] = {
-	{ ".ko", NULL },
-	{ ".ko.xz", "xz -dc" },
-	{ ".ko.zst", "zstd -dcq" },
-	{ ".ko.gz", "gzip -dc" },
-};
 
 /* Lines of a text file, or NULL if it cannot be read. */
 static char **read_lines(const char *path, size_t *count)
@@ -64,7 +54,22 @@ static void free_lines(char **lines, size_t n)
 	free(lines);
 }
 
-/* The kernel's name of the module file path: kernel/fs/9p/9p.ko -> 9p (dashes become '_'). */
+/* Module file suffixes: plain, then the compressions kbuild's CONFIG_MODULE_COMPRESS_* write. */
+static const char *const module_suffixes[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+
+/* The length of path's module suffix (".ko", ".ko.xz"...), 0 if it has none. */
+static size_t module_suffix_len(const char *path, size_t len)
+{
+	for (size_t i = 0; i < sizeof(module_suffixes) / sizeof(module_suffixes[0]); i++) {
+		size_t n = strlen(module_suffixes[i]);
+
+		if (len > n && !memcmp(path + len - n, module_suffixes[i], n))
+			return n;
+	}
+	return 0;
+}
+
+/* The kernel's name of the module file path: kernel/fs/9p/9p.ko(.xz) -> 9p (dashes become '_'). */
 static char *module_name(const char *path, size_t len)
 {
 	const char *slash = memrchr(path, '/', len);
@@ -72,14 +77,7 @@ static char *module_name(const char *path, size_t len)
 	size_t n = (size_t)(path + len - base);
 	char *name;
 
-	for (size_t i = 0; i < sizeof(userland_ko_suffixes) / sizeof(userland_ko_suffixes[0]); i++) {
-		size_t k = strlen(userland_ko_suffixes[i].suffix);
-
-		if (n > k && !memcmp(base + n - k, userland_ko_suffixes[i].suffix, k)) {
-			n -= k;
-			break;
-		}
-	}
+	n -= module_suffix_len(base, n);
 	name = xasprintf("%.*s", (int)n, base);
 	for (char *p = name; *p; p++)
 		if (*p == '-')
@@ -183,43 +181,35 @@ char **userland_9p_modules(const char *moddir, bool net, bool serial, const char
 	return order;
 }
 
-/* Put the module file host into the archive at inner, expanded when it is compressed. */
-static void add_module_file(struct cpio_writer *w, const char *inner, const char *host)
+/* A compressed module file, decompressed on the host: the guest's busybox insmod reads plain ELF only. */
+static void add_decompressed(struct cpio_writer *w, const char *inner, const char *host)
 {
-	size_t n = strlen(host);
+	FILE *f = fopen(host, "rb");
+	unsigned char *in = NULL, *out = NULL;
+	size_t len = 0, cap = 0, out_len = 0, got;
+	const char *why;
 
-	for (size_t i = 1; i < sizeof(userland_ko_suffixes) / sizeof(userland_ko_suffixes[0]); i++) {
-		size_t k = strlen(userland_ko_suffixes[i].suffix);
-		char *cmd, *data = NULL;
-		size_t len = 0, cap = 0, got;
-		FILE *p;
-
-		if (n <= k || strcmp(host + n - k, userland_ko_suffixes[i].suffix))
-			continue;
-		if (strchr(host, '\''))
-			die("%s: a quote in a module path", host);
-		cmd = xasprintf("%s '%s'", userland_ko_suffixes[i].expand, host);
-		p = popen(cmd, "r");
-		if (!p)
-			die("%s: %s", cmd, strerror(errno));
-		do {
-			if (len == cap) {
-				cap = cap ? 2 * cap : 1 << 20;
-				data = realloc(data, cap);
-				if (!data)
-					die("out of memory");
-			}
-			got = fread(data + len, 1, cap - len, p);
-			len += got;
-		} while (got > 0);
-		if (pclose(p) != 0 || len == 0)
-			die("%s failed (is %.*s installed?)", cmd, (int)strcspn(cmd, " "), cmd);
-		cpio_add_data(w, inner, 0644, data, len);
-		free(data);
-		free(cmd);
-		return;
-	}
-	cpio_add_file(w, inner, host);
+	if (!f)
+		die("%s: %s", host, strerror(errno));
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			in = realloc(in, cap);
+			if (!in)
+				die("out of memory");
+		}
+		got = fread(in + len, 1, cap - len, f);
+		len += got;
+	} while (got > 0);
+	if (ferror(f))
+		die("%s: read error", host);
+	fclose(f);
+	why = decompress(in, len, USERLAND_MAX_MODULE, &out, &out_len);
+	if (why)
+		die("%s: cannot decompress the module: %s", host, why);
+	cpio_add_data(w, inner, 0644, out, out_len);
+	free(in);
+	free(out);
 }
 
 void userland_add_module(struct cpio_writer *w, const char *moddir, const char *name)
@@ -240,7 +230,10 @@ void userland_add_module(struct cpio_writer *w, const char *moddir, const char *
 			char *host = xasprintf("%s/%.*s", moddir, (int)(colon - dep[i]), dep[i]);
 			char *inner = xasprintf("stapvm/modules/%s.ko", name);
 
-			add_module_file(w, inner, host);
+			if (module_suffix_len(dep[i], (size_t)(colon - dep[i])) == 3)
+				cpio_add_file(w, inner, host);
+			else
+				add_decompressed(w, inner, host);
 			free(host);
 			free(inner);
 			found = true;
