@@ -30,7 +30,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "decompress.h"
 #include "kernel.h"
+
+#define KERNEL_MAX_MODULE_BYTES (512u << 20) /* a decompressed module's largest size */
 
 /* One opened target binary, by module name and source. */
 struct cached {
@@ -71,6 +74,56 @@ static bool exists(const char *path)
 }
 
 /* NAME.ko under dir, recursively; '-' and '_' are the same in module names. */
+/* Module file suffixes: plain, then the compressions kbuild writes (CONFIG_MODULE_COMPRESS_*: 6.12's .ko.xz). */
+static const char *const ko_suffixes[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+
+/* The length of name's module suffix, 0 if it has none. */
+static size_t ko_suffix_len(const char *name)
+{
+	size_t len = strlen(name);
+	for (size_t i = 0; i < sizeof(ko_suffixes) / sizeof(ko_suffixes[0]); i++) {
+		size_t n = strlen(ko_suffixes[i]);
+		if (len > n && !strcmp(name + len - n, ko_suffixes[i]))
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * A module file as ELF to read: path itself for a plain .ko, a compressed
+ * one decompressed once into the session's directory. NULL if it cannot be.
+ */
+static const char *plain_ko(struct session *s, const char *path)
+{
+	if (!path || ko_suffix_len(path) == 3)
+		return path;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dir = session_tmpdir(s);
+	if (!dir)
+		return NULL;
+	const char *out_path = ast_printf("%s/kmod-%.*s.ko", dir, (int)(strlen(base) - ko_suffix_len(base)), base);
+	if (exists(out_path))
+		return out_path;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	unsigned char *in = NULL, *out = NULL;
+	size_t out_len = 0;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && (in = malloc((size_t)st.st_size + 1)) != NULL &&
+		  read(fd, in, (size_t)st.st_size) == st.st_size &&
+		  !decompress(in, (size_t)st.st_size, KERNEL_MAX_MODULE_BYTES, &out, &out_len);
+	if (fd >= 0)
+		close(fd);
+	free(in);
+	FILE *f = ok ? fopen(out_path, "wb") : NULL;
+	ok = f && fwrite(out, 1, out_len, f) == out_len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	free(out);
+	if (!ok)
+		unlink(out_path);
+	return ok ? out_path : NULL;
+}
+
 static const char *find_ko(const char *dir, const char *name, int depth)
 {
 	DIR *d = opendir(dir);
@@ -85,10 +138,10 @@ static const char *find_ko(const char *dir, const char *name, int depth)
 		if (e->d_name[0] == '.')
 			continue;
 		const char *path = ast_printf("%s/%s", dir, e->d_name);
-		size_t n = strlen(e->d_name);
-		if (n > 3 && !strcmp(e->d_name + n - 3, ".ko")) {
-			bool same = n - 3 == strlen(name);
-			for (size_t i = 0; same && i < n - 3; i++) {
+		size_t n = strlen(e->d_name), suffix = ko_suffix_len(e->d_name);
+		if (suffix) {
+			bool same = n - suffix == strlen(name);
+			for (size_t i = 0; same && i < n - suffix; i++) {
 				char a = e->d_name[i] == '-' ? '_' : e->d_name[i], b = name[i] == '-' ? '_' : name[i];
 				same = a == b;
 			}
@@ -127,11 +180,11 @@ static const struct vec *dep_modules(struct session *s)
 			continue;
 		*colon = '\0';
 		const char *base = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
-		size_t n = strlen(base);
-		if (n <= 3 || strcmp(base + n - 3, ".ko"))
+		size_t n = strlen(base), suffix = ko_suffix_len(base);
+		if (!suffix)
 			continue;
 		struct dep_module *m = ast_alloc(sizeof(*m));
-		m->name = kernel_module_name(ast_strndup(base, n - 3));
+		m->name = kernel_module_name(ast_strndup(base, n - suffix));
 		m->rel = ast_strdup(line);
 		vec_push(mods, m);
 	}
@@ -149,7 +202,9 @@ static const char *dep_ko(struct session *s, const char *dir, const char *module
 		const struct dep_module *m = mods->items[i];
 		if (!strcmp(m->name, name)) {
 			const char *path = ast_printf("%s/%s", dir, m->rel);
-			return exists(path) ? path : NULL;
+			/* a -dbg package keeps a compressed module's DWARF as a plain .ko */
+			const char *plain = ast_printf("%.*s.ko", (int)(strlen(path) - ko_suffix_len(path)), path);
+			return exists(path) ? path : exists(plain) ? plain : NULL;
 		}
 	}
 	return NULL;
@@ -235,7 +290,7 @@ static const char *btf_path(struct session *s, const char *module)
 		ko = find_ko(ast_printf("/lib/modules/%s/kernel", s->release), module, 0);
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
-	return ko;
+	return plain_ko(s, ko);
 }
 
 /* Module names compare with '-' and '_' alike (kbuild's KBUILD_MODNAME uses '_'). */
