@@ -98,6 +98,7 @@ struct stapvm_options {
 	const char *agent;     /* --agent: a Unix socket on the host that is the guest's virtio-serial port org.stapc.agent */
 	const char *append;    /* --append: more kernel command-line words (e.g. module.sig_enforce=1), or NULL */
 	bool arm64;            /* --arch arm64: boot an arm64 kernel from arch_root in qemu-system-aarch64 */
+	const char *kernel_root; /* --kernel-root: a root holding the kernel's image and modules, or NULL for / */
 	char **command;        /* argv of the guest command, NULL-terminated */
 };
 
@@ -115,6 +116,8 @@ static const char *stapvm_root(const struct stapvm_options *opt)
 {
 	const char *env = getenv("STAPC_ARCH_ROOT");
 
+	if (opt->kernel_root)
+		return opt->kernel_root;
 	if (!opt->arm64)
 		return "";
 	return env && *env ? env : "/var/lib/stapc/arm64/root";
@@ -143,7 +146,8 @@ enum { CHAN_CONSOLE, CHAN_STDOUT, CHAN_STDERR, CHAN_CONTROL, CHAN_COUNT };
 struct stapvm_run {
 	struct stapvm_options opt;     /* what the user asked for */
 	char tmpdir[64];               /* private scratch directory */
-	char kernel[PATH_MAX];         /* /boot/vmlinuz-RELEASE */
+	char kernel[PATH_MAX];         /* ROOT/boot/vmlinuz-RELEASE or ROOT/lib/modules/RELEASE/vmlinuz */
+	char moddir[PATH_MAX];         /* ROOT/lib/modules/RELEASE: the kernel's modules */
 	char release[256];             /* kernel release booted */
 	int userland;                  /* enum stapvm_userland, never AUTO once decided */
 	char **modules;                /* host userland: modules the guest loads, in order */
@@ -275,9 +279,12 @@ static bool in_path(const char *name)
 	return found;
 }
 
-/* Pick /boot/vmlinuz-RELEASE: the requested one, or the newest with headers. */
+/* Pick the kernel: -r's, or the newest in /boot with headers; its image is in /boot or, as Debian
+   ships it from 7.2 on, beside its modules. */
 static void stapvm_pick_kernel(struct stapvm_run *run)
 {
+	const char *root = stapvm_root(&run->opt);
+
 	if (run->opt.release) {
 		snprintf(run->release, sizeof(run->release), "%s", run->opt.release);
 	} else {
@@ -286,6 +293,8 @@ static void stapvm_pick_kernel(struct stapvm_run *run)
 		struct dirent *e;
 
 		free(boot);
+		if (run->opt.kernel_root)
+			die("--kernel-root needs -r RELEASE");
 		run->release[0] = '\0';
 		while (d && (e = readdir(d))) {
 			const char *r;
@@ -308,10 +317,14 @@ static void stapvm_pick_kernel(struct stapvm_run *run)
 			die("no kernel in /boot with headers in /lib/modules/RELEASE/build;\n"
 			    "  install one: apt-get install " STAPVM_PKG_KERNEL);
 	}
-	snprintf(run->kernel, sizeof(run->kernel), "%s/boot/vmlinuz-%s", stapvm_root(&run->opt), run->release);
+	snprintf(run->moddir, sizeof(run->moddir), "%s/lib/modules/%s", root, run->release);
+	snprintf(run->kernel, sizeof(run->kernel), "%s/boot/vmlinuz-%s", root, run->release);
+	if (!is_file(run->kernel) &&
+	    snprintf(run->kernel, sizeof(run->kernel), "%s/vmlinuz", run->moddir) >= (int)sizeof(run->kernel))
+		die("--kernel-root %s: path too long", root);
 	if (!is_file(run->kernel))
-		die("kernel %s not found; install it: apt-get install %s",
-		    run->kernel, run->opt.release ? "linux-image-RELEASE" : STAPVM_PKG_KERNEL);
+		die("kernel %s not found in %s/boot or %s; install it: apt-get install %s", run->release,
+		    root, run->moddir, run->opt.release ? "linux-image-RELEASE" : STAPVM_PKG_KERNEL);
 	if (access(run->kernel, R_OK) != 0)
 		die("cannot read %s: %s", run->kernel, strerror(errno));
 }
@@ -753,7 +766,7 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 	if (run->opt.dir)
 		cpio_add_tree(&w, "work", run->opt.dir);
 	for (char **m = run->modules; m && *m; m++)
-		userland_add_module(&w, run->release, *m);
+		userland_add_module(&w, run->moddir, *m);
 	for (size_t i = 0; i < run->opt.n_files; i++) {
 		if (run->opt.arm64)
 			userland_add_arm64_file(&w, run->opt.files[i]);
@@ -1235,10 +1248,13 @@ static void usage(FILE *f)
 {
 	fputs("usage: stapvm [-r RELEASE] [-d DIR] [--smp N] [-m MB] [--timeout SEC] [--icount] [--mttcg] [-v]\n"
 	      "              [--userland=MODE] [--file PATH]... [-C DIR] [--outdir DIR] -- COMMAND [ARGS...]\n"
-	      "Boot /boot/vmlinuz-RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
+	      "Boot kernel RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
 	      "in /work (a copy of DIR), with staprun and stapio on PATH.  The command's stdout\n"
 	      "and stderr stream back byte-exact; SIGINT/SIGTERM are forwarded to it.\n"
-	      "  -r RELEASE     kernel release (default: newest /boot/vmlinuz-* with headers)\n"
+	      "  -r RELEASE     kernel release (default: newest /boot/vmlinuz-* with headers);\n"
+	      "                 its image is /boot/vmlinuz-RELEASE or /lib/modules/RELEASE/vmlinuz\n"
+	      "  --kernel-root DIR  the kernel's image and modules are in the root DIR\n"
+	      "                 (DIR/boot, DIR/lib/modules: a toolchain root, see stap-toolchain-root)\n"
 	      "  -d DIR         directory copied to /work in the guest\n"
 	      "  --smp N        guest CPUs (default 2; 1 with --icount)\n"
 	      "  -m MB          guest memory (default 512)\n"
@@ -1297,7 +1313,7 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 	if (run->opt.arm64 && run->userland != STAPVM_USERLAND_COPY)
 		run->userland = STAPVM_USERLAND_BUSYBOX;	/* the host's programs are x86-64's */
 	if (run->userland == STAPVM_USERLAND_AUTO || run->userland == STAPVM_USERLAND_HOST)
-		run->modules = userland_9p_modules(run->release, run->opt.hostfwd_port > 0, run->opt.agent != NULL, &why);
+		run->modules = userland_9p_modules(run->moddir, run->opt.hostfwd_port > 0, run->opt.agent != NULL, &why);
 	if (run->userland == STAPVM_USERLAND_AUTO)
 		run->userland = run->modules ? STAPVM_USERLAND_HOST : STAPVM_USERLAND_COPY;
 	if (run->userland == STAPVM_USERLAND_HOST && !run->modules)
@@ -1314,7 +1330,8 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_ARCH = 255, OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND };
+	enum { OPT_ARCH = 255, OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND,
+	       OPT_KERNEL_ROOT };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1331,6 +1348,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "append", required_argument, NULL, OPT_APPEND },
 		{ "arch", required_argument, NULL, OPT_ARCH },
+		{ "kernel-root", required_argument, NULL, OPT_KERNEL_ROOT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1367,6 +1385,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 				die("--arch %s: expected x86_64 or arm64", optarg);
 			opt->arm64 = strcmp(optarg, "x86_64") != 0;
 			break;
+		case OPT_KERNEL_ROOT: opt->kernel_root = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}
@@ -1379,6 +1398,8 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		opt->smp = opt->icount ? 1 : 2;
 	if (opt->dir && !is_dir(opt->dir))
 		die("-d %s: not a directory", opt->dir);
+	if (opt->kernel_root && !is_dir(opt->kernel_root))
+		die("--kernel-root %s: not a directory", opt->kernel_root);
 	if (opt->outdir && !is_dir(opt->outdir))
 		die("--outdir %s: not a directory", opt->outdir);
 	if (opt->cwd && opt->cwd[0] != '/')

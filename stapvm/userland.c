@@ -152,10 +152,10 @@ static bool add_with_deps(char **dep, size_t ndep, char **bi, size_t nbi, const 
 	return false;
 }
 
-char **userland_9p_modules(const char *release, bool net, bool serial, const char **why)
+char **userland_9p_modules(const char *moddir, bool net, bool serial, const char **why)
 {
-	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
-	char *bi_path = xasprintf("/lib/modules/%s/modules.builtin", release);
+	char *dep_path = xasprintf("%s/modules.dep", moddir);
+	char *bi_path = xasprintf("%s/modules.builtin", moddir);
 	size_t ndep, nbi, norder = 0;
 	char **dep = read_lines(dep_path, &ndep);
 	char **bi = read_lines(bi_path, &nbi);
@@ -214,9 +214,9 @@ static void add_decompressed(struct cpio_writer *w, const char *inner, const cha
 	free(out);
 }
 
-void userland_add_module(struct cpio_writer *w, const char *release, const char *name)
+void userland_add_module(struct cpio_writer *w, const char *moddir, const char *name)
 {
-	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
+	char *dep_path = xasprintf("%s/modules.dep", moddir);
 	size_t ndep;
 	char **dep = read_lines(dep_path, &ndep);
 	bool found = false;
@@ -229,7 +229,7 @@ void userland_add_module(struct cpio_writer *w, const char *release, const char 
 			continue;
 		m = module_name(dep[i], (size_t)(colon - dep[i]));
 		if (!strcmp(m, name)) {
-			char *host = xasprintf("/lib/modules/%s/%.*s", release, (int)(colon - dep[i]), dep[i]);
+			char *host = xasprintf("%s/%.*s", moddir, (int)(colon - dep[i]), dep[i]);
 			char *inner = xasprintf("stapvm/modules/%s.ko", name);
 
 			if (module_suffix_len(dep[i], (size_t)(colon - dep[i])) == 3)
@@ -245,7 +245,7 @@ void userland_add_module(struct cpio_writer *w, const char *release, const char 
 	free_lines(dep, ndep);
 	free(dep_path);
 	if (!found)
-		die("module %s of %s not found", name, release);
+		die("module %s not found in %s/modules.dep", name, moddir);
 }
 
 static void add_closure(struct cpio_writer *w, const char *path, int depth, bool libraries);

@@ -75,6 +75,14 @@ static const struct kfeature kfeatures_table[] = {
 	{ "FOLIO", KF_HEADER, "include/linux/mm_types.h", "struct folio {" },
 	/* blk_opf_t, the type of a bio's operation and flags (6.0+; 5.10: unsigned int): blk_types.h */
 	{ "BLK_OPF_T", KF_HEADER, "include/linux/blk_types.h", "blk_opf_t;" },
+	/* relay's subbuf_start callback gets the previous sub-buffer's padding (5.10 .. 6.x); 7.2 dropped it; relay.h */
+	{ "RELAY_SUBBUF_START_PADDING", KF_HEADER, "include/linux/relay.h", "void *prev_subbuf, size_t prev_padding);" },
+	/* the anonymous-mapping tag bit of page/folio->mapping is FOLIO_MAPPING_ANON (7.2); PAGE_MAPPING_ANON before; page-flags.h */
+	{ "FOLIO_MAPPING_ANON", KF_HEADER, "include/linux/page-flags.h", "#define FOLIO_MAPPING_ANON" },
+	/* hrtimer_setup() sets the callback with the clock (6.13+: 7.2, which removed hrtimer_init); hrtimer.h */
+	{ "HRTIMER_SETUP", KF_HEADER, "include/linux/hrtimer.h", "void hrtimer_setup(" },
+	/* uprobe_consumer's handler and ret_handler take a __u64 *data last (6.13+: 7.2); uprobes.h */
+	{ "UPROBE_HANDLER_DATA", KF_HEADER, "include/linux/uprobes.h", "struct pt_regs *regs, __u64 *data);" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))

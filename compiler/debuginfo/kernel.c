@@ -9,9 +9,11 @@
  *          modules:  /usr/lib/debug/lib/modules/R/kernel/.../NAME.ko, DIR/.../NAME.ko
  *          (Debian: package linux-image-R-dbg)
  *   BTF    vmlinux:  DIR/vmlinux, /sys/kernel/btf/vmlinux (when R is the
- *                    running kernel), /boot/vmlinuz-R (compressed: gzip,
- *                    bzip2, lzma, xz, lzo, lz4 or zstd, see vmlinuz.c), the
- *                    DWARF vmlinux's .BTF section
+ *                    running kernel), /boot/vmlinuz-R or, where a kernel
+ *                    package ships it only there (Debian from 7.2 on),
+ *                    /lib/modules/R/vmlinuz (compressed: gzip, bzip2, lzma,
+ *                    xz, lzo, lz4 or zstd, see vmlinuz.c), the DWARF
+ *                    vmlinux's .BTF section
  *          modules:  /lib/modules/R/kernel/.../NAME.ko (split BTF over vmlinux's)
  *   exported symbols: BUILD/Module.symvers
  *
@@ -285,6 +287,7 @@ static const char *btf_path(struct session *s, const char *module)
 			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
 			running_btf(s),
 			ast_printf("%s/boot/vmlinuz-%s", kroot(s), s->release),
+			ast_printf("%s/lib/modules/%s/vmlinuz", kroot(s), s->release),
 			dwarf_path(s, "kernel"),
 		};
 		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
@@ -873,7 +876,7 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 				     s->release)
 			: ast_printf("no BTF for %s of kernel %s (looked for %s)",
 				     !strcmp(module, "kernel") ? "the kernel" : ast_printf("module %s", module), s->release,
-				     !strcmp(module, "kernel") ? ast_printf("%s/boot/vmlinuz-%s", kroot(s), s->release)
+				     !strcmp(module, "kernel") ? ast_printf("%s/boot/vmlinuz-%s and %s/lib/modules/%s/vmlinuz", kroot(s), s->release, kroot(s), s->release)
 							       : ast_printf("%s/lib/modules/%s/kernel/.../%s.ko", kroot(s), s->release, module));
 		*err = c->err;
 		return NULL;

@@ -153,6 +153,7 @@ static void scan_header(struct tracepoint_state *st, const char *path)
 		{"TRACE_EVENT(", false}, {"TRACE_EVENT_FN(", false}, {"TRACE_EVENT_CONDITION(", false},
 		{"TRACE_EVENT_FN_COND(", false}, {"DEFINE_EVENT(", true}, {"DEFINE_EVENT_FN(", true},
 		{"DEFINE_EVENT_CONDITION(", true}, {"DEFINE_EVENT_PRINT(", true},
+		{"TRACE_EVENT_SYSCALL(", false}, /* raw_syscalls' sys_enter/sys_exit where TRACE_EVENT_FN is not used (7.2) */
 	};
 	for (size_t m = 0; m < sizeof(macros) / sizeof(macros[0]); m++) {
 		size_t ml = strlen(macros[m].macro);

@@ -21,6 +21,7 @@
 #include <linux/uaccess.h>
 #include <linux/mm_types.h>
 #include <linux/kprobes.h>
+#include <linux/hrtimer.h>
 
 /* The .llseek of a file that cannot seek: no_llseek where the kernel has it, NULL (the same since 6.12) where not. */
 #ifdef STP_HAVE_NO_LLSEEK
@@ -28,6 +29,39 @@
 #else
 #define _stp_llseek_none NULL
 #endif
+
+/* The arguments of relay's subbuf_start callback after prev_subbuf: size_t prev_padding, which 7.2 dropped. */
+#ifdef STP_HAVE_RELAY_SUBBUF_START_PADDING
+#define _STP_RELAY_SUBBUF_START_PADDING , size_t prev_padding
+#else
+#define _STP_RELAY_SUBBUF_START_PADDING
+#endif
+
+/* The bit of page->mapping / folio->mapping that marks anonymous memory (no address_space behind it). */
+#ifdef STP_HAVE_FOLIO_MAPPING_ANON
+#define _STP_MAPPING_ANON FOLIO_MAPPING_ANON
+#else
+#define _STP_MAPPING_ANON PAGE_MAPPING_ANON
+#endif
+
+/* The arguments of a uprobe_consumer's handler and ret_handler after regs: __u64 *data (6.13+), none before. */
+#ifdef STP_HAVE_UPROBE_HANDLER_DATA
+#define _STP_UPROBE_HANDLER_DATA , __u64 *data
+#else
+#define _STP_UPROBE_HANDLER_DATA
+#endif
+
+/* Initialise an hrtimer with its callback: hrtimer_setup where the kernel has it (it removed hrtimer_init). */
+static inline void _stp_hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struct hrtimer *),
+				      clockid_t clock_id, enum hrtimer_mode mode)
+{
+#ifdef STP_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, function, clock_id, mode);
+#else
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+#endif
+}
 
 /* A task's scheduler state (TASK_RUNNING, TASK_DEAD...), read once. */
 static inline unsigned int _stp_task_state(const struct task_struct *t)

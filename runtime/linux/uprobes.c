@@ -344,7 +344,7 @@ static struct _stp_uprobe *_stp_uprobe_owner(struct uprobe_consumer *uc)
 	return container_of(uc, struct _stp_uprobe, consumer);
 }
 
-static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 
@@ -354,7 +354,7 @@ static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 }
 
 static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
-				  struct pt_regs *regs)
+				  struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 
@@ -364,7 +364,7 @@ static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func
 }
 
 /* A .return probe with values to save: its entry, then its return, through a slot. */
-static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 	struct _stp_uret_slot *slot;
@@ -381,7 +381,7 @@ static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
 }
 
 static int _stp_uretprobe_saved(struct uprobe_consumer *uc, unsigned long func,
-				struct pt_regs *regs)
+				struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 	struct _stp_uret_slot *slot;

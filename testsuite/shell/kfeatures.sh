@@ -13,8 +13,8 @@ lacks() { grep -qx "/\* #undef STP_HAVE_$2 \*/" "$1" || fail "$1: STP_HAVE_$2 wr
 have old.h NO_LLSEEK; have old.h UPROBE_REGISTER_REFCTR
 lacks old.h UPROBE_HANDLE; lacks old.h UPROBE_UNREGISTER_SYNC; lacks old.h TASK_STATE_UNDERSCORE
 lacks old.h PDE_DATA_LOWER; lacks old.h TRACE_RECURSION_H; lacks old.h BDEV_FLAGS_PARTNO; lacks old.h GET_FILE_RCU_SLOT
-lacks old.h PDE_DATA_LOWER; lacks old.h TRACE_RECURSION_H; lacks old.h FTRACE_REGS
-lacks old.h GET_KRETPROBE; lacks old.h BIO_BI_BDEV; lacks old.h BLK_OPF_T; have old.h TASK_STRUCT_CPU; lacks old.h FOLIO
+lacks old.h FTRACE_REGS; lacks old.h GET_KRETPROBE; lacks old.h BIO_BI_BDEV; lacks old.h BLK_OPF_T
+have old.h TASK_STRUCT_CPU; lacks old.h FOLIO; have old.h RELAY_SUBBUF_START_PADDING
 grep -q "what kernel 5.10.0-fake offers" old.h || fail "the header does not name the tree's release"
 
 # A 6.12-shaped Debian split: headers only in the -common tree the build Makefile includes;
@@ -23,8 +23,9 @@ grep -q "what kernel 5.10.0-fake offers" old.h || fail "the header does not name
 lacks new.h NO_LLSEEK; lacks new.h UPROBE_REGISTER_REFCTR
 have new.h UPROBE_HANDLE; have new.h UPROBE_UNREGISTER_SYNC; have new.h TASK_STATE_UNDERSCORE
 have new.h PDE_DATA_LOWER; have new.h TRACE_RECURSION_H; have new.h BDEV_FLAGS_PARTNO; have new.h GET_FILE_RCU_SLOT
-have new.h PDE_DATA_LOWER; have new.h TRACE_RECURSION_H; have new.h FTRACE_REGS
-have new.h GET_KRETPROBE; have new.h BIO_BI_BDEV; have new.h BLK_OPF_T; lacks new.h TASK_STRUCT_CPU; have new.h FOLIO
+have new.h FTRACE_REGS; have new.h GET_KRETPROBE; have new.h BIO_BI_BDEV; have new.h BLK_OPF_T
+lacks new.h TASK_STRUCT_CPU; have new.h FOLIO
+lacks new.h RELAY_SUBBUF_START_PADDING	# 7.2's relay.h
 
 # Cached: one entry per tree, read back the second time.
 [ "$(ls "$STAPC_CACHE_DIR/kfeatures" | grep -c '\.h$')" = 2 ] || fail "expected 2 cached feature headers"
@@ -73,4 +74,9 @@ if [ -e "$source/include/linux/trace_recursion.h" ] || [ -e "$build/include/linu
 	have real.h TRACE_RECURSION_H
 else
 	lacks real.h TRACE_RECURSION_H
+fi
+if cat "$build/include/linux/relay.h" "$source/include/linux/relay.h" 2>/dev/null | grep -q 'size_t prev_padding)'; then
+	have real.h RELAY_SUBBUF_START_PADDING
+else
+	lacks real.h RELAY_SUBBUF_START_PADDING
 fi
