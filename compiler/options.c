@@ -134,6 +134,8 @@ static void usage(FILE *out)
 		"                list the tapset functions with their signatures\n"
 		"  --dump-probe-aliases\n"
 		"                list the tapset probe aliases\n"
+		"  --dump-kfeatures\n"
+		"                print the kernel features detected for -r (stp_kfeatures.h)\n"
 		"  --sign-module[=DIR]\n"
 		"                sign the module with a Machine Owner Key (Secure Boot)\n"
 		"  --use-server[=unix:PATH|HOST:PORT]\n"
@@ -301,7 +303,7 @@ static void set_kernel(struct session *s, const char *arg)
 
 enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_ADAPT, OPT_EXAMPLE, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
-		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
+		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES, OPT_DUMP_KFEATURES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
 		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR };
@@ -329,6 +331,7 @@ static const struct option long_options[] = {
 	{"dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES},
 	{"dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS},
 	{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
+	{"dump-kfeatures", no_argument, NULL, OPT_DUMP_KFEATURES},
 	{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
 	{"unprivileged", no_argument, NULL, OPT_UNPRIVILEGED},
 	{"sign-module", optional_argument, NULL, OPT_SIGN_MODULE},
@@ -469,6 +472,9 @@ static int option_script(struct session *s, struct cmdline *c, int opt, const ch
 		return -1;
 	case OPT_DUMP_PROBE_ALIASES:
 		s->dump = STAP_DUMP_PROBE_ALIASES;
+		return -1;
+	case OPT_DUMP_KFEATURES:
+		s->dump = STAP_DUMP_KFEATURES;
 		return -1;
 	case 1:	/* an operand: the script file or one of its arguments, sorted out at the end */
 		vec_push(&c->operands, (void *)arg);

@@ -19,6 +19,7 @@ enum stap_dump {
 	STAP_DUMP_PROBE_TYPES,   /* --dump-probe-types: the probe point patterns the providers accept */
 	STAP_DUMP_FUNCTIONS,     /* --dump-functions: every tapset function with its signature */
 	STAP_DUMP_PROBE_ALIASES, /* --dump-probe-aliases: every tapset probe alias */
+	STAP_DUMP_KFEATURES,     /* --dump-kfeatures: the kernel features detected for -r (build/kfeatures.c) */
 };
 
 /* --privilege: what the module may do (privilege.c); stapdev, the default, is root's. */

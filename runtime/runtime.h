@@ -42,6 +42,8 @@
 #include <linux/smp.h>
 #include <linux/path.h>
 #include <linux/uprobes.h>
+/* the compat layer: what this kernel offers (stp_kfeatures.h) and the wrappers over it */
+#include "linux/compat.h"
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION

@@ -46,7 +46,7 @@ void cpio_add_file(struct cpio_writer *w, const char *name, const char *host_pat
    serial, virtio_console's: --agent), their names in load order, or NULL when release lacks one;
    *why says which. */
 char **userland_9p_modules(const char *release, bool net, bool serial, const char **why);
-/* Put module name (from userland_9p_modules) of release into the archive as stapvm/modules/NAME.ko. */
+/* Put module name (from userland_9p_modules) of release into the archive as stapvm/modules/NAME.ko (decompressed). */
 void userland_add_module(struct cpio_writer *w, const char *release, const char *name);
 /* Copy host file path into the archive at the same path, re-creating each symlink on the way,
    with the interpreter of a script and the loader and libraries of a dynamic ELF (as ldd finds them). */

@@ -24,6 +24,7 @@
 #include "ast.h"
 
 struct ktext;
+struct kindex;
 
 /* Where the information comes from. */
 enum dbg_source {
@@ -243,10 +244,21 @@ struct debuginfo {
 	bool user_space;        /* types of user-space headers (@cast "<sys/un.h>"): read user memory */
 	struct vec names;       /* of const char *: function names sorted, each once (suggest.c), once built */
 	bool names_read;        /* names was built */
+	struct kindex *index;   /* the kernel's index (kindex.c) when it has one, else NULL */
 };
 
 /* Open path's DWARF; NULL (and *err set) if it has none or cannot be read. */
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err);
+struct kindex_writer;
+/* dbg_open_dwarf with the kernel's index: its symbol table and inline instances from there. */
+struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index, const char **err);
+/* Fill an index of the kernel's DWARF (kindex.c): the CUs holding each inlined function. */
+bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w);
+/* The raw .BTF of an ELF file, a raw BTF file or a bzImage, malloc'd into *out; NULL or why not. */
+const char *dbg_btf_extract(const char *path, unsigned char **out, size_t *out_len);
+/* Open vmlinux BTF from its raw bytes (copied), read from path. */
+struct debuginfo *dbg_open_btf_raw(const char *path, const void *raw, size_t len, const char **err);
+
 /* Open BTF from an ELF's .BTF section, a raw BTF file, or a compressed bzImage
    (vmlinuz); base is the vmlinux BTF a module's split BTF builds on, or NULL. */
 struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err);

@@ -30,6 +30,8 @@
 
 #include "arch.h"
 #include "kernel.h"
+#include "kindex.h"
+#include "ktext.h"
 
 /* One opened target binary, by module name and source. */
 struct cached {
@@ -47,6 +49,7 @@ struct kernel_files {
 	struct vec module_tp;        /* of struct module_tp_classes * */
 	struct strmap text_symbols;  /* System.map's function symbols: name -> (void *)1 */
 	int text_symbols_read;       /* 0 not yet, 1 read, -1 no real System.map found */
+	struct kindex *text_symbols_index; /* the same from the System.map's index (kindex.c), or NULL */
 	struct vec header_types;     /* of struct header_types * (headers.c): @cast header modules compiled */
 };
 
@@ -394,51 +397,109 @@ const char *kernel_module_function_missing(struct session *s, const char *module
  * build tree's, the -dbg package's, or /boot's unless it is Debian's
  * placeholder); NULL if none is found.
  */
-static struct strmap *kernel_text_symbols(struct session *s)
+/* Is building an index worth a line on stderr? For a person at a terminal, or with -v. */
+static bool say_indexing(struct session *s)
+{
+	return s->verbose > 0 || isatty(STDERR_FILENO);
+}
+
+/* Read path's function symbols (System.map format) into syms; how many (0: a placeholder or no file). */
+static int read_system_map(const char *path, struct strmap *syms, struct vec *names)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	char line[512], type, name[400];
+	unsigned long long addr;
+	int n = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
+			continue;
+		if (addr == ~0ULL)
+			break; /* "The real System.map is in the linux-image-<version>-dbg package" */
+		if ((type == 't' || type == 'T' || type == 'w' || type == 'W') && !strmap_get(syms, name)) {
+			const char *copy = ast_strdup(name);
+			*strmap_slot(syms, copy) = (void *)1;
+			if (names)
+				vec_push(names, (void *)copy);
+			n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool build_sysmap_index(void *arg, struct kindex_writer *w)
+{
+	struct strmap syms = {0};
+	struct vec names = {0};
+	read_system_map(arg, &syms, &names);
+	vec_sort(&names, compare_strings);
+	kindex_names_add(w, &names); /* none: a placeholder, the next file is tried */
+	return true;
+}
+
+/* The System.map files of the target kernel, in the order they are tried. */
+#define SYSTEM_MAPS 3
+static void system_maps(struct session *s, const char *out[SYSTEM_MAPS])
+{
+	out[0] = is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL;
+	out[1] = ast_printf("%s/usr/lib/debug/boot/System.map-%s", kroot(s), s->release);
+	out[2] = ast_printf("%s/boot/System.map-%s", kroot(s), s->release);
+}
+
+/* The function symbols of a real System.map of the target: through its index, or read into a table. */
+static struct kernel_files *kernel_text_symbols(struct session *s)
 {
 	struct kernel_files *kf = kernel_files(s);
-	struct strmap *syms = &kf->text_symbols;
 	if (kf->text_symbols_read)
-		return kf->text_symbols_read > 0 ? syms : NULL;
+		return kf->text_symbols_read > 0 ? kf : NULL;
 	kf->text_symbols_read = -1;
-	const char *candidates[] = {
-		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
-		ast_printf("%s/usr/lib/debug/boot/System.map-%s", kroot(s), s->release),
-		ast_printf("%s/boot/System.map-%s", kroot(s), s->release),
-	};
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && kf->text_symbols_read < 0; i++) {
-		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
-		char line[512], type, name[400];
-		unsigned long long addr;
-		int n = 0;
-		while (f && fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
-				continue;
-			if (addr == ~0ULL)
-				break; /* "The real System.map is in the linux-image-<version>-dbg package" */
-			if (type == 't' || type == 'T' || type == 'w' || type == 'W') {
-				*strmap_slot(syms, ast_strdup(name)) = (void *)1;
-				n++;
+	const char *candidates[SYSTEM_MAPS];
+	system_maps(s, candidates);
+	for (int i = 0; i < SYSTEM_MAPS && kf->text_symbols_read < 0; i++) {
+		if (!candidates[i] || access(candidates[i], R_OK) != 0)
+			continue;
+		static const char *const kinds[SYSTEM_MAPS] = {"symbols-build", "symbols-dbg", "symbols-boot"};
+		struct kindex *k = kindex_open(s->release, kinds[i], candidates[i], say_indexing(s), build_sysmap_index,
+					       (void *)candidates[i]);
+		bool listed;
+		kindex_names_has(k, "", &listed);
+		if (listed) {
+			if (kindex_names_count(k)) {
+				kf->text_symbols_index = k;
+				kf->text_symbols_read = 1;
 			}
-		}
-		if (f)
-			fclose(f);
-		if (n > 0)
+		} else if (read_system_map(candidates[i], &kf->text_symbols, NULL) > 0) {
 			kf->text_symbols_read = 1;
+		}
 	}
-	return kf->text_symbols_read > 0 ? syms : NULL;
+	return kf->text_symbols_read > 0 ? kf : NULL;
+}
+
+/* Is name a function symbol of the table kf holds? */
+static bool text_symbol(struct kernel_files *kf, const char *name)
+{
+	bool listed;
+	if (kf->text_symbols_index)
+		return kindex_names_has(kf->text_symbols_index, name, &listed);
+	return strmap_get(&kf->text_symbols, name) != NULL;
 }
 
 bool kernel_symbol_known(struct session *s, const char *name)
 {
-	struct strmap *syms = kernel_text_symbols(s);
-	return syms && strmap_get(syms, name);
+	struct kernel_files *kf = kernel_text_symbols(s);
+	return kf && text_symbol(kf, name);
 }
 
 const char *kernel_symbol_missing(struct session *s, const char *name)
 {
-	struct strmap *syms = kernel_text_symbols(s);
-	if (!syms || strmap_get(syms, name))
+	struct kernel_files *kf = kernel_text_symbols(s);
+	if (!kf || text_symbol(kf, name))
 		return NULL;
 	return ast_printf("kernel %s has no function symbol '%s' (its System.map)", s->release, name);
 }
@@ -643,9 +704,9 @@ static int compare_names(const void *a, const void *b)
 }
 
 /* Module.symvers: "crc<TAB>symbol<TAB>module<TAB>EXPORT_SYMBOL[_GPL]<TAB>namespace". */
-static void load_exports(struct session *s, struct debuginfo *di, const char *module)
+static void read_exports(const char *path, const char *module, struct vec *out)
 {
-	FILE *f = fopen(ast_printf("%s/Module.symvers", s->kernel_build), "r");
+	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
 	char line[1024];
@@ -656,10 +717,83 @@ static void load_exports(struct session *s, struct debuginfo *di, const char *mo
 		const char *base = strrchr(owner, '/') ? strrchr(owner, '/') + 1 : owner;
 		bool mine = !strcmp(module, "kernel") ? !strcmp(owner, "vmlinux") : !strcmp(base, module);
 		if (mine)
-			vec_push(&di->exported, ast_strdup(sym));
+			vec_push(out, ast_strdup(sym));
 	}
 	fclose(f);
-	vec_sort(&di->exported, compare_names);
+	vec_sort(out, compare_names);
+}
+
+static bool build_exports_index(void *arg, struct kindex_writer *w)
+{
+	struct vec names = {0};
+	read_exports(arg, "kernel", &names);
+	int kept = 0; /* each once, as KINDEX_NAMES wants */
+	for (int i = 0; i < names.n; i++)
+		if (!kept || strcmp(names.items[i], names.items[kept - 1]))
+			names.items[kept++] = names.items[i];
+	names.n = kept;
+	kindex_names_add(w, &names);
+	return true;
+}
+
+static void load_exports(struct session *s, struct debuginfo *di, const char *module)
+{
+	const char *path = ast_printf("%s/Module.symvers", s->kernel_build);
+	struct kindex *k = !strcmp(module, "kernel") && access(path, R_OK) == 0
+		? kindex_open(s->release, "exports", path, say_indexing(s), build_exports_index, (void *)path) : NULL;
+	size_t n = kindex_names_count(k);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = kindex_names_at(k, i);
+		if (!name) { /* an index that does not hold together: the file, as without one */
+			di->exported.n = 0;
+			break;
+		}
+		vec_push(&di->exported, (void *)name);
+	}
+	if (!k || (n && !di->exported.n))
+		read_exports(path, module, &di->exported);
+}
+
+static bool build_btf_index(void *arg, struct kindex_writer *w)
+{
+	unsigned char *raw;
+	size_t len;
+	if (dbg_btf_extract(arg, &raw, &len))
+		return false;
+	kindex_add(w, KINDEX_BTF, raw, len);
+	free(raw);
+	return true;
+}
+
+static bool build_dwarf_index(void *arg, struct kindex_writer *w)
+{
+	struct debuginfo *di = arg;
+	ktext_index(di->path, w); /* a vmlinux without __mcount_loc: ktext reads it each time */
+	return dbg_dwarf_index(di, w);
+}
+
+/*
+ * The kernel image's debuginfo at path, through its index (kindex.c) when
+ * there is one: BTF from the index's copy instead of the decompressed
+ * vmlinuz; DWARF with the index of its inline instances.
+ */
+static struct debuginfo *open_kernel(struct session *s, const char *path, enum dbg_source source, const char **err)
+{
+	if (source == DBG_SOURCE_DWARF) {
+		const char *why;
+		struct kindex *k = kindex_load(s->release, "dwarf", path, &why);
+		struct debuginfo *di = dbg_open_dwarf_indexed(path, k, err);
+		if (di && !k)
+			di->index = kindex_build(s->release, "dwarf", path, why, say_indexing(s), build_dwarf_index, di);
+		return di;
+	}
+	const void *raw;
+	size_t len;
+	struct kindex *k = strncmp(path, "/sys/", 5)
+		? kindex_open(s->release, "btf", path, say_indexing(s), build_btf_index, (void *)path) : NULL;
+	if (kindex_section(k, KINDEX_BTF, &raw, &len))
+		return dbg_open_btf_raw(path, raw, len, err);
+	return dbg_open_btf(path, NULL, err);
 }
 
 static struct debuginfo *open_cached(struct session *s, const char *module, enum dbg_source source, const char **err)
@@ -689,7 +823,9 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 		*err = c->err;
 		return NULL;
 	}
-	if (source == DBG_SOURCE_DWARF) {
+	if (!strcmp(module, "kernel")) {
+		c->di = open_kernel(s, path, source, &c->err);
+	} else if (source == DBG_SOURCE_DWARF) {
 		c->di = dbg_open_dwarf(path, &c->err);
 	} else {
 		struct debuginfo *base = NULL;

@@ -88,6 +88,7 @@ struct parse_state {
 	char open[PARSE_MAX_NESTING]; /* brackets ( [ { open before the latest token, innermost last */
 	int nopen;                /* how many are open (may exceed the array: only counted) */
 	int block_before;         /* brackets open up to the innermost '{' before the latest token */
+	bool comment_before;      /* scanner: a comment was skipped since the latest token */
 };
 }
 
@@ -140,6 +141,7 @@ static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe
 static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket);
 static struct node *new_hist_in(struct srcloc loc, struct node *index, struct node *hist);
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name);
+static void check_body(struct node *body, bool in_function);
 static void set_pragmas(struct function *f, const char *code);
 static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps);
 static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token, YYSTYPE *val,
@@ -331,6 +333,7 @@ probe_decl:
 	}
 |	PROBE probe_points '=' probe_points block ',' block {
 		new_probe(ps, @1, PROBE_ALIAS_PROLOGUE, $2, $4, $5)->epilogue = $7;
+		check_body($7, false);
 	}
 |	PROBE probe_points ADD_ASSIGN probe_points block {
 		new_probe(ps, @1, PROBE_ALIAS_EPILOGUE, $2, $4, $5);
@@ -418,7 +421,7 @@ component:
  * Functions may share a name if their parameter counts differ (overloading by arity).
  */
 function_decl:
-	function_head block         { $1->body = $2; }
+	function_head block         { $1->body = $2; check_body($2, true); }
 |	function_head EMBEDDED_CODE {
 		$1->body = ast_new(NODE_EMBEDDED, @2, "%{");
 		$1->body->u.embedded.code = $2.text;
@@ -896,7 +899,13 @@ primary:
  */
 target:
 	TARGET_VAR                   { $$ = targetvar_new(@1, $1.text); }
-|	AT_NAME '(' opt_args ')'     { $$ = targetvar_at_operator(@1, $1.text, &$3); }
+|	AT_NAME '(' opt_args ')'     {
+		/* raw kernel reads and registers are guru-only, as in SystemTap (pass 1) */
+		bool raw = !strcmp($1.text, "@kderef") || !strcmp($1.text, "@kregister");
+		if (raw && !ps->is_tapset && ps->session && !ps->session->guru)
+			diag_error(@1, "%s reads the kernel's raw memory or registers: it needs guru mode (-g)", $1.text);
+		$$ = targetvar_at_operator(@1, $1.text, &$3);
+	}
 |	target ARROW member_name     { $$ = targetvar_add_field($1, @2, $3.text); }
 |	IDENT ARROW member_name      { $$ = targetvar_add_field(new_var(@1, $1.text), @2, $3.text); }
 |	IDENT '(' opt_args ')' ARROW member_name {
@@ -1210,6 +1219,7 @@ static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum p
 	p->loc = loc;
 	p->from_tapset = ps->is_tapset;
 	p->file = ps->file;
+	check_body(body, false);
 	/* Once per declaration: brace expansion repeats the same mistake in every name. */
 	bool marked = false, wild = false;
 	for (int i = 0; i < names.n; i++) {
@@ -1229,6 +1239,39 @@ static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum p
 	}
 	vec_push(&ps->file->probes, p);
 	return p;
+}
+
+/* What check_body reports against. */
+struct body_check {
+	bool in_function; /* a function's body, where 'return' belongs */
+};
+
+static bool is_delimited_print(const char *name)
+{
+	return !strcmp(name, "printd") || !strcmp(name, "printdln") || !strcmp(name, "sprintd") ||
+	       !strcmp(name, "sprintdln");
+}
+
+static bool check_node(struct ast_walker *w, struct node *n)
+{
+	const struct body_check *bc = w->data;
+	if (n->kind == NODE_RETURN && !bc->in_function)
+		diag_error(n->loc, "'return' outside a function: use 'next' to leave a probe");
+	/* the print family's delimiter is part of the call's shape, as a format is (SystemTap: pass 1) */
+	if (n->kind == NODE_CALL && n->u.call.args.n && is_delimited_print(n->u.call.name)) {
+		struct node *delim = n->u.call.args.items[0];
+		if (delim->kind != NODE_STR)
+			diag_error(delim->loc, "the delimiter of %s must be a string literal", n->u.call.name);
+	}
+	return true;
+}
+
+/* The rules a statement obeys by where it is written, checked once its body is parsed (pass 1). */
+static void check_body(struct node *body, bool in_function)
+{
+	struct body_check bc = { .in_function = in_function };
+	struct ast_walker w = { .pre = check_node, .data = &bc };
+	ast_walk(&w, body);
 }
 
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name)

@@ -224,7 +224,7 @@ static const struct ktext *kernel_text(struct debuginfo *di)
 	if (!di->ktext_read) {
 		const char *err;
 		di->ktext_read = true;
-		di->ktext = ktext_open(di->path, &err);
+		di->ktext = ktext_open_indexed(di->path, di->index, &err);
 	}
 	return di->ktext;
 }
@@ -253,6 +253,21 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
 	kp->symbol = ast_printf("%s%s", prefix, f->symbol);
 	kp->offset = (int64_t)(addr - f->symbol_addr);
 	return r;
+}
+
+/*
+ * The kprobes machinery itself (kernel/kprobes.c, arch/ARCH/kernel/kprobes/): a probe there could
+ * recurse into the code that runs it, so SystemTap blocklists these files whole, marked or not.
+ */
+static bool kprobes_own_file(const char *file)
+{
+	if (!file)
+		return false;
+	size_t len = strlen(file);
+	const char *core = "kernel/kprobes.c";
+	bool is_core = len >= strlen(core) && !strcmp(file + len - strlen(core), core) &&
+		       (len == strlen(core) || file[len - strlen(core) - 1] == '/');
+	return is_core || (strstr(file, "arch/") && strstr(file, "/kernel/kprobes/"));
 }
 
 /* Where an inline instance sits: in init text, or in (or inlined into) a blacklisted function, or fine. */
@@ -794,7 +809,9 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		uint64_t site = 0;
 		/* an inline instance has no ftrace site of its own: a kprobe at its address */
 		enum ktext_verdict verdict = kt && !f->inlined ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
-		if (kt && f->inlined && (verdict = inline_verdict(kt, f)) != KTEXT_OK) {
+		if (kernel && kprobes_own_file(f->file))
+			verdict = KTEXT_BLACKLIST;
+		else if (kt && f->inlined && (verdict = inline_verdict(kt, f)) != KTEXT_OK) {
 			/* a copy inlined into code no kprobe may touch: never a probe, named or not */
 			skipped[verdict]++;
 			nskipped++;
@@ -810,8 +827,9 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			if (pp->optional)
 				continue;
 			diag_error(what->arg->loc, "function '%s' cannot be probed: %s", f->name,
-				   verdict == KTEXT_INIT ? "it is in .init.text or .exit.text, freed after boot"
-							 : "it is on the kernel's kprobes blacklist");
+				   verdict == KTEXT_INIT	  ? "it is in .init.text or .exit.text, freed after boot"
+				   : kprobes_own_file(f->file) ? ast_printf("it is part of kprobes itself (%s)", f->file)
+							       : "it is on the kernel's kprobes blacklist");
 			return false;
 		}
 		/* BTF also describes a module's .init.text functions, freed before a probe can attach */

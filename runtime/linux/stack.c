@@ -121,7 +121,7 @@ static int _stp_task_kstack(struct _stp_context *c, unsigned long task)
 		return -EINVAL;
 	}
 	if (raw_spin_trylock_irqsave(&t->pi_lock, flags)) {
-		if (!READ_ONCE(t->on_cpu) && READ_ONCE(t->__state) != TASK_DEAD && task_stack_page(t)) {
+		if (!READ_ONCE(t->on_cpu) && _stp_task_state(t) != TASK_DEAD && task_stack_page(t)) {
 			for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state) && n < MAXBACKTRACE;
 			     unwind_next_frame(&state)) {
 				unsigned long addr = unwind_get_return_address(&state);
@@ -151,7 +151,7 @@ static bool _stp_ksym(struct _stp_context *c, unsigned long addr)
 		return false;
 	}
 	if (c->sym_buf[len - 1] != ']')
-		strlcpy(c->sym_buf + len, " [kernel]", sizeof(c->sym_buf) - len);
+		strscpy(c->sym_buf + len, " [kernel]", sizeof(c->sym_buf) - len);
 	return true;
 }
 

@@ -326,6 +326,7 @@ static bool _stp_uprobe_returns_to_caller(const struct _stp_uprobe *up, unsigned
 /* A process("BUILD-ID") uprobe on another file with its build-id (uprobes_buildid.c). */
 struct _stp_uprobe_extra {
 	struct uprobe_consumer consumer;	/* registered on inode at up->offset */
+	struct _stp_uprobe_reg reg;		/* what unregistering consumer needs (linux/compat.h) */
 	struct _stp_uprobe *up;			/* the probe's row, NULL while the slot is free */
 	struct inode *inode;			/* held (ihold) while registered */
 };
@@ -452,9 +453,7 @@ static int _stp_uprobe_register_one(struct _stp_uprobe *up, const char **why)
 	}
 	_stp_uprobe_consumer_init(up, &up->consumer);
 	*why = "uprobe registration failed";
-	if (up->semaphore)
-		return uprobe_register_refctr(inode, up->offset, up->semaphore, &up->consumer);
-	return uprobe_register(inode, up->offset, &up->consumer);
+	return _stp_uprobe_register(&up->reg, inode, up->offset, up->semaphore, &up->consumer);
 }
 
 static void _stp_uprobes_unregister(void)
@@ -463,7 +462,7 @@ static void _stp_uprobes_unregister(void)
 		struct _stp_uprobe *up = &_stp_uprobes[--_stp_uprobes_registered];
 
 		if (up->registered)
-			uprobe_unregister(d_real_inode(up->kpath.dentry), up->offset, &up->consumer);
+			_stp_uprobe_unregister(&up->reg, &up->consumer);
 		up->registered = 0;
 		_stp_uprobe_put_paths(up);
 	}

@@ -139,8 +139,7 @@ static void _stp_ubid_attach(struct _stp_uprobe *up, struct inode *inode)
 	}
 	_stp_uprobe_consumer_init(up, &free_slot->consumer);
 	ihold(inode);
-	if ((up->semaphore ? uprobe_register_refctr(inode, up->offset, up->semaphore, &free_slot->consumer)
-			   : uprobe_register(inode, up->offset, &free_slot->consumer))) {
+	if (_stp_uprobe_register(&free_slot->reg, inode, up->offset, up->semaphore, &free_slot->consumer)) {
 		iput(inode);
 		_stp_count_skipped();
 		return;
@@ -271,7 +270,7 @@ static void _stp_ubid_unregister(void)
 
 		if (!x->up)
 			continue;
-		uprobe_unregister(x->inode, x->up->offset, &x->consumer);
+		_stp_uprobe_unregister(&x->reg, &x->consumer);
 		iput(x->inode);
 		x->up = NULL;
 		x->inode = NULL;
