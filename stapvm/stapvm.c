@@ -112,15 +112,19 @@ struct stapvm_options {
  * built-in 8250_pci drives as ttyS0..3) stands in for x86's four serial
  * ports, so the guest side is the same.
  */
-static const char *stapvm_root(const struct stapvm_options *opt)
+static const char *stapvm_arch_root(const struct stapvm_options *opt)
 {
 	const char *env = getenv("STAPC_ARCH_ROOT");
 
-	if (opt->kernel_root)
-		return opt->kernel_root;
 	if (!opt->arm64)
 		return "";
 	return env && *env ? env : "/var/lib/stapc/arm64/root";
+}
+
+/* Where the kernel's image and modules are: --kernel-root's toolchain root, else the architecture's. */
+static const char *stapvm_root(const struct stapvm_options *opt)
+{
+	return opt->kernel_root ? opt->kernel_root : stapvm_arch_root(opt);
 }
 
 /* What the guest sees of the host's programs (--userland). */
@@ -359,7 +363,7 @@ static const char *stapvm_busybox(const struct stapvm_options *opt)
 {
 	static char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s%s", stapvm_root(opt), STAPVM_BUSYBOX);
+	snprintf(path, sizeof(path), "%s%s", stapvm_arch_root(opt), STAPVM_BUSYBOX);
 	return path;
 }
 
