@@ -94,6 +94,8 @@ struct parse_state {
 
 %code provides {
 int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
+/* After the nesting check: 'return' only in functions, literal printd delimiters. */
+void parse_check_statements(struct ast_file *f);
 }
 
 %code {
@@ -141,7 +143,6 @@ static struct node *new_foreach_hist(struct srcloc loc, struct parse_foreach *fe
 static struct node *new_stat_op(struct srcloc loc, const char *name, struct vec args, struct node *bucket);
 static struct node *new_hist_in(struct srcloc loc, struct node *index, struct node *hist);
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name);
-static void check_body(struct node *body, bool in_function);
 static void set_pragmas(struct function *f, const char *code);
 static int parse_lex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner, struct parse_state *ps);
 static int skip_to_statement(struct parse_state *ps, yyscan_t scanner, int token, YYSTYPE *val,
@@ -333,7 +334,6 @@ probe_decl:
 	}
 |	PROBE probe_points '=' probe_points block ',' block {
 		new_probe(ps, @1, PROBE_ALIAS_PROLOGUE, $2, $4, $5)->epilogue = $7;
-		check_body($7, false);
 	}
 |	PROBE probe_points ADD_ASSIGN probe_points block {
 		new_probe(ps, @1, PROBE_ALIAS_EPILOGUE, $2, $4, $5);
@@ -421,7 +421,7 @@ component:
  * Functions may share a name if their parameter counts differ (overloading by arity).
  */
 function_decl:
-	function_head block         { $1->body = $2; check_body($2, true); }
+	function_head block         { $1->body = $2; }
 |	function_head EMBEDDED_CODE {
 		$1->body = ast_new(NODE_EMBEDDED, @2, "%{");
 		$1->body->u.embedded.code = $2.text;
@@ -1219,7 +1219,6 @@ static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum p
 	p->loc = loc;
 	p->from_tapset = ps->is_tapset;
 	p->file = ps->file;
-	check_body(body, false);
 	/* Once per declaration: brace expansion repeats the same mistake in every name. */
 	bool marked = false, wild = false;
 	for (int i = 0; i < names.n; i++) {
@@ -1266,12 +1265,23 @@ static bool check_node(struct ast_walker *w, struct node *n)
 	return true;
 }
 
-/* The rules a statement obeys by where it is written, checked once its body is parsed (pass 1). */
 static void check_body(struct node *body, bool in_function)
 {
 	struct body_check bc = { .in_function = in_function };
 	struct ast_walker w = { .pre = check_node, .data = &bc };
 	ast_walk(&w, body);
+}
+
+/* The rules a statement obeys by where it is written (pass 1), once the nesting is bounded. */
+void parse_check_statements(struct ast_file *f)
+{
+	for (int i = 0; i < f->functions.n; i++)
+		check_body(((struct function *)f->functions.items[i])->body, true);
+	for (int i = 0; i < f->probes.n; i++) {
+		struct probe *p = f->probes.items[i];
+		check_body(p->body, false);
+		check_body(p->epilogue, false);
+	}
 }
 
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name)
