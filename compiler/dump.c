@@ -8,6 +8,7 @@
 #include "probes.h"
 #include "parse.h"
 #include "syscalls.h"
+#include "kfeatures.h"
 
 static int compare_lines(const void *a, const void *b)
 {
@@ -125,6 +126,8 @@ int dump_run(struct session *s)
 		print_sorted(&lines);
 		return STAP_EXIT_OK;
 	}
+	if (s->dump == STAP_DUMP_KFEATURES)
+		return kfeatures_dump(s);
 	if (!tapset_load(s))
 		return STAP_EXIT_FAILURE;
 	tapset_parse_everything(s, &files);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <wordexp.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "debuginfo/debuginfo.h"
 #include "debuginfo/kernel.h"
@@ -103,6 +104,8 @@ static void usage(FILE *out)
 		"  --all-modules accepted for compatibility: kernel module symbols come from kallsyms\n"
 		"  -G NAME=VALUE set the script's global NAME to VALUE when the module loads\n"
 		"  -B NAME=VALUE pass NAME=VALUE to kbuild's make\n"
+		"  -a ARCH       build for the architecture ARCH (x86_64, arm64) with its cross compiler;\n"
+		"                -r RELEASE is looked for in /var/lib/stapc/ARCH/root ($STAPC_ARCH_ROOT)\n"
 		"  -t            report each probe's hits and cycles (min/avg/max) at the end\n"
 		"  --monitor[=INTERVAL]  show the module's status and each probe's hits every\n"
 		"                INTERVAL seconds (default 1); keys c s t r p x Tab (staprun -M)\n"
@@ -136,6 +139,8 @@ static void usage(FILE *out)
 		"                list the tapset functions with their signatures\n"
 		"  --dump-probe-aliases\n"
 		"                list the tapset probe aliases\n"
+		"  --dump-kfeatures\n"
+		"                print the kernel features detected for -r (stp_kfeatures.h)\n"
 		"  --sign-module[=DIR]\n"
 		"                sign the module with a Machine Owner Key (Secure Boot)\n"
 		"  --use-server[=unix:PATH|HOST:PORT]\n"
@@ -213,8 +218,66 @@ static char *read_file(const char *path)
 }
 
 /* -r RELEASE or -r DIR: set release and build tree. */
+/* The architecture a build tree is for, from its include/config/auto.conf (NULL if unknown). */
+static const struct arch *tree_arch(const char *tree)
+{
+	char *conf = read_file(ast_printf("%s/include/config/auto.conf", tree));
+	if (!conf)
+		return NULL;
+	for (const char *name = "x86_64"; name; name = strcmp(name, "x86_64") ? NULL : "arm64") {
+		const struct arch *a = arch_find(name);
+		if (strstr(conf, ast_printf("\n%s=y\n", a->config)))
+			return a;
+	}
+	return NULL;
+}
+
+/*
+ * Another architecture's kernel (-a, or a build tree that says so): -r
+ * RELEASE is /lib/modules/R/build when that is a tree of the architecture,
+ * else ROOT/usr/src/linux-headers-R; with no -r, the release unpacked under
+ * ROOT/lib/modules. The kernel's /boot and /lib/modules are under ROOT
+ * (arch_root), and kbuild gets ARCH= and CROSS_COMPILE= unless -B gave them.
+ */
+static void set_cross_kernel(struct session *s, const char *arg)
+{
+	const char *root = arch_root(s->arch);
+	if (arg && strchr(arg, '/')) {
+		const char *base = strrchr(arg, '/') + 1, *src = strstr(arg, "/usr/src/linux-headers-");
+		if (!strncmp(base, "linux-headers-", 14))
+			s->release = base + 14;	/* Debian's headers name 6.1.192 in kernel.release */
+		if (src && !strchr(src + 23, '/'))
+			root = ast_strndup(arg, (size_t)(src - arg));
+	} else {
+		if (!arg) {
+			DIR *d = opendir(ast_printf("%s/lib/modules", root));
+			struct dirent *e;
+			while (d && (e = readdir(d)))
+				if (e->d_name[0] != '.')
+					arg = ast_strdup(e->d_name);
+			if (d)
+				closedir(d);
+		}
+		s->release = arg ? arg : "unknown";
+		const char *tree = ast_printf("/lib/modules/%s/build", s->release);
+		s->kernel_build = tree_arch(tree) == s->arch ? tree
+			: ast_printf("%s/usr/src/linux-headers-%s", root, s->release);
+	}
+	s->kernel_root = root;
+	bool has_arch = false, has_cross = false;
+	for (int i = 0; i < s->make_args.n; i++) {
+		has_arch |= !strncmp(s->make_args.items[i], "ARCH=", 5);
+		has_cross |= !strncmp(s->make_args.items[i], "CROSS_COMPILE=", 14);
+	}
+	if (!has_arch)
+		vec_push(&s->make_args, ast_printf("ARCH=%s", s->arch->kbuild));
+	if (!has_cross)
+		vec_push(&s->make_args, ast_printf("CROSS_COMPILE=%s", s->arch->cross_prefix));
+}
+
 static void set_kernel(struct session *s, const char *arg)
 {
+	s->kernel_root = "";
 	if (arg && strchr(arg, '/')) {
 		s->kernel_build = arg;
 		/* DIR/include/config/kernel.release names the release. */
@@ -225,20 +288,27 @@ static void set_kernel(struct session *s, const char *arg)
 		} else {
 			s->release = arg;
 		}
-		return;
+		if (!s->arch)	/* an arm64 tree given without -a builds for arm64 */
+			s->arch = tree_arch(arg);
+	} else {
+		if (!arg && !arch_is_cross(s)) {
+			struct utsname u;
+			uname(&u);
+			arg = ast_strdup(u.release);
+		}
+		s->release = arg;
+		if (arg)
+			s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
 	}
-	if (!arg) {
-		struct utsname u;
-		uname(&u);
-		arg = ast_strdup(u.release);
-	}
-	s->release = arg;
-	s->kernel_build = ast_printf("/lib/modules/%s/build", arg);
+	if (arch_is_cross(s))
+		set_cross_kernel(s, arg);
+	if (!s->arch)
+		s->arch = arch_host();
 }
 
 enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGINFO, OPT_SYSROOT, OPT_LDD,
 		OPT_ALL_MODULES, OPT_SKIP_BADVARS, OPT_ADAPT, OPT_EXAMPLE, OPT_PROLOGUE, OPT_CHECK_VERSION, OPT_SUPPRESS_HANDLER_ERRORS,
-		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES,
+		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES, OPT_DUMP_KFEATURES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
 		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR, OPT_SEMANTIC_KEEP_GOING, OPT_DEBUG };
@@ -268,6 +338,7 @@ static const struct option long_options[] = {
 	{"dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES},
 	{"dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS},
 	{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
+	{"dump-kfeatures", no_argument, NULL, OPT_DUMP_KFEATURES},
 	{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
 	{"unprivileged", no_argument, NULL, OPT_UNPRIVILEGED},
 	{"sign-module", optional_argument, NULL, OPT_SIGN_MODULE},
@@ -286,7 +357,7 @@ static const struct option long_options[] = {
 };
 
 /* '-': operands come back as option 1 where they stand (GNU order whatever POSIXLY_CORRECT says). */
-static const char short_options[] = "-p:e:E:T:vkm:r:R:o:c:x:s:D:I:d:guwWhVl:L:G:B:tbS:FP";
+static const char short_options[] = "-a:p:e:E:T:vkm:r:R:o:c:x:s:D:I:d:guwWhVl:L:G:B:tbS:FP";
 
 static bool is_identifier(const char *p, size_t len)
 {
@@ -408,6 +479,9 @@ static int option_script(struct session *s, struct cmdline *c, int opt, const ch
 		return -1;
 	case OPT_DUMP_PROBE_ALIASES:
 		s->dump = STAP_DUMP_PROBE_ALIASES;
+		return -1;
+	case OPT_DUMP_KFEATURES:
+		s->dump = STAP_DUMP_KFEATURES;
 		return -1;
 	case 1:	/* an operand: the script file or one of its arguments, sorted out at the end */
 		vec_push(&c->operands, (void *)arg);
@@ -556,6 +630,12 @@ static int option_build(struct session *s, struct cmdline *c, int opt, const cha
 			return STAP_EXIT_USAGE;
 		}
 		s->runtime_dir = arg;
+		return -1;
+	case 'a':
+		if (!(s->arch = arch_find(arg))) {
+			fprintf(stderr, "stap: unknown architecture '%s' for -a (known: %s)\n", arg, arch_names());
+			return STAP_EXIT_USAGE;
+		}
 		return -1;
 	case 'B':
 		if (!name_value(arg, "-B"))
@@ -979,7 +1059,7 @@ static int options_kernel(struct session *s, struct cmdline *c)
 	const char *env = getenv("SYSTEMTAP_RELEASE");
 	if (!c->kernel_arg && !s->remote && env && *env)
 		c->kernel_arg = env;
-	if (s->remote && !c->kernel_arg) {
+	if (s->remote && !c->kernel_arg && !arch_is_cross(s)) {
 		/* --remote=qemu without a release: let stapvm's choice rule apply here too. */
 		c->kernel_arg = run_pick_guest_release();
 		if (!c->kernel_arg && s->last_pass >= 4) {

@@ -39,9 +39,42 @@ static void parse_extra(struct session *s, const char *path, const char *text)
 			vec_push(to[k], from[k]->items[j]);
 }
 
+/* Is dir a directory this process may use (rwx for a scratch directory, rx for a tapset)? errno if not. */
+static bool usable_dir(const char *dir, int mode)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return false;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return false;
+	}
+	return access(dir, mode) == 0;
+}
+
+/*
+ * Before anything is read or written, as SystemTap checks them at start: the directory the
+ * temporary directory goes in ($TMPDIR or --tmpdir) and every -I tapset directory.
+ */
+static bool dirs_usable(struct session *s)
+{
+	const char *env = getenv("TMPDIR");
+	const char *base = s->tmpdir_base ? s->tmpdir_base : env && *env ? env : NULL;
+	if (base && !usable_dir(base, R_OK | W_OK | X_OK))
+		diag_error((struct srcloc){.file = NULL}, "%s '%s' cannot hold the temporary directory: %s",
+			   s->tmpdir_base ? "--tmpdir" : "TMPDIR", base, strerror(errno));
+	for (int i = 0; i < s->include_dirs.n; i++) {
+		const char *dir = s->include_dirs.items[i];
+		if (!usable_dir(dir, R_OK | X_OK))
+			diag_error((struct srcloc){.file = NULL}, "cannot use the tapset directory '%s' (-I): %s", dir,
+				   strerror(errno));
+	}
+	return diag_error_count() == 0;
+}
+
 static bool parse_pass(struct session *s)
 {
-	if (!preprocess_begin(s))
+	if (!dirs_usable(s) || !preprocess_begin(s))
 		return false;
 	STAPC_MARK1(stap, pass1a, s);	/* stap.pass1a: before the user's script is parsed */
 	s->script = parse_file(s, s->script_path, s->script_text, false);
@@ -51,6 +84,11 @@ static bool parse_pass(struct session *s)
 	if (s->timeout_s)	/* SystemTap's shortcut for this probe */
 		parse_extra(s, "<input -T>", ast_printf("probe timer.s(%ld) { exit() }", s->timeout_s));
 	preprocess_end(s);
+	struct ast_file *f = s->script;
+	/* SystemTap refuses a script with nothing left once %( %) and @define are done (pass 1) */
+	if (!diag_error_count() && !f->globals.n && !f->functions.n && !f->probes.n && !f->embedded.n)
+		diag_error((struct srcloc){.file = s->script_path},
+			   "the script is empty after preprocessing: no probe, function or global is left");
 	/* stap.pass1b: stapc parses the tapset library in pass 2, the files a probe
 	 * point or function needs (elaborate/tapset.c); this is the point before it. */
 	STAPC_MARK1(stap, pass1b, s);

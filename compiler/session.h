@@ -19,6 +19,7 @@ enum stap_dump {
 	STAP_DUMP_PROBE_TYPES,   /* --dump-probe-types: the probe point patterns the providers accept */
 	STAP_DUMP_FUNCTIONS,     /* --dump-functions: every tapset function with its signature */
 	STAP_DUMP_PROBE_ALIASES, /* --dump-probe-aliases: every tapset probe alias */
+	STAP_DUMP_KFEATURES,     /* --dump-kfeatures: the kernel features detected for -r (build/kfeatures.c) */
 };
 
 /* --privilege: what the module may do (privilege.c); stapdev, the default, is root's. */
@@ -68,6 +69,8 @@ struct session {
 	bool list_probes;         /* -l PATTERN / -L PATTERN: list matching probe points */
 	bool list_vars;           /* -L: with their target variables */
 	const char *sysroot;      /* --sysroot: the target's root on this machine, NULL for / */
+	const struct arch *arch;  /* -a ARCH (arch.h): the target's architecture, NULL for this machine's */
+	const char *kernel_root;  /* where the target kernel's /boot and /lib/modules are here: "" for /, arch_root() for -a */
 	struct vec defines;       /* of struct define * (-D) */
 	struct vec include_dirs;  /* of const char * (-I), searched before the tapset dir */
 	struct vec script_args;   /* of const char *: arguments after the script */

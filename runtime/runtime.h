@@ -30,8 +30,11 @@
  * where the kernel can, unless -D STP_NO_FTRACE. Only with the per-probe
  * handlers of STP_KPROBE_BODIES.
  */
+/* what this kernel offers (the compat layer's answers, linux/compat.h): the ftrace hook needs two */
+#include "stp_kfeatures.h"
 #if defined(STP_HAVE_KPROBES) && defined(STP_HAVE_KPROBE_BODIES) && \
-	defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KPROBES_ON_FTRACE) && !defined(STP_NO_FTRACE)
+	defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KPROBES_ON_FTRACE) && !defined(STP_NO_FTRACE) && \
+	defined(STP_HAVE_TRACE_RECURSION_H) && defined(STP_HAVE_FTRACE_REGS)
 #define STP_FTRACE 1
 #include <linux/ftrace.h>
 #include <linux/trace_recursion.h>
@@ -42,6 +45,8 @@
 #include <linux/smp.h>
 #include <linux/path.h>
 #include <linux/uprobes.h>
+/* the compat layer: what this kernel offers (stp_kfeatures.h) and the wrappers over it */
+#include "linux/compat.h"
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -78,6 +83,7 @@
 
 #include "transport_msgs.h"
 #include "runtime_api.h"
+#include "linux/arch.h"
 
 /*
  * Generated code uses only part of the runtime, so many of the static

@@ -415,6 +415,7 @@ struct _stp_uprobe {
 	const char *buildid;             /* process("BUILD-ID"): also on every other program with this build-id
 					    that a process execs (uprobes_buildid.c), or NULL */
 	struct uprobe_consumer consumer; /* runtime-owned */
+	struct _stp_uprobe_reg reg;      /* runtime-owned: what unregistering consumer needs (linux/compat.h) */
 	struct path kpath;               /* runtime-owned: path, held while registered */
 	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */
 	int registered;                  /* runtime-owned */

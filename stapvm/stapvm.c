@@ -97,8 +97,35 @@ struct stapvm_options {
 	int hostfwd_port;      /* --hostfwd: host port 127.0.0.1:PORT forwarded to the guest's port 22, 0 = no network */
 	const char *agent;     /* --agent: a Unix socket on the host that is the guest's virtio-serial port org.stapc.agent */
 	const char *append;    /* --append: more kernel command-line words (e.g. module.sig_enforce=1), or NULL */
+	bool arm64;            /* --arch arm64: boot an arm64 kernel from arch_root in qemu-system-aarch64 */
+	const char *kernel_root; /* --kernel-root: a root holding the kernel's image and modules, or NULL for / */
 	char **command;        /* argv of the guest command, NULL-terminated */
 };
+
+/*
+ * --arch arm64: another architecture's kernel, busybox and staprun/stapio.
+ * The kernel and busybox are under $STAPC_ARCH_ROOT, else
+ * /var/lib/stapc/arm64/root (stap-prep -a arm64, .ci/kernels); staprun and
+ * stapio are the static cross builds beside this executable
+ * (staprun-arm64, stapio-arm64). The guest is QEMU's "virt" machine; a
+ * PCI card with four 16550 ports (pci-serial-4x, which the kernel's
+ * built-in 8250_pci drives as ttyS0..3) stands in for x86's four serial
+ * ports, so the guest side is the same.
+ */
+static const char *stapvm_arch_root(const struct stapvm_options *opt)
+{
+	const char *env = getenv("STAPC_ARCH_ROOT");
+
+	if (!opt->arm64)
+		return "";
+	return env && *env ? env : "/var/lib/stapc/arm64/root";
+}
+
+/* Where the kernel's image and modules are: --kernel-root's toolchain root, else the architecture's. */
+static const char *stapvm_root(const struct stapvm_options *opt)
+{
+	return opt->kernel_root ? opt->kernel_root : stapvm_arch_root(opt);
+}
 
 /* What the guest sees of the host's programs (--userland). */
 enum stapvm_userland {
@@ -123,7 +150,8 @@ enum { CHAN_CONSOLE, CHAN_STDOUT, CHAN_STDERR, CHAN_CONTROL, CHAN_COUNT };
 struct stapvm_run {
 	struct stapvm_options opt;     /* what the user asked for */
 	char tmpdir[64];               /* private scratch directory */
-	char kernel[PATH_MAX];         /* /boot/vmlinuz-RELEASE */
+	char kernel[PATH_MAX];         /* ROOT/boot/vmlinuz-RELEASE or ROOT/lib/modules/RELEASE/vmlinuz */
+	char moddir[PATH_MAX];         /* ROOT/lib/modules/RELEASE: the kernel's modules */
 	char release[256];             /* kernel release booted */
 	int userland;                  /* enum stapvm_userland, never AUTO once decided */
 	char **modules;                /* host userland: modules the guest loads, in order */
@@ -255,15 +283,22 @@ static bool in_path(const char *name)
 	return found;
 }
 
-/* Pick /boot/vmlinuz-RELEASE: the requested one, or the newest with headers. */
+/* Pick the kernel: -r's, or the newest in /boot with headers; its image is in /boot or, as Debian
+   ships it from 7.2 on, beside its modules. */
 static void stapvm_pick_kernel(struct stapvm_run *run)
 {
+	const char *root = stapvm_root(&run->opt);
+
 	if (run->opt.release) {
 		snprintf(run->release, sizeof(run->release), "%s", run->opt.release);
 	} else {
-		DIR *d = opendir("/boot");
+		char *boot = xasprintf("%s/boot", stapvm_root(&run->opt));
+		DIR *d = opendir(boot);
 		struct dirent *e;
 
+		free(boot);
+		if (run->opt.kernel_root)
+			die("--kernel-root needs -r RELEASE");
 		run->release[0] = '\0';
 		while (d && (e = readdir(d))) {
 			const char *r;
@@ -272,7 +307,9 @@ static void stapvm_pick_kernel(struct stapvm_run *run)
 			if (strncmp(e->d_name, "vmlinuz-", 8) != 0)
 				continue;
 			r = e->d_name + 8;
-			snprintf(build, sizeof(build), "/lib/modules/%s/build", r);
+			/* x86-64: a kernel with headers; arm64: one unpacked with its modules */
+			snprintf(build, sizeof(build), "%s/lib/modules/%s%s", stapvm_root(&run->opt), r,
+				 run->opt.arm64 ? "" : "/build");
 			if (!is_dir(build))
 				continue;
 			if (!run->release[0] || strverscmp(r, run->release) > 0)
@@ -284,10 +321,14 @@ static void stapvm_pick_kernel(struct stapvm_run *run)
 			die("no kernel in /boot with headers in /lib/modules/RELEASE/build;\n"
 			    "  install one: apt-get install " STAPVM_PKG_KERNEL);
 	}
-	snprintf(run->kernel, sizeof(run->kernel), "/boot/vmlinuz-%s", run->release);
+	snprintf(run->moddir, sizeof(run->moddir), "%s/lib/modules/%s", root, run->release);
+	snprintf(run->kernel, sizeof(run->kernel), "%s/boot/vmlinuz-%s", root, run->release);
+	if (!is_file(run->kernel) &&
+	    snprintf(run->kernel, sizeof(run->kernel), "%s/vmlinuz", run->moddir) >= (int)sizeof(run->kernel))
+		die("--kernel-root %s: path too long", root);
 	if (!is_file(run->kernel))
-		die("kernel %s not found; install it: apt-get install %s",
-		    run->kernel, run->opt.release ? "linux-image-RELEASE" : STAPVM_PKG_KERNEL);
+		die("kernel %s not found in %s/boot or %s; install it: apt-get install %s", run->release,
+		    root, run->moddir, run->opt.release ? "linux-image-RELEASE" : STAPVM_PKG_KERNEL);
 	if (access(run->kernel, R_OK) != 0)
 		die("cannot read %s: %s", run->kernel, strerror(errno));
 }
@@ -317,8 +358,24 @@ static bool elf_is_dynamic(const char *path)
 	return dynamic;
 }
 
-static void stapvm_check_tools(void)
+/* busybox for the guest: the host's, or the target architecture's under its root. */
+static const char *stapvm_busybox(const struct stapvm_options *opt)
 {
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s%s", stapvm_arch_root(opt), STAPVM_BUSYBOX);
+	return path;
+}
+
+static void stapvm_check_tools(const struct stapvm_options *opt)
+{
+	if (opt->arm64) {
+		if (!in_path("qemu-system-aarch64"))
+			die("qemu-system-aarch64 not found; install it: apt-get install qemu-system-arm");
+		if (!is_file(stapvm_busybox(opt)))
+			die("%s not found; set up the arm64 target: stap-prep -a arm64", stapvm_busybox(opt));
+		return;
+	}
 	if (!in_path("qemu-system-x86_64"))
 		die("qemu-system-x86_64 not found; install it: apt-get install qemu-system-x86");
 	if (!is_file(STAPVM_BUSYBOX))
@@ -691,14 +748,14 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 	cpio_add_chardev(&w, "dev/console", 5, 1);
 	cpio_add_chardev(&w, "dev/null", 1, 3);
 	cpio_add_dir(&w, "stapvm/bb");
-	cpio_add_file(&w, "stapvm/bin/busybox", STAPVM_BUSYBOX);
+	cpio_add_file(&w, "stapvm/bin/busybox", stapvm_busybox(&run->opt));
 	cpio_add_symlink(&w, "usr/bin/busybox", "/stapvm/bin/busybox");
 	cpio_add_symlink(&w, "usr/bin/sh", "busybox");
 	cpio_add_data(&w, "etc/passwd", 0644, "root:x:0:0:root:/root:/bin/sh\n", 30);
 	cpio_add_data(&w, "etc/group", 0644, "root:x:0:\n", 10);
 	for (int i = 0; i < 2; i++) {
 		const char *tool = i ? "stapio" : "staprun";
-		char *host = xasprintf("%s/%s", here, tool);
+		char *host = xasprintf("%s/%s%s", here, tool, run->opt.arm64 ? "-arm64" : "");
 		char *inner = xasprintf("stapvm/bin/%s", tool);
 
 		if (is_file(host))
@@ -713,9 +770,11 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 	if (run->opt.dir)
 		cpio_add_tree(&w, "work", run->opt.dir);
 	for (char **m = run->modules; m && *m; m++)
-		userland_add_module(&w, run->release, *m);
+		userland_add_module(&w, run->moddir, *m);
 	for (size_t i = 0; i < run->opt.n_files; i++) {
-		if (run->userland == STAPVM_USERLAND_COPY)
+		if (run->opt.arm64)
+			userland_add_arm64_file(&w, run->opt.files[i]);
+		else if (run->userland == STAPVM_USERLAND_COPY)
 			userland_add_host_file(&w, run->opt.files[i]);
 		else if (run->userland == STAPVM_USERLAND_HOST && !strncmp(run->opt.files[i], "/tmp/", 5))
 			userland_add_tmp_file(&w, run->opt.files[i]);
@@ -772,7 +831,11 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 	char *serials[CHAN_COUNT];
 	char *qemu_log = xasprintf("%s/qemu.log", run->tmpdir);
 
-	argv[argc++] = "qemu-system-x86_64";
+	argv[argc++] = run->opt.arm64 ? "qemu-system-aarch64" : "qemu-system-x86_64";
+	if (run->opt.arm64) {
+		argv[argc++] = "-M";
+		argv[argc++] = "virt";
+	}
 	/*
 	 * One host thread runs every vCPU unless --mttcg: QEMU's multi-threaded
 	 * TCG was seen to keep running a stale translation of kernel code the
@@ -784,7 +847,8 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 	argv[argc++] = "-accel";
 	argv[argc++] = run->opt.mttcg ? "tcg,thread=multi" : "tcg,thread=single";
 	argv[argc++] = "-cpu";
-	argv[argc++] = "max";
+	/* arm64: QEMU's own pointer-authentication algorithm emulates much faster than the architected one */
+	argv[argc++] = run->opt.arm64 ? "max,pauth-impdef=on" : "max";
 	argv[argc++] = "-m";
 	argv[argc++] = mem;
 	argv[argc++] = "-smp";
@@ -836,9 +900,16 @@ static void stapvm_start_qemu(struct stapvm_run *run, const char *initrd)
 		serials[i] = xasprintf("chardev:%s", run->chan[i].name);
 		argv[argc++] = "-chardev";
 		argv[argc++] = chardevs[i];
-		argv[argc++] = "-serial";
-		argv[argc++] = serials[i];
+		if (!run->opt.arm64) {
+			argv[argc++] = "-serial";
+			argv[argc++] = serials[i];
+		}
 		free(path);
+	}
+	if (run->opt.arm64) {
+		argv[argc++] = "-device";
+		argv[argc++] = xasprintf("pci-serial-4x,chardev1=%s,chardev2=%s,chardev3=%s,chardev4=%s",
+					 run->chan[0].name, run->chan[1].name, run->chan[2].name, run->chan[3].name);
 	}
 	argv[argc] = NULL;
 
@@ -1181,10 +1252,13 @@ static void usage(FILE *f)
 {
 	fputs("usage: stapvm [-r RELEASE] [-d DIR] [--smp N] [-m MB] [--timeout SEC] [--icount] [--mttcg] [-v]\n"
 	      "              [--userland=MODE] [--file PATH]... [-C DIR] [--outdir DIR] -- COMMAND [ARGS...]\n"
-	      "Boot /boot/vmlinuz-RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
+	      "Boot kernel RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
 	      "in /work (a copy of DIR), with staprun and stapio on PATH.  The command's stdout\n"
 	      "and stderr stream back byte-exact; SIGINT/SIGTERM are forwarded to it.\n"
-	      "  -r RELEASE     kernel release (default: newest /boot/vmlinuz-* with headers)\n"
+	      "  -r RELEASE     kernel release (default: newest /boot/vmlinuz-* with headers);\n"
+	      "                 its image is /boot/vmlinuz-RELEASE or /lib/modules/RELEASE/vmlinuz\n"
+	      "  --kernel-root DIR  the kernel's image and modules are in the root DIR\n"
+	      "                 (DIR/boot, DIR/lib/modules: a toolchain root, see stap-toolchain-root)\n"
 	      "  -d DIR         directory copied to /work in the guest\n"
 	      "  --smp N        guest CPUs (default 2; 1 with --icount)\n"
 	      "  -m MB          guest memory (default 512)\n"
@@ -1205,6 +1279,8 @@ static void usage(FILE *f)
 	      "                 port 22 (for an sshd the command starts; host userland)\n"
 	      "  --append ARGS  more words for the guest kernel's command line\n"
 	      "                 (e.g. module.sig_enforce=1)\n"
+	      "  --arch arm64   boot the arm64 kernel under $STAPC_ARCH_ROOT (/var/lib/stapc/arm64/root)\n"
+	      "                 in qemu-system-aarch64, busybox userland, staprun-arm64/stapio-arm64\n"
 	      "  --agent PATH   a virtio-serial port org.stapc.agent whose host end is the\n"
 	      "                 Unix socket PATH (for a stapc-agent the command starts:\n"
 	      "                 stap --remote=unix:PATH; host userland)\n"
@@ -1238,8 +1314,10 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 	const char *why = NULL;
 
 	run->userland = run->opt.userland;
+	if (run->opt.arm64 && run->userland != STAPVM_USERLAND_COPY)
+		run->userland = STAPVM_USERLAND_BUSYBOX;	/* the host's programs are x86-64's */
 	if (run->userland == STAPVM_USERLAND_AUTO || run->userland == STAPVM_USERLAND_HOST)
-		run->modules = userland_9p_modules(run->release, run->opt.hostfwd_port > 0, run->opt.agent != NULL, &why);
+		run->modules = userland_9p_modules(run->moddir, run->opt.hostfwd_port > 0, run->opt.agent != NULL, &why);
 	if (run->userland == STAPVM_USERLAND_AUTO)
 		run->userland = run->modules ? STAPVM_USERLAND_HOST : STAPVM_USERLAND_COPY;
 	if (run->userland == STAPVM_USERLAND_HOST && !run->modules)
@@ -1256,7 +1334,8 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
-	enum { OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND };
+	enum { OPT_ARCH = 255, OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND,
+	       OPT_KERNEL_ROOT };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1272,6 +1351,8 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "append", required_argument, NULL, OPT_APPEND },
+		{ "arch", required_argument, NULL, OPT_ARCH },
+		{ "kernel-root", required_argument, NULL, OPT_KERNEL_ROOT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1303,6 +1384,12 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		case OPT_HOSTFWD: opt->hostfwd_port = parse_int(optarg, "port"); break;
 		case OPT_AGENT: opt->agent = optarg; break;
 		case OPT_APPEND: opt->append = optarg; break;
+		case OPT_ARCH:
+			if (strcmp(optarg, "arm64") && strcmp(optarg, "aarch64") && strcmp(optarg, "x86_64"))
+				die("--arch %s: expected x86_64 or arm64", optarg);
+			opt->arm64 = strcmp(optarg, "x86_64") != 0;
+			break;
+		case OPT_KERNEL_ROOT: opt->kernel_root = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}
@@ -1315,6 +1402,8 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		opt->smp = opt->icount ? 1 : 2;
 	if (opt->dir && !is_dir(opt->dir))
 		die("-d %s: not a directory", opt->dir);
+	if (opt->kernel_root && !is_dir(opt->kernel_root))
+		die("--kernel-root %s: not a directory", opt->kernel_root);
 	if (opt->outdir && !is_dir(opt->outdir))
 		die("--outdir %s: not a directory", opt->outdir);
 	if (opt->cwd && opt->cwd[0] != '/')
@@ -1334,7 +1423,7 @@ int main(int argc, char **argv)
 	int stopped, exit_code;
 
 	parse_options(&run.opt, argc, argv);
-	stapvm_check_tools();
+	stapvm_check_tools(&run.opt);
 	stapvm_pick_kernel(&run);
 	stapvm_pick_userland(&run);
 	run.out_fd = -1;

@@ -43,14 +43,17 @@ void cpio_add_file(struct cpio_writer *w, const char *name, const char *host_pat
  */
 
 /* Modules the guest loads to mount the host's / (and, with net, virtio_net's: --hostfwd; with
-   serial, virtio_console's: --agent), their names in load order, or NULL when release lacks one;
-   *why says which. */
-char **userland_9p_modules(const char *release, bool net, bool serial, const char **why);
-/* Put module name (from userland_9p_modules) of release into the archive as stapvm/modules/NAME.ko. */
-void userland_add_module(struct cpio_writer *w, const char *release, const char *name);
+   serial, virtio_console's: --agent), their names in load order, or NULL when the kernel whose
+   modules are in moddir (ROOT/lib/modules/RELEASE) lacks one; *why says which. */
+char **userland_9p_modules(const char *moddir, bool net, bool serial, const char **why);
+/* Put module name (from userland_9p_modules) of moddir into the archive as stapvm/modules/NAME.ko (decompressed). */
+void userland_add_module(struct cpio_writer *w, const char *moddir, const char *name);
 /* Copy host file path into the archive at the same path, re-creating each symlink on the way,
    with the interpreter of a script and the loader and libraries of a dynamic ELF (as ldd finds them). */
 void userland_add_host_file(struct cpio_writer *w, const char *path);
+
+/* --arch arm64: path at the same path when it is an arm64 ELF (static: no libraries), else nothing. */
+void userland_add_arm64_file(struct cpio_writer *w, const char *path);
 
 /* Host userland: the guest's /tmp is its own tmpfs, so a file under the host's /tmp goes into the
    archive as stapvm/tmp/..., which /init copies into that tmpfs. */

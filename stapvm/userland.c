@@ -1,6 +1,8 @@
 /* userland.c - the host's programs in the guest: the 9p modules to load, or copies of files and their libraries. */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decompress.h"
 #include "stapvm.h"
 
 #define USERLAND_MAX_LINKS 40 /* symlinks followed for one path, as the kernel's limit */
+#define USERLAND_MAX_MODULE (256u << 20) /* bytes a decompressed module may have */
 
 /* The modules mounting the host's / needs; their dependencies come from modules.dep. */
 static const char *const userland_needed[] = { "virtio_pci", "9pnet_virtio", "9p", "overlay" };
@@ -52,7 +56,22 @@ static void free_lines(char **lines, size_t n)
 	free(lines);
 }
 
-/* The kernel's name of the module file path: kernel/fs/9p/9p.ko -> 9p (dashes become '_'). */
+/* Module file suffixes: plain, then the compressions kbuild's CONFIG_MODULE_COMPRESS_* write. */
+static const char *const module_suffixes[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+
+/* The length of path's module suffix (".ko", ".ko.xz"...), 0 if it has none. */
+static size_t module_suffix_len(const char *path, size_t len)
+{
+	for (size_t i = 0; i < sizeof(module_suffixes) / sizeof(module_suffixes[0]); i++) {
+		size_t n = strlen(module_suffixes[i]);
+
+		if (len > n && !memcmp(path + len - n, module_suffixes[i], n))
+			return n;
+	}
+	return 0;
+}
+
+/* The kernel's name of the module file path: kernel/fs/9p/9p.ko(.xz) -> 9p (dashes become '_'). */
 static char *module_name(const char *path, size_t len)
 {
 	const char *slash = memrchr(path, '/', len);
@@ -60,8 +79,7 @@ static char *module_name(const char *path, size_t len)
 	size_t n = (size_t)(path + len - base);
 	char *name;
 
-	if (n > 3 && !memcmp(base + n - 3, ".ko", 3))
-		n -= 3;
+	n -= module_suffix_len(base, n);
 	name = xasprintf("%.*s", (int)n, base);
 	for (char *p = name; *p; p++)
 		if (*p == '-')
@@ -134,10 +152,10 @@ static bool add_with_deps(char **dep, size_t ndep, char **bi, size_t nbi, const 
 	return false;
 }
 
-char **userland_9p_modules(const char *release, bool net, bool serial, const char **why)
+char **userland_9p_modules(const char *moddir, bool net, bool serial, const char **why)
 {
-	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
-	char *bi_path = xasprintf("/lib/modules/%s/modules.builtin", release);
+	char *dep_path = xasprintf("%s/modules.dep", moddir);
+	char *bi_path = xasprintf("%s/modules.builtin", moddir);
 	size_t ndep, nbi, norder = 0;
 	char **dep = read_lines(dep_path, &ndep);
 	char **bi = read_lines(bi_path, &nbi);
@@ -165,9 +183,40 @@ char **userland_9p_modules(const char *release, bool net, bool serial, const cha
 	return order;
 }
 
-void userland_add_module(struct cpio_writer *w, const char *release, const char *name)
+/* A compressed module file, decompressed on the host: the guest's busybox insmod reads plain ELF only. */
+static void add_decompressed(struct cpio_writer *w, const char *inner, const char *host)
 {
-	char *dep_path = xasprintf("/lib/modules/%s/modules.dep", release);
+	FILE *f = fopen(host, "rb");
+	unsigned char *in = NULL, *out = NULL;
+	size_t len = 0, cap = 0, out_len = 0, got;
+	const char *why;
+
+	if (!f)
+		die("%s: %s", host, strerror(errno));
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			in = realloc(in, cap);
+			if (!in)
+				die("out of memory");
+		}
+		got = fread(in + len, 1, cap - len, f);
+		len += got;
+	} while (got > 0);
+	if (ferror(f))
+		die("%s: read error", host);
+	fclose(f);
+	why = decompress(in, len, USERLAND_MAX_MODULE, &out, &out_len);
+	if (why)
+		die("%s: cannot decompress the module: %s", host, why);
+	cpio_add_data(w, inner, 0644, out, out_len);
+	free(in);
+	free(out);
+}
+
+void userland_add_module(struct cpio_writer *w, const char *moddir, const char *name)
+{
+	char *dep_path = xasprintf("%s/modules.dep", moddir);
 	size_t ndep;
 	char **dep = read_lines(dep_path, &ndep);
 	bool found = false;
@@ -180,12 +229,13 @@ void userland_add_module(struct cpio_writer *w, const char *release, const char 
 			continue;
 		m = module_name(dep[i], (size_t)(colon - dep[i]));
 		if (!strcmp(m, name)) {
-			char *host = xasprintf("/lib/modules/%s/%.*s", release, (int)(colon - dep[i]), dep[i]);
+			char *host = xasprintf("%s/%.*s", moddir, (int)(colon - dep[i]), dep[i]);
 			char *inner = xasprintf("stapvm/modules/%s.ko", name);
 
-			if (colon - dep[i] < 3 || strncmp(colon - 3, ".ko", 3) != 0)
-				die("%s: compressed modules are not supported", host);
-			cpio_add_file(w, inner, host);
+			if (module_suffix_len(dep[i], (size_t)(colon - dep[i])) == 3)
+				cpio_add_file(w, inner, host);
+			else
+				add_decompressed(w, inner, host);
 			free(host);
 			free(inner);
 			found = true;
@@ -195,7 +245,7 @@ void userland_add_module(struct cpio_writer *w, const char *release, const char 
 	free_lines(dep, ndep);
 	free(dep_path);
 	if (!found)
-		die("module %s of %s not found", name, release);
+		die("module %s not found in %s/modules.dep", name, moddir);
 }
 
 static void add_closure(struct cpio_writer *w, const char *path, int depth, bool libraries);
@@ -371,4 +421,18 @@ void userland_add_tmp_file(struct cpio_writer *w, const char *path)
 	if (!cpio_has(w, inner))
 		cpio_add_file(w, inner, path);
 	free(inner);
+}
+
+/* --arch arm64: path when it is an arm64 ELF (a cross-built static test program), alone. */
+void userland_add_arm64_file(struct cpio_writer *w, const char *path)
+{
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDONLY);
+	bool arm64 = fd >= 0 && pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) &&
+		     !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_machine == EM_AARCH64;
+
+	if (fd >= 0)
+		close(fd);
+	if (arm64 && path[0] == '/')
+		add_closure(w, path, 0, false);
 }

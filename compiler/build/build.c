@@ -11,6 +11,7 @@
 
 #include "sign.h"
 #include "cache.h"
+#include "kfeatures.h"
 #include "build.h"
 
 /*
@@ -242,7 +243,16 @@ bool build_module(struct session *s)
 				s->kernel_build, s->release, s->release);
 		return false;
 	}
-	char *ccflags = ast_printf("ccflags-y := -I%s -Wno-declaration-after-statement", s->runtime_dir);
+	/* the compat layer's answers for this kernel, which runtime.h includes from the module's directory */
+	const char *features = kfeatures_text(s);
+	if (!features || !write_text(ast_printf("%s/" KFEATURES_HEADER, s->tmpdir), features))
+		return false;
+	/*
+	 * -std=gnu11: the generated C and the runtime declare loop variables in their for
+	 * statements; kbuild compiles with gnu11 since 5.18 and with gnu89 before (5.10), where
+	 * that is an error. It repeats what newer kernels already pass.
+	 */
+	char *ccflags = ast_printf("ccflags-y := -I$(src) -I%s -std=gnu11 -Wno-declaration-after-statement", s->runtime_dir);
 	for (int i = 0; i < s->defines.n; i++) {
 		struct define *d = s->defines.items[i];
 		ccflags = ast_printf("%s %s", ccflags,
@@ -267,7 +277,7 @@ bool build_module(struct session *s)
 		return false;
 	const char *ko = ast_printf("%s/%s.ko", s->tmpdir, s->module_name);
 	char key[CACHE_KEY_LEN + 1];
-	bool cacheable = !s->disable_cache && cache_key(s, kbuild, key);
+	bool cacheable = !s->disable_cache && cache_key(s, ast_printf("%s\n%s", kbuild, features), key);
 	/* --poison-cache: build anyway, and replace what the cache holds; --debug: the build's files are wanted */
 	if (!cacheable || s->poison_cache || s->debug_build || !cache_fetch(s, key, ko)) {
 		if (!run_kbuild(s, ko))

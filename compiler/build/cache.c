@@ -253,7 +253,7 @@ bool cache_fetch(struct session *s, const char *key, const char *dest)
 }
 
 /* mkdir -p, private to the user. */
-static bool make_dirs(const char *path)
+bool cache_make_dirs(const char *path)
 {
 	char *p = ast_strdup(path);
 
@@ -357,7 +357,7 @@ void cache_store(struct session *s, const char *key, const char *ko)
 	const char *dir = cache_dir();
 	const char *entry;
 
-	if (!dir || !make_dirs(dir)) {
+	if (!dir || !cache_make_dirs(dir)) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 4: cannot use the cache directory %s: %s\n",
 				dir ? dir : "(no $HOME)", dir ? strerror(errno) : "not set");

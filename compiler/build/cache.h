@@ -40,4 +40,7 @@ int cache_clean(struct session *s);
  */
 const char *cache_dir(void);
 
+/* mkdir -p with mode 0700; false (errno set) if a component cannot be made. */
+bool cache_make_dirs(const char *path);
+
 #endif

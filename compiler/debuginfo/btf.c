@@ -183,7 +183,7 @@ static void btf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t pc,
 		v->is_param = true;
 		vec_push(out, v);
 	}
-	dbg_abi_locate(out);
+	dbg_abi_locate(di, out);
 }
 
 static void btf_functions(struct debuginfo *di, const char *pattern, const char *file_glob, bool want_inline,
@@ -328,6 +328,31 @@ static const struct dbg_ops btf_ops = {
 	.enumerators = btf_enumerators,
 };
 
+/*
+ * The .BTF section inside a kernel Image without ELF headers (arm64's
+ * vmlinuz, plain or once decompressed): the first header with BTF's magic,
+ * version 1 and a 24-byte header whose types come first and strings after
+ * them, all inside the image. NULL if there is none.
+ */
+static const void *image_btf(const unsigned char *data, size_t len, size_t *btf_len)
+{
+	for (size_t off = 0; off + 24 <= len; off += 4) {	/* the section is 4-aligned */
+		const unsigned char *h = data + off;
+		if (h[0] != 0x9f || h[1] != 0xeb || h[2] != 1 || h[3] != 0)
+			continue;
+		uint32_t f[6];	/* magic+version+flags, hdr_len, type_off, type_len, str_off, str_len */
+		memcpy(f, h, sizeof(f));
+		if (f[1] != 24 || f[2] != 0 || f[4] != f[3] || f[5] == 0)
+			continue;
+		uint64_t total = 24ull + f[4] + f[5];
+		if (total > len - off)
+			continue;
+		*btf_len = (size_t)total;
+		return h;
+	}
+	return NULL;
+}
+
 /* The .BTF section of an ELF image in memory, or NULL. */
 static const void *elf_btf_section(const unsigned char *data, size_t len, size_t *btf_len)
 {
@@ -376,7 +401,24 @@ static unsigned char *read_whole(int fd, size_t len)
 	return buf;
 }
 
-struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err)
+/* The debuginfo over a parsed btf (base: the vmlinux one of a module's split BTF, or NULL). */
+static struct debuginfo *btf_debuginfo(const char *path, struct btf *btf, struct debuginfo *base)
+{
+	struct btf_state *st = ast_alloc(sizeof(*st));
+	st->btf = btf;
+	st->ntypes = btf__type_cnt(btf);
+	st->first_id = base ? btf__type_cnt(((struct btf_state *)base->priv)->btf) : 1;
+	st->types = ast_alloc(sizeof(*st->types) * st->ntypes);
+	struct debuginfo *di = ast_alloc(sizeof(*di));
+	di->source = DBG_SOURCE_BTF;
+	di->path = path;
+	di->ops = &btf_ops;
+	di->priv = st;
+	return di;
+}
+
+/* path's bytes mapped (or read, for sysfs), with *len; MAP_FAILED (and *err) if it cannot be read. */
+static unsigned char *map_whole(const char *path, size_t *len, const char **err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
@@ -384,32 +426,91 @@ struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const c
 		*err = ast_printf("cannot open %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return NULL;
+		return MAP_FAILED;
 	}
-	size_t len = (size_t)sb.st_size;
-	unsigned char *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-	if (map == MAP_FAILED && len)
-		map = read_whole(fd, len); /* sysfs (/sys/kernel/btf/vmlinux) cannot be mapped */
+	*len = (size_t)sb.st_size;
+	unsigned char *map = *len ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	if (map == MAP_FAILED && *len)
+		map = read_whole(fd, *len); /* sysfs (/sys/kernel/btf/vmlinux) cannot be mapped */
 	close(fd);
-	if (map == MAP_FAILED) {
+	if (map == MAP_FAILED)
 		*err = ast_printf("cannot read %s", path);
+	return map;
+}
+
+/*
+ * The raw BTF inside map (an ELF's .BTF, a bzImage's decompressed ELF's, or
+ * the file itself), into *raw (*unpacked: what to free after); why not.
+ */
+static const char *find_raw(const char *path, unsigned char *map, size_t len, const void **raw, size_t *raw_len,
+			    unsigned char **unpacked)
+{
+	unsigned char *elf = map;
+	size_t elf_len = len;
+	*unpacked = NULL;
+	if (vmlinuz_is_bzimage(map, len)) {
+		const char *why = vmlinuz_extract(map, len, unpacked, &elf_len);
+		if (why)
+			return ast_printf("%s: %s", path, why);
+		elf = *unpacked;
+	}
+	*raw = elf;
+	*raw_len = elf_len;
+	if (elf_len >= 4 && !memcmp(elf, "\177ELF", 4))
+		*raw = elf_btf_section(elf, elf_len, raw_len);
+	else if (elf_len >= 2 && !(elf[0] == 0x9f && elf[1] == 0xeb))
+		*raw = image_btf(elf, elf_len, raw_len);	/* arm64's Image: no ELF headers */
+	return NULL;
+}
+
+const char *dbg_btf_extract(const char *path, unsigned char **out, size_t *out_len)
+{
+	size_t len;
+	const char *err = NULL;
+	unsigned char *map = map_whole(path, &len, &err), *unpacked;
+	if (map == MAP_FAILED)
+		return err;
+	const void *raw;
+	size_t raw_len;
+	err = find_raw(path, map, len, &raw, &raw_len, &unpacked);
+	if (!err && !raw)
+		err = ast_printf("%s has no BTF (.BTF section)", path);
+	if (!err) {
+		*out = malloc(raw_len ? raw_len : 1);
+		if (!*out)
+			abort();
+		memcpy(*out, raw, raw_len);
+		*out_len = raw_len;
+	}
+	free(unpacked);
+	munmap(map, len);
+	return err;
+}
+
+struct debuginfo *dbg_open_btf_raw(const char *path, const void *raw, size_t len, const char **err)
+{
+	struct btf *btf = len <= UINT32_MAX ? btf__new(raw, (uint32_t)len) : NULL;
+	if (!btf) {
+		*err = ast_printf("%s has no BTF that can be parsed", path);
 		return NULL;
 	}
-	unsigned char *elf = map, *unpacked = NULL;
-	size_t elf_len = len;
-	if (vmlinuz_is_bzimage(map, len)) {
-		const char *why = vmlinuz_extract(map, len, &unpacked, &elf_len);
-		if (why) {
-			munmap(map, len);
-			*err = ast_printf("%s: %s", path, why);
-			return NULL;
-		}
-		elf = unpacked;
+	return btf_debuginfo(path, btf, NULL);
+}
+
+struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err)
+{
+	size_t len;
+	unsigned char *map = map_whole(path, &len, err), *unpacked;
+	if (map == MAP_FAILED)
+		return NULL;
+	const void *raw;
+	size_t raw_len;
+	const char *why = find_raw(path, map, len, &raw, &raw_len, &unpacked);
+	if (why) {
+		munmap(map, len);
+		*err = why;
+		return NULL;
 	}
-	const void *raw = elf;
-	size_t raw_len = elf_len;
-	if (elf_len >= 4 && !memcmp(elf, "\177ELF", 4))
-		raw = elf_btf_section(elf, elf_len, &raw_len);
 	struct btf *btf = NULL;
 	if (raw && base) {
 		/* a module's split BTF (this libbpf exports no btf__new_split: let it read the file) */
@@ -423,15 +524,5 @@ struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const c
 		*err = ast_printf("%s has no BTF%s", path, raw ? " that can be parsed" : " (.BTF section)");
 		return NULL;
 	}
-	struct btf_state *st = ast_alloc(sizeof(*st));
-	st->btf = btf;
-	st->ntypes = btf__type_cnt(btf);
-	st->first_id = base ? btf__type_cnt(((struct btf_state *)base->priv)->btf) : 1;
-	st->types = ast_alloc(sizeof(*st->types) * st->ntypes);
-	struct debuginfo *di = ast_alloc(sizeof(*di));
-	di->source = DBG_SOURCE_BTF;
-	di->path = path;
-	di->ops = &btf_ops;
-	di->priv = st;
-	return di;
+	return btf_debuginfo(path, btf, base);
 }

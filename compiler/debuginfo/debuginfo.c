@@ -184,16 +184,20 @@ bool dbg_is_exported(struct debuginfo *di, const char *name)
 }
 
 /*
- * The x86-64 SysV calling convention at a function's first instruction:
- * integer-class arguments of up to 8 bytes go in rdi, rsi, rdx, rcx, r8, r9
- * in order; floating-point ones in xmm registers (unreadable here, and they
- * take no integer register); anything else (a struct by value, a seventh
- * argument) stops the assignment, since the later arguments' registers
- * become uncertain.
+ * The calling convention at a function's first instruction: x86-64 SysV
+ * passes integer-class arguments of up to 8 bytes in rdi, rsi, rdx, rcx,
+ * r8, r9 in order, arm64's AAPCS64 in x0..x7; floating-point ones in
+ * vector registers (unreadable here, and they take no integer register);
+ * anything else (a struct by value, an argument past the registers) stops
+ * the assignment, since the later arguments' registers become uncertain.
  */
-void dbg_abi_locate(struct vec *vars)
+void dbg_abi_locate(const struct debuginfo *di, struct vec *vars)
 {
-	static const int arg_regs[] = {DBG_REG_DI, DBG_REG_SI, DBG_REG_DX, DBG_REG_CX, DBG_REG_R8, DBG_REG_R8 + 1};
+	static const int x86_regs[] = {DBG_REG_DI, DBG_REG_SI, DBG_REG_DX, DBG_REG_CX, DBG_REG_R8, DBG_REG_R8 + 1};
+	static const int arm64_regs[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	bool arm64 = di && di->arm64;
+	const int *arg_regs = arm64 ? arm64_regs : x86_regs;
+	int nregs = arm64 ? 8 : 6;
 	int next = 0;
 	const char *stop = NULL;
 	for (int i = 0; i < vars->n; i++) {
@@ -205,10 +209,10 @@ void dbg_abi_locate(struct vec *vars)
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = stop};
 		} else if (t && t->kind == DBG_FLOAT) {
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = "passed in a floating-point register"};
-		} else if (dbg_type_is_scalar(t) && next < 6) {
+		} else if (dbg_type_is_scalar(t) && next < nregs) {
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_REG, .reg = arg_regs[next++]};
 		} else {
-			stop = next >= 6 ? "passed on the stack (past the sixth argument)"
+			stop = next >= nregs ? "passed on the stack (past the argument registers)"
 					 : "passed by value as a struct: its registers are not known without DWARF locations";
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = stop};
 		}

@@ -24,6 +24,7 @@
 #include "ast.h"
 
 struct ktext;
+struct kindex;
 
 /* Where the information comes from. */
 enum dbg_source {
@@ -238,16 +239,29 @@ struct debuginfo {
 	const struct dbg_ops *ops;
 	void *priv;             /* the backend's state */
 	struct vec exported;    /* of const char *: exported symbol names, sorted (kernel: Module.symvers) */
+	bool arm64;             /* arm64 code: register numbers x0..x30 = 0..30, sp 31, pc 32; AAPCS64 arguments
+				   (DWARF: from the ELF header; the kernel's BTF: set from the session, kernel.c) */
 	int prologue;           /* an enum dbg_prologue_mode: dbg_prologue_end's, from the session's -P */
 	const struct ktext *ktext; /* the kernel image's ftrace sites and blacklist (probes/dwarf.c), once read */
 	bool ktext_read;        /* ktext was tried */
 	bool user_space;        /* types of user-space headers (@cast "<sys/un.h>"): read user memory */
 	struct vec names;       /* of const char *: function names sorted, each once (suggest.c), once built */
 	bool names_read;        /* names was built */
+	struct kindex *index;   /* the kernel's index (kindex.c) when it has one, else NULL */
 };
 
 /* Open path's DWARF; NULL (and *err set) if it has none or cannot be read. */
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err);
+struct kindex_writer;
+/* dbg_open_dwarf with the kernel's index: its symbol table and inline instances from there. */
+struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index, const char **err);
+/* Fill an index of the kernel's DWARF (kindex.c): the CUs holding each inlined function. */
+bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w);
+/* The raw .BTF of an ELF file, a raw BTF file or a bzImage, malloc'd into *out; NULL or why not. */
+const char *dbg_btf_extract(const char *path, unsigned char **out, size_t *out_len);
+/* Open vmlinux BTF from its raw bytes (copied), read from path. */
+struct debuginfo *dbg_open_btf_raw(const char *path, const void *raw, size_t len, const char **err);
+
 /* Open BTF from an ELF's .BTF section, a raw BTF file, or a compressed bzImage
    (vmlinuz); base is the vmlinux BTF a module's split BTF builds on, or NULL. */
 struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err);
@@ -290,7 +304,7 @@ bool dbg_glob_match(const char *pattern, const char *name);
 /* True if pattern has glob characters. */
 bool dbg_is_glob(const char *pattern);
 /* Locate the parameters among vars by the x86-64 calling convention at a function's entry. */
-void dbg_abi_locate(struct vec *vars);
+void dbg_abi_locate(const struct debuginfo *di, struct vec *vars);
 /* Exported-symbol test (binary search in di->exported). */
 bool dbg_is_exported(struct debuginfo *di, const char *name);
 

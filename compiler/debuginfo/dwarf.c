@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "debuginfo.h"
+#include "kindex.h"
 
 /* A function symbol of the ELF symbol table. */
 struct elf_sym {
@@ -74,6 +75,7 @@ struct dwarf_state {
 	Elf *elf;
 	int fd;
 	Dwarf_CFI *cfi;            /* .debug_frame / .eh_frame, NULL if neither */
+	bool arm64;                /* an AArch64 ELF (its register numbers) */
 	Dwfl_Module *rel;          /* a relocatable object (kernel module) laid out by libdwfl, else NULL */
 	struct elf_sym *syms;      /* FUNC symbols, by address */
 	size_t nsyms;
@@ -583,6 +585,135 @@ static void walk_inlines(struct debuginfo *di, Dwarf_Die *cu, Dwarf_Die *die, Dw
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* Note every inline instance under die (as walk_inlines reaches them) in t. */
+static void note_inlines(Dwarf_Die *die, uint64_t cu, struct kindex_inlines *t)
+{
+	Dwarf_Die child;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_inlined_subroutine) {
+			const char *name = dwarf_diename(&child);
+			if (name)
+				kindex_inline_note(t, name, cu);
+		}
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block)
+			note_inlines(&child, cu, t);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* Lay the typedefs out as KINDEX_TYPEDEFS and KINDEX_TYPEDEF_NAMES. */
+static void index_typedefs(struct kindex_writer *w, const struct vec *typedefs)
+{
+	size_t len = 1;
+	for (int i = 0; i < typedefs->n; i++)
+		len += strlen((const char *)(uintptr_t)((struct kindex_typedef *)typedefs->items[i])->name) + 1;
+	char *names = calloc(1, len);
+	struct kindex_typedef *tds = calloc((size_t)typedefs->n + 1, sizeof(*tds));
+	if (!names || !tds)
+		abort();
+	size_t at = 1;
+	for (int i = 0; i < typedefs->n; i++) {
+		const struct kindex_typedef *td = typedefs->items[i];
+		const char *name = (const char *)(uintptr_t)td->name;
+		tds[i] = (struct kindex_typedef){at, td->die};
+		strcpy(names + at, name);
+		at += strlen(name) + 1;
+	}
+	kindex_add(w, KINDEX_TYPEDEFS, tds, (size_t)typedefs->n * sizeof(*tds));
+	kindex_add(w, KINDEX_TYPEDEF_NAMES, names, len);
+	free(names);
+	free(tds);
+}
+
+bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
+{
+	struct dwarf_state *st = di->priv;
+	struct kindex_inlines t = {0};
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Elf_Data *info = NULL;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	if (elf_getshdrstrndx(st->elf, &shstrndx) == 0)
+		while ((scn = elf_nextscn(st->elf, scn))) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(st->elf, shstrndx, sh.sh_name) : NULL;
+			if (name && !strcmp(name, ".debug_info"))
+				info = elf_rawdata(scn, NULL);
+		}
+	uint64_t total = info ? info->d_size : 0;
+	struct strmap typedef_seen = {0};
+	struct vec typedefs = {0}; /* of struct kindex_typedef * with name a const char * until laid out */
+	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		if (dwarf_offdie(st->dw, off + hsize, &cu))
+			note_inlines(&cu, off + hsize, &t);
+		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do { /* what dwarf_typedefs finds: the first top-level typedef of each name */
+				const char *n = dwarf_tag(&child) == DW_TAG_typedef ? dwarf_diename(&child) : NULL;
+				if (!n || strmap_get(&typedef_seen, n))
+					continue;
+				*strmap_slot(&typedef_seen, n) = (void *)1;
+				struct kindex_typedef *td = ast_alloc(sizeof(*td));
+				td->name = (uint64_t)(uintptr_t)n;
+				td->die = dwarf_dieoffset(&child);
+				vec_push(&typedefs, td);
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		kindex_progress(w, off, total);
+		off = next;
+	}
+	kindex_add_inlines(w, &t);
+	index_typedefs(w, &typedefs);
+	/* the symbol table, sorted as read_symbols sorts it */
+	struct kindex_symbol *syms = calloc(st->nsyms + 1, sizeof(*syms));
+	size_t names_len = 0;
+	for (size_t i = 0; i < st->nsyms; i++)
+		names_len += strlen(st->syms[i].name) + 1;
+	char *names = malloc(names_len + 1);
+	if (!syms || !names)
+		abort();
+	size_t at = 0;
+	for (size_t i = 0; i < st->nsyms; i++) {
+		syms[i] = (struct kindex_symbol){at, st->syms[i].addr, st->syms[i].size};
+		strcpy(names + at, st->syms[i].name);
+		at += strlen(st->syms[i].name) + 1;
+	}
+	kindex_add(w, KINDEX_SYMBOLS, syms, st->nsyms * sizeof(*syms));
+	kindex_add(w, KINDEX_SYMBOL_NAMES, names, names_len);
+	free(syms);
+	free(names);
+	return true;
+}
+
+/* The symbol table from index k; false if it has none (or one that does not hold together). */
+static bool indexed_symbols(struct dwarf_state *st, const struct kindex *k)
+{
+	const void *syms_v, *names_v;
+	size_t syms_len, names_len;
+	if (!kindex_section(k, KINDEX_SYMBOLS, &syms_v, &syms_len) ||
+	    !kindex_section(k, KINDEX_SYMBOL_NAMES, &names_v, &names_len) || !names_len ||
+	    ((const char *)names_v)[names_len - 1])
+		return false;
+	const struct kindex_symbol *syms = syms_v;
+	size_t n = syms_len / sizeof(*syms);
+	st->syms = malloc((n + 1) * sizeof(*st->syms));
+	if (!st->syms)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		if (syms[i].name >= names_len) {
+			free(st->syms);
+			st->syms = NULL;
+			return false;
+		}
+		st->syms[i] = (struct elf_sym){(const char *)names_v + syms[i].name, syms[i].addr, syms[i].size};
+	}
+	st->nsyms = n;
+	return true;
+}
+
 /*
  * Whether any source file of the CU (its line table's list: the .c file and
  * every header it includes) matches file_glob. A function is declared in
@@ -608,6 +739,17 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 	if (want_inline) {
 		/* a .c file pattern limits the walk to that compilation unit */
 		bool c_file = file_glob && strlen(file_glob) > 2 && !strcmp(file_glob + strlen(file_glob) - 2, ".c");
+		struct vec cus = {0};
+		if (kindex_inline_cus(di->index, pattern, &cus)) {
+			/* the index names the CUs holding an instance: walk only those, in the same order */
+			for (int i = 0; i < cus.n; i++) {
+				Dwarf_Die cu;
+				if (dwarf_offdie(st->dw, (Dwarf_Off)(uintptr_t)cus.items[i], &cu) &&
+				    (!c_file || file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu)))))
+					walk_inlines(di, &cu, &cu, NULL, pattern, file_glob, out);
+			}
+			return;
+		}
 		Dwarf_Off off = 0, next;
 		size_t hsize;
 		while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
@@ -730,8 +872,10 @@ static struct dbg_loc reduce(struct dwarf_state *st, Dwarf_Op *ops, size_t n, ui
 		int reg;
 		int64_t off;
 		if (pc == entry) {
-			reg = DBG_REG_SP;
-			off = 8; /* at the first instruction, the CFA is just above the return address */
+			/* at the first instruction the CFA is just above the return address (x86-64), or sp (arm64: bl pushes nothing) */
+			bool arm64 = st->arm64;
+			reg = arm64 ? 31 : DBG_REG_SP;
+			off = arm64 ? 0 : 8;
 		} else if (!frame_cfa(st, pc, &reg, &off)) {
 			loc.why = "its frame base is not known at this address (no CFI)";
 			return loc;
@@ -823,7 +967,7 @@ static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t p
 	if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) != 0 && !dwarf_hasattr(&die, DW_AT_ranges)) {
 		/* only the abstract instance: no locations */
 		if (pc == f->addr)
-			dbg_abi_locate(out);
+			dbg_abi_locate(di, out);
 	}
 }
 
@@ -1258,9 +1402,31 @@ static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, cons
 	return fallback;
 }
 
+/* dwarf_typedefs from the index: false if it has no typedef table. */
+static bool indexed_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
+{
+	struct dwarf_state *st = di->priv;
+	const void *tds_v, *names_v;
+	size_t tds_len, names_len;
+	if (!kindex_section(di->index, KINDEX_TYPEDEFS, &tds_v, &tds_len) ||
+	    !kindex_section(di->index, KINDEX_TYPEDEF_NAMES, &names_v, &names_len) || !names_len ||
+	    ((const char *)names_v)[names_len - 1])
+		return false;
+	const struct kindex_typedef *tds = tds_v;
+	for (size_t i = 0; i < tds_len / sizeof(*tds); i++) {
+		Dwarf_Die die;
+		if (tds[i].name < names_len && dbg_glob_match(glob, (const char *)names_v + tds[i].name) &&
+		    dwarf_offdie(st->dw, tds[i].die, &die))
+			vec_push(out, convert(di, &die));
+	}
+	return true;
+}
+
 static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *out)
 {
 	struct dwarf_state *st = di->priv;
+	if (indexed_typedefs(di, glob, out))
+		return;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	struct vec seen = {0};
@@ -1411,6 +1577,11 @@ static Dwarf *open_relocatable(struct dwarf_state *st, const char *path)
 
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 {
+	return dbg_open_dwarf_indexed(path, NULL, err);
+}
+
+struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index, const char **err)
+{
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -1419,7 +1590,7 @@ struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 	}
 	struct dwarf_state *st = ast_alloc(sizeof(*st));
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	GElf_Ehdr eh;
+	GElf_Ehdr eh = {0};
 	bool rel = elf && gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
 	Dwarf *dw = !elf ? NULL : rel ? open_relocatable(st, path) : dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!dw) {
@@ -1432,16 +1603,20 @@ struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 	st->dw = dw;
 	st->elf = elf;
 	st->fd = fd;
+	st->arm64 = eh.e_machine == EM_AARCH64;
 	if (!rel) {
 		st->cfi = dwarf_getcfi(dw);
 		if (!st->cfi)
 			st->cfi = dwarf_getcfi_elf(elf);
 	}
-	read_symbols(st);
+	if (!indexed_symbols(st, index))
+		read_symbols(st);
 	struct debuginfo *di = ast_alloc(sizeof(*di));
+	di->index = index;
 	di->source = DBG_SOURCE_DWARF;
 	di->path = path;
 	di->ops = &dwarf_ops;
 	di->priv = st;
+	di->arm64 = st->arm64;
 	return di;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "debuginfo/debuginfo.h"
 #include "debuginfo/elfsym.h"
 
 struct elfsym_file {
@@ -32,7 +33,7 @@ struct elfsym_file {
 	bool dwarf_tried;  /* dwarf_begin_elf was attempted */
 };
 
-struct elfsym_file *elfsym_open(const char *path, const char **err)
+struct elfsym_file *elfsym_open(const char *path, bool arm64, const char **err)
 {
 	elf_version(EV_CURRENT); /* libelf's one-time setup; repeating it costs nothing */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -49,8 +50,8 @@ struct elfsym_file *elfsym_open(const char *path, const char **err)
 		close(fd);
 		return NULL;
 	}
-	if (ehdr.e_machine != EM_X86_64 || ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
-		*err = ast_printf("%s is not an x86-64 program", path);
+	if (ehdr.e_machine != (arm64 ? EM_AARCH64 : EM_X86_64) || ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
+		*err = ast_printf("%s is not an %s program", path, arm64 ? "arm64" : "x86-64");
 		elf_end(elf);
 		close(fd);
 		return NULL;

@@ -35,7 +35,7 @@ struct elfsym_sdt {
  * Open path (a host path) for reading; NULL and *err set on failure (the
  * message says why: missing, not ELF, not for this machine...).
  */
-struct elfsym_file *elfsym_open(const char *path, const char **err);
+struct elfsym_file *elfsym_open(const char *path, bool arm64, const char **err);
 
 /* True for a shared object or PIE (addresses are relative to a load base). */
 bool elfsym_relocatable(const struct elfsym_file *f);

@@ -123,7 +123,17 @@ static struct debuginfo *compile(struct session *s, const char *module, const ch
 			*err = ast_printf("cannot write %s/Kbuild", dir);
 			return NULL;
 		}
-		char *argv[] = {"make", "-C", (char *)s->kernel_build, ast_printf("M=%s", dir), "stap_types.o", NULL};
+		/* -B's and -a's make arguments (ARCH=, CROSS_COMPILE=) too */
+		char **argv = ast_alloc(sizeof(char *) * (size_t)(s->make_args.n + 6));
+		int n = 0;
+		argv[n++] = "make";
+		argv[n++] = "-C";
+		argv[n++] = (char *)s->kernel_build;
+		argv[n++] = ast_printf("M=%s", dir);
+		for (int i = 0; i < s->make_args.n; i++)
+			argv[n++] = s->make_args.items[i];
+		argv[n++] = "stap_types.o";
+		argv[n] = NULL;
 		status = run_in(argv, log);
 	} else {
 		char *argv[] = {"cc", "-g", "-fno-eliminate-unused-debug-types", "-c", "-o", (char *)obj, (char *)src, NULL};

@@ -9,9 +9,11 @@
  *          modules:  /usr/lib/debug/lib/modules/R/kernel/.../NAME.ko, DIR/.../NAME.ko
  *          (Debian: package linux-image-R-dbg)
  *   BTF    vmlinux:  DIR/vmlinux, /sys/kernel/btf/vmlinux (when R is the
- *                    running kernel), /boot/vmlinuz-R (compressed: gzip,
- *                    bzip2, lzma, xz, lzo, lz4 or zstd, see vmlinuz.c), the
- *                    DWARF vmlinux's .BTF section
+ *                    running kernel), /boot/vmlinuz-R or, where a kernel
+ *                    package ships it only there (Debian from 7.2 on),
+ *                    /lib/modules/R/vmlinuz (compressed: gzip, bzip2, lzma,
+ *                    xz, lzo, lz4 or zstd, see vmlinuz.c), the DWARF
+ *                    vmlinux's .BTF section
  *          modules:  /lib/modules/R/kernel/.../NAME.ko (split BTF over vmlinux's)
  *   exported symbols: BUILD/Module.symvers
  *
@@ -28,7 +30,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "arch.h"
+#include "decompress.h"
 #include "kernel.h"
+#include "kindex.h"
+#include "ktext.h"
+
+#define KERNEL_MAX_MODULE_BYTES (512u << 20) /* a decompressed module's largest size */
 
 /* One opened target binary, by module name and source. */
 struct cached {
@@ -46,6 +54,7 @@ struct kernel_files {
 	struct vec module_tp;        /* of struct module_tp_classes * */
 	struct strmap text_symbols;  /* System.map's function symbols: name -> (void *)1 */
 	int text_symbols_read;       /* 0 not yet, 1 read, -1 no real System.map found */
+	struct kindex *text_symbols_index; /* the same from the System.map's index (kindex.c), or NULL */
 	struct vec header_types;     /* of struct header_types * (headers.c): @cast header modules compiled */
 };
 
@@ -69,6 +78,56 @@ static bool exists(const char *path)
 }
 
 /* NAME.ko under dir, recursively; '-' and '_' are the same in module names. */
+/* Module file suffixes: plain, then the compressions kbuild writes (CONFIG_MODULE_COMPRESS_*: 6.12's .ko.xz). */
+static const char *const ko_suffixes[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+
+/* The length of name's module suffix, 0 if it has none. */
+static size_t ko_suffix_len(const char *name)
+{
+	size_t len = strlen(name);
+	for (size_t i = 0; i < sizeof(ko_suffixes) / sizeof(ko_suffixes[0]); i++) {
+		size_t n = strlen(ko_suffixes[i]);
+		if (len > n && !strcmp(name + len - n, ko_suffixes[i]))
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * A module file as ELF to read: path itself for a plain .ko, a compressed
+ * one decompressed once into the session's directory. NULL if it cannot be.
+ */
+static const char *plain_ko(struct session *s, const char *path)
+{
+	if (!path || ko_suffix_len(path) == 3)
+		return path;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dir = session_tmpdir(s);
+	if (!dir)
+		return NULL;
+	const char *out_path = ast_printf("%s/kmod-%.*s.ko", dir, (int)(strlen(base) - ko_suffix_len(base)), base);
+	if (exists(out_path))
+		return out_path;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	unsigned char *in = NULL, *out = NULL;
+	size_t out_len = 0;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && (in = malloc((size_t)st.st_size + 1)) != NULL &&
+		  read(fd, in, (size_t)st.st_size) == st.st_size &&
+		  !decompress(in, (size_t)st.st_size, KERNEL_MAX_MODULE_BYTES, &out, &out_len);
+	if (fd >= 0)
+		close(fd);
+	free(in);
+	FILE *f = ok ? fopen(out_path, "wb") : NULL;
+	ok = f && fwrite(out, 1, out_len, f) == out_len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	free(out);
+	if (!ok)
+		unlink(out_path);
+	return ok ? out_path : NULL;
+}
+
 static const char *find_ko(const char *dir, const char *name, int depth)
 {
 	DIR *d = opendir(dir);
@@ -83,10 +142,10 @@ static const char *find_ko(const char *dir, const char *name, int depth)
 		if (e->d_name[0] == '.')
 			continue;
 		const char *path = ast_printf("%s/%s", dir, e->d_name);
-		size_t n = strlen(e->d_name);
-		if (n > 3 && !strcmp(e->d_name + n - 3, ".ko")) {
-			bool same = n - 3 == strlen(name);
-			for (size_t i = 0; same && i < n - 3; i++) {
+		size_t n = strlen(e->d_name), suffix = ko_suffix_len(e->d_name);
+		if (suffix) {
+			bool same = n - suffix == strlen(name);
+			for (size_t i = 0; same && i < n - suffix; i++) {
 				char a = e->d_name[i] == '-' ? '_' : e->d_name[i], b = name[i] == '-' ? '_' : name[i];
 				same = a == b;
 			}
@@ -110,6 +169,12 @@ struct dep_module {
 	const char *rel;        /* its path under /lib/modules/R ("kernel/fs/ext4/ext4.ko") */
 };
 
+/* The target kernel's files are under this prefix here ("" for /; -a: arch_root). */
+static const char *kroot(const struct session *s)
+{
+	return s->kernel_root ? s->kernel_root : "";
+}
+
 /* The target's modules.dep, read once: struct dep_module *, by name. */
 static const struct vec *dep_modules(struct session *s)
 {
@@ -117,7 +182,7 @@ static const struct vec *dep_modules(struct session *s)
 	if (kernel_files(s)->dep_loaded)
 		return mods;
 	kernel_files(s)->dep_loaded = true;
-	FILE *f = fopen(ast_printf("/lib/modules/%s/modules.dep", s->release), "r");
+	FILE *f = fopen(ast_printf("%s/lib/modules/%s/modules.dep", kroot(s), s->release), "r");
 	char line[4096];
 	while (f && fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
@@ -125,11 +190,11 @@ static const struct vec *dep_modules(struct session *s)
 			continue;
 		*colon = '\0';
 		const char *base = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
-		size_t n = strlen(base);
-		if (n <= 3 || strcmp(base + n - 3, ".ko"))
+		size_t n = strlen(base), suffix = ko_suffix_len(base);
+		if (!suffix)
 			continue;
 		struct dep_module *m = ast_alloc(sizeof(*m));
-		m->name = kernel_module_name(ast_strndup(base, n - 3));
+		m->name = kernel_module_name(ast_strndup(base, n - suffix));
 		m->rel = ast_strdup(line);
 		vec_push(mods, m);
 	}
@@ -147,7 +212,9 @@ static const char *dep_ko(struct session *s, const char *dir, const char *module
 		const struct dep_module *m = mods->items[i];
 		if (!strcmp(m->name, name)) {
 			const char *path = ast_printf("%s/%s", dir, m->rel);
-			return exists(path) ? path : NULL;
+			/* a -dbg package keeps a compressed module's DWARF as a plain .ko */
+			const char *plain = ast_printf("%.*s.ko", (int)(strlen(path) - ko_suffix_len(path)), path);
+			return exists(path) ? path : exists(plain) ? plain : NULL;
 		}
 	}
 	return NULL;
@@ -188,17 +255,17 @@ static const char *dwarf_path(struct session *s, const char *module)
 	if (!strcmp(module, "kernel")) {
 		const char *candidates[] = {
 			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
-			ast_printf("/usr/lib/debug/boot/vmlinux-%s", r),
-			ast_printf("/usr/lib/debug/lib/modules/%s/vmlinux", r),
+			ast_printf("%s/usr/lib/debug/boot/vmlinux-%s", kroot(s), r),
+			ast_printf("%s/usr/lib/debug/lib/modules/%s/vmlinux", kroot(s), r),
 		};
 		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
 			if (candidates[i] && exists(candidates[i]))
 				return candidates[i];
 		return NULL;
 	}
-	const char *ko = dep_ko(s, ast_printf("/usr/lib/debug/lib/modules/%s", r), module);
+	const char *ko = dep_ko(s, ast_printf("%s/usr/lib/debug/lib/modules/%s", kroot(s), r), module);
 	if (!ko)
-		ko = find_ko(ast_printf("/usr/lib/debug/lib/modules/%s/kernel", r), module, 0);
+		ko = find_ko(ast_printf("%s/usr/lib/debug/lib/modules/%s/kernel", kroot(s), r), module, 0);
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
 	return ko;
@@ -219,7 +286,8 @@ static const char *btf_path(struct session *s, const char *module)
 		const char *candidates[] = {
 			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
 			running_btf(s),
-			ast_printf("/boot/vmlinuz-%s", s->release),
+			ast_printf("%s/boot/vmlinuz-%s", kroot(s), s->release),
+			ast_printf("%s/lib/modules/%s/vmlinuz", kroot(s), s->release),
 			dwarf_path(s, "kernel"),
 		};
 		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
@@ -227,12 +295,12 @@ static const char *btf_path(struct session *s, const char *module)
 				return candidates[i];
 		return NULL;
 	}
-	const char *ko = dep_ko(s, ast_printf("/lib/modules/%s", s->release), module);
+	const char *ko = dep_ko(s, ast_printf("%s/lib/modules/%s", kroot(s), s->release), module);
 	if (!ko)
-		ko = find_ko(ast_printf("/lib/modules/%s/kernel", s->release), module, 0);
+		ko = find_ko(ast_printf("%s/lib/modules/%s/kernel", kroot(s), s->release), module, 0);
 	if (!ko && is_build_tree(s))
 		ko = find_ko(s->kernel_build, module, 0);
-	return ko;
+	return plain_ko(s, ko);
 }
 
 /* Module names compare with '-' and '_' alike (kbuild's KBUILD_MODNAME uses '_'). */
@@ -258,7 +326,7 @@ const char *kernel_module_name(const char *module)
 /* Listed in /lib/modules/R/modules.builtin ("kernel/fs/binfmt_script.ko" lines). */
 static bool is_builtin(struct session *s, const char *module)
 {
-	FILE *f = fopen(ast_printf("/lib/modules/%s/modules.builtin", s->release), "r");
+	FILE *f = fopen(ast_printf("%s/lib/modules/%s/modules.builtin", kroot(s), s->release), "r");
 	if (!f)
 		return false;
 	char line[1024];
@@ -281,7 +349,7 @@ const char *kernel_module_missing(struct session *s, const char *module)
 		return ast_printf("module \"%s\" is built into kernel %s: probe its functions as kernel.function(...)",
 				  module, s->release);
 	return ast_printf("module \"%s\" does not exist for kernel %s (no %s.ko under %s)", module, s->release, module,
-			  is_build_tree(s) ? s->kernel_build : ast_printf("/lib/modules/%s/kernel", s->release));
+			  is_build_tree(s) ? s->kernel_build : ast_printf("%s/lib/modules/%s/kernel", kroot(s), s->release));
 }
 
 /* The function symbols of one module's .ko: those a probe can attach to, and those in .init.text. */
@@ -387,51 +455,109 @@ const char *kernel_module_function_missing(struct session *s, const char *module
  * build tree's, the -dbg package's, or /boot's unless it is Debian's
  * placeholder); NULL if none is found.
  */
-static struct strmap *kernel_text_symbols(struct session *s)
+/* Is building an index worth a line on stderr? For a person at a terminal, or with -v. */
+static bool say_indexing(struct session *s)
+{
+	return s->verbose > 0 || isatty(STDERR_FILENO);
+}
+
+/* Read path's function symbols (System.map format) into syms; how many (0: a placeholder or no file). */
+static int read_system_map(const char *path, struct strmap *syms, struct vec *names)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	char line[512], type, name[400];
+	unsigned long long addr;
+	int n = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
+			continue;
+		if (addr == ~0ULL)
+			break; /* "The real System.map is in the linux-image-<version>-dbg package" */
+		if ((type == 't' || type == 'T' || type == 'w' || type == 'W') && !strmap_get(syms, name)) {
+			const char *copy = ast_strdup(name);
+			*strmap_slot(syms, copy) = (void *)1;
+			if (names)
+				vec_push(names, (void *)copy);
+			n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool build_sysmap_index(void *arg, struct kindex_writer *w)
+{
+	struct strmap syms = {0};
+	struct vec names = {0};
+	read_system_map(arg, &syms, &names);
+	vec_sort(&names, compare_strings);
+	kindex_names_add(w, &names); /* none: a placeholder, the next file is tried */
+	return true;
+}
+
+/* The System.map files of the target kernel, in the order they are tried. */
+#define SYSTEM_MAPS 3
+static void system_maps(struct session *s, const char *out[SYSTEM_MAPS])
+{
+	out[0] = is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL;
+	out[1] = ast_printf("%s/usr/lib/debug/boot/System.map-%s", kroot(s), s->release);
+	out[2] = ast_printf("%s/boot/System.map-%s", kroot(s), s->release);
+}
+
+/* The function symbols of a real System.map of the target: through its index, or read into a table. */
+static struct kernel_files *kernel_text_symbols(struct session *s)
 {
 	struct kernel_files *kf = kernel_files(s);
-	struct strmap *syms = &kf->text_symbols;
 	if (kf->text_symbols_read)
-		return kf->text_symbols_read > 0 ? syms : NULL;
+		return kf->text_symbols_read > 0 ? kf : NULL;
 	kf->text_symbols_read = -1;
-	const char *candidates[] = {
-		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
-		ast_printf("/usr/lib/debug/boot/System.map-%s", s->release),
-		ast_printf("/boot/System.map-%s", s->release),
-	};
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && kf->text_symbols_read < 0; i++) {
-		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
-		char line[512], type, name[400];
-		unsigned long long addr;
-		int n = 0;
-		while (f && fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
-				continue;
-			if (addr == ~0ULL)
-				break; /* "The real System.map is in the linux-image-<version>-dbg package" */
-			if (type == 't' || type == 'T' || type == 'w' || type == 'W') {
-				*strmap_slot(syms, ast_strdup(name)) = (void *)1;
-				n++;
+	const char *candidates[SYSTEM_MAPS];
+	system_maps(s, candidates);
+	for (int i = 0; i < SYSTEM_MAPS && kf->text_symbols_read < 0; i++) {
+		if (!candidates[i] || access(candidates[i], R_OK) != 0)
+			continue;
+		static const char *const kinds[SYSTEM_MAPS] = {"symbols-build", "symbols-dbg", "symbols-boot"};
+		struct kindex *k = kindex_open(s->release, kinds[i], candidates[i], say_indexing(s), build_sysmap_index,
+					       (void *)candidates[i]);
+		bool listed;
+		kindex_names_has(k, "", &listed);
+		if (listed) {
+			if (kindex_names_count(k)) {
+				kf->text_symbols_index = k;
+				kf->text_symbols_read = 1;
 			}
-		}
-		if (f)
-			fclose(f);
-		if (n > 0)
+		} else if (read_system_map(candidates[i], &kf->text_symbols, NULL) > 0) {
 			kf->text_symbols_read = 1;
+		}
 	}
-	return kf->text_symbols_read > 0 ? syms : NULL;
+	return kf->text_symbols_read > 0 ? kf : NULL;
+}
+
+/* Is name a function symbol of the table kf holds? */
+static bool text_symbol(struct kernel_files *kf, const char *name)
+{
+	bool listed;
+	if (kf->text_symbols_index)
+		return kindex_names_has(kf->text_symbols_index, name, &listed);
+	return strmap_get(&kf->text_symbols, name) != NULL;
 }
 
 bool kernel_symbol_known(struct session *s, const char *name)
 {
-	struct strmap *syms = kernel_text_symbols(s);
-	return syms && strmap_get(syms, name);
+	struct kernel_files *kf = kernel_text_symbols(s);
+	return kf && text_symbol(kf, name);
 }
 
 const char *kernel_symbol_missing(struct session *s, const char *name)
 {
-	struct strmap *syms = kernel_text_symbols(s);
-	if (!syms || strmap_get(syms, name))
+	struct kernel_files *kf = kernel_text_symbols(s);
+	if (!kf || text_symbol(kf, name))
 		return NULL;
 	return ast_printf("kernel %s has no function symbol '%s' (its System.map)", s->release, name);
 }
@@ -440,8 +566,8 @@ bool kernel_data_symbol_known(struct session *s, const char *name)
 {
 	const char *candidates[] = {
 		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
-		ast_printf("/usr/lib/debug/boot/System.map-%s", s->release),
-		ast_printf("/boot/System.map-%s", s->release),
+		ast_printf("%s/usr/lib/debug/boot/System.map-%s", kroot(s), s->release),
+		ast_printf("%s/boot/System.map-%s", kroot(s), s->release),
 	};
 	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
 		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
@@ -636,9 +762,9 @@ static int compare_names(const void *a, const void *b)
 }
 
 /* Module.symvers: "crc<TAB>symbol<TAB>module<TAB>EXPORT_SYMBOL[_GPL]<TAB>namespace". */
-static void load_exports(struct session *s, struct debuginfo *di, const char *module)
+static void read_exports(const char *path, const char *module, struct vec *out)
 {
-	FILE *f = fopen(ast_printf("%s/Module.symvers", s->kernel_build), "r");
+	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
 	char line[1024];
@@ -649,10 +775,83 @@ static void load_exports(struct session *s, struct debuginfo *di, const char *mo
 		const char *base = strrchr(owner, '/') ? strrchr(owner, '/') + 1 : owner;
 		bool mine = !strcmp(module, "kernel") ? !strcmp(owner, "vmlinux") : !strcmp(base, module);
 		if (mine)
-			vec_push(&di->exported, ast_strdup(sym));
+			vec_push(out, ast_strdup(sym));
 	}
 	fclose(f);
-	vec_sort(&di->exported, compare_names);
+	vec_sort(out, compare_names);
+}
+
+static bool build_exports_index(void *arg, struct kindex_writer *w)
+{
+	struct vec names = {0};
+	read_exports(arg, "kernel", &names);
+	int kept = 0; /* each once, as KINDEX_NAMES wants */
+	for (int i = 0; i < names.n; i++)
+		if (!kept || strcmp(names.items[i], names.items[kept - 1]))
+			names.items[kept++] = names.items[i];
+	names.n = kept;
+	kindex_names_add(w, &names);
+	return true;
+}
+
+static void load_exports(struct session *s, struct debuginfo *di, const char *module)
+{
+	const char *path = ast_printf("%s/Module.symvers", s->kernel_build);
+	struct kindex *k = !strcmp(module, "kernel") && access(path, R_OK) == 0
+		? kindex_open(s->release, "exports", path, say_indexing(s), build_exports_index, (void *)path) : NULL;
+	size_t n = kindex_names_count(k);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = kindex_names_at(k, i);
+		if (!name) { /* an index that does not hold together: the file, as without one */
+			di->exported.n = 0;
+			break;
+		}
+		vec_push(&di->exported, (void *)name);
+	}
+	if (!k || (n && !di->exported.n))
+		read_exports(path, module, &di->exported);
+}
+
+static bool build_btf_index(void *arg, struct kindex_writer *w)
+{
+	unsigned char *raw;
+	size_t len;
+	if (dbg_btf_extract(arg, &raw, &len))
+		return false;
+	kindex_add(w, KINDEX_BTF, raw, len);
+	free(raw);
+	return true;
+}
+
+static bool build_dwarf_index(void *arg, struct kindex_writer *w)
+{
+	struct debuginfo *di = arg;
+	ktext_index(di->path, w); /* a vmlinux without __mcount_loc: ktext reads it each time */
+	return dbg_dwarf_index(di, w);
+}
+
+/*
+ * The kernel image's debuginfo at path, through its index (kindex.c) when
+ * there is one: BTF from the index's copy instead of the decompressed
+ * vmlinuz; DWARF with the index of its inline instances.
+ */
+static struct debuginfo *open_kernel(struct session *s, const char *path, enum dbg_source source, const char **err)
+{
+	if (source == DBG_SOURCE_DWARF) {
+		const char *why;
+		struct kindex *k = kindex_load(s->release, "dwarf", path, &why);
+		struct debuginfo *di = dbg_open_dwarf_indexed(path, k, err);
+		if (di && !k)
+			di->index = kindex_build(s->release, "dwarf", path, why, say_indexing(s), build_dwarf_index, di);
+		return di;
+	}
+	const void *raw;
+	size_t len;
+	struct kindex *k = strncmp(path, "/sys/", 5)
+		? kindex_open(s->release, "btf", path, say_indexing(s), build_btf_index, (void *)path) : NULL;
+	if (kindex_section(k, KINDEX_BTF, &raw, &len))
+		return dbg_open_btf_raw(path, raw, len, err);
+	return dbg_open_btf(path, NULL, err);
 }
 
 static struct debuginfo *open_cached(struct session *s, const char *module, enum dbg_source source, const char **err)
@@ -677,12 +876,14 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 				     s->release)
 			: ast_printf("no BTF for %s of kernel %s (looked for %s)",
 				     !strcmp(module, "kernel") ? "the kernel" : ast_printf("module %s", module), s->release,
-				     !strcmp(module, "kernel") ? ast_printf("/boot/vmlinuz-%s", s->release)
-							       : ast_printf("/lib/modules/%s/kernel/.../%s.ko", s->release, module));
+				     !strcmp(module, "kernel") ? ast_printf("%s/boot/vmlinuz-%s and %s/lib/modules/%s/vmlinuz", kroot(s), s->release, kroot(s), s->release)
+							       : ast_printf("%s/lib/modules/%s/kernel/.../%s.ko", kroot(s), s->release, module));
 		*err = c->err;
 		return NULL;
 	}
-	if (source == DBG_SOURCE_DWARF) {
+	if (!strcmp(module, "kernel")) {
+		c->di = open_kernel(s, path, source, &c->err);
+	} else if (source == DBG_SOURCE_DWARF) {
 		c->di = dbg_open_dwarf(path, &c->err);
 	} else {
 		struct debuginfo *base = NULL;
@@ -697,6 +898,8 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	}
 	if (c->di) {
 		c->di->module = c->module;
+		if (source != DBG_SOURCE_DWARF)	/* BTF does not say which machine */
+			c->di->arm64 = s->arch && !strcmp(s->arch->name, "arm64");
 		load_exports(s, c->di, module);
 		if (s->verbose >= 2)
 			fprintf(stderr, "debuginfo: %s of %s from %s\n",

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "ast.h"
+#include "kindex.h"
 #include "ktext.h"
 
 /* A text range [lo, hi) the verdict applies to as a whole. */
@@ -17,9 +18,9 @@ struct krange {
 struct ktext {
 	int fd;
 	Elf *elf;
-	uint64_t *sites;         /* __mcount_loc: every ftrace call site, sorted */
+	const uint64_t *sites;   /* __mcount_loc: every ftrace call site, sorted */
 	size_t nsites;
-	uint64_t *blacklist;     /* _kprobe_blacklist: function entries, sorted */
+	const uint64_t *blacklist; /* _kprobe_blacklist: function entries, sorted */
 	size_t nblacklist;
 	struct krange ranges[8]; /* init, exit, __kprobes, noinstr, entry text */
 	int nranges;
@@ -90,7 +91,11 @@ static uint64_t *read_array(struct ktext *k, uint64_t lo, uint64_t hi, size_t *n
 			return NULL;
 		}
 		*n = (hi - lo) / 8;
-		qsort(a, *n, sizeof(*a), compare_u64);
+		size_t sorted = 1; /* the kernel's build sorts __mcount_loc: check before sorting */
+		while (sorted < *n && a[sorted - 1] <= a[sorted])
+			sorted++;
+		if (sorted < *n)
+			qsort(a, *n, sizeof(*a), compare_u64);
 		return a;
 	}
 	return NULL;
@@ -139,6 +144,48 @@ struct ktext *ktext_open(const char *path, const char **err)
 	add_range(k, m[M_KPROBES_START], m[M_KPROBES_END], KTEXT_BLACKLIST);
 	add_range(k, m[M_NOINSTR_START], m[M_NOINSTR_END], KTEXT_BLACKLIST);
 	add_range(k, m[M_ENTRY_START], m[M_ENTRY_END], KTEXT_BLACKLIST);
+	return k;
+}
+
+bool ktext_index(const char *path, struct kindex_writer *w)
+{
+	const char *err;
+	struct ktext *k = ktext_open(path, &err);
+	if (!k)
+		return false;
+	kindex_add(w, KINDEX_KTEXT_SITES, k->sites, k->nsites * sizeof(uint64_t));
+	kindex_add(w, KINDEX_KTEXT_BLACKLIST, k->blacklist, k->nblacklist * sizeof(uint64_t));
+	kindex_add(w, KINDEX_KTEXT_RANGES, k->ranges, (size_t)k->nranges * sizeof(k->ranges[0]));
+	elf_end(k->elf);
+	close(k->fd);
+	return true;
+}
+
+struct ktext *ktext_open_indexed(const char *path, const struct kindex *index, const char **err)
+{
+	const void *sites, *blacklist, *ranges;
+	size_t sites_len, blacklist_len, ranges_len;
+	if (!kindex_section(index, KINDEX_KTEXT_SITES, &sites, &sites_len) || !sites_len ||
+	    !kindex_section(index, KINDEX_KTEXT_BLACKLIST, &blacklist, &blacklist_len) ||
+	    !kindex_section(index, KINDEX_KTEXT_RANGES, &ranges, &ranges_len) ||
+	    ranges_len > sizeof(((struct ktext *)0)->ranges) || ranges_len % sizeof(struct krange))
+		return ktext_open(path, err);
+	struct ktext *k = ast_alloc(sizeof(*k));
+	elf_version(EV_CURRENT);
+	k->fd = open(path, O_RDONLY | O_CLOEXEC);
+	k->elf = k->fd >= 0 ? elf_begin(k->fd, ELF_C_READ_MMAP, NULL) : NULL; /* for ktext_symbol */
+	if (!k->elf) {
+		*err = ast_printf("cannot read %s as ELF", path);
+		if (k->fd >= 0)
+			close(k->fd);
+		return NULL;
+	}
+	k->sites = sites;
+	k->nsites = sites_len / sizeof(uint64_t);
+	k->blacklist = blacklist_len ? blacklist : NULL;
+	k->nblacklist = blacklist_len / sizeof(uint64_t);
+	memcpy(k->ranges, ranges, ranges_len);
+	k->nranges = (int)(ranges_len / sizeof(struct krange));
 	return k;
 }
 

@@ -26,6 +26,13 @@ enum ktext_verdict {
 /* Open path (a vmlinux with symbols); NULL and *err if it is not one or lacks the sections. */
 struct ktext *ktext_open(const char *path, const char **err);
 
+struct kindex;
+struct kindex_writer;
+/* ktext_open with what index k holds of it (no symbol scan, no sort); ktext_open's answer without. */
+struct ktext *ktext_open_indexed(const char *path, const struct kindex *k, const char **err);
+/* Add what ktext_open reads of path to the index being built; false if path has none of it. */
+bool ktext_index(const char *path, struct kindex_writer *w);
+
 /* The verdict for a function entering at entry; for KTEXT_OK, *site is its ftrace call site. */
 enum ktext_verdict ktext_check(const struct ktext *k, uint64_t entry, uint64_t *site);
 

@@ -72,7 +72,7 @@ static bool has_function(struct debuginfo *di, const char *name)
 
 void suggest_prefix_forms(const char *name, struct vec *out)
 {
-	static const char *const prefixes[] = {"__x64_sys_", "__ia32_sys_", "__se_sys_", "__do_sys_", "ksys_"};
+	static const char *const prefixes[] = {"__x64_sys_", "__arm64_sys_", "__ia32_sys_", "__se_sys_", "__do_sys_", "ksys_"};
 	const char *base = strncmp(name, "sys_", 4) ? name : name + 4;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		const char *candidate = ast_join(prefixes[i], "", base);

@@ -563,9 +563,6 @@ static void resolve_call(struct scope *sc, struct node *n)
 		else if (fmt && ((struct node *)n->u.call.args.items[0])->kind != NODE_STR)
 			diag_error(((struct node *)n->u.call.args.items[0])->loc,
 				   "the format of %s must be a string literal", name);
-		else if (delim && ((struct node *)n->u.call.args.items[0])->kind != NODE_STR)
-			diag_error(((struct node *)n->u.call.args.items[0])->loc,
-				   "the delimiter of %s must be a string literal", name);
 		else if (delim && nargs < 2)
 			diag_error(n->loc, "%s needs a value to print after the delimiter", name);
 		return;
@@ -884,8 +881,7 @@ static void resolve_node(struct scope *sc, struct node *n)
 		/* in a function, 'next' ends the probe handler that called it */
 		break;
 	case NODE_RETURN:
-		if (!sc->func)
-			diag_error(n->loc, "'return' outside a function: use 'next' to leave a probe");
+		/* outside a function it is a pass-1 error (parser.y, check_body) */
 		resolve_node(sc, n->u.ret.value);
 		break;
 	case NODE_DELETE:

@@ -4,8 +4,9 @@
  *
  * What the target (-r) kernel says, from its headers tree (which pass 4 needs anyway, and
  * which exists for every Debian kernel, with DWARF or with BTF only):
- *  - arch/x86/include/generated/asm/syscalls_64.h: __SYSCALL(NR, sys_FUNC), the number of
- *    each x86-64 system call and the function behind it (sys_ni_syscall: not built);
+ *  - arch/x86/include/generated/asm/syscalls_64.h: __SYSCALL(NR, sys_FUNC) (before 5.11:
+ *    __SYSCALL_COMMON and __SYSCALL_64), the number of each x86-64 system call and the
+ *    function behind it (sys_ni_syscall: not built);
  *  - arch/x86/include/generated/uapi/asm/unistd_64.h: __NR_NAME NR, the user-space names;
  *  - include/linux/syscalls.h and arch/x86/include/asm/syscalls.h: the sys_FUNC prototypes,
  *    whose parameter names and types name and render the arguments of a call our table
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "tapset.h"
 #include "parse.h"
@@ -95,7 +97,12 @@ struct syscalls_state {
  * The common headers of a split tree (Debian: build/Makefile is "include
  * /usr/src/linux-headers-R-common/Makefile"), else the build tree itself.
  */
-static const char *source_tree(const char *build)
+const char *syscalls_wrapper_prefix(const struct session *s)
+{
+	return s->arch && !strcmp(s->arch->name, "arm64") ? "__arm64_sys_" : "__x64_sys_";
+}
+
+const char *syscalls_source_tree(const char *build)
 {
 	char *mk = tapset_read_file(ast_printf("%s/Makefile", build));
 	const char *p = mk ? strstr(mk, "include ") : NULL;
@@ -215,7 +222,7 @@ static void param_from_c(struct syscalls_param *out, const char *p, const char *
 }
 
 /* Prototypes "asmlinkage long sys_F(...);" of text, for calls without a row. */
-static void read_prototypes(struct syscalls_state *st, const char *text)
+static void read_prototypes(struct syscalls_state *st, const char *prefix, const char *text)
 {
 	for (const char *p = text; p && (p = strstr(p, "asmlinkage long sys_")); p++) {
 		const char *f = p + strlen("asmlinkage long ");
@@ -223,7 +230,7 @@ static void read_prototypes(struct syscalls_state *st, const char *text)
 		const char *close = open ? strstr(open, ");") : NULL;
 		if (!close)
 			return;
-		const char *func = ast_printf("__x64_%.*s", (int)(open - f), f);
+		const char *func = ast_printf("%s%.*s", prefix, (int)(open - f - 4), f + 4);
 		for (int i = 0; i < st->calls.n; i++) {
 			struct sc_call *c = st->calls.items[i];
 			if (strcmp(c->func, func) || c->nargs >= 0)
@@ -488,6 +495,20 @@ static void add_derived(struct syscalls_state *st)
 	}
 }
 
+/*
+ * One row of syscalls_64.h: __SYSCALL(NR, FUNC) since 5.11; __SYSCALL_COMMON(NR, FUNC) and
+ * __SYSCALL_64(NR, FUNC) before (5.10), whose __SYSCALL_X32 rows are x32's, not x86-64's.
+ */
+static bool table_row(const char *p, int *nr, char func[128])
+{
+	static const char *const forms[] = {"__SYSCALL(%d, %127[a-z0-9_])", "__SYSCALL_COMMON(%d, %127[a-z0-9_])",
+	                                    "__SYSCALL_64(%d, %127[a-z0-9_])"};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (sscanf(p, forms[i], nr, func) == 2)
+			return true;
+	return false;
+}
+
 static struct syscalls_state *load(struct session *s)
 {
 	if (!s->syscalls)
@@ -497,18 +518,24 @@ static struct syscalls_state *load(struct session *s)
 		return st;
 	st->loaded = true;
 	const char *build = s->kernel_build;
-	char *table = tapset_read_file(ast_printf("%s/arch/x86/include/generated/asm/syscalls_64.h", build));
-	char *unistd = tapset_read_file(ast_printf("%s/arch/x86/include/generated/uapi/asm/unistd_64.h", build));
+	char *table = NULL, *unistd = NULL;
+	bool generic = strcmp(syscalls_wrapper_prefix(s), "__x64_sys_") != 0;
+	if (generic && !syscalls_generic_tables(s, &table, &unistd))
+		return st;
+	if (!generic) {
+		table = tapset_read_file(ast_printf("%s/arch/x86/include/generated/asm/syscalls_64.h", build));
+		unistd = tapset_read_file(ast_printf("%s/arch/x86/include/generated/uapi/asm/unistd_64.h", build));
+	}
 	if (!table || !unistd)
 		return st; /* no syscall aliases: syscall.NAME is then an unknown point */
-	for (const char *p = table; (p = strstr(p, "__SYSCALL(")); p++) {
+	for (const char *p = table; (p = strstr(p, "__SYSCALL")); p++) {
 		int nr;
 		char func[128];
-		if (sscanf(p, "__SYSCALL(%d, %127[a-z0-9_])", &nr, func) != 2 || !strcmp(func, "sys_ni_syscall"))
+		if (!table_row(p, &nr, func) || !strcmp(func, "sys_ni_syscall"))
 			continue;
 		struct sc_call *c = ast_alloc(sizeof(*c));
 		c->nr = nr;
-		c->func = ast_printf("__x64_%s", func);
+		c->func = ast_printf("%s%s", syscalls_wrapper_prefix(s), func + 4);
 		c->nargs = -1;
 		c->nparams = -1;
 		vec_push(&st->calls, c);
@@ -522,9 +549,11 @@ static struct syscalls_state *load(struct session *s)
 		if (c)
 			c->uname = c->name = ast_strdup(name);
 	}
-	const char *src = source_tree(build);
-	read_prototypes(st, tapset_read_file(ast_printf("%s/include/linux/syscalls.h", src)));
-	read_prototypes(st, tapset_read_file(ast_printf("%s/arch/x86/include/asm/syscalls.h", src)));
+	const char *src = syscalls_source_tree(build);
+	const char *prefix = syscalls_wrapper_prefix(s);
+	read_prototypes(st, prefix, tapset_read_file(ast_printf("%s/include/linux/syscalls.h", src)));
+	read_prototypes(st, prefix, tapset_read_file(ast_printf("%s/arch/%s/include/asm/syscalls.h", src,
+								 s->arch ? s->arch->kbuild : "x86")));
 	for (int i = 0; i < st->calls.n; i++) {
 		struct sc_call *c = st->calls.items[i];
 		c->nparams = c->nargs;
@@ -791,8 +820,9 @@ static void write_single(const struct syscalls_state *st, FILE *f, enum sc_famil
 	 * A call without arguments has no wrapper of its own: __x64_sys_F is an
 	 * alias of __do_sys_F, the only name BTF gives the function.
 	 */
-	if (fam != FAM_ND && c->nargs == 0 && !strncmp(c->func, "__x64_sys_", 10))
-		fprintf(f, " !, kernel.function(\"__do_sys_%s\")%s", c->func + 10, suffix);
+	const char *sys = strstr(c->func, "_sys_");	/* after __x64 or __arm64 */
+	if (fam != FAM_ND && c->nargs == 0 && sys && !strncmp(c->func, "__", 2))
+		fprintf(f, " !, kernel.function(\"__do_sys_%s\")%s", sys + 5, suffix);
 	/* one of a wildcard's calls whose function cannot be probed is skipped, as SystemTap does */
 	fprintf(f, "%s {\n", optional ? " ?" : "");
 	if (c->null_arg && ret)
@@ -1025,8 +1055,9 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 		if (optional)
 			return SYSCALLS_NONE;
 		if (!st->calls.n)
-			diag_error(pp->loc, "probe point '%s': no system call table for kernel %s (%s/arch/x86/include/generated/asm/syscalls_64.h)",
-				   key, s->release ? s->release : "?", s->kernel_build);
+			diag_error(pp->loc, "probe point '%s': no system call table for kernel %s (%s/arch/%s/include/generated/asm/syscalls_64.h%s)",
+				   key, s->release ? s->release : "?", s->kernel_build, s->arch ? s->arch->kbuild : "x86",
+				   s->arch && strcmp(s->arch->name, "x86_64") ? ", or the generic unistd.h through the cross preprocessor" : "");
 		else
 			diag_error(pp->loc, "probe point '%s': kernel %s has no system call '%s'", key,
 				   s->release ? s->release : "?", pattern);

@@ -35,6 +35,24 @@ struct syscalls_param {
  */
 int syscalls_params(struct session *s, const char *func, const struct syscalls_param **params);
 
+/*
+ * The prefix of the target's system call wrappers: "__x64_sys_" on x86-64,
+ * "__arm64_sys_" on arm64 (the kernel's SYSCALL_DEFINE wrappers taking the
+ * user's struct pt_regs).
+ */
+const char *syscalls_wrapper_prefix(const struct session *s);
+
+/* The common headers of a split build tree (Debian's -common), else the tree itself. */
+const char *syscalls_source_tree(const char *build);
+
+/*
+ * The 64-bit system call table of an architecture with the generic
+ * numbering (arm64), through its cross preprocessor, in the form x86's
+ * generated headers have: *table "__SYSCALL(NR, sys_FUNC)" lines, *unistd
+ * "#define __NR_NAME NR" lines (syscalls_generic.c). False if it failed.
+ */
+bool syscalls_generic_tables(struct session *s, char **table, char **unistd);
+
 /* The names of the target kernel's system calls (syscall.NAME), into out (const char *). */
 void syscalls_names(struct session *s, struct vec *out);
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "tapset.h"
 #include "parse.h"
@@ -85,21 +86,21 @@ char *tapset_read_file(const char *path)
 
 /*
  * Architecture folders of the tapset tree (tapset/linux/x86_64/...): only the
- * target's own is searched. stapc builds for x86-64 alone today.
+ * target's own (arch, from -a or the build tree: arch.h) is searched.
  */
-static const char *const other_arches[] = {
-	"i386", "arm", "arm64", "powerpc", "s390", "ia64", "mips", "riscv", "loongarch64",
+static const char *const arch_dirs[] = {
+	"x86_64", "i386", "arm", "arm64", "powerpc", "s390", "ia64", "mips", "riscv", "loongarch64",
 };
 
-static bool other_arch(const char *name)
+static bool other_arch(const char *name, const char *target)
 {
-	for (size_t i = 0; i < sizeof(other_arches) / sizeof(other_arches[0]); i++)
-		if (!strcmp(name, other_arches[i]))
-			return true;
+	for (size_t i = 0; i < sizeof(arch_dirs) / sizeof(arch_dirs[0]); i++)
+		if (!strcmp(name, arch_dirs[i]))
+			return strcmp(name, target) != 0;
 	return false;
 }
 
-void tapset_list_files(const char *dir, const char *suffix, struct vec *out)
+void tapset_list_files(const char *dir, const char *suffix, const char *arch, struct vec *out)
 {
 	DIR *d = opendir(dir);
 	struct vec names = {0};
@@ -117,7 +118,7 @@ void tapset_list_files(const char *dir, const char *suffix, struct vec *out)
 		if (stat(path, &st) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			if (!other_arch(e->d_name))
+			if (!other_arch(e->d_name, arch))
 				vec_push(&subdirs, ast_strdup(e->d_name));
 		} else if (len > slen && !strcmp(e->d_name + len - slen, suffix)) {
 			vec_push(&names, ast_strdup(e->d_name));
@@ -131,7 +132,7 @@ void tapset_list_files(const char *dir, const char *suffix, struct vec *out)
 	for (int i = 0; i < names.n; i++)
 		vec_push(out, (void *)ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i])));
 	for (int i = 0; i < subdirs.n; i++)
-		tapset_list_files(ast_printf("%s/%s", dir, (char *)subdirs.items[i]), suffix, out);
+		tapset_list_files(ast_printf("%s/%s", dir, (char *)subdirs.items[i]), suffix, arch, out);
 }
 
 /* ---- The scan: the names a file may define, without parsing it ---- */
@@ -384,10 +385,10 @@ static void parse_all(struct session *s, struct vec *v)
 		parse_tapset(s, v->items[i]);
 }
 
-static bool load_dir(struct tapset_state *lib, const char *dir, struct vec *eager)
+static bool load_dir(struct tapset_state *lib, const char *dir, const char *arch, struct vec *eager)
 {
 	struct vec paths = {0};
-	tapset_list_files(dir, ".stp", &paths);
+	tapset_list_files(dir, ".stp", arch, &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];
 		char *text = tapset_read_file(path);
@@ -424,9 +425,9 @@ bool tapset_load(struct session *s)
 {
 	struct vec eager = {0};
 	for (int i = 0; i < s->include_dirs.n; i++)
-		if (!load_dir(lib(s), s->include_dirs.items[i], &eager))
+		if (!load_dir(lib(s), s->include_dirs.items[i], arch_is_arm64(s) ? "arm64" : "x86_64", &eager))
 			return false;
-	if (!load_dir(lib(s), s->tapset_dir, &eager))
+	if (!load_dir(lib(s), s->tapset_dir, arch_is_arm64(s) ? "arm64" : "x86_64", &eager))
 		return false;
 	parse_all(s, &eager);
 	return diag_error_count() == 0;

@@ -613,6 +613,114 @@ static struct dbg_type *agreed_type(struct tv_ctx *cx, struct vec *values, const
 	return type;
 }
 
+/* Where an array's elements (key < 0) or its keys at position key are stored: arr[k] = v, arr[k] op= v, arr[k] <<< v. */
+struct index_walk {
+	struct symbol *sym; /* the array */
+	int key;            /* -1: the values stored; else the key at that position */
+	struct vec values;  /* of struct node * */
+};
+
+static bool index_pre(struct ast_walker *w, struct node *n)
+{
+	struct index_walk *iw = w->data;
+	struct node *lhs = n->kind == NODE_ASSIGN ? n->u.assign.lhs : n->kind == NODE_STAT_ADD ? n->u.stat_add.target : NULL;
+	if (!lhs || lhs->kind != NODE_INDEX || lhs->u.index.array->u.var.sym != iw->sym)
+		return true;
+	if (iw->key < 0 && n->kind == NODE_ASSIGN && n->u.assign.op == OP_NONE)
+		vec_push(&iw->values, n->u.assign.rhs);
+	else if (iw->key >= 0 && iw->key < lhs->u.index.keys.n)
+		vec_push(&iw->values, lhs->u.index.keys.items[iw->key]);
+	return true;
+}
+
+/* The stores of one body into the array, typed in that body's context cx. */
+static struct dbg_type *stores_type(struct tv_ctx *cx, struct symbol *sym, int key, const char *what,
+				    const char **why)
+{
+	struct index_walk iw = {.sym = sym, .key = key};
+	struct ast_walker w = {.pre = index_pre, .data = &iw};
+	ast_walk(&w, cx->body);
+	*why = NULL;
+	return iw.values.n ? agreed_type(cx, &iw.values, what, why) : NULL;
+}
+
+/*
+ * The type of a global array's elements (key < 0) or keys at position key: what its stores in
+ * every probe agree on, each store typed in its own probe (the array is shared by all of them).
+ */
+static struct dbg_type *array_type(struct tv_ctx *cx, struct symbol *sym, int key, const char **why)
+{
+	const char *what = key < 0 ? ast_printf("'%s[...]'", sym->name)
+				   : ast_printf("key %d of '%s'", key + 1, sym->name);
+	for (int i = 0; i < cx->typing.n; i++)
+		if (cx->typing.items[i] == sym)
+			return NULL; /* a[k] = a[j]: the other stores decide */
+	vec_push(&cx->typing, sym);
+	cx->depth++;
+	struct vec ctxs = {0};
+	vec_push(&ctxs, cx);
+	for (int i = 0; i < cx->s->probes.n; i++) {
+		struct probe *p = cx->s->probes.items[i];
+		bool seen = false;
+		for (int j = 0; j < ctxs.n && !seen; j++)
+			seen = ((struct tv_ctx *)ctxs.items[j])->body == p->body;
+		if (seen || !p->resolved.n)
+			continue;
+		struct resolved_probe *r = p->resolved.items[0];
+		struct tv_ctx *px = ast_alloc(sizeof(*px));
+		*px = (struct tv_ctx){.s = cx->s, .probe = p, .point = r, .scope = r->scope, .body = p->body,
+				      .depth = cx->depth, .budget = cx->budget};
+		vec_push(&px->typing, sym);
+		vec_push(&ctxs, px);
+	}
+	struct dbg_type *type = NULL;
+	const char *first_why = NULL;
+	*why = NULL;
+	for (int i = 0; i < ctxs.n && !*why; i++) {
+		const char *wy = NULL;
+		struct dbg_type *t = stores_type(ctxs.items[i], sym, key, what, &wy);
+		if (!t && wy && strstr(wy, " is given both "))
+			*why = wy;
+		else if (!t)
+			first_why = first_why ? first_why : wy;
+		else if (type && strcmp(dbg_type_text(type), dbg_type_text(t)) != 0)
+			*why = ast_printf("%s is given both %s and %s", what, dbg_type_text(type), dbg_type_text(t));
+		else
+			type = t;
+	}
+	cx->depth--;
+	cx->typing.n--;
+	if (*why)
+		return NULL;
+	if (!type)
+		*why = first_why ? first_why : ast_printf("%s is never given a typed value", what);
+	return type;
+}
+
+/* A local a foreach binds: the array it walks and which key (-1: the value), or NULL. */
+struct foreach_walk {
+	struct symbol *sym;   /* the local */
+	struct symbol *array; /* found: the array */
+	int key;              /* found: its key position, -1 for the value */
+};
+
+static bool foreach_pre(struct ast_walker *w, struct node *n)
+{
+	struct foreach_walk *fw = w->data;
+	if (fw->array || n->kind != NODE_FOREACH || n->u.foreach.array->kind != NODE_VAR)
+		return !fw->array;
+	if (n->u.foreach.value && n->u.foreach.value->u.var.sym == fw->sym) {
+		fw->array = n->u.foreach.array->u.var.sym;
+		fw->key = -1;
+	}
+	for (int i = 0; i < n->u.foreach.keys.n && !fw->array; i++)
+		if (((struct node *)n->u.foreach.keys.items[i])->u.var.sym == fw->sym) {
+			fw->array = n->u.foreach.array->u.var.sym;
+			fw->key = i;
+		}
+	return !fw->array;
+}
+
 static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const char **why)
 {
 	*why = NULL;
@@ -646,8 +754,11 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 	case NODE_ENTRY:
 		return autocast_type(cx, n->u.at_op.operand, why);
 	case NODE_TERNARY: {
-		struct dbg_type *t = autocast_type(cx, n->u.ternary.then, why);
-		return t ? t : autocast_type(cx, n->u.ternary.otherwise, why);
+		/* both branches must agree, as the assignments to a local must */
+		struct vec branches = {0};
+		vec_push(&branches, n->u.ternary.then);
+		vec_push(&branches, n->u.ternary.otherwise);
+		return agreed_type(cx, &branches, ast_printf("'%s'", ast_expr_text(n)), why);
 	}
 	case NODE_VAR: {
 		struct symbol *sym = n->u.var.sym;
@@ -662,6 +773,16 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 		for (int i = 0; i < cx->typing.n; i++)
 			if (cx->typing.items[i] == sym)
 				return NULL; /* p = p->next: the other assignments decide */
+		/* a foreach key or value: typed as the array's keys or elements are */
+		struct foreach_walk fw = {.sym = sym};
+		struct ast_walker fwk = {.pre = foreach_pre, .data = &fw};
+		ast_walk(&fwk, cx->body);
+		if (fw.array && fw.array->kind == SYM_GLOBAL) {
+			vec_push(&cx->typing, sym);
+			struct dbg_type *t = array_type(cx, fw.array, fw.key, why);
+			cx->typing.n--;
+			return t;
+		}
 		struct assign_walk aw = {.sym = sym};
 		struct ast_walker w = {.pre = assign_pre, .data = &aw};
 		ast_walk(&w, cx->body);
@@ -703,11 +824,15 @@ static struct dbg_type *autocast_type(struct tv_ctx *cx, struct node *n, const c
 		ast_walk(&w, fn->body);
 		return agreed_type(&fx, &aw.values, ast_printf("the value '%s' returns", fn->name), why);
 	}
-	case NODE_INDEX:
-		/* As in SystemTap, a type travels through locals and function returns only: an
-		 * array is shared by every probe, so what one probe stored has no type here. */
-		*why = ast_printf("array elements keep no type, only locals and function returns do");
-		return NULL;
+	case NODE_INDEX: {
+		/* an element of a global array: typed as the stores of every probe agree */
+		struct symbol *array = n->u.index.array->kind == NODE_VAR ? n->u.index.array->u.var.sym : NULL;
+		if (!array || array->kind != SYM_GLOBAL) {
+			*why = ast_printf("the elements of a local array keep no type");
+			return NULL;
+		}
+		return array_type(cx, array, -1, why);
+	}
 	case NODE_NUM: case NODE_STR: case NODE_UNARY: case NODE_BINARY: case NODE_ASSIGN:
 	case NODE_INCDEC: case NODE_IN: case NODE_WILDCARD: case NODE_BLOCK: case NODE_EXPR_STMT:
 	case NODE_NULL_STMT: case NODE_IF: case NODE_WHILE: case NODE_FOR: case NODE_FOREACH:
@@ -1263,6 +1388,9 @@ static bool plan_body(struct tv_ctx *cx)
 				ok = false;
 			}
 		} else if (n->u.target.provided_type != TYPE_UNKNOWN && is_written(cx, n) && !check_write(cx, n, pl)) {
+			ok = false;
+		} else if (pl->provided && pl->provided->writeonly_why && !is_written(cx, n)) {
+			diag_error(n->loc, "%s", pl->provided->writeonly_why);
 			ok = false;
 		} else if (cx->scope && cx->scope->is_return && !pl->provided && reads_probed_state(cx, n)) {
 			/* read at entry: plan it again against the entry state (same variables, no $return) */

@@ -26,6 +26,7 @@ struct target_provided {
 	const char *lvalue;        /* TYPE_STRING: a char * to a MAXSTRINGLEN buffer it is written through;
 	                              TYPE_LONG: a C lvalue of an integer type; NULL: read-only */
 	const char *readonly_why;  /* lvalue NULL: the error for an assignment (NULL: a generic one) */
+	const char *writeonly_why; /* the error for reading it (NULL: it may be read); '.=' only writes */
 	bool strbuf;               /* TYPE_STRING: lvalue is a struct _stp_strbuf *, a buffer longer than a
 	                              string_t (procfs .read.maxsize): written with _stp_strbuf_set/append,
 	                              read as its first MAXSTRINGLEN-1 bytes */

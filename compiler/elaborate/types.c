@@ -235,7 +235,7 @@ static void infer_call(struct infer *in, struct node *n)
 			struct node *a = n->u.call.args.items[i];
 			infer_node(in, a);
 			if (i == 0 && builtin_is_delimited(b))
-				continue; /* the delimiter: a string literal (checked by resolve) */
+				continue; /* the delimiter: a string literal (checked at pass 1) */
 			if (a->type == TYPE_UNKNOWN && reporting(in))
 				diag_error(a->loc, "cannot tell whether this %s argument is a number or a string",
 					   n->u.call.name);

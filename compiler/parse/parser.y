@@ -88,11 +88,14 @@ struct parse_state {
 	char open[PARSE_MAX_NESTING]; /* brackets ( [ { open before the latest token, innermost last */
 	int nopen;                /* how many are open (may exceed the array: only counted) */
 	int block_before;         /* brackets open up to the innermost '{' before the latest token */
+	bool comment_before;      /* scanner: a comment was skipped since the latest token */
 };
 }
 
 %code provides {
 int yylex(YYSTYPE *yylval, struct srcloc *yylloc, yyscan_t scanner);
+/* After the nesting check: 'return' only in functions, literal printd delimiters. */
+void parse_check_statements(struct ast_file *f);
 }
 
 %code {
@@ -896,7 +899,13 @@ primary:
  */
 target:
 	TARGET_VAR                   { $$ = targetvar_new(@1, $1.text); }
-|	AT_NAME '(' opt_args ')'     { $$ = targetvar_at_operator(@1, $1.text, &$3); }
+|	AT_NAME '(' opt_args ')'     {
+		/* raw kernel reads and registers are guru-only, as in SystemTap (pass 1) */
+		bool raw = !strcmp($1.text, "@kderef") || !strcmp($1.text, "@kregister");
+		if (raw && !ps->is_tapset && ps->session && !ps->session->guru)
+			diag_error(@1, "%s reads the kernel's raw memory or registers: it needs guru mode (-g)", $1.text);
+		$$ = targetvar_at_operator(@1, $1.text, &$3);
+	}
 |	target ARROW member_name     { $$ = targetvar_add_field($1, @2, $3.text); }
 |	IDENT ARROW member_name      { $$ = targetvar_add_field(new_var(@1, $1.text), @2, $3.text); }
 |	IDENT '(' opt_args ')' ARROW member_name {
@@ -1229,6 +1238,50 @@ static struct probe *new_probe(struct parse_state *ps, struct srcloc loc, enum p
 	}
 	vec_push(&ps->file->probes, p);
 	return p;
+}
+
+/* What check_body reports against. */
+struct body_check {
+	bool in_function; /* a function's body, where 'return' belongs */
+};
+
+static bool is_delimited_print(const char *name)
+{
+	return !strcmp(name, "printd") || !strcmp(name, "printdln") || !strcmp(name, "sprintd") ||
+	       !strcmp(name, "sprintdln");
+}
+
+static bool check_node(struct ast_walker *w, struct node *n)
+{
+	const struct body_check *bc = w->data;
+	if (n->kind == NODE_RETURN && !bc->in_function)
+		diag_error(n->loc, "'return' outside a function: use 'next' to leave a probe");
+	/* the print family's delimiter is part of the call's shape, as a format is (SystemTap: pass 1) */
+	if (n->kind == NODE_CALL && n->u.call.args.n && is_delimited_print(n->u.call.name)) {
+		struct node *delim = n->u.call.args.items[0];
+		if (delim->kind != NODE_STR)
+			diag_error(delim->loc, "the delimiter of %s must be a string literal", n->u.call.name);
+	}
+	return true;
+}
+
+static void check_body(struct node *body, bool in_function)
+{
+	struct body_check bc = { .in_function = in_function };
+	struct ast_walker w = { .pre = check_node, .data = &bc };
+	ast_walk(&w, body);
+}
+
+/* The rules a statement obeys by where it is written (pass 1), once the nesting is bounded. */
+void parse_check_statements(struct ast_file *f)
+{
+	for (int i = 0; i < f->functions.n; i++)
+		check_body(((struct function *)f->functions.items[i])->body, true);
+	for (int i = 0; i < f->probes.n; i++) {
+		struct probe *p = f->probes.items[i];
+		check_body(p->body, false);
+		check_body(p->epilogue, false);
+	}
 }
 
 static struct global *new_global(struct parse_state *ps, struct srcloc loc, const char *name)

@@ -42,6 +42,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "tapset.h"
 #include "parse.h"
@@ -152,6 +153,7 @@ static int pull(struct pp_state *pp, struct pp_token *t)
 	memset(&val, 0, sizeof(val));
 	t->kind = lex_raw(&val, &t->loc, pp->scanner);
 	t->val = val.tok;
+	t->after_comment = lex_take_comment_before(pp->scanner);
 	if (!t->kind) {
 		pp->at_eof = true;
 		pp->eof_loc = t->loc;
@@ -428,6 +430,9 @@ static void define_macro(struct pp_state *pp, const struct pp_token *at)
 	struct pp_macro *m = ast_alloc(sizeof(*m));
 	m->name = name.val.text;
 	m->loc = name.loc;
+	/* "@define" always starts a definition, so such a macro could never be used (the rest is still read) */
+	if (!strcmp(m->name, "define"))
+		diag_error(name.loc, "'define' cannot name a macro: '@define' always starts a definition");
 
 	kind = pull(pp, &t);
 	if (kind == '(') {
@@ -1001,8 +1006,8 @@ static bool cond_atom(struct cond_parser *cp)
 		return holds;
 	}
 	if (!strcmp(name, "guru_mode")) {
-		if (rstr) {
-			diag_error(rloc, "'guru_mode' is compared with a number (0 or 1)");
+		if (rstr || (rnum != 0 && rnum != 1)) {
+			diag_error(rloc, "'guru_mode' is compared with 0 or 1");
 			cp->failed = true;
 			return false;
 		}
@@ -1078,6 +1083,8 @@ static int skip_branch(struct pp_state *pp, bool stop_at_else, struct srcloc ope
 			if (depth == 0)
 				return PP_END;
 			depth--;
+		} else if (kind == PP_THEN && depth == 0) {
+			diag_error(t.loc, "a second '%%?' in the same conditional");
 		} else if (kind == PP_ELSE && depth == 0) {
 			if (stop_at_else)
 				return PP_ELSE;
@@ -1120,11 +1127,21 @@ static void conditional(struct pp_state *pp, const struct pp_token *open)
 		push_cond(pp, open->loc, true);
 }
 
+/* --compatible older than 2.0: literals with a comment between them are not glued (NEWS, 2.0). */
+static bool glue_needs_no_comment(const struct session *s)
+{
+	int major = 0;
+	return s && s->compatible && sscanf(s->compatible, "%d", &major) == 1 && major < 2;
+}
+
 /* Adjacent string literals are one: "a" "b" is "ab" (also after macro and argument expansion). */
 static void join_strings(struct pp_state *pp, struct pp_token *t)
 {
 	struct pp_token next;
 	while (expand_next(pp, &next) == STRING) {
+		if (next.after_comment && glue_needs_no_comment(pp->ps->session))
+			diag_error(next.loc, "string literals with a comment between them are glued only from "
+				   "SystemTap 2.0 (--compatible=%s here)", pp->ps->session->compatible);
 		t->val.str = ast_printf("%s%s", t->val.str, next.val.str);
 		t->val.text = ast_printf("%s %s", t->val.text, next.val.text);
 	}
@@ -1146,7 +1163,10 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 			conditional(pp, &t);
 			continue;
 		case PP_THEN:
-			diag_error(t.loc, "'%%?' without a '%%(' condition before it");
+			if (top)
+				diag_error(t.loc, "a second '%%?' in the same conditional");
+			else
+				diag_error(t.loc, "'%%?' without a '%%(' condition before it");
 			continue;
 		case PP_ELSE:
 			if (!top) {
@@ -1209,7 +1229,7 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 static void load_macro_dir(struct session *s, const char *dir)
 {
 	struct vec paths = { 0 };
-	tapset_list_files(dir, ".stpm", &paths);
+	tapset_list_files(dir, ".stpm", arch_is_arm64(s) ? "arm64" : "x86_64", &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];
 		char *text = read_text(path);

@@ -11,12 +11,15 @@ struct pp_token {
 	int kind;               /* parser token kind (IDENT, NUMBER, ...), 0 at end of input */
 	struct parse_token val; /* spelling and value */
 	struct srcloc loc;      /* where it was written, with its expansion chain */
+	bool after_comment;     /* a comment came between it and the token before (read from the file) */
 };
 
 /* lexer.l: the raw scanner and the helpers preprocess.c needs from it. */
 int lex_raw(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner);
 /* Is the scanner between 'probe' and '{' (words are probe point components)? */
 bool lex_in_probe_point(yyscan_t scanner);
+/* Did a comment come before the token lex_raw returned last? (Asking clears it.) */
+bool lex_take_comment_before(yyscan_t scanner);
 /* Lex text (a script argument) into tokens, as if it appeared where the scanner is. */
 struct vec lex_text(const char *path, const char *text, bool probe_point);
 

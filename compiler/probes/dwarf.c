@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "debuginfo/kernel.h"
 #include "debuginfo/ktext.h"
 #include "diag.h"
@@ -167,7 +168,9 @@ static struct dbg_type *prototype_type(struct debuginfo *di, const char *ctype)
 static void add_syscall_params(struct session *s, struct target_scope *sc, const struct dbg_func *f)
 {
 	const struct syscalls_param *params;
-	int n = strncmp(f->name, "__x64_sys_", 10) ? -1 : syscalls_params(s, f->name, &params);
+	const char *prefix = syscalls_wrapper_prefix(s);
+	bool arm64 = arch_is_arm64(s);	/* arm64: the user's x0..x5 are regs->regs[0..5] */
+	int n = strncmp(f->name, prefix, strlen(prefix)) ? -1 : syscalls_params(s, f->name, &params);
 	if (n <= 0 || sc->vars.n != 1)
 		return;
 	const struct dbg_var *regs = sc->vars.items[0];
@@ -179,7 +182,8 @@ static void add_syscall_params(struct session *s, struct target_scope *sc, const
 		v->name = params[i].name;
 		v->type = prototype_type(sc->di, params[i].ctype);
 		v->is_param = true;
-		struct dbg_member *m = pt ? dbg_member_find(pt, arg_regs[i], &off) : NULL;
+		struct dbg_member *m = pt ? dbg_member_find(pt, arm64 ? "regs" : arg_regs[i], &off) : NULL;
+		off += arm64 ? 8 * (uint64_t)i : 0;
 		if (!v->type || !m || regs->loc.kind != DBG_LOC_REG || regs->loc.value_is_sum)
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE,
 						  .why = "the system call's registers are not at hand here"};
@@ -220,7 +224,7 @@ static const struct ktext *kernel_text(struct debuginfo *di)
 	if (!di->ktext_read) {
 		const char *err;
 		di->ktext_read = true;
-		di->ktext = ktext_open(di->path, &err);
+		di->ktext = ktext_open_indexed(di->path, di->index, &err);
 	}
 	return di->ktext;
 }
@@ -249,6 +253,21 @@ static struct resolved_probe *new_probe(const struct resolved_probe *tmpl, const
 	kp->symbol = ast_printf("%s%s", prefix, f->symbol);
 	kp->offset = (int64_t)(addr - f->symbol_addr);
 	return r;
+}
+
+/*
+ * The kprobes machinery itself (kernel/kprobes.c, arch/ARCH/kernel/kprobes/): a probe there could
+ * recurse into the code that runs it, so SystemTap blocklists these files whole, marked or not.
+ */
+static bool kprobes_own_file(const char *file)
+{
+	if (!file)
+		return false;
+	size_t len = strlen(file);
+	const char *core = "kernel/kprobes.c";
+	bool is_core = len >= strlen(core) && !strcmp(file + len - strlen(core), core) &&
+		       (len == strlen(core) || file[len - strlen(core) - 1] == '/');
+	return is_core || (strstr(file, "arch/") && strstr(file, "/kernel/kprobes/"));
 }
 
 /* Where an inline instance sits: in init text, or in (or inlined into) a blacklisted function, or fine. */
@@ -630,7 +649,7 @@ static const char *function_instead(struct session *s, const struct request *rq,
 	 * System.map knows it; without one, every system call of an x86-64
 	 * kernel (which has the syscall alias) is entered there.
 	 */
-	const char *x64 = ast_join("__x64_sys_", "", base ? base : name);
+	const char *x64 = ast_join(syscalls_wrapper_prefix(s), "", base ? base : name);
 	if (kernel && di->source != DBG_SOURCE_DWARF && (!prefixed.n || strcmp(prefixed.items[0], x64)) &&
 	    !kernel_symbol_missing(s, x64) && (alias || kernel_symbol_known(s, x64))) {
 		vec_push(&prefixed, NULL);
@@ -644,7 +663,7 @@ static const char *function_instead(struct session *s, const struct request *rq,
 		vec_push(notes, ast_printf("the kernel has it behind %s%s%s", prefixed.n ? "a prefix: " : "",
 					   list, alias ? ast_printf("%sthe alias syscall.%s", prefixed.n ? "; or use " : "no prefix; use ",
 								    base) : ""));
-		if (prefixed.n && !strncmp(prefixed.items[0], "__x64_sys_", 10))
+		if (prefixed.n && !strncmp(prefixed.items[0], x64, strlen(syscalls_wrapper_prefix(s))))
 			return prefixed.items[0]; /* what sys_NAME was for a 64-bit caller */
 		return prefixed.n == 1 ? prefixed.items[0] : NULL;
 	}
@@ -790,7 +809,9 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 		uint64_t site = 0;
 		/* an inline instance has no ftrace site of its own: a kprobe at its address */
 		enum ktext_verdict verdict = kt && !f->inlined ? ktext_check(kt, f->addr, &site) : KTEXT_OK;
-		if (kt && f->inlined && (verdict = inline_verdict(kt, f)) != KTEXT_OK) {
+		if (kernel && kprobes_own_file(f->file))
+			verdict = KTEXT_BLACKLIST;
+		else if (kt && f->inlined && (verdict = inline_verdict(kt, f)) != KTEXT_OK) {
 			/* a copy inlined into code no kprobe may touch: never a probe, named or not */
 			skipped[verdict]++;
 			nskipped++;
@@ -806,8 +827,9 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			if (pp->optional)
 				continue;
 			diag_error(what->arg->loc, "function '%s' cannot be probed: %s", f->name,
-				   verdict == KTEXT_INIT ? "it is in .init.text or .exit.text, freed after boot"
-							 : "it is on the kernel's kprobes blacklist");
+				   verdict == KTEXT_INIT	  ? "it is in .init.text or .exit.text, freed after boot"
+				   : kprobes_own_file(f->file) ? ast_printf("it is part of kprobes itself (%s)", f->file)
+							       : "it is on the kernel's kprobes blacklist");
 			return false;
 		}
 		/* BTF also describes a module's .init.text functions, freed before a probe can attach */

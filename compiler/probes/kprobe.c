@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "probes.h"
 #include "probes/kprobe.h"
+#include "syscalls.h"
 #include "targetvar.h"
 
 static bool valid_symbol(const char *sym)
@@ -94,7 +95,8 @@ static const char *symbol_instead(struct session *s, struct node *arg, const cha
 	for (int i = 0; i < forms.n; i++)
 		if (kernel_symbol_known(s, forms.items[i]))
 			vec_push(&found, forms.items[i]);
-	const char *pick = found.n && !strncmp(found.items[0], "__x64_sys_", 10) ? found.items[0]
+	const char *prefix = syscalls_wrapper_prefix(s);
+	const char *pick = found.n && !strncmp(found.items[0], prefix, strlen(prefix)) ? found.items[0]
 			   : found.n == 1 ? found.items[0] : NULL;
 	if (pick && s->adapt) {
 		diag_warning(arg->loc, "adapted kprobe.function(\"%s\") to kprobe.function(\"%s\") (--adapt)", arg->u.str,

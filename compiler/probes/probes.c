@@ -513,7 +513,8 @@ static bool syscall_wrapper_point(const struct expansion *exp, const struct prob
 	const struct probe_component *fn = probes_component(pp, 1);
 	return (!strcmp(family, "syscall") || !strcmp(family, "nd_syscall") || !strcmp(family, "syscall_any")) &&
 	       !strcmp(fn->name, "function") &&
-	       fn->arg && fn->arg->kind == NODE_STR && !strncmp(fn->arg->u.str, "__x64_sys_", 10);
+	       fn->arg && fn->arg->kind == NODE_STR && (!strncmp(fn->arg->u.str, "__x64_sys_", 10) ||
+							!strncmp(fn->arg->u.str, "__arm64_sys_", 12));
 }
 
 static bool point_has_wildcard(const struct probe_point *pp)
@@ -738,9 +739,14 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 	optional |= pp->optional;
 	struct vec hits = {0};
 	find_aliases(d, pp, &hits);
-	if (hits.n)
+	if (hits.n && !point_has_wildcard(pp))
 		return expand_alias_hits(d, pp, &hits, exp, optional);
-	/* syscall.*, nd_syscall.*, syscall_any: aliases written for this point (syscalls.c) */
+	/*
+	 * syscall.*, nd_syscall.*, syscall_any: aliases written for this point
+	 * (syscalls.c); a wildcard also matches a tapset's own aliases of the
+	 * family (syscall.mycall), and a tapset alias of a call's name replaces
+	 * the generated one.
+	 */
 	struct vec generated = {0}, bodies = {0};
 	vec_push(&bodies, d->user->body);
 	for (const struct expansion *e = exp; e; e = e->outer) {
@@ -748,10 +754,15 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 		if (e->alias->epilogue)
 			vec_push(&bodies, e->alias->epilogue);
 	}
-	switch (syscalls_aliases(d->s, pp, optional, &bodies, &generated)) {
+	int from_tapset = hits.n;
+	switch (syscalls_aliases(d->s, pp, optional || from_tapset, &bodies, &generated)) {
 	case SYSCALLS_NOT_MINE:
+		if (from_tapset)
+			return expand_alias_hits(d, pp, &hits, exp, optional);
 		break;
 	case SYSCALLS_NONE:
+		if (from_tapset)
+			return expand_alias_hits(d, pp, &hits, exp, optional);
 		return optional ? 0 : -1;
 	case SYSCALLS_ALIASES:
 		for (int i = 0; i < generated.n; i++) {
@@ -759,7 +770,12 @@ static int expand_point(struct derive *d, struct probe_point *pp, const struct e
 			hit->alias = generated.items[i];
 			hit->name = hit->alias->names.items[0];
 			hit->suffix = pp->components.n;
-			vec_push(&hits, hit);
+			const char *text = probes_point_text(hit->name);
+			bool replaced = false;
+			for (int k = 0; k < from_tapset && !replaced; k++)
+				replaced = !strcmp(text, probes_point_text(((struct alias_hit *)hits.items[k])->name));
+			if (!replaced)
+				vec_push(&hits, hit);
 		}
 		return expand_alias_hits(d, pp, &hits, exp, optional);
 	}

@@ -2,8 +2,8 @@
  * probes/procfs.c - procfs("name").read and .write: a file under
  * /proc/systemtap/MODULE/ whose reads and writes run the probe.
  *
- * In a .read probe the body sets $value, which becomes what the reader
- * gets; in a .write probe $value holds what the writer wrote (one probe
+ * In a .read probe the body sets $value (= or .=, never reads it, as in
+ * SystemTap), which becomes what the reader gets; in a .write probe $value holds what the writer wrote (one probe
  * hit per write() call). procfs.read / procfs.write name the file
  * "command", as SystemTap does.
  *
@@ -17,8 +17,7 @@
  * $value holds up to N bytes instead of MAXSTRINGLEN-1, in a buffer the
  * runtime allocates per file when the session starts. Writes to such a
  * $value go through _stp_strbuf_set/_stp_strbuf_append (targetvar.c), so
- * `$value .= a . b` and `$value = $value . a` build a long text piece by
- * piece; reading it gives its first MAXSTRINGLEN-1 bytes. A read probe
+ * `$value .= a . b` builds a long text piece by piece. A read probe
  * without .maxsize gets -D STP_PROCFS_BUFSIZE=N's size if that is given.
  */
 #include <inttypes.h>
@@ -191,9 +190,12 @@ static bool procfs_resolve(struct session *s, struct probe_point *pp, struct res
 			  false);
 	if (maxsize)
 		((struct target_provided *)out->scope->provided.items[0])->strbuf = true;
+	struct target_provided *value = out->scope->provided.items[0];
 	if (pt->write)
-		((struct target_provided *)out->scope->provided.items[0])->readonly_why =
-			"$value is what the user wrote and cannot be assigned in a procfs .write probe";
+		value->readonly_why = "$value is what the user wrote and cannot be assigned in a procfs .write probe";
+	else
+		value->writeonly_why = "$value is what a procfs .read probe gives the reader: it is set (= or .=), "
+				       "not read (a .write probe's $value holds what was written)";
 	return true;
 }
 

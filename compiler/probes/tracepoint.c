@@ -10,7 +10,10 @@
  * argument of DEFINE_EVENT). Classes and system names come from the target's
  * trace headers (BUILD/include/trace/events/NAME.h: #define TRACE_SYSTEM and the
  * TRACE_EVENT / DEFINE_EVENT invocations); a tracepoint those headers do not
- * describe has no system and arguments named $arg1, $arg2...
+ * describe has no system and arguments named $arg1, $arg2... Where the BTF has no
+ * __bpf_trace_CLASS (5.10's pahole left those static functions out), the names come
+ * from the event's TP_PROTO(...) in the same headers, when it has as many parameters
+ * as the typedef.
  *
  * Tracepoints of a loadable module: kernel.trace("SYSTEM:name") with a
  * literal SYSTEM that names a module of the target (sunrpc, nfs, nfsd) also
@@ -29,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "syscalls.h"
+#include "arch.h"
 #include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
@@ -40,6 +45,8 @@ struct tp_info {
 	const char *name;
 	const char *system;
 	const char *class_name;
+	struct vec proto;     /* of const char *: the names of TP_PROTO's parameters, in order */
+	bool has_proto;       /* proto was read (an empty one is TP_PROTO(void)) */
 };
 
 /* What the family keeps per session (session.tracepoints). */
@@ -62,6 +69,55 @@ static const char *identifier(const char **pp)
 		p++;
 	*pp = p;
 	return p > start ? ast_strndup(start, (size_t)(p - start)) : NULL;
+}
+
+/* The last identifier in [p, end): a parameter's name ("struct task_struct *prev" -> prev). */
+static char *last_identifier(const char *p, const char *end)
+{
+	const char *fp = strstr(p, "(*");
+	if (fp && fp < end) /* a function pointer: void (*fn)(int) */
+		p = fp + 2, end = strchr(p, ')') ? strchr(p, ')') : end;
+	while (end > p && !((end[-1] >= 'a' && end[-1] <= 'z') || (end[-1] >= 'A' && end[-1] <= 'Z') ||
+			    (end[-1] >= '0' && end[-1] <= '9') || end[-1] == '_')) {
+		if (end[-1] == ']') /* an array: char name[16] */
+			while (end > p && end[-1] != '[')
+				end--;
+		if (end > p)
+			end--;
+	}
+	const char *start = end;
+	while (start > p && ((start[-1] >= 'a' && start[-1] <= 'z') || (start[-1] >= 'A' && start[-1] <= 'Z') ||
+			     (start[-1] >= '0' && start[-1] <= '9') || start[-1] == '_'))
+		start--;
+	return end > start ? ast_strndup(start, (size_t)(end - start)) : NULL;
+}
+
+/* The parameter names of the TP_PROTO(...) that follows an event's name at q, into ti. */
+static void read_proto(struct tp_info *ti, const char *q)
+{
+	q = skip_space(q);
+	if (*q != ',')
+		return;
+	q = skip_space(q + 1);
+	if (strncmp(q, "TP_PROTO(", 9))
+		return;
+	q += 9;
+	ti->has_proto = true;
+	int depth = 0;
+	const char *start = q;
+	for (; *q && (depth > 0 || *q != ')'); q++) {
+		if (*q == '(')
+			depth++;
+		else if (*q == ')')
+			depth--;
+		else if (*q == ',' && depth == 0) {
+			vec_push(&ti->proto, last_identifier(start, q));
+			start = q + 1;
+		}
+	}
+	char *last = last_identifier(start, q);
+	if (last && strcmp(last, "void"))
+		vec_push(&ti->proto, last);
 }
 
 /* Scan one trace header for its TRACE_SYSTEM and event definitions. */
@@ -98,6 +154,7 @@ static void scan_header(struct tracepoint_state *st, const char *path)
 		{"TRACE_EVENT(", false}, {"TRACE_EVENT_FN(", false}, {"TRACE_EVENT_CONDITION(", false},
 		{"TRACE_EVENT_FN_COND(", false}, {"DEFINE_EVENT(", true}, {"DEFINE_EVENT_FN(", true},
 		{"DEFINE_EVENT_CONDITION(", true}, {"DEFINE_EVENT_PRINT(", true},
+		{"TRACE_EVENT_SYSCALL(", false}, /* raw_syscalls' sys_enter/sys_exit where TRACE_EVENT_FN is not used (7.2) */
 	};
 	for (size_t m = 0; m < sizeof(macros) / sizeof(macros[0]); m++) {
 		size_t ml = strlen(macros[m].macro);
@@ -121,6 +178,7 @@ static void scan_header(struct tracepoint_state *st, const char *path)
 			ti->name = macros[m].has_class ? second : first;
 			ti->class_name = first;
 			ti->system = system;
+			read_proto(ti, q);
 			vec_push(&st->header_events, ti);
 		}
 	}
@@ -136,10 +194,13 @@ static void read_headers(struct session *s)
 		return;
 	st->headers_read = true;
 	/* Debian splits the headers: BUILD (per flavour) and /lib/modules/R/source (common) */
+	/* ... and another architecture's under its root (arch.h), its common tree named by BUILD/Makefile */
 	const char *roots[] = {s->kernel_build, ast_printf("%s/source", s->kernel_build),
-			       ast_printf("/lib/modules/%s/source", s->release)};
-	const char *dirs[] = {"include/trace/events", "arch/x86/include/asm/trace"};
-	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+			       ast_printf("%s/lib/modules/%s/source", s->kernel_root ? s->kernel_root : "", s->release),
+			       arch_is_cross(s) ? syscalls_source_tree(s->kernel_build) : NULL};
+	const char *dirs[] = {"include/trace/events",
+			      ast_printf("arch/%s/include/asm/trace", s->arch ? s->arch->kbuild : "x86")};
+	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]) && roots[r]; r++) {
 		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 			const char *dir = ast_printf("%s/%s", roots[r], dirs[i]);
 			DIR *d = opendir(dir);
@@ -167,9 +228,12 @@ static struct tp_info *header_info(struct session *s, const char *name)
 	return NULL;
 }
 
-/* The arguments of the tracepoint whose typedef is td, named from __bpf_trace_CLASS unless positional ($arg1...). */
+/*
+ * The arguments of the tracepoint whose typedef is td, named from __bpf_trace_CLASS, else
+ * from its header's TP_PROTO (ti, NULL if no header describes it); positional: $arg1... only.
+ */
 static struct target_scope *tp_scope(struct debuginfo *di, struct dbg_type *td, const char *name, const char *class_name,
-				     bool positional, int *nargs)
+				     const struct tp_info *ti, bool positional, int *nargs)
 {
 	struct target_scope *sc = ast_alloc(sizeof(*sc));
 	sc->di = di;
@@ -188,7 +252,8 @@ static struct target_scope *tp_scope(struct debuginfo *di, struct dbg_type *td, 
 		struct dbg_member *p = params->items[i];
 		struct dbg_var *v = ast_alloc(sizeof(*v));
 		struct dbg_var *nv = i < named.n ? named.items[i] : NULL;
-		v->name = nv && nv->is_param ? nv->name : ast_printf("arg%d", i);
+		const char *proto = !funcs.n && !positional && ti && ti->has_proto && ti->proto.n == params->n - 1 ? ti->proto.items[i - 1] : NULL;
+		v->name = nv && nv->is_param ? nv->name : proto ? proto : ast_printf("arg%d", i);
 		v->type = p->type;
 		v->is_param = true;
 		if (dbg_type_is_scalar(p->type))
@@ -220,8 +285,10 @@ struct tp_point {
 	int nargs;             /* arguments its probe function takes */
 };
 
-struct resolved_probe *tracepoint_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
-				       const char *pp, const char *class_name, const char *module, bool positional)
+/* A probe on the tracepoint of typedef td named pp, its arguments as tp_scope says. */
+static struct resolved_probe *make_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
+					 const char *pp, const char *class_name, const struct tp_info *ti,
+					 const char *module, bool positional)
 {
 	struct resolved_probe *r = ast_alloc(sizeof(*r));
 	*r = *tmpl;
@@ -231,17 +298,24 @@ struct resolved_probe *tracepoint_probe(const struct resolved_probe *tmpl, struc
 	tp->name = td->name + strlen("btf_trace_");
 	tp->module = module;
 	r->pp = pp;
-	r->scope = tp_scope(di, td, tp->name, class_name, positional, &tp->nargs);
+	r->scope = tp_scope(di, td, tp->name, class_name, ti, positional, &tp->nargs);
 	return r;
+}
+
+struct resolved_probe *tracepoint_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
+				       const char *pp, const char *class_name, const char *module, bool positional)
+{
+	return make_probe(tmpl, di, td, pp, class_name, NULL, module, positional);
 }
 
 /* The probe on tracepoint name (its btf_trace_ typedef td), of module (NULL: the kernel). */
 static struct resolved_probe *tp_probe(const struct resolved_probe *tmpl, struct debuginfo *di, struct dbg_type *td,
-				       const char *name, const char *system, const char *class_name, const char *module)
+				       const char *name, const char *system, const char *class_name,
+				       const struct tp_info *ti, const char *module)
 {
 	const char *pp = system ? ast_printf("kernel.trace(\"%s:%s\")", system, name)
 				: ast_printf("kernel.trace(\"%s\")", name);
-	return tracepoint_probe(tmpl, di, td, pp, class_name, module, false);
+	return make_probe(tmpl, di, td, pp, class_name, ti, module, false);
 }
 
 /*
@@ -264,7 +338,7 @@ static void module_tracepoints(struct session *s, const char *module, const char
 		struct tp_info *ti = header_info(s, name);
 		const char *system = ti && ti->system ? ti->system : kernel_module_name(module);
 		const char *class_name = ti ? ti->class_name : kernel_module_tracepoint_class(s, module, name);
-		vec_push(out, tp_probe(tmpl, di, td, name, system, class_name, kernel_module_name(module)));
+		vec_push(out, tp_probe(tmpl, di, td, name, system, class_name, ti, kernel_module_name(module)));
 	}
 }
 
@@ -308,7 +382,7 @@ static bool tracepoint_expand(struct session *s, struct probe_point *pp, const s
 		struct tp_info *ti = header_info(s, name);
 		if (sys_glob && (!ti || !ti->system || !dbg_glob_match(sys_glob, ti->system)))
 			continue;
-		vec_push(out, tp_probe(tmpl, di, td, name, ti ? ti->system : NULL, ti ? ti->class_name : NULL, NULL));
+		vec_push(out, tp_probe(tmpl, di, td, name, ti ? ti->system : NULL, ti ? ti->class_name : NULL, ti, NULL));
 	}
 	bool module = sys_glob && !has_glob(sys_glob) && !kernel_module_missing(s, sys_glob);
 	if (!out->n && module)

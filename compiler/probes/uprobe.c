@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "debuginfo/debuginfo.h"
 #include "codegen.h"
 #include "diag.h"
@@ -274,7 +275,7 @@ static bool open_file(struct session *s, const char *name, struct srcloc loc, bo
 		return false;
 	}
 	uf->host = host;
-	uf->elf = elfsym_open(host, &err);
+	uf->elf = elfsym_open(host, arch_is_arm64(s), &err);
 	if (!uf->elf) {
 		not_found(quiet, loc, err);
 		return false;
@@ -398,9 +399,9 @@ static struct target_scope *bare_scope(const char *why, bool is_return, const ch
  * parameters from the argument registers (the ABI), every local unavailable
  * for the reason why.
  */
-static void entry_vars(struct vec *vars, const char *why)
+static void entry_vars(const struct debuginfo *di, struct vec *vars, const char *why)
 {
-	dbg_abi_locate(vars);
+	dbg_abi_locate(di, vars);
 	for (int i = 0; i < vars->n; i++) {
 		struct dbg_var *v = vars->items[i];
 		if (!v->is_param)
@@ -428,7 +429,7 @@ static struct target_scope *dwarf_scope(struct debuginfo *di, struct dbg_func *f
 	sc->is_return = true;
 	sc->ret = f->ret && dbg_type_strip(f->ret) && dbg_type_strip(f->ret)->kind != DBG_VOID ? f->ret : NULL;
 	if (skipped_prologue) {
-		entry_vars(&sc->vars, "a .return probe reads it at the function's entry, before it is set");
+		entry_vars(di, &sc->vars, "a .return probe reads it at the function's entry, before it is set");
 	}
 	return sc;
 }
@@ -735,7 +736,7 @@ static struct target_scope *ucallee_scope(struct user_file *uf, struct dbg_func 
 						 ast_printf("function %s called from %s", callee->name, caller->name));
 	if (dbg_prologue_end(uf->di, callee) != callee->addr) {
 		/* unoptimized: the parameters are still in the argument registers */
-		entry_vars(&scope->vars, "a .callee probe reads it at the entry, before it is set");
+		entry_vars(uf->di, &scope->vars, "a .callee probe reads it at the entry, before it is set");
 	}
 	return scope;
 }

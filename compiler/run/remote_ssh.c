@@ -61,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "../runtime/transport_msgs.h"
 #include "../../agent/agent_wire.h"
 
@@ -684,7 +685,11 @@ static void build_all(struct fleet *f)
 			continue;
 		struct stat st;
 		b[nb] = (struct release_build){ .release = t->release, .out = -1 };
-		if (!f->s->use_server && stat(ast_printf("/lib/modules/%s/build/Makefile", t->release), &st) != 0) {
+		/* an arm64 target (uname -m aarch64) from here: stap -a arm64 finds its tree (arch.h) */
+		const struct arch *ta = t->arch ? arch_find(t->arch) : NULL;
+		bool cross = ta && ta != arch_host();
+		if (!f->s->use_server && !cross &&
+		    stat(ast_printf("/lib/modules/%s/build/Makefile", t->release), &st) != 0) {
 			nb++;
 			continue;	/* its targets fail below, by name */
 		}
@@ -700,6 +705,10 @@ static void build_all(struct fleet *f)
 		vec_push(&cmd, "-p4");
 		vec_push(&cmd, "-r");
 		vec_push(&cmd, (char *)t->release);
+		if (cross) {
+			vec_push(&cmd, "-a");
+			vec_push(&cmd, (char *)ta->name);
+		}
 		vec_push(&cmd, ast_printf("--remote-build-dir=%s", b[nb].dir));
 		for (int a = 1; a < f->s->argc; a++)
 			vec_push(&cmd, f->s->argv[a]);

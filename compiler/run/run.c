@@ -15,6 +15,7 @@
 
 #include "../runtime/transport_msgs.h"
 
+#include "arch.h"
 #include "run.h"
 #include "sdt_note.h"
 #include "probes.h"
@@ -248,6 +249,10 @@ int run_module(struct session *s)
 		vec_push(&argv, ast_printf("%s/stapvm", s->bin_dir));
 		vec_push(&argv, "-r");
 		vec_push(&argv, (char *)s->release);
+		if (arch_is_cross(s)) {	/* -a arm64: the arm64 kernel in qemu-system-aarch64 */
+			vec_push(&argv, "--arch");
+			vec_push(&argv, (char *)s->arch->name);
+		}
 		vec_push(&argv, "-d");
 		vec_push(&argv, (char *)s->tmpdir);
 		if (s->verbose)

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "arch.h"
 #include "codegen.h"
 #include "diag.h"
 #include "probes.h"
@@ -14,10 +15,15 @@
 
 /* ---- code generation ---- */
 
-static const char *reg_c(int reg)
+static const char *reg_c(const struct codegen *g, int reg)
 {
 	static const char *const names[] = {"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
 					    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip"};
+	if (arch_is_arm64(g->s)) {	/* arm64's DWARF numbers: x0..x30, sp, pc */
+		if (reg < 0 || reg > 32)
+			return NULL;
+		return reg < 31 ? ast_printf("c->base.regs->regs[%d]", reg) : reg == 31 ? "c->base.regs->sp" : "c->base.regs->pc";
+	}
 	if (reg < 0 || reg > 16)
 		return NULL;
 	return ast_printf("c->base.regs->%s", names[reg]);
@@ -41,7 +47,7 @@ static const char *gen_ops(struct codegen *g, struct tv_plan *pl, const char *v,
 		struct tv_op *op = pl->ops.items[i];
 		switch (op->kind) {
 		case TV_START_REG:
-			code = ast_printf("%s%s = (unsigned long)%s + (unsigned long)%" PRId64 "LL; ", code, v, reg_c(op->reg), op->k);
+			code = ast_printf("%s%s = (unsigned long)%s + (unsigned long)%" PRId64 "LL; ", code, v, reg_c(g, op->reg), op->k);
 			break;
 		case TV_START_CONST:
 			code = ast_printf("%s%s = (unsigned long)%" PRId64 "LL; ", code, v, op->k);
@@ -352,7 +358,7 @@ const char *targetvar_gen_assign(struct codegen *g, struct node *assign)
 		return ast_printf("({ %s; (int64_t)0; })", codegen_fail(g, "target variable cannot be written here", n));
 	const char *val = codegen_temp(g, "w");
 	if (pl->settable_reg)
-		return ast_printf("({ int64_t %s = %s; %s = (unsigned long)%s; %s; })", val, value, reg_c(pl->reg), val, val);
+		return ast_printf("({ int64_t %s = %s; %s = (unsigned long)%s; %s; })", val, value, reg_c(g, pl->reg), val, val);
 	/* in memory: plan the address (the ops before the final load) */
 	struct tv_plan addr = *pl;
 	addr.ops.n = 0;

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "debuginfo/elfsym.h"
 #include "diag.h"
 #include "emit.h"
@@ -107,7 +108,7 @@ static bool listed(const struct vec *files, const char *target)
 static void add_needed(struct session *s, const char *target, struct vec *files)
 {
 	const char *err;
-	struct elfsym_file *f = elfsym_open(host_path(s, target), &err);
+	struct elfsym_file *f = elfsym_open(host_path(s, target), arch_is_arm64(s), &err);
 	if (!f)
 		return;
 	struct vec needed = {0};
@@ -194,7 +195,7 @@ static bool emit_file(struct emitter *e, struct session *s, const char *target, 
 	const char *err;
 	struct stat st;
 	const char *host = host_path(s, target);
-	struct elfsym_file *f = elfsym_open(host, &err);
+	struct elfsym_file *f = elfsym_open(host, arch_is_arm64(s), &err);
 	if (!f || stat(host, &st) != 0) {
 		diag_error((struct srcloc){0}, "no symbols for %s: %s", target, f ? strerror(errno) : err);
 		return false;

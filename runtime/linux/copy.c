@@ -48,16 +48,10 @@ static int _stp_deref(struct _stp_context *c, unsigned long addr, int size, int 
 	return 0;
 }
 
-/*
- * Whether a kernel write may even be tried at addr: not in the user half nor
- * the non-canonical hole, as copy_from_kernel_nofault checks before it reads.
- * A fault there is not fixed up: with SMAP a kernel access to a user address
- * oopses without looking at the exception table.
- */
+/* Whether a kernel write may even be tried at addr (linux/arch_*.h says how). */
 static bool _stp_kernel_addr_ok(unsigned long addr, int size)
 {
-	return addr >= TASK_SIZE_MAX + PAGE_SIZE && addr + size > addr &&
-	       __is_canonical_address(addr, boot_cpu_data.x86_virt_bits);
+	return _stp_arch_kernel_addr_ok(addr, size);
 }
 
 /* Write the low size bytes of value at addr (guru mode); -EFAULT with c's error set on a bad address. */

@@ -121,7 +121,7 @@ static int notrace _stp_fentry_kprobe_pre(struct kprobe *kp, struct pt_regs *reg
 /* The one return handler of every fallback kretprobe. */
 static int notrace _stp_fentry_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
+	struct kretprobe *rp = _stp_get_kretprobe(ri);
 
 	if (rp)
 		_stp_run_probe(container_of(rp, struct _stp_fentry_kprobe, rp)->e->ret_probe, regs);

@@ -297,7 +297,7 @@ static unsigned long _stp_fret_restore(void)
 
 		raw_spin_lock_irqsave(&b->lock, flags);
 		for (r = b->live; r; r = r->next) {
-			if (READ_ONCE(r->task->__state) & TASK_DEAD)
+			if (_stp_task_state(r->task) & TASK_DEAD)
 				continue;
 			if (READ_ONCE(*r->slot) == (unsigned long)_stp_fret_trampoline) {
 				WRITE_ONCE(*r->slot, r->ret);

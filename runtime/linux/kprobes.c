@@ -84,7 +84,6 @@ static unsigned long _stp_kprobe_return_address(struct pt_regs *regs)
 }
 
 #ifdef STP_KPROBES_CALLERS
-#include <asm/unwind.h>
 
 /*
  * .callees(N), N > 1: past the immediate return address (checked first),
@@ -161,7 +160,7 @@ static int _stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 #ifdef STP_KPROBES_RETURN
 static int _stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
+	struct kretprobe *rp = _stp_get_kretprobe(ri);
 	struct _stp_kprobe_probe *kpp;
 
 	if (!rp)
@@ -180,7 +179,7 @@ static int _stp_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *reg
  */
 static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
+	struct kretprobe *rp = _stp_get_kretprobe(ri);
 	struct _stp_kprobe_probe *kpp;
 
 	if (!rp)
@@ -197,7 +196,7 @@ static int _stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *r
  */
 static int _stp_kretprobe_callee_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
+	struct kretprobe *rp = _stp_get_kretprobe(ri);
 
 	if (!rp || !_stp_kprobe_caller_ok(&rp->kp, regs))
 		return 1;
@@ -228,7 +227,7 @@ static_assert(ARRAY_SIZE(_stp_kprobe_pre_handlers) == ARRAY_SIZE(_stp_kprobe_pro
 	static int notrace _stp_kretprobe_ret_##K(struct kretprobe_instance *ri, \
 					  struct pt_regs *regs)			\
 	{									\
-		if (get_kretprobe(ri))						\
+		if (_stp_get_kretprobe(ri))					\
 			_stp_run_probe(&_stp_probes[I], regs);			\
 		return 0;							\
 	}

@@ -91,7 +91,7 @@ static int _stp_procfs_fill(struct _stp_procfs_file *f, struct _stp_procfs_open 
 
 static int _stp_procfs_open(struct inode *inode, struct file *file)
 {
-	struct _stp_procfs_file *f = pde_data(inode);
+	struct _stp_procfs_file *f = _stp_pde_data(inode);
 	struct _stp_procfs_open *o;
 
 	/* created before the begin probes run: wait for them, or this hit is lost */
@@ -122,7 +122,7 @@ static ssize_t _stp_procfs_read(struct file *file, char __user *ubuf, size_t cou
 static ssize_t _stp_procfs_write(struct file *file, const char __user *ubuf, size_t count,
 				 loff_t *ppos)
 {
-	struct _stp_procfs_file *f = pde_data(file_inode(file));
+	struct _stp_procfs_file *f = _stp_pde_data(file_inode(file));
 	struct _stp_procfs_open *o = file->private_data;
 	size_t n = min_t(size_t, count, MAXSTRINGLEN - 1);
 	struct _stp_strbuf value = { .text = o->written, .size = MAXSTRINGLEN - 1, .len = n };

@@ -60,7 +60,7 @@ static void _stp_relay_count_overwritten(const char *subbuf, size_t size)
 
 /* Switching to a new sub-buffer: refuse when all are unread (the writer checks first), unless flight mode overwrites. */
 static int _stp_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
-				   void *prev_subbuf, size_t prev_padding)
+				   void *prev_subbuf _STP_RELAY_SUBBUF_START_PADDING)
 {
 	if (relay_buf_full(buf)) {
 		if (_stp_flightrec && !READ_ONCE(_stp_relay_attached)) {

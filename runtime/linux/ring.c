@@ -103,7 +103,7 @@ static const struct file_operations _stp_ring_fops = {
 	.open = simple_open,
 	.read = _stp_ring_read,
 	.poll = _stp_ring_poll,
-	.llseek = no_llseek,
+	.llseek = _stp_llseek_none,
 };
 
 /*

@@ -1,4 +1,4 @@
-/* stack.c - kernel backtraces through the kernel's own unwinder (ORC on x86-64) and symbols from kallsyms, for tapset/linux/backtrace.stp. */
+/* stack.c - kernel backtraces through the kernel's own unwinder (ORC on x86-64; frame records on arm64, linux/arch_arm64.h) and symbols from kallsyms, for tapset/linux/backtrace.stp. */
 
 /*
  * Where a backtrace starts:
@@ -31,7 +31,6 @@
 #include <linux/kallsyms.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/task_stack.h>
-#include <asm/unwind.h>
 
 #ifndef STP_STACK_SKIP_MAX
 #define STP_STACK_SKIP_MAX 32	/* frames of this module and the kernel's below the probe */
@@ -114,7 +113,7 @@ static int _stp_task_kstack(struct _stp_context *c, unsigned long task)
 	if (t == current)
 		return _stp_kstack(c, c->regs);
 	/* a user address would oops under SMAP; the read checks the rest */
-	if (task < TASK_SIZE_MAX + PAGE_SIZE || copy_from_kernel_nofault(&pid, &t->pid, sizeof(pid)) || pid <= 0)
+	if (!_stp_arch_kernel_addr_ok(task, sizeof(*t)) || copy_from_kernel_nofault(&pid, &t->pid, sizeof(pid)) || pid <= 0)
 		return -EINVAL;
 	rcu_read_lock();
 	if (pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID) != t) {
@@ -122,7 +121,7 @@ static int _stp_task_kstack(struct _stp_context *c, unsigned long task)
 		return -EINVAL;
 	}
 	if (raw_spin_trylock_irqsave(&t->pi_lock, flags)) {
-		if (!READ_ONCE(t->on_cpu) && READ_ONCE(t->__state) != TASK_DEAD && task_stack_page(t)) {
+		if (!READ_ONCE(t->on_cpu) && _stp_task_state(t) != TASK_DEAD && task_stack_page(t)) {
 			for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state) && n < MAXBACKTRACE;
 			     unwind_next_frame(&state)) {
 				unsigned long addr = unwind_get_return_address(&state);
@@ -152,7 +151,7 @@ static bool _stp_ksym(struct _stp_context *c, unsigned long addr)
 		return false;
 	}
 	if (c->sym_buf[len - 1] != ']')
-		strlcpy(c->sym_buf + len, " [kernel]", sizeof(c->sym_buf) - len);
+		strscpy(c->sym_buf + len, " [kernel]", sizeof(c->sym_buf) - len);
 	return true;
 }
 

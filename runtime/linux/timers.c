@@ -84,11 +84,12 @@ static enum hrtimer_restart _stp_profile_fire(struct hrtimer *timer)
 /*
  * on_each_cpu callback: start this CPU's profile timer, pinned here. Only
  * CPUs online at start get one: a CPU brought up later is not profiled.
+ * info is the probe's index (a __percpu pointer does not pass through void *
+ * where the compiler gives per-CPU data its own address space, as 7.2's does).
  */
 static void _stp_profile_start_cpu(void *info)
 {
-	struct _stp_profile_timer __percpu *timers = info;
-	struct _stp_profile_timer *pt = this_cpu_ptr(timers);
+	struct _stp_profile_timer *pt = this_cpu_ptr(_stp_profile_timers[(uintptr_t)info]);
 
 	hrtimer_start(&pt->timer, ns_to_ktime(_stp_profile_period(pt->tp)), HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -104,11 +105,10 @@ static int _stp_profile_register(size_t i)
 	for_each_possible_cpu(cpu) {
 		struct _stp_profile_timer *pt = per_cpu_ptr(_stp_profile_timers[i], cpu);
 
-		hrtimer_init(&pt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		pt->timer.function = _stp_profile_fire;
+		_stp_hrtimer_setup(&pt->timer, _stp_profile_fire, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		pt->tp = tp;
 	}
-	on_each_cpu(_stp_profile_start_cpu, _stp_profile_timers[i], 1);
+	on_each_cpu(_stp_profile_start_cpu, (void *)(uintptr_t)i, 1);
 	return 0;
 }
 
@@ -139,8 +139,7 @@ static int _stp_timers_register(void)
 			}
 			continue;
 		}
-		hrtimer_init(&tp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-		tp->timer.function = _stp_timer_fire;
+		_stp_hrtimer_setup(&tp->timer, _stp_timer_fire, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		hrtimer_start(&tp->timer, ns_to_ktime(_stp_timer_period(tp)),
 			      HRTIMER_MODE_REL);
 	}

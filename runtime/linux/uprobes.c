@@ -125,29 +125,10 @@ static void _stp_uret_pool_free(void)
 	memset(_stp_uret_slots, 0, sizeof(_stp_uret_slots));
 }
 
-/* The value of a user register. */
+/* The value of a user register (an SDT operand's: linux/arch_*.h). */
 static unsigned long _stp_ureg_value(const struct pt_regs *regs, enum _stp_ureg reg)
 {
-	switch (reg) {
-	case STP_UREG_AX: return regs->ax;
-	case STP_UREG_BX: return regs->bx;
-	case STP_UREG_CX: return regs->cx;
-	case STP_UREG_DX: return regs->dx;
-	case STP_UREG_SI: return regs->si;
-	case STP_UREG_DI: return regs->di;
-	case STP_UREG_BP: return regs->bp;
-	case STP_UREG_SP: return regs->sp;
-	case STP_UREG_R8: return regs->r8;
-	case STP_UREG_R9: return regs->r9;
-	case STP_UREG_R10: return regs->r10;
-	case STP_UREG_R11: return regs->r11;
-	case STP_UREG_R12: return regs->r12;
-	case STP_UREG_R13: return regs->r13;
-	case STP_UREG_R14: return regs->r14;
-	case STP_UREG_R15: return regs->r15;
-	case STP_UREG_IP: return regs->ip;
-	default: return 0;
-	}
+	return _stp_arch_ureg_value(regs, reg);
 }
 
 /* Truncate v to size bytes, sign-extending when size is negative. */
@@ -302,12 +283,12 @@ static bool _stp_uprobe_caller_ok(const struct _stp_uprobe *up, struct pt_regs *
 	unsigned long ret = 0, sp = user_stack_pointer(regs);
 
 	if (up->callee_return &&
-	    (copy_from_user_nofault(&ret, (const void __user *)sp, sizeof(ret)) ||
+	    (!_stp_arch_uentry_ret(sp, _STP_UREG_LR(regs), &ret) ||
 	     ret != instruction_pointer(regs) + up->callee_return))
 		return false;
 #ifdef STP_UPROBES_CALLERS
 	if (up->ncallers) {
-		struct _stp_uframe f = { .ip = ret, .sp = sp + sizeof(long), .bp = regs->bp };
+		struct _stp_uframe f = { .ip = ret, .sp = sp + _STP_UENTRY_CFA_OFFSET, .bp = _STP_UREG_FP(regs) };
 
 		return _stp_uprobe_callers_ok(up, instruction_pointer(regs), &f);
 	}
@@ -329,7 +310,7 @@ static bool _stp_uprobe_returns_to_caller(const struct _stp_uprobe *up, unsigned
 #ifdef STP_UPROBES_CALLERS
 	if (up->ncallers) {
 		struct _stp_uframe f = { .ip = instruction_pointer(regs), .sp = user_stack_pointer(regs),
-					 .bp = regs->bp };
+					 .bp = _STP_UREG_FP(regs) };
 
 		return _stp_uprobe_callers_ok(up, func, &f);
 	}
@@ -345,6 +326,7 @@ static bool _stp_uprobe_returns_to_caller(const struct _stp_uprobe *up, unsigned
 /* A process("BUILD-ID") uprobe on another file with its build-id (uprobes_buildid.c). */
 struct _stp_uprobe_extra {
 	struct uprobe_consumer consumer;	/* registered on inode at up->offset */
+	struct _stp_uprobe_reg reg;		/* what unregistering consumer needs (linux/compat.h) */
 	struct _stp_uprobe *up;			/* the probe's row, NULL while the slot is free */
 	struct inode *inode;			/* held (ihold) while registered */
 };
@@ -362,7 +344,7 @@ static struct _stp_uprobe *_stp_uprobe_owner(struct uprobe_consumer *uc)
 	return container_of(uc, struct _stp_uprobe, consumer);
 }
 
-static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 
@@ -372,7 +354,7 @@ static int _stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 }
 
 static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
-				  struct pt_regs *regs)
+				  struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 
@@ -382,14 +364,14 @@ static int _stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func
 }
 
 /* A .return probe with values to save: its entry, then its return, through a slot. */
-static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 	struct _stp_uret_slot *slot;
 
 	if (!_stp_uprobe_wanted(up) || !_stp_uprobe_caller_ok(up, regs))
 		return 0;	/* a .callee's return from another call site finds no slot, and is no skip */
-	slot = _stp_uret_claim(up, regs->sp + sizeof(long));
+	slot = _stp_uret_claim(up, user_stack_pointer(regs) + _STP_UENTRY_CFA_OFFSET);	/* the sp after its return */
 	if (!slot) {
 		_stp_count_skipped();
 		return 0;
@@ -399,14 +381,14 @@ static int _stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
 }
 
 static int _stp_uretprobe_saved(struct uprobe_consumer *uc, unsigned long func,
-				struct pt_regs *regs)
+				struct pt_regs *regs _STP_UPROBE_HANDLER_DATA)
 {
 	struct _stp_uprobe *up = _stp_uprobe_owner(uc);
 	struct _stp_uret_slot *slot;
 
 	if (!_stp_uprobe_wanted(up) || !_stp_uprobe_returns_to_caller(up, func, regs))
 		return 0;
-	slot = _stp_uret_find(up, regs->sp);
+	slot = _stp_uret_find(up, user_stack_pointer(regs));
 	if (!slot) {
 		_stp_count_skipped();	/* its entry found the pool full */
 		return 0;
@@ -471,9 +453,7 @@ static int _stp_uprobe_register_one(struct _stp_uprobe *up, const char **why)
 	}
 	_stp_uprobe_consumer_init(up, &up->consumer);
 	*why = "uprobe registration failed";
-	if (up->semaphore)
-		return uprobe_register_refctr(inode, up->offset, up->semaphore, &up->consumer);
-	return uprobe_register(inode, up->offset, &up->consumer);
+	return _stp_uprobe_register(&up->reg, inode, up->offset, up->semaphore, &up->consumer);
 }
 
 static void _stp_uprobes_unregister(void)
@@ -482,7 +462,7 @@ static void _stp_uprobes_unregister(void)
 		struct _stp_uprobe *up = &_stp_uprobes[--_stp_uprobes_registered];
 
 		if (up->registered)
-			uprobe_unregister(d_real_inode(up->kpath.dentry), up->offset, &up->consumer);
+			_stp_uprobe_unregister(&up->reg, &up->consumer);
 		up->registered = 0;
 		_stp_uprobe_put_paths(up);
 	}

@@ -139,8 +139,7 @@ static void _stp_ubid_attach(struct _stp_uprobe *up, struct inode *inode)
 	}
 	_stp_uprobe_consumer_init(up, &free_slot->consumer);
 	ihold(inode);
-	if ((up->semaphore ? uprobe_register_refctr(inode, up->offset, up->semaphore, &free_slot->consumer)
-			   : uprobe_register(inode, up->offset, &free_slot->consumer))) {
+	if (_stp_uprobe_register(&free_slot->reg, inode, up->offset, up->semaphore, &free_slot->consumer)) {
 		iput(inode);
 		_stp_count_skipped();
 		return;
@@ -200,9 +199,7 @@ static void _stp_ubid_scan(void)
 			continue;
 		task_lock(t);
 		if (t->mm)
-			exe = rcu_dereference(t->mm->exe_file);
-		if (exe && !get_file_rcu(exe))
-			exe = NULL;
+			exe = _stp_get_file_rcu(&t->mm->exe_file);
 		task_unlock(t);
 		for (i = 0; exe && i < n; i++)
 			if (file_inode(files[i]) == file_inode(exe))
@@ -271,7 +268,7 @@ static void _stp_ubid_unregister(void)
 
 		if (!x->up)
 			continue;
-		uprobe_unregister(x->inode, x->up->offset, &x->consumer);
+		_stp_uprobe_unregister(&x->reg, &x->consumer);
 		iput(x->inode);
 		x->up = NULL;
 		x->inode = NULL;

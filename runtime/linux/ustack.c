@@ -256,6 +256,7 @@ static const struct _stp_ucfi *_stp_ucfi_at(unsigned long addr)
 /* A user frame while unwinding: where it executes, its stack and frame pointers. */
 struct _stp_uframe {
 	unsigned long ip, sp, bp;
+	unsigned long lr;	/* arm64: the link register of the first frame (its return address at entry) */
 };
 
 /*
@@ -279,9 +280,15 @@ static bool _stp_ustep(struct _stp_uframe *f, bool first)
 		    (row->bp_offset && !_stp_uread(cfa + (long)row->bp_offset, &bp)))
 			return false;
 	} else if (first && _stp_uat_entry(f->ip)) {
-		if (!_stp_uread(f->sp, &ret))
+		/* x86-64: the return address at [sp]; arm64: in the link register (linux/arch_*.h) */
+		if (!_stp_arch_uentry_ret(f->sp, f->lr, &ret))
 			return false;
-		cfa = f->sp + sizeof(long);
+		cfa = f->sp + _STP_UENTRY_CFA_OFFSET;
+		if (!_stp_uaddr_plausible(ret))
+			return false;
+		f->ip = ret;
+		f->sp = cfa;
+		return true;
 	} else {
 		if ((f->bp & (sizeof(long) - 1)) || f->bp < f->sp || !_stp_uread(f->bp, &bp) ||
 		    !_stp_uread(f->bp + sizeof(long), &ret))
@@ -329,7 +336,8 @@ static int _stp_ustack(struct _stp_context *c, struct pt_regs *regs)
 	}
 	f.ip = instruction_pointer(regs);
 	f.sp = user_stack_pointer(regs);
-	f.bp = regs->bp;
+	f.bp = _STP_UREG_FP(regs);
+	f.lr = _STP_UREG_LR(regs);
 	return _stp_ustack_from(c, &f);
 }
 

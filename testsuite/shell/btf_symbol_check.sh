@@ -5,18 +5,16 @@
 # BTF leaves out, is vouched for by its body and probed by its symbol,
 # entry and return, in a guest booting the generic kernel. A compiler's
 # clone (NAME.isra.0), which no debuginfo names, is left to the load.
-fail() { echo "FAIL: $*"; exit 1; }
+. "$SRCDIR/testsuite/shell/lib/kernels.sh"
 
+# the PREEMPT_RT and generic flavours of $RELEASE's kernel build, whatever else is installed
+release_series
 releases=
-for flavour in rt-amd64 amd64; do
-  for k in /boot/vmlinuz-*-$flavour; do
-    r=${k#/boot/vmlinuz-}
-    case $flavour:$r in amd64:*-cloud-amd64|amd64:*-rt-amd64) continue ;; esac
-    [ -f "$k" ] && [ -d "/lib/modules/$r/build" ] && [ ! -e "/usr/lib/debug/boot/System.map-$r" ] &&
-      releases="$releases $r" && generic=$r
-  done
+for r in "$series-rt-amd64" "$series-amd64"; do
+  need_kernels "$r"
+  [ ! -e "/usr/lib/debug/boot/System.map-$r" ] || fail "$r has a System.map (its -dbg package); this test needs a kernel without"
+  releases="$releases $r" && generic=$r
 done
-[ -n "$releases" ] || fail "no generic or RT kernel without a System.map installed"
 
 for r in $releases; do
   # p2 R WANT SCRIPT: stap -p2 on R exits WANT (0 or 1); its stderr in err

@@ -1,5 +1,6 @@
 # Tapset functions called with the wrong number of arguments, and guru-mode tapset
-# functions called without -g: each call is an error at its own line and column.
+# functions called without -g (task_ns_* too, as in SystemTap; ns_* are not): each call is an
+# error at its own line and column.
 fail() { echo "FAIL: $*"; exit 1; }
 
 cat >arity.stp <<'STP'
@@ -40,6 +41,8 @@ probe begin {
 	set_s32_arg(1, 0); set_u32_arg(1, 0); set_s64_arg(1, 0); set_u64_arg(1, 0)
 	set_user_string_arg(0, "x")
 	panic("no")
+	println(task_ns_pid(0), task_ns_tid(0), task_ns_uid(0))
+	println(task_ns_euid(0), task_ns_gid(0), task_ns_egid(0), ns_pid())
 }
 STP
 "$STAP" -p2 guru.stp >guru.out 2>guru.err && fail "guru functions were accepted without -g"
@@ -48,7 +51,8 @@ for f in set_kernel_int:2:2 set_user_string:3:2 set_kernel_string_n:4:2 udelay:5
 	 set_int_arg:9:2 set_uint_arg:9:21 set_long_arg:9:41 set_ulong_arg:9:61 \
 	 set_longlong_arg:10:2 set_ulonglong_arg:10:26 set_pointer_arg:10:51 \
 	 set_s32_arg:11:2 set_u32_arg:11:21 set_s64_arg:11:40 set_u64_arg:11:59 \
-	 set_user_string_arg:12:2 panic:13:2; do
+	 set_user_string_arg:12:2 panic:13:2 task_ns_pid:14:10 task_ns_tid:14:26 task_ns_uid:14:42 \
+	 task_ns_euid:15:10 task_ns_gid:15:27 task_ns_egid:15:43; do
 	name=${f%%:*} at=${f#*:}
 	echo "guru.stp:$at: error: function '$name' is marked /* guru */: calling it from a script needs guru mode (-g)"
 done >guru.want

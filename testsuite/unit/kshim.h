@@ -112,6 +112,9 @@ struct path {
 struct uprobe_consumer {
 	int unused;
 };
+struct _stp_uprobe_reg {	/* runtime/linux/compat.h's, which needs kernel headers */
+	int unused;
+};
 struct pt_regs;
 struct perf_event;
 

@@ -11,30 +11,45 @@ need_kernels() {
 	done
 }
 
-# flavour_releases: $releases is one installed release of each Debian
-# flavour, cloud, PREEMPT_RT and generic, each with its headers.
+# release_series: $series is $RELEASE (the kernel run-tests builds for) without its Debian
+# flavour: 6.1.0-56-cloud-amd64 -> 6.1.0-56. Tests that need several flavours take that one
+# kernel build's, so which other kernels are installed never changes what they test.
+release_series() {
+	[ -n "$RELEASE" ] || fail "no \$RELEASE: run the shell tests through testsuite/run-tests"
+	series=${RELEASE%-amd64}
+	series=${series%-cloud}
+	series=${series%-rt}
+}
+
+# flavour_releases: $releases is $RELEASE's kernel build in each Debian flavour, cloud,
+# PREEMPT_RT and generic, each with its headers (a missing one fails, saying what to install).
 flavour_releases() {
+	release_series
 	releases=
 	for flavour in cloud-amd64 rt-amd64 amd64; do
-		found=
-		for k in /boot/vmlinuz-*-$flavour; do
-			r=${k#/boot/vmlinuz-}
-			case $flavour:$r in amd64:*-cloud-amd64|amd64:*-rt-amd64) continue ;; esac
-			[ -f "$k" ] && [ -d "/lib/modules/$r/build" ] && found=$r
-		done
-		[ -n "$found" ] || fail "no $flavour kernel with headers installed (apt-get install linux-image-$flavour linux-headers-$flavour)"
-		releases="$releases $found"
+		r=$series-$flavour
+		[ -f "/boot/vmlinuz-$r" ] && [ -d "/lib/modules/$r/build" ] ||
+			fail "kernel $r and its headers are needed beside $RELEASE (apt-get install linux-image-$r linux-headers-$r)"
+		releases="$releases $r"
 	done
 }
 
-# ninep_release: $ninep is a kernel with the 9p modules and headers (Debian's
-# generic one), for a guest that mounts the host's userland.
+# has_9p R: kernel R has the 9p file system, as a module (compressed or not) or built in.
+has_9p() {
+	ls "/lib/modules/$1/kernel/fs/9p/" 2>/dev/null | grep -q '^9p\.ko' ||
+		grep -q '/9p\.ko$' "/lib/modules/$1/modules.builtin" 2>/dev/null
+}
+
+# ninep_release: $ninep is a kernel with 9p and headers, for a guest that mounts the host's
+# userland: $RELEASE itself when it has 9p, else the generic flavour of its kernel build.
 ninep_release() {
+	release_series
 	ninep=
-	for d in /lib/modules/*/kernel/fs/9p; do
-		r=${d#/lib/modules/}; r=${r%%/*}
+	for r in "$RELEASE" "$series-amd64"; do
 		case $r in *-rt-*) continue ;; esac
-		[ -d "/lib/modules/$r/build" ] && [ -f "/boot/vmlinuz-$r" ] && ninep=$r
+		if [ -z "$ninep" ] && has_9p "$r" && [ -d "/lib/modules/$r/build" ] && [ -f "/boot/vmlinuz-$r" ]; then
+			ninep=$r
+		fi
 	done
-	[ -n "$ninep" ] || fail "no kernel with 9p modules and headers: apt-get install linux-image-amd64 linux-headers-amd64"
+	[ -n "$ninep" ] || fail "no kernel with 9p and headers beside $RELEASE: apt-get install linux-image-$series-amd64 linux-headers-$series-amd64"
 }

@@ -1,0 +1,1 @@
+/* trace_recursion.h - fake: the file only has to exist */

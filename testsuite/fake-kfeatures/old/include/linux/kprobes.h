@@ -1,0 +1,4 @@
+/* kprobes.h - fake: as 5.10 declares it (the kretprobe is a field; 5.11 added get_kretprobe()) */
+struct kretprobe_instance {
+	struct kretprobe *rp;
+};

@@ -1,0 +1,32 @@
+# stap -a arm64 on this x86-64 host, without a guest: option errors, the arm64 kernel found
+# under its root (.ci/kernels, stap-prep -a arm64), pass 3's C where arm64 differs (the
+# syscall wrapper, a BTF parameter in x2), the register tapset's names, and an arm64 .ko.
+fail() { echo "FAIL: $*"; exit 1; }
+ROOT=${STAPC_ARCH_ROOT:-/var/lib/stapc/arm64/root}
+R=$(ls "$ROOT/lib/modules" 2>/dev/null | sort -V | tail -n 1)
+[ -n "$R" ] && [ -e "$ROOT/usr/src/linux-headers-$R/Makefile" ] ||
+	fail "no arm64 kernel and headers under $ROOT (run .ci/kernels or stap-prep -a arm64 --install)"
+
+st=0
+"$STAP" -a sparc -p1 -e 'probe begin {}' >out 2>err || st=$?
+[ $st = 2 ] && grep -qF "unknown architecture 'sparc' for -a (known: x86_64, arm64)" err ||
+	{ cat err; fail "-a sparc: status $st"; }
+
+# pass 3: arm64's syscall wrapper and argument registers; the x86 ones nowhere
+S='probe syscall.openat { println(argstr) } probe kernel.function("vfs_read") { println($count) }'
+"$STAP" -a arm64 -r "$R" -p3 -e "$S" >arm.c 2>err || { cat err; fail "-a arm64 -p3"; }
+grep -q '\.symbol = "__arm64_sys_openat"' arm.c || fail "no __arm64_sys_openat probe in the C"
+grep -q 'c->base.regs->regs\[2\]' arm.c || fail "vfs_read's \$count is not read from x2"
+! grep -q '__x64_sys\|regs->dx\|regs->di' arm.c || fail "x86 names in the arm64 C"
+# the same script for an arm64 tree given as -r DIR, without -a
+"$STAP" -r "$ROOT/usr/src/linux-headers-$R" -p3 -e "$S" >dir.c 2>err || { cat err; fail "-r DIR -p3"; }
+grep -q '__arm64_sys_openat' dir.c || fail "-r of an arm64 tree did not build for arm64"
+
+# the register tapset: arm64's names resolve, x86's are not arm64's functions' business
+"$STAP" -a arm64 -r "$R" -p2 -e 'probe kprobe.function("vfs_read") { println(register("x0") + u_register("w1") + int_arg(8)) }' \
+	>/dev/null 2>err || { cat err; fail "register functions on arm64"; }
+
+# pass 4: an AArch64 module
+"$STAP" -a arm64 -r "$R" -p4 -m arm_mod -e 'probe begin { exit() }' >out 2>err || { cat err; fail "-a arm64 -p4"; }
+readelf -h arm_mod.ko | grep -q 'Machine: *AArch64' || fail "arm_mod.ko is not an arm64 module"
+echo "arm64: options, pass-3 C, register names and an AArch64 module"
