@@ -67,6 +67,10 @@ static const struct kfeature kfeatures_table[] = {
 	{ "FTRACE_REGS", KF_HEADER, "include/linux/ftrace.h", "struct ftrace_regs {" },
 	/* get_kretprobe(ri) (5.11+); 5.10's kretprobe_instance holds the kretprobe in ri->rp: kprobes.h */
 	{ "GET_KRETPROBE", KF_HEADER, "include/linux/kprobes.h", "struct kretprobe *get_kretprobe(" },
+	/* kretprobe_find_ret_addr(), so an unwinder sees through the kretprobe trampoline (5.15+); 5.10's stops there: kprobes.h */
+	{ "KRETPROBE_FIND_RET_ADDR", KF_HEADER, "include/linux/kprobes.h", "unsigned long kretprobe_find_ret_addr(" },
+	/* modules carry their own BTF (5.11+: 6.1, 6.12); 5.10's have none, only vmlinux has BTF: the kernel's config */
+	{ "MODULE_BTF", KF_HEADER, "include/generated/autoconf.h", "#define CONFIG_DEBUG_INFO_BTF_MODULES 1" },
 	/* a bio names its block device, bi_bdev (5.12+); 5.10's names its disk and partition: blk_types.h */
 	{ "BIO_BI_BDEV", KF_HEADER, "include/linux/blk_types.h", "struct block_device *bi_bdev;" },
 	/* task_cpu() reads task_struct.cpu where the thread_info is in the task (5.10); 5.16+ keeps it in thread_info: sched.h */
