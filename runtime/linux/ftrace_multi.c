@@ -320,7 +320,7 @@ static int _stp_fentry_name_hit(void *data, const char *name, unsigned long addr
 	return 0;
 }
 
-/* The ftrace site of the function at addr: its start (after an endbr64) if ftrace patched it; else 0. */
+/* The ftrace site of the function at addr: its start (after an endbr64 or its seal) if ftrace patched it; else 0. */
 static unsigned long _stp_fentry_site_of(unsigned long addr)
 {
 	static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
@@ -329,7 +329,12 @@ static unsigned long _stp_fentry_site_of(unsigned long addr)
 
 	if (copy_from_kernel_nofault(&endbr, (void *)addr, sizeof(endbr)))
 		return 0;
-	if (endbr == 0xfa1e0ff3)	/* endbr64: the site follows it */
+	/*
+	 * endbr64, or what IBT's boot-time sealing left of it in a function
+	 * never called indirectly (6.12: osp nopl (%rax); later kernels: nopl
+	 * -42(%rax)): the site follows it
+	 */
+	if (endbr == 0xfa1e0ff3 || endbr == 0x001f0f66 || endbr == 0xd6401f0f)
 		addr += 4;
 	if (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)))
 		return 0;
