@@ -83,6 +83,9 @@ static const struct kfeature kfeatures_table[] = {
 	{ "HRTIMER_SETUP", KF_HEADER, "include/linux/hrtimer.h", "void hrtimer_setup(" },
 	/* uprobe_consumer's handler and ret_handler take a __u64 *data last (6.13+: 7.2); uprobes.h */
 	{ "UPROBE_HANDLER_DATA", KF_HEADER, "include/linux/uprobes.h", "struct pt_regs *regs, __u64 *data);" },
+	/* kallsyms_on_each_symbol's callback no longer gets the symbol's module (6.4+: 6.12; vmlinux only); kallsyms.h */
+	{ "KALLSYMS_EACH_NO_MODULE", KF_HEADER, "include/linux/kallsyms.h",
+	  "kallsyms_on_each_symbol(int (*fn)(void *, const char *, unsigned long)" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))

@@ -138,6 +138,44 @@ static inline struct kretprobe *_stp_get_kretprobe(struct kretprobe_instance *ri
 #endif
 }
 
+/* A walk over vmlinux's symbols: fn(data, name, address) for each (_stp_kallsyms_each). */
+struct _stp_kallsyms_walk {
+	int (*fn)(void *data, const char *name, unsigned long addr);	/* nonzero stops the walk */
+	void *data;							/* fn's first argument */
+};
+
+/*
+ * The callback kallsyms_on_each_symbol takes: 6.4+ (6.12) walks vmlinux
+ * only and passes no module; 5.10 and 6.1 pass each symbol's module, and
+ * only vmlinux's (NULL) are handed on.
+ */
+#ifdef STP_HAVE_KALLSYMS_EACH_NO_MODULE
+static inline int _stp_kallsyms_walk_one(void *w, const char *name, unsigned long addr)
+{
+	struct _stp_kallsyms_walk *k = w;
+
+	return k->fn(k->data, name, addr);
+}
+#else
+static inline int _stp_kallsyms_walk_one(void *w, const char *name, struct module *mod, unsigned long addr)
+{
+	struct _stp_kallsyms_walk *k = w;
+
+	return mod ? 0 : k->fn(k->data, name, addr);
+}
+#endif
+
+/* kallsyms_on_each_symbol, found at run time (modules cannot link against it) at each. */
+typedef int (*_stp_kallsyms_each_fn)(typeof(&_stp_kallsyms_walk_one) fn, void *data);
+
+/* Calls fn(data, name, addr) for each vmlinux symbol through kallsyms_on_each_symbol at each. */
+static inline int _stp_kallsyms_each(void *each, int (*fn)(void *, const char *, unsigned long), void *data)
+{
+	struct _stp_kallsyms_walk k = { .fn = fn, .data = data };
+
+	return ((_stp_kallsyms_each_fn)each)(_stp_kallsyms_walk_one, &k);
+}
+
 /*
  * What the page cache hands around: struct folio (5.16+), else struct page; both begin
  * with flags, lru, mapping and index, the fields the tapsets read.
