@@ -86,6 +86,8 @@ static const struct kfeature kfeatures_table[] = {
 	/* kallsyms_on_each_symbol's callback no longer gets the symbol's module (6.4+: 6.12; vmlinux only); kallsyms.h */
 	{ "KALLSYMS_EACH_NO_MODULE", KF_HEADER, "include/linux/kallsyms.h",
 	  "kallsyms_on_each_symbol(int (*fn)(void *, const char *, unsigned long)" },
+	/* a module's memory is mem[MOD_TEXT...], one region per kind (6.4+: 6.12); core_layout before; module.h */
+	{ "MODULE_MEMORY", KF_HEADER, "include/linux/module.h", "struct module_memory {" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))
