@@ -86,6 +86,8 @@ static const struct kfeature kfeatures_table[] = {
 	/* kallsyms_on_each_symbol's callback no longer gets the symbol's module (6.4+: 6.12; vmlinux only); kallsyms.h */
 	{ "KALLSYMS_EACH_NO_MODULE", KF_HEADER, "include/linux/kallsyms.h",
 	  "kallsyms_on_each_symbol(int (*fn)(void *, const char *, unsigned long)" },
+	/* a module's memory is mem[MOD_TEXT...], one region per kind (6.4+: 6.12); core_layout before; module.h */
+	{ "MODULE_MEMORY", KF_HEADER, "include/linux/module.h", "struct module_memory {" },
 	/* linux/hex.h (6.x+): hex_asc_hi, bin2hex; kernel.h includes it up to 6.12, 7.2's does not: the file */
 	{ "HEX_H", KF_FILE, "include/linux/hex.h", NULL },
 	/* strlcpy (5.10, 6.1; removed in 6.8: 6.12, 7.2 have strscpy only), which embedded C may call: string.h */

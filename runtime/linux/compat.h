@@ -22,6 +22,7 @@
 #include <linux/mm_types.h>
 #include <linux/kprobes.h>
 #include <linux/hrtimer.h>
+#include <linux/module.h>
 #include <linux/string.h>
 #ifdef STP_HAVE_HEX_H
 #include <linux/hex.h>	/* hex_asc_hi, bin2hex: kernel.h stopped including it in 7.x */
@@ -206,6 +207,21 @@ static inline int _stp_kallsyms_each(void *each, int (*fn)(void *, const char *,
 	struct _stp_kallsyms_walk k = { .fn = fn, .data = data };
 
 	return ((_stp_kallsyms_each_fn)each)(_stp_kallsyms_walk_one, &k);
+}
+
+/* The sizes of module m as loaded: its code, its read-only data (with ro_after_init) and its writable data. */
+static inline void _stp_module_sizes(const struct module *m, unsigned int *text, unsigned int *rodata,
+				     unsigned int *data)
+{
+#ifdef STP_HAVE_MODULE_MEMORY
+	*text = m->mem[MOD_TEXT].size;
+	*rodata = m->mem[MOD_RODATA].size + m->mem[MOD_RO_AFTER_INIT].size;
+	*data = m->mem[MOD_DATA].size;
+#else
+	*text = m->core_layout.text_size;
+	*rodata = m->core_layout.ro_after_init_size - m->core_layout.text_size;
+	*data = m->core_layout.size - m->core_layout.ro_after_init_size;
+#endif
 }
 
 /*

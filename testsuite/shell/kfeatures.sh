@@ -15,7 +15,7 @@ lacks old.h UPROBE_HANDLE; lacks old.h UPROBE_UNREGISTER_SYNC; lacks old.h TASK_
 lacks old.h PDE_DATA_LOWER; lacks old.h TRACE_RECURSION_H; lacks old.h BDEV_FLAGS_PARTNO; lacks old.h GET_FILE_RCU_SLOT
 lacks old.h FTRACE_REGS; lacks old.h GET_KRETPROBE; lacks old.h BIO_BI_BDEV; lacks old.h BLK_OPF_T
 have old.h TASK_STRUCT_CPU; lacks old.h FOLIO; have old.h RELAY_SUBBUF_START_PADDING
-lacks old.h KALLSYMS_EACH_NO_MODULE
+lacks old.h KALLSYMS_EACH_NO_MODULE; lacks old.h MODULE_MEMORY
 have old.h STRLCPY; have old.h DENTRY_D_U; have old.h TRACE_PUTS_SIZE; lacks old.h HEX_H
 grep -q "what kernel 5.10.0-fake offers" old.h || fail "the header does not name the tree's release"
 
@@ -26,7 +26,7 @@ lacks new.h NO_LLSEEK; lacks new.h UPROBE_REGISTER_REFCTR
 have new.h UPROBE_HANDLE; have new.h UPROBE_UNREGISTER_SYNC; have new.h TASK_STATE_UNDERSCORE
 have new.h PDE_DATA_LOWER; have new.h TRACE_RECURSION_H; have new.h BDEV_FLAGS_PARTNO; have new.h GET_FILE_RCU_SLOT
 have new.h FTRACE_REGS; have new.h GET_KRETPROBE; have new.h BIO_BI_BDEV; have new.h BLK_OPF_T
-lacks new.h TASK_STRUCT_CPU; have new.h FOLIO; have new.h KALLSYMS_EACH_NO_MODULE
+lacks new.h TASK_STRUCT_CPU; have new.h FOLIO; have new.h KALLSYMS_EACH_NO_MODULE; have new.h MODULE_MEMORY
 lacks new.h RELAY_SUBBUF_START_PADDING	# 7.2's relay.h
 lacks new.h STRLCPY; lacks new.h DENTRY_D_U; lacks new.h TRACE_PUTS_SIZE; have new.h HEX_H	# 7.2's
 
