@@ -87,6 +87,19 @@ static const struct kfeature kfeatures_table[] = {
 	{ "HRTIMER_SETUP", KF_HEADER, "include/linux/hrtimer.h", "void hrtimer_setup(" },
 	/* uprobe_consumer's handler and ret_handler take a __u64 *data last (6.13+: 7.2); uprobes.h */
 	{ "UPROBE_HANDLER_DATA", KF_HEADER, "include/linux/uprobes.h", "struct pt_regs *regs, __u64 *data);" },
+	/* kallsyms_on_each_symbol's callback no longer gets the symbol's module (6.4+: 6.12; vmlinux only); kallsyms.h */
+	{ "KALLSYMS_EACH_NO_MODULE", KF_HEADER, "include/linux/kallsyms.h",
+	  "kallsyms_on_each_symbol(int (*fn)(void *, const char *, unsigned long)" },
+	/* a module's memory is mem[MOD_TEXT...], one region per kind (6.4+: 6.12); core_layout before; module.h */
+	{ "MODULE_MEMORY", KF_HEADER, "include/linux/module.h", "struct module_memory {" },
+	/* linux/hex.h (6.x+): hex_asc_hi, bin2hex; kernel.h includes it up to 6.12, 7.2's does not: the file */
+	{ "HEX_H", KF_FILE, "include/linux/hex.h", NULL },
+	/* strlcpy (5.10, 6.1; removed in 6.8: 6.12, 7.2 have strscpy only), which embedded C may call: string.h */
+	{ "STRLCPY", KF_HEADER, "include/linux/string.h", "size_t strlcpy(" },
+	/* a dentry's inode-alias node is in the union d_u (5.10 .. 6.12); 7.2's union is anonymous: dcache.h */
+	{ "DENTRY_D_U", KF_HEADER, "include/linux/dcache.h", "} d_u;" },
+	/* __trace_puts takes the string's size too (5.10 .. 6.12, in kernel.h); 7.2's (trace_printk.h) does not */
+	{ "TRACE_PUTS_SIZE", KF_HEADER, "include/linux/kernel.h", "int __trace_puts(unsigned long ip, const char *str, int size);" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))

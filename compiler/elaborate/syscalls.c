@@ -4,8 +4,8 @@
  *
  * What the target (-r) kernel says, from its headers tree (which pass 4 needs anyway, and
  * which exists for every Debian kernel, with DWARF or with BTF only):
- *  - arch/x86/include/generated/asm/syscalls_64.h: __SYSCALL(NR, sys_FUNC) (before 5.11:
- *    __SYSCALL_COMMON and __SYSCALL_64), the number of each x86-64 system call and the
+ *  - arch/x86/include/generated/asm/syscalls_64.h: __SYSCALL(NR, sys_FUNC) (6.11+: exit and
+ *    exit_group are __SYSCALL_NORETURN; before 5.11: __SYSCALL_COMMON and __SYSCALL_64), the number of each x86-64 system call and the
  *    function behind it (sys_ni_syscall: not built);
  *  - arch/x86/include/generated/uapi/asm/unistd_64.h: __NR_NAME NR, the user-space names;
  *  - include/linux/syscalls.h and arch/x86/include/asm/syscalls.h: the sys_FUNC prototypes,
@@ -105,8 +105,13 @@ const char *syscalls_wrapper_prefix(const struct session *s)
 const char *syscalls_source_tree(const char *build)
 {
 	char *mk = tapset_read_file(ast_printf("%s/Makefile", build));
-	const char *p = mk ? strstr(mk, "include ") : NULL;
-	if (p && p == mk) {
+	/* its "include SRC/Makefile" line: the first, or after KBUILD_OUTPUT=... (Debian's 7.x) */
+	const char *p = mk;
+	while (p && strncmp(p, "include ", 8)) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (p) {
 		p += 8;
 		const char *end = strstr(p, "/Makefile");
 		if (end && !memchr(p, '\n', (size_t)(end - p)))
@@ -496,13 +501,14 @@ static void add_derived(struct syscalls_state *st)
 }
 
 /*
- * One row of syscalls_64.h: __SYSCALL(NR, FUNC) since 5.11; __SYSCALL_COMMON(NR, FUNC) and
- * __SYSCALL_64(NR, FUNC) before (5.10), whose __SYSCALL_X32 rows are x32's, not x86-64's.
+ * One row of syscalls_64.h: __SYSCALL(NR, FUNC) since 5.11, and __SYSCALL_NORETURN(NR, FUNC)
+ * for exit and exit_group since 6.11; __SYSCALL_COMMON(NR, FUNC) and __SYSCALL_64(NR, FUNC)
+ * before (5.10), whose __SYSCALL_X32 rows are x32's, not x86-64's.
  */
 static bool table_row(const char *p, int *nr, char func[128])
 {
-	static const char *const forms[] = {"__SYSCALL(%d, %127[a-z0-9_])", "__SYSCALL_COMMON(%d, %127[a-z0-9_])",
-	                                    "__SYSCALL_64(%d, %127[a-z0-9_])"};
+	static const char *const forms[] = {"__SYSCALL(%d, %127[a-z0-9_])", "__SYSCALL_NORETURN(%d, %127[a-z0-9_])",
+	                                    "__SYSCALL_COMMON(%d, %127[a-z0-9_])", "__SYSCALL_64(%d, %127[a-z0-9_])"};
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
 		if (sscanf(p, forms[i], nr, func) == 2)
 			return true;

@@ -632,8 +632,8 @@ static void similar_by_file(struct debuginfo *di, const struct request *rq, cons
 /*
  * A function name the target does not have (suggest.h): what it has
  * instead, as notes (of const char *); returns the one --adapt may use
- * (the x86-64 entry of a system call, else the only prefixed name), or
- * NULL. A function of similar name is another function, so --adapt never
+ * (the x86-64 entry of a system call, else the only prefixed name, else
+ * the NAME_noprof an allocator became), or NULL. A function of similar name is another function, so --adapt never
  * takes one: the note lists them for the user to choose.
  */
 static const char *function_instead(struct session *s, const struct request *rq, struct debuginfo *di, bool kernel,
@@ -666,6 +666,14 @@ static const char *function_instead(struct session *s, const struct request *rq,
 		if (prefixed.n && !strncmp(prefixed.items[0], x64, strlen(syscalls_wrapper_prefix(s))))
 			return prefixed.items[0]; /* what sys_NAME was for a 64-bit caller */
 		return prefixed.n == 1 ? prefixed.items[0] : NULL;
+	}
+	/* 6.10's allocation profiling: kmem_cache_alloc and its kin became macros over NAME_noprof */
+	const char *noprof = ast_join(name, "", "_noprof");
+	struct vec renamed = {0};
+	dbg_functions(di, noprof, NULL, false, &renamed);
+	if (kernel && renamed.n) {
+		vec_push(notes, ast_printf("the kernel has it as %s (with allocation profiling, %s is a macro)", noprof, name));
+		return noprof;
 	}
 	suggest_similar(di, name, NULL, &similar);
 	if (di->source != DBG_SOURCE_DWARF) {
@@ -721,7 +729,7 @@ static bool missing_function(struct session *s, struct request *rq, const char *
 		diag_note(arg->loc, "nor can its symbol table say: %s has no System.map (install linux-image-%s-dbg for "
 			  "it)", s->release, s->release);
 	if (notes.n && s->adapt)
-		diag_note(arg->loc, "--adapt takes only one prefixed name of the same function, never a similar name");
+		diag_note(arg->loc, "--adapt takes only one prefixed or _noprof name of the same function, never a similar name");
 	return false;
 }
 

@@ -22,6 +22,39 @@
 #include <linux/mm_types.h>
 #include <linux/kprobes.h>
 #include <linux/hrtimer.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#ifdef STP_HAVE_HEX_H
+#include <linux/hex.h>	/* hex_asc_hi, bin2hex: kernel.h stopped including it in 7.x */
+#endif
+
+/*
+ * strlcpy for embedded C that calls it (scripts written for older kernels): the
+ * kernel's up to 6.7, else this one over strscpy (same result: the length of src).
+ */
+#ifndef STP_HAVE_STRLCPY
+static inline size_t _stp_compat_strlcpy(char *dst, const char *src, size_t size)
+{
+	if (size)
+		strscpy(dst, src, size);
+	return strlen(src);
+}
+#define strlcpy _stp_compat_strlcpy
+#endif
+
+/* The member of struct dentry that links it into its inode's alias list (container_of's path). */
+#ifdef STP_HAVE_DENTRY_D_U
+#define _STP_DENTRY_ALIAS d_u.d_alias
+#else
+#define _STP_DENTRY_ALIAS d_alias
+#endif
+
+/* __trace_puts of a string of len bytes: 7.2 takes no length. */
+#ifdef STP_HAVE_TRACE_PUTS_SIZE
+#define _stp_trace_puts(ip, str, len) __trace_puts((ip), (str), (len))
+#else
+#define _stp_trace_puts(ip, str, len) __trace_puts((ip), (str))
+#endif
 
 /* The .llseek of a file that cannot seek: no_llseek where the kernel has it, NULL (the same since 6.12) where not. */
 #ifdef STP_HAVE_NO_LLSEEK
@@ -135,6 +168,59 @@ static inline struct kretprobe *_stp_get_kretprobe(struct kretprobe_instance *ri
 	return get_kretprobe(ri);
 #else
 	return ri->rp;
+#endif
+}
+
+/* A walk over vmlinux's symbols: fn(data, name, address) for each (_stp_kallsyms_each). */
+struct _stp_kallsyms_walk {
+	int (*fn)(void *data, const char *name, unsigned long addr);	/* nonzero stops the walk */
+	void *data;							/* fn's first argument */
+};
+
+/*
+ * The callback kallsyms_on_each_symbol takes: 6.4+ (6.12) walks vmlinux
+ * only and passes no module; 5.10 and 6.1 pass each symbol's module, and
+ * only vmlinux's (NULL) are handed on.
+ */
+#ifdef STP_HAVE_KALLSYMS_EACH_NO_MODULE
+static inline int _stp_kallsyms_walk_one(void *w, const char *name, unsigned long addr)
+{
+	struct _stp_kallsyms_walk *k = w;
+
+	return k->fn(k->data, name, addr);
+}
+#else
+static inline int _stp_kallsyms_walk_one(void *w, const char *name, struct module *mod, unsigned long addr)
+{
+	struct _stp_kallsyms_walk *k = w;
+
+	return mod ? 0 : k->fn(k->data, name, addr);
+}
+#endif
+
+/* kallsyms_on_each_symbol, found at run time (modules cannot link against it) at each. */
+typedef int (*_stp_kallsyms_each_fn)(typeof(&_stp_kallsyms_walk_one) fn, void *data);
+
+/* Calls fn(data, name, addr) for each vmlinux symbol through kallsyms_on_each_symbol at each. */
+static inline int _stp_kallsyms_each(void *each, int (*fn)(void *, const char *, unsigned long), void *data)
+{
+	struct _stp_kallsyms_walk k = { .fn = fn, .data = data };
+
+	return ((_stp_kallsyms_each_fn)each)(_stp_kallsyms_walk_one, &k);
+}
+
+/* The sizes of module m as loaded: its code, its read-only data (with ro_after_init) and its writable data. */
+static inline void _stp_module_sizes(const struct module *m, unsigned int *text, unsigned int *rodata,
+				     unsigned int *data)
+{
+#ifdef STP_HAVE_MODULE_MEMORY
+	*text = m->mem[MOD_TEXT].size;
+	*rodata = m->mem[MOD_RODATA].size + m->mem[MOD_RO_AFTER_INIT].size;
+	*data = m->mem[MOD_DATA].size;
+#else
+	*text = m->core_layout.text_size;
+	*rodata = m->core_layout.ro_after_init_size - m->core_layout.text_size;
+	*data = m->core_layout.size - m->core_layout.ro_after_init_size;
 #endif
 }
 

@@ -292,8 +292,6 @@ static atomic_long_t _stp_fentry_missed;	/* hits dropped by ftrace's recursion g
 #ifdef STP_FENTRY_BY_NAME
 #include <linux/jhash.h>
 
-typedef int (*_stp_each_symbol_fn)(int (*fn)(void *, const char *, struct module *, unsigned long), void *data);
-
 /* The rows by name while the symbols are read: open addressing, index + 1 per slot. */
 struct _stp_fentry_names {
 	u32 *slots;
@@ -306,14 +304,12 @@ static u32 _stp_fentry_name_slot(const struct _stp_fentry_names *t, const char *
 	return jhash(name, strlen(name), 0) & t->mask;
 }
 
-/* For each kernel symbol: the first address of a row's name (kprobes take the same one). */
-static int _stp_fentry_name_hit(void *data, const char *name, struct module *mod, unsigned long addr)
+/* For each vmlinux symbol: the first address of a row's name (kprobes take the same one). */
+static int _stp_fentry_name_hit(void *data, const char *name, unsigned long addr)
 {
 	struct _stp_fentry_names *t = data;
 	u32 slot, idx;
 
-	if (mod)
-		return 0;
 	for (slot = _stp_fentry_name_slot(t, name); (idx = t->slots[slot]) != 0; slot = (slot + 1) & t->mask) {
 		if (strcmp(_stp_fentries[idx - 1].symbol, name))
 			continue;
@@ -324,7 +320,7 @@ static int _stp_fentry_name_hit(void *data, const char *name, struct module *mod
 	return 0;
 }
 
-/* The ftrace site of the function at addr: its start (after an endbr64) if ftrace patched it; else 0. */
+/* The ftrace site of the function at addr: its start (after an endbr64 or its seal) if ftrace patched it; else 0. */
 static unsigned long _stp_fentry_site_of(unsigned long addr)
 {
 	static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
@@ -333,7 +329,12 @@ static unsigned long _stp_fentry_site_of(unsigned long addr)
 
 	if (copy_from_kernel_nofault(&endbr, (void *)addr, sizeof(endbr)))
 		return 0;
-	if (endbr == 0xfa1e0ff3)	/* endbr64: the site follows it */
+	/*
+	 * endbr64, or what IBT's boot-time sealing left of it in a function
+	 * never called indirectly (6.12: osp nopl (%rax); later kernels: nopl
+	 * -42(%rax)): the site follows it
+	 */
+	if (endbr == 0xfa1e0ff3 || endbr == 0x001f0f66 || endbr == 0xd6401f0f)
 		addr += 4;
 	if (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)))
 		return 0;
@@ -341,7 +342,7 @@ static unsigned long _stp_fentry_site_of(unsigned long addr)
 }
 
 /* kallsyms_on_each_symbol, which modules cannot link against: its address from a kprobe never armed. */
-static _stp_each_symbol_fn _stp_fentry_each_symbol(void)
+static void *_stp_fentry_each_symbol(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_on_each_symbol", .flags = KPROBE_FLAG_DISABLED };
 	void *addr;
@@ -350,7 +351,7 @@ static _stp_each_symbol_fn _stp_fentry_each_symbol(void)
 		return NULL;
 	addr = kp.addr;
 	unregister_kprobe(&kp);
-	return (_stp_each_symbol_fn)addr;
+	return addr;
 }
 
 /*
@@ -362,7 +363,7 @@ static int _stp_fentry_resolve(void)
 	size_t n = ARRAY_SIZE(_stp_fentries), i;
 	u32 mask = (1U << STP_FENTRY_HASH_BITS) - 1, slot;
 	struct _stp_fentry_names t;
-	_stp_each_symbol_fn each = _stp_fentry_each_symbol();
+	void *each = _stp_fentry_each_symbol();
 	u32 bits = 4;
 
 	while ((1UL << bits) < 2 * n)
@@ -380,7 +381,7 @@ static int _stp_fentry_resolve(void)
 	}
 	_stp_fentry_resolved = each != NULL;
 	if (each)
-		each(_stp_fentry_name_hit, &t);
+		_stp_kallsyms_each(each, _stp_fentry_name_hit, &t);
 	else
 		_stp_warn("cannot read the kernel's symbols (kallsyms_on_each_symbol): %zu functions get a kprobe each", n);
 	memset(_stp_fentry_hash, 0, sizeof(_stp_fentry_hash));
