@@ -648,7 +648,7 @@ static const char stapvm_init2_script[] =
 	"done\n"
 	"exec 3>&-\n"
 	"{\n"
-	"  stapvm-kcheck | sed 's/^/KLOG /'\n"
+	"  /stapvm/bin/stapvm-kcheck | sed 's/^/KLOG /'\n"
 	"  echo \"STATUS $status\"\n"
 	"} >/dev/ttyS3\n"
 	"echo o >/proc/sysrq-trigger\n"

@@ -67,6 +67,10 @@ static const struct kfeature kfeatures_table[] = {
 	{ "FTRACE_REGS", KF_HEADER, "include/linux/ftrace.h", "struct ftrace_regs {" },
 	/* get_kretprobe(ri) (5.11+); 5.10's kretprobe_instance holds the kretprobe in ri->rp: kprobes.h */
 	{ "GET_KRETPROBE", KF_HEADER, "include/linux/kprobes.h", "struct kretprobe *get_kretprobe(" },
+	/* kretprobe_find_ret_addr(), so an unwinder sees through the kretprobe trampoline (5.15+); 5.10's stops there: kprobes.h */
+	{ "KRETPROBE_FIND_RET_ADDR", KF_HEADER, "include/linux/kprobes.h", "unsigned long kretprobe_find_ret_addr(" },
+	/* modules carry their own BTF (5.11+: 6.1, 6.12); 5.10's have none, only vmlinux has BTF: the kernel's config */
+	{ "MODULE_BTF", KF_HEADER, "include/generated/autoconf.h", "#define CONFIG_DEBUG_INFO_BTF_MODULES 1" },
 	/* a bio names its block device, bi_bdev (5.12+); 5.10's names its disk and partition: blk_types.h */
 	{ "BIO_BI_BDEV", KF_HEADER, "include/linux/blk_types.h", "struct block_device *bi_bdev;" },
 	/* task_cpu() reads task_struct.cpu where the thread_info is in the task (5.10); 5.16+ keeps it in thread_info: sched.h */
@@ -88,6 +92,14 @@ static const struct kfeature kfeatures_table[] = {
 	  "kallsyms_on_each_symbol(int (*fn)(void *, const char *, unsigned long)" },
 	/* a module's memory is mem[MOD_TEXT...], one region per kind (6.4+: 6.12); core_layout before; module.h */
 	{ "MODULE_MEMORY", KF_HEADER, "include/linux/module.h", "struct module_memory {" },
+	/* linux/hex.h (6.x+): hex_asc_hi, bin2hex; kernel.h includes it up to 6.12, 7.2's does not: the file */
+	{ "HEX_H", KF_FILE, "include/linux/hex.h", NULL },
+	/* strlcpy (5.10, 6.1; removed in 6.8: 6.12, 7.2 have strscpy only), which embedded C may call: string.h */
+	{ "STRLCPY", KF_HEADER, "include/linux/string.h", "size_t strlcpy(" },
+	/* a dentry's inode-alias node is in the union d_u (5.10 .. 6.12); 7.2's union is anonymous: dcache.h */
+	{ "DENTRY_D_U", KF_HEADER, "include/linux/dcache.h", "} d_u;" },
+	/* __trace_puts takes the string's size too (5.10 .. 6.12, in kernel.h); 7.2's (trace_printk.h) does not */
+	{ "TRACE_PUTS_SIZE", KF_HEADER, "include/linux/kernel.h", "int __trace_puts(unsigned long ip, const char *str, int size);" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))

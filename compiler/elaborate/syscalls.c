@@ -105,8 +105,13 @@ const char *syscalls_wrapper_prefix(const struct session *s)
 const char *syscalls_source_tree(const char *build)
 {
 	char *mk = tapset_read_file(ast_printf("%s/Makefile", build));
-	const char *p = mk ? strstr(mk, "include ") : NULL;
-	if (p && p == mk) {
+	/* its "include SRC/Makefile" line: the first, or after KBUILD_OUTPUT=... (Debian's 7.x) */
+	const char *p = mk;
+	while (p && strncmp(p, "include ", 8)) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (p) {
 		p += 8;
 		const char *end = strstr(p, "/Makefile");
 		if (end && !memchr(p, '\n', (size_t)(end - p)))

@@ -23,6 +23,38 @@
 #include <linux/kprobes.h>
 #include <linux/hrtimer.h>
 #include <linux/module.h>
+#include <linux/string.h>
+#ifdef STP_HAVE_HEX_H
+#include <linux/hex.h>	/* hex_asc_hi, bin2hex: kernel.h stopped including it in 7.x */
+#endif
+
+/*
+ * strlcpy for embedded C that calls it (scripts written for older kernels): the
+ * kernel's up to 6.7, else this one over strscpy (same result: the length of src).
+ */
+#ifndef STP_HAVE_STRLCPY
+static inline size_t _stp_compat_strlcpy(char *dst, const char *src, size_t size)
+{
+	if (size)
+		strscpy(dst, src, size);
+	return strlen(src);
+}
+#define strlcpy _stp_compat_strlcpy
+#endif
+
+/* The member of struct dentry that links it into its inode's alias list (container_of's path). */
+#ifdef STP_HAVE_DENTRY_D_U
+#define _STP_DENTRY_ALIAS d_u.d_alias
+#else
+#define _STP_DENTRY_ALIAS d_alias
+#endif
+
+/* __trace_puts of a string of len bytes: 7.2 takes no length. */
+#ifdef STP_HAVE_TRACE_PUTS_SIZE
+#define _stp_trace_puts(ip, str, len) __trace_puts((ip), (str), (len))
+#else
+#define _stp_trace_puts(ip, str, len) __trace_puts((ip), (str))
+#endif
 
 /* The .llseek of a file that cannot seek: no_llseek where the kernel has it, NULL (the same since 6.12) where not. */
 #ifdef STP_HAVE_NO_LLSEEK

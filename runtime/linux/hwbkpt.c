@@ -89,8 +89,9 @@ static int _stp_hwbkpt_register(void)
 		attr.bp_len = p->length;	/* HW_BREAKPOINT_LEN_N is N */
 		attr.bp_type = p->rw ? HW_BREAKPOINT_RW : HW_BREAKPOINT_W;
 		events = register_wide_hw_breakpoint(&attr, _stp_hwbkpt_hit, p);
-		if (IS_ERR(events)) {
-			int rc = PTR_ERR(events);
+		/* an error pointer in the __percpu address space (gcc 16, 7.2): tested as a number */
+		if (IS_ERR_VALUE((__force unsigned long)events)) {
+			int rc = (int)(__force long)events;
 
 			_stp_session_error("probe %s at %s: cannot set a hardware watchpoint at 0x%lx (%d%s)",
 					   p->probe->pp, p->probe->location, addr, rc,

@@ -10,10 +10,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v afl-fuzz >/dev/null || fail "afl-fuzz not installed (apt-get install afl++; see .ci/setup)"
 command -v afl-clang-fast >/dev/null || fail "afl-clang-fast not installed (apt-get install afl++)"
 [ -f "/boot/vmlinuz-$RELEASE" ] || fail "no /boot/vmlinuz-$RELEASE to read BTF from"
-fuzz_build="$BUILD/fuzz"
-CC=afl-clang-fast cmake -S "$SRCDIR" -B "$fuzz_build" -DSTAPC_FUZZ=ON -DSTAPC_SANITIZE=ON \
-	> build.log 2>&1 || { tail -20 build.log; fail "cmake"; }
-cmake --build "$fuzz_build" --target stap-fuzz-kernel -j"$(nproc)" >> build.log 2>&1 || { tail -20 build.log; fail "build"; }
+. "$SRCDIR/testsuite/shell/lib/fuzz_build.sh"
+fuzz_build_targets
 
 # every seed first, as the fuzzer runs it: none may crash
 export STAP_FUZZ_RELEASE="$RELEASE"

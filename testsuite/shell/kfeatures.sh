@@ -14,8 +14,9 @@ have old.h NO_LLSEEK; have old.h UPROBE_REGISTER_REFCTR
 lacks old.h UPROBE_HANDLE; lacks old.h UPROBE_UNREGISTER_SYNC; lacks old.h TASK_STATE_UNDERSCORE
 lacks old.h PDE_DATA_LOWER; lacks old.h TRACE_RECURSION_H; lacks old.h BDEV_FLAGS_PARTNO; lacks old.h GET_FILE_RCU_SLOT
 lacks old.h FTRACE_REGS; lacks old.h GET_KRETPROBE; lacks old.h BIO_BI_BDEV; lacks old.h BLK_OPF_T
-have old.h TASK_STRUCT_CPU; lacks old.h FOLIO; have old.h RELAY_SUBBUF_START_PADDING
+have old.h TASK_STRUCT_CPU; lacks old.h FOLIO; lacks old.h KRETPROBE_FIND_RET_ADDR; lacks old.h MODULE_BTF; have old.h RELAY_SUBBUF_START_PADDING
 lacks old.h KALLSYMS_EACH_NO_MODULE; lacks old.h MODULE_MEMORY
+have old.h STRLCPY; have old.h DENTRY_D_U; have old.h TRACE_PUTS_SIZE; lacks old.h HEX_H
 grep -q "what kernel 5.10.0-fake offers" old.h || fail "the header does not name the tree's release"
 
 # A 6.12-shaped Debian split: headers only in the -common tree the build Makefile includes;
@@ -25,8 +26,10 @@ lacks new.h NO_LLSEEK; lacks new.h UPROBE_REGISTER_REFCTR
 have new.h UPROBE_HANDLE; have new.h UPROBE_UNREGISTER_SYNC; have new.h TASK_STATE_UNDERSCORE
 have new.h PDE_DATA_LOWER; have new.h TRACE_RECURSION_H; have new.h BDEV_FLAGS_PARTNO; have new.h GET_FILE_RCU_SLOT
 have new.h FTRACE_REGS; have new.h GET_KRETPROBE; have new.h BIO_BI_BDEV; have new.h BLK_OPF_T
-lacks new.h TASK_STRUCT_CPU; have new.h FOLIO; have new.h KALLSYMS_EACH_NO_MODULE; have new.h MODULE_MEMORY
+lacks new.h TASK_STRUCT_CPU; have new.h FOLIO; have new.h KRETPROBE_FIND_RET_ADDR; have new.h MODULE_BTF
+have new.h KALLSYMS_EACH_NO_MODULE; have new.h MODULE_MEMORY
 lacks new.h RELAY_SUBBUF_START_PADDING	# 7.2's relay.h
+lacks new.h STRLCPY; lacks new.h DENTRY_D_U; lacks new.h TRACE_PUTS_SIZE; have new.h HEX_H	# 7.2's
 
 # Cached: one entry per tree, read back the second time.
 [ "$(ls "$STAPC_CACHE_DIR/kfeatures" | grep -c '\.h$')" = 2 ] || fail "expected 2 cached feature headers"
@@ -75,6 +78,16 @@ if [ -e "$source/include/linux/trace_recursion.h" ] || [ -e "$build/include/linu
 	have real.h TRACE_RECURSION_H
 else
 	lacks real.h TRACE_RECURSION_H
+fi
+if cat "$build/include/linux/kprobes.h" "$source/include/linux/kprobes.h" 2>/dev/null | grep -q 'unsigned long kretprobe_find_ret_addr('; then
+	have real.h KRETPROBE_FIND_RET_ADDR
+else
+	lacks real.h KRETPROBE_FIND_RET_ADDR
+fi
+if grep -qx '#define CONFIG_DEBUG_INFO_BTF_MODULES 1' "$build/include/generated/autoconf.h"; then
+	have real.h MODULE_BTF
+else
+	lacks real.h MODULE_BTF
 fi
 if cat "$build/include/linux/relay.h" "$source/include/linux/relay.h" 2>/dev/null | grep -q 'size_t prev_padding)'; then
 	have real.h RELAY_SUBBUF_START_PADDING
