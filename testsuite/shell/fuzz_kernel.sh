@@ -33,13 +33,5 @@ afl-fuzz -E "$executions" -i in -o out -m none -t 10000 -- "$fuzz_build/bin/stap
 grep -E '^(execs_done|corpus_count|saved_crashes|saved_hangs)' out/default/fuzzer_stats
 done_execs=$(sed -n 's/^execs_done *: *//p' out/default/fuzzer_stats)
 [ "$done_execs" -ge "$executions" ] || fail "only $done_execs of $executions executions ran"
-for kind in crashes hangs; do
-	for found in out/default/$kind/id:*; do
-		[ -e "$found" ] || continue
-		echo "--- $found:"
-		od -c "$found" | head -20
-		"$fuzz_build/bin/stap-fuzz-kernel" "$found" 2>&1 | tail -20
-		fail "the fuzzer found $kind (copy the input to testsuite/fuzz/kernel-corpus/ once fixed)"
-	done
-done
+fuzz_findings stap-fuzz-kernel testsuite/fuzz/kernel-corpus/
 echo "ok: $done_execs executions against $RELEASE's types, no crash, no hang"

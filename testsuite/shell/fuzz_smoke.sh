@@ -20,13 +20,5 @@ status=0
 afl-fuzz -V 30 -i in -o out -m none -t 5000 -- "$fuzz_build/bin/stap-fuzz" @@ > afl.log 2>&1 || status=$?
 [ -f out/default/fuzzer_stats ] || { tail -30 afl.log; fail "afl-fuzz did not start (status $status)"; }
 grep -E '^(execs_done|corpus_count|saved_crashes|saved_hangs)' out/default/fuzzer_stats
-for kind in crashes hangs; do
-	for found in out/default/$kind/id:*; do
-		[ -e "$found" ] || continue
-		echo "--- $found:"
-		od -c "$found" | head -20
-		"$fuzz_build/bin/stap-fuzz" "$found" 2>&1 | tail -20
-		fail "the fuzzer found $kind (copy the input to testsuite/fuzz/regressions/ once fixed)"
-	done
-done
+fuzz_findings stap-fuzz testsuite/fuzz/regressions/
 echo "ok: no crash, no hang"

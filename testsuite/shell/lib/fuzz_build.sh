@@ -10,3 +10,17 @@ fuzz_build_targets() {
 		cmake --build "$2" --target stap-fuzz stap-fuzz-kernel -j"$(nproc)" >>build.log 2>&1' \
 		sh "$SRCDIR" "$fuzz_build" || { tail -20 build.log; fail "building the fuzz targets in $fuzz_build"; }
 }
+
+# fuzz_findings TARGET DIR: fail, showing each input, if afl-fuzz's ./out holds a crash or a hang
+# of TARGET (a fuzz target in $fuzz_build/bin); DIR is where its input goes once fixed.
+fuzz_findings() {
+	for kind in crashes hangs; do
+		for found in out/default/$kind/id:*; do
+			[ -e "$found" ] || continue
+			echo "--- $found:"
+			od -c "$found" | head -20
+			"$fuzz_build/bin/$1" "$found" 2>&1 | tail -20
+			fail "the fuzzer found $kind (copy the input to $2 once fixed)"
+		done
+	done
+}
