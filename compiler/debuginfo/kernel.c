@@ -564,12 +564,9 @@ const char *kernel_symbol_missing(struct session *s, const char *name)
 
 bool kernel_data_symbol_known(struct session *s, const char *name)
 {
-	const char *candidates[] = {
-		is_build_tree(s) ? ast_printf("%s/System.map", s->kernel_build) : NULL,
-		ast_printf("%s/usr/lib/debug/boot/System.map-%s", kroot(s), s->release),
-		ast_printf("%s/boot/System.map-%s", kroot(s), s->release),
-	};
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+	const char *candidates[SYSTEM_MAPS];
+	system_maps(s, candidates);
+	for (size_t i = 0; i < SYSTEM_MAPS; i++) {
 		FILE *f = candidates[i] ? fopen(candidates[i], "r") : NULL;
 		char line[512], type, sym[400];
 		unsigned long long addr;
