@@ -35,6 +35,8 @@
 #ifndef STP_RUNTIME_API_H
 #define STP_RUNTIME_API_H
 
+#include "transport_msgs.h"	/* STP_MSG_TEXT_MAX, the size of an error's call chain */
+
 /* ------------------------------------------------------------------ */
 /* Limits (runtime.h defines the defaults with #ifndef).               */
 /*   MAXACTION      statements one probe hit may execute (1000)        */
@@ -103,7 +105,7 @@ struct _stp_context {
 	const unsigned long *probe_args; /* tracepoints: the arguments, in order, else NULL */
 	void *hit_data;                /* procfs: the file's text (struct _stp_strbuf *); uprobes: the struct _stp_uprobe (set only there) */
 	char error_buf[MAXSTRINGLEN];  /* storage for formatted last_error text */
-	char chain_buf[256];           /* the call chain of the error being reported: up to STP_MSG_TEXT_MAX (module_main.c) */
+	char chain_buf[STP_MSG_TEXT_MAX]; /* the call chain of the error being reported: up to STP_MSG_TEXT_MAX (module_main.c) */
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */

@@ -109,8 +109,12 @@
 /* stapio's exit status after SIGQUIT detached it from a running session: staprun leaves the module loaded. */
 #define STP_STAPIO_EXIT_DETACHED 4
 
-/* Largest text payload of a WARNING or ERROR message, in bytes. */
-#define STP_MSG_TEXT_MAX 256
+/*
+ * Largest text payload of a WARNING or ERROR message, in bytes: room for an
+ * error, the statement it was near and a few call sites with the absolute
+ * paths of installed tapset files.
+ */
+#define STP_MSG_TEXT_MAX 480
 
 /* Largest whole message (header plus payload) in either direction. */
 #define STP_MSG_MAX 512
