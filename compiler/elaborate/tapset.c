@@ -193,6 +193,72 @@ static void note_name(struct strmap *m, const char *name, struct tapset_file *tf
 		vec_push(v, tf);
 }
 
+/* Past a string literal at sc->p (its opening quote). */
+static void skip_string(struct scan *sc)
+{
+	for (sc->p++; *sc->p && *sc->p != '"'; sc->p++)
+		if (*sc->p == '\\' && sc->p[1])
+			sc->p++;
+	if (*sc->p)
+		sc->p++;
+}
+
+/*
+ * An alias's right-hand side (its points, which may use macros such as
+ * @stapc_bindir): skipped up to the '{' of its body, so that a macro there
+ * does not make the file eager. Parentheses (arguments, an if condition)
+ * and strings are skipped whole.
+ */
+static void skip_to_body(struct scan *sc)
+{
+	int depth = 0;
+	while (*sc->p && !(depth <= 0 && *sc->p == '{')) {
+		if (*sc->p == '"') {
+			skip_string(sc);
+			continue;
+		}
+		depth += *sc->p == '(' ? 1 : *sc->p == ')' ? -1 : 0;
+		sc->p++;
+	}
+}
+
+/*
+ * After '@define NAME(PARAMS)': its body, a %( %) block (nested blocks
+ * counted, strings skipped). A macro defined in a tapset file is its own:
+ * defining one defines no function, global or alias.
+ */
+static void skip_define(struct scan *sc)
+{
+	scan_ident(sc);
+	scan_space(sc);
+	if (*sc->p == '(') {
+		while (*sc->p && *sc->p != ')')
+			sc->p++;
+		if (*sc->p)
+			sc->p++;
+		scan_space(sc);
+	}
+	if (sc->p[0] != '%' || sc->p[1] != '(') {
+		sc->eager = true; /* not the form we know: let the parser read it */
+		return;
+	}
+	int depth = 0;
+	while (*sc->p) {
+		if (*sc->p == '"') {
+			skip_string(sc);
+		} else if (sc->p[0] == '%' && sc->p[1] == '(') {
+			depth++;
+			sc->p += 2;
+		} else if (sc->p[0] == '%' && sc->p[1] == ')') {
+			sc->p += 2;
+			if (--depth == 0)
+				return;
+		} else {
+			sc->p++;
+		}
+	}
+}
+
 /* After 'probe': the first component of each point before '=', '+=' or '{'. */
 static void scan_probe(struct scan *sc)
 {
@@ -227,6 +293,8 @@ static void scan_probe(struct scan *sc)
 			break;
 		sc->p++;
 	}
+	if (*sc->p == '=' || (sc->p[0] == '+' && sc->p[1] == '='))
+		skip_to_body(sc);
 	struct vec *alias_files = &sc->lib->alias_files;
 	if (may_be_alias && (!alias_files->n || alias_files->items[alias_files->n - 1] != sc->tf))
 		vec_push(alias_files, sc->tf);
@@ -307,6 +375,9 @@ static void tapset_scan(struct scan *sc)
 		} else if (c == '}') {
 			depth--;
 			sc->p++;
+		} else if (c == '@' && depth <= 0 && !strncmp(sc->p + 1, "define", 6) && !ident_char(sc->p[7])) {
+			sc->p += 7;
+			skip_define(sc);
 		} else if (c == '@' && depth <= 0) {
 			sc->eager = true;	/* a macro at top level may expand to anything */
 			sc->p++;
