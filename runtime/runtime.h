@@ -46,7 +46,7 @@
 #include <linux/path.h>
 #include <linux/uprobes.h>
 /* the compat layer: what this kernel offers (stp_kfeatures.h) and the wrappers over it */
-#include "linux/compat.h"
+#include "linux/compat/compat.h"
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -83,7 +83,7 @@
 
 #include "transport_msgs.h"
 #include "runtime_api.h"
-#include "linux/arch.h"
+#include "linux/compat/arch.h"
 
 /*
  * Generated code uses only part of the runtime, so many of the static
@@ -99,7 +99,7 @@
 #include "format.c"
 #include "stat.c"
 #include "regex.c"
-#include "linux/global_params.c"
+#include "linux/services/global_params.c"
 #pragma GCC diagnostic pop
 
 #endif

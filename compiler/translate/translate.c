@@ -789,7 +789,7 @@ static void emit_family_files(struct emitter *e, bool decls)
 	if (decls)
 		emit_line(e, "#define STP_FAMILY_DECLS 1");
 	for (int i = 0; i < files.n; i++)
-		emit_line(e, "#include \"linux/%s.c\"", (const char *)files.items[i]);
+		emit_line(e, "#include \"linux/probes/%s.c\"", (const char *)files.items[i]);
 	if (decls)
 		emit_line(e, "#undef STP_FAMILY_DECLS");
 }

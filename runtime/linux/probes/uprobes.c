@@ -227,7 +227,7 @@ static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 }
 
 #if defined(STP_UPROBES_CALLERS) && !defined(STAP_CALLEE_MATCHALL)
-#include "linux/ustack.c"
+#include "linux/services/ustack.c"
 
 /*
  * A return address read from a user stack slot: when a uretprobe (this
