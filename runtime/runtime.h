@@ -26,11 +26,11 @@
 #include <linux/version.h>
 
 /*
- * Entry probes on ftrace sites hook ftrace directly (linux/kprobes.c),
+ * Entry probes on ftrace sites hook ftrace directly (linux/probes/kprobes.c),
  * where the kernel can, unless -D STP_NO_FTRACE. Only with the per-probe
  * handlers of STP_KPROBE_BODIES.
  */
-/* what this kernel offers (the compat layer's answers, linux/compat.h): the ftrace hook needs two */
+/* what this kernel offers (the compat layer's answers, linux/compat/compat.h): the ftrace hook needs two */
 #include "stp_kfeatures.h"
 #if defined(STP_HAVE_KPROBES) && defined(STP_HAVE_KPROBE_BODIES) && \
 	defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KPROBES_ON_FTRACE) && !defined(STP_NO_FTRACE) && \

@@ -30,7 +30,7 @@ struct resolved_probe {
 };
 
 /*
- * A runtime file of a provider, runtime/linux/NAME.c. With ranks it is a
+ * A runtime file of a provider, runtime/linux/probes/NAME.c. With ranks it is a
  * family the runtime registers: struct _stp_family _stp_family_NAME in that
  * file (runtime_api.h). Generated code lists the registering files of the
  * providers the script uses (STP_FAMILIES, STP_FAMILIES_STOP) and the
@@ -44,7 +44,7 @@ struct runtime_file {
 
 /*
  * A probe-point family. Each lives in its own file under probes/ (and its
- * runtime half under runtime/linux/, named in its runtime field); a new one
+ * runtime half under runtime/linux/probes/, named in its runtime field); a new one
  * is a row in probes/families.def and never touches the core
  * (docs/internals.md, "Adding a probe family").
  */

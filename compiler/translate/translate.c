@@ -608,7 +608,7 @@ static bool global_param(const struct global *g)
 	       (g->sym->type == TYPE_LONG || g->sym->type == TYPE_STRING) && strncmp(g->name, "_stp_", 5) != 0;
 }
 
-/* The module parameters of the script's scalar globals (runtime/linux/global_params.c). */
+/* The module parameters of the script's scalar globals (runtime/linux/services/global_params.c). */
 static void emit_global_params(struct emitter *e, struct session *s)
 {
 	for (int i = 0; i < s->globals.n; i++) {
@@ -962,7 +962,7 @@ static void emit_timing_report_probe(struct emitter *e)
 }
 
 /*
- * stap --monitor (runtime/linux/monitor.c): _stp_monitor_globals shows each
+ * stap --monitor (runtime/linux/services/monitor.c): _stp_monitor_globals shows each
  * global on a STATUS line (a scalar's value, an array's entry count),
  * _stp_monitor_reset sets each back to its initial value (or zero, "",
  * empty), both from process context with interrupts off and each global's
