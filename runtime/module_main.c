@@ -32,6 +32,7 @@ static const struct _stp_family *const _stp_families_stop[] = { STP_FAMILIES_STO
 #undef STP_FAMILY_REF
 
 #include "linux/probes/conds.c"
+#include "linux/probes/absent.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 

@@ -24,12 +24,14 @@
  *	#define STP_HAVE_TRACEPOINTS 1         (only if it has kernel.trace probes)
  *	... -D definitions from the command line come from kbuild ccflags ...
  *	#include "runtime.h"                   (limits, types, this API)
- *	#define STP_FAMILY_DECLS 1, #include "linux/NAME.c" for every family's runtime file, #undef
+ *	#define STP_FAMILY_DECLS 1, #include "linux/probes/NAME.c" for each runtime file of
+ *	    the families the script uses (no other), #undef
  *	<generated: struct context, globals, functions, probe bodies>
  *	<generated: the probe tables listed below; before the uprobe table,
  *	 #define STP_UPROBES_CALLERS 1 if one is a process .callees(N > 1): it walks the user stack>
  *	#include "module_base.c"               (session state, parameters, transport)
- *	#include "linux/NAME.c" again           (each family's code)
+ *	#include "linux/probes/NAME.c" again    (those families' code; linux/probes/absent.c
+ *	                                        stands in for what the core calls of the others)
  *	#include "module_main.c"               (init/exit, the probe runner, the session)
  */
 #ifndef STP_RUNTIME_API_H
@@ -310,8 +312,10 @@ struct _stp_input_probe {
 	const struct _stp_probe *probe;
 	int line;                        /* 1: input.line, 0: input.char */
 };
+#ifdef STP_HAVE_INPUT
 /* $value of an input probe: the byte or line (see runtime/linux/probes/input.c). */
 static char *_stp_input_value(struct _stp_context *c);
+#endif
 
 /* stap -G, staprun NAME=VALUE: a scalar global settable at load (runtime/linux/services/global_params.c). */
 struct _stp_global_param;
@@ -564,10 +568,12 @@ static void _stp_write_unlock(struct _stp_rwlock *l);
 /* When a lock can't be taken the generated handler calls this and returns. */
 static void _stp_skip_probe(struct _stp_context *c, const char *why);
 
+#ifdef STP_HAVE_PROCFS
 /* $value of a procfs probe: the file's text (at least a string_t's room, .read.maxsize(N): N + 1). */
 static char *_stp_procfs_value(struct _stp_context *c);
 /* The same as a struct _stp_strbuf: what a .read.maxsize(N) probe stores $value through. */
 static struct _stp_strbuf *_stp_procfs_strbuf(struct _stp_context *c);
+#endif
 
 /* Target variables of uprobes: at SDT markers $argN (1-based; sets last_error
  * if the operand's memory cannot be read), $$name, $$provider; the load bias
@@ -575,11 +581,14 @@ static struct _stp_strbuf *_stp_procfs_strbuf(struct _stp_context *c);
  * addresses into run-time ones; valid where the uprobe hit, not in the
  * return handler (whose variables are read at the entry). regs is
  * c->base.regs, passed so that the translator sees the body reads them
- * (a body that does not is run without setting them: p->regless). */
-static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n);
+ * (a body that does not is run without setting them: p->regless). The bias
+ * is 0 in a module without uprobes (a program's @var read from a kernel probe). */
 static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs);
+#ifdef STP_HAVE_PROCESS
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n);
 static const char *_stp_sdt_name(struct _stp_context *c);
 static const char *_stp_sdt_provider(struct _stp_context *c);
+#endif
 
 /*
  * User-space symbols: with STP_HAVE_USYMS, the generated code defines

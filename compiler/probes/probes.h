@@ -178,8 +178,12 @@ void probes_index_aliases(struct session *s, struct ast_file *f);
 /* Providers used by the session (of const struct probe_provider *), each once, in table order. */
 void probes_providers_used(struct session *s, struct vec *out);
 
-/* Every provider's runtime files (const char *, "kprobes"), in table order, each once, into out. */
-void probes_runtime_files(struct vec *out);
+/*
+ * The runtime files (const char *, "kprobes": runtime/linux/probes/NAME.c)
+ * of the providers in used (probes_providers_used), in their order, each
+ * once, into out: all a module includes of probes/.
+ */
+void probes_runtime_files(const struct vec *used, struct vec *out);
 
 /* Every form of every provider (--dump-probe-types), {a,b} groups expanded, in table order, into out (of const char *). */
 void probes_patterns(struct vec *out);

@@ -777,15 +777,18 @@ static void emit_family_list(struct emitter *e, struct vec *used, const char *ma
 }
 
 /*
- * Every provider's runtime files (probes_runtime_files): with decls, their
- * declaration halves (STP_FAMILY_DECLS: the element types of the tables),
- * after runtime.h; without, their code, between module_base.c and
- * module_main.c. Each file compiles only what its STP_HAVE_* define asks.
+ * The runtime files of the providers the script uses (probes_runtime_files),
+ * and no other: with decls, their declaration halves (STP_FAMILY_DECLS: the
+ * element types of the tables), after runtime.h; without, their code,
+ * between module_base.c and module_main.c.
  */
-static void emit_family_files(struct emitter *e, bool decls)
+static void emit_family_files(struct emitter *e, struct session *s, bool decls)
 {
-	struct vec files = {0};
-	probes_runtime_files(&files);
+	struct vec used = {0}, files = {0};
+	probes_providers_used(s, &used);
+	probes_runtime_files(&used, &files);
+	if (!files.n)
+		return;
 	if (decls)
 		emit_line(e, "#define STP_FAMILY_DECLS 1");
 	for (int i = 0; i < files.n; i++)
@@ -1104,7 +1107,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words(s));
 	}
 	emit_line(e, "#include \"runtime.h\"");
-	emit_family_files(e, true);
+	emit_family_files(e, s, true);
 	emit_blank(e);
 	usyms_emit(e, s);
 	klines_emit(e, s);
@@ -1155,7 +1158,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_monitor_globals(e, s);
 	emit_families(e, s);
 	emit_line(e, "#include \"module_base.c\"");
-	emit_family_files(e, false);
+	emit_family_files(e, s, false);
 	emit_line(e, "#include \"module_main.c\"");
 }
 

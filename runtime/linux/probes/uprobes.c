@@ -496,28 +496,6 @@ static int _stp_uprobes_register(void)
 
 STP_FAMILY(uprobes, _stp_uprobes_register, _stp_uprobes_unregister);
 
-#else
-
-static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n)
-{
-	return 0;
-}
-
-static const char *_stp_sdt_name(struct _stp_context *c)
-{
-	return "";
-}
-
-static const char *_stp_sdt_provider(struct _stp_context *c)
-{
-	return "";
-}
-
-static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs)
-{
-	return 0;
-}
-
 #endif
 
 #endif /* STP_FAMILY_DECLS */
