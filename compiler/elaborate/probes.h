@@ -1,4 +1,4 @@
-/* probes.h - probe points: the provider table, resolution (pass 2) and emission hooks (pass 3). */
+/* probes.h - the provider interface: what passes 2 and 3 call the probe families (probes/) through, resolution and emission hooks. */
 #ifndef STAPC_PROBES_H
 #define STAPC_PROBES_H
 
@@ -136,11 +136,6 @@ struct probe_provider {
 	 */
 	void (*user_files)(const struct resolved_probe *r, bool symbols, struct vec *out);
 };
-
-/* Every provider, probe_NAME for each row PROBE_FAMILY(NAME) of probes/families.def. */
-#define PROBE_FAMILY(name) extern const struct probe_provider probe_##name;
-#include "probes/families.def"
-#undef PROBE_FAMILY
 
 /*
  * An end probe of the module's own, with a priority after (INT64_MAX) every

@@ -28,6 +28,7 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
+#include "families.h"
 #include "probes/kprobe.h"
 #include "probes/linespec.h"
 #include "debuginfo/suggest.h"

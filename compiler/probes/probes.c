@@ -31,6 +31,7 @@
 #include "diag.h"
 #include "tapset.h"
 #include "probes.h"
+#include "families.h"
 #include "syscalls.h"
 
 /* Every probe-point family, in the order their tables are emitted (probes/families.def). */
