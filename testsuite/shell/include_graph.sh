@@ -71,7 +71,8 @@ LAYERS = [
     ("probes", ["probes"]),
     ("build", ["build"]),
     ("run", ["run"]),
-    ("driver", ["main", "options", "passes", "dump"]),
+    ("lsp", ["lsp"]),            # the language server (branch hlsp): over the passes, under main.c
+    ("driver", ["main", "options", "passes", "dump", "build_as"]),  # build_as: --build-as (branch hmisc)
 ]
 layer_of = {u: i for i, (_, units) in enumerate(LAYERS) for u in units}
 def unit(m):
