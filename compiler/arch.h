@@ -37,4 +37,13 @@ bool arch_is_arm64(const struct session *s);
 /* The names -a accepts, for an error message: "x86_64, arm64". */
 const char *arch_names(void);
 
+struct vec;
+/*
+ * Push onto out (interned paths) every file under dir whose name ends in
+ * suffix, recursively: a folder's files sorted by name, then its subfolders
+ * in name order; other architectures' folders (tapset/linux/arm64) skipped.
+ * The tapset tree's lister: pass 1 reads its *.stpm, pass 2 its *.stp.
+ */
+void arch_list_files(const char *dir, const char *suffix, const char *arch, struct vec *out);
+
 #endif

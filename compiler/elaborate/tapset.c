@@ -14,8 +14,6 @@
  * A file the scan cannot read with confidence (a macro used at top level
  * may expand to definitions) is parsed at load.
  */
-#include <dirent.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,11 +59,6 @@ static struct tapset_state *lib(struct session *s)
 	return s->tapset;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 char *tapset_read_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -82,57 +75,6 @@ char *tapset_read_file(const char *path)
 	buf[len] = '\0';
 	fclose(f);
 	return buf;
-}
-
-/*
- * Architecture folders of the tapset tree (tapset/linux/x86_64/...): only the
- * target's own (arch, from -a or the build tree: arch.h) is searched.
- */
-static const char *const arch_dirs[] = {
-	"x86_64", "i386", "arm", "arm64", "powerpc", "s390", "ia64", "mips", "riscv", "loongarch64",
-};
-
-static bool other_arch(const char *name, const char *target)
-{
-	for (size_t i = 0; i < sizeof(arch_dirs) / sizeof(arch_dirs[0]); i++)
-		if (!strcmp(name, arch_dirs[i]))
-			return strcmp(name, target) != 0;
-	return false;
-}
-
-void tapset_list_files(const char *dir, const char *suffix, const char *arch, struct vec *out)
-{
-	DIR *d = opendir(dir);
-	struct vec names = {0};
-	struct vec subdirs = {0};
-	struct dirent *e;
-	size_t slen = strlen(suffix);
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		size_t len = strlen(e->d_name);
-		if (e->d_name[0] == '.')
-			continue;
-		const char *path = ast_printf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(path, &st) != 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			if (!other_arch(e->d_name, arch))
-				vec_push(&subdirs, ast_strdup(e->d_name));
-		} else if (len > slen && !strcmp(e->d_name + len - slen, suffix)) {
-			vec_push(&names, ast_strdup(e->d_name));
-		}
-	}
-	closedir(d);
-	if (names.n)
-		vec_sort(&names, compare_names);
-	if (subdirs.n)
-		vec_sort(&subdirs, compare_names);
-	for (int i = 0; i < names.n; i++)
-		vec_push(out, (void *)ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i])));
-	for (int i = 0; i < subdirs.n; i++)
-		tapset_list_files(ast_printf("%s/%s", dir, (char *)subdirs.items[i]), suffix, arch, out);
 }
 
 /* ---- The scan: the names a file may define, without parsing it ---- */
@@ -459,7 +401,7 @@ static void parse_all(struct session *s, struct vec *v)
 static bool load_dir(struct tapset_state *lib, const char *dir, const char *arch, struct vec *eager)
 {
 	struct vec paths = {0};
-	tapset_list_files(dir, ".stp", arch, &paths);
+	arch_list_files(dir, ".stp", arch, &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];
 		char *text = tapset_read_file(path);

@@ -1,6 +1,6 @@
 /*
  * probes/hwbkpt.c - kernel.data(ADDRESS | "symbol")[.length(N)].write / .rw:
- * hardware watchpoints on kernel data (runtime/linux/hwbkpt.c), one
+ * hardware watchpoints on kernel data (runtime/linux/probes/hwbkpt.c), one
  * register_wide_hw_breakpoint per point, on every CPU.
  *
  * A symbol is looked up when the session starts (kallsyms, so KASLR and

@@ -781,7 +781,7 @@ static void ucallees_at(struct ucallee_walk *w, struct dbg_func *f, const char *
  * function of the file a matching function calls at a DWARF call site,
  * run only for that call (the runtime checks the return address); at
  * depth N, recursively the callees of those, each run only when the user
- * stack holds its whole chain of call sites (linux/uprobes.c). The probe
+ * stack holds its whole chain of call sites (linux/probes/uprobes.c). The probe
  * stays on the callee's first instruction, where the return address is at
  * the stack pointer: unoptimized code's parameters are read from the
  * argument registers there, its locals are not set yet.

@@ -11,7 +11,7 @@
  * the dynamic loader would), recursively. Paths are the target's; with
  * --sysroot the file read is under it, and a symbolic link is followed
  * there, because at run time a mapping is matched by the name and size
- * of the file it maps (linux/ustack.c), which are those of the link's
+ * of the file it maps (linux/services/ustack.c), which are those of the link's
  * target.
  *
  * Source lines (DWARF line tables, 16 bytes a row, and the source file

@@ -33,7 +33,7 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/dcache.h>
-#include "linux/stack.c"
+#include "linux/services/stack.c"
 
 #ifndef STP_HAVE_USYMS
 #define STP_NR_UMODULES 0

@@ -48,7 +48,7 @@ static inline unsigned long _stp_arch_ureg_value(const struct pt_regs *regs, enu
 }
 
 /*
- * Kernel stacks for linux/stack.c: arm64 exports no unwinder that starts
+ * Kernel stacks for linux/services/stack.c: arm64 exports no unwinder that starts
  * from registers, and its kernels always keep frame pointers, so the
  * frame records ([fp] = the caller's fp, [fp + 8] = the return address)
  * are walked here with the same interface as x86's unwinder. Each read is
