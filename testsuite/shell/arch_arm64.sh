@@ -25,6 +25,15 @@ grep -q '__arm64_sys_openat' dir.c || fail "-r of an arm64 tree did not build fo
 # the register tapset: arm64's names resolve, x86's are not arm64's functions' business
 "$STAP" -a arm64 -r "$R" -p2 -e 'probe kprobe.function("vfs_read") { println(register("x0") + u_register("w1") + int_arg(8)) }' \
 	>/dev/null 2>err || { cat err; fail "register functions on arm64"; }
+# another architecture's register fails at pass 2 with the reason, at the name
+st=0
+"$STAP" -a arm64 -r "$R" -p2 -e 'probe kprobe.function("vfs_read") { println(register("rax")) }' >out 2>err || st=$?
+[ $st = 1 ] && grep -qF "<input>:1:54: error: register(\"rax\"): 'rax' is an x86_64 register, and this script is built for arm64 (its registers: x0-x30" err &&
+	grep -q 'Pass 2: failed' err || { cat err; fail "register(\"rax\") with -a arm64: status $st"; }
+st=0
+"$STAP" -p2 -e 'function f() { return uregister("x3") } probe kprobe.function("vfs_read") { println(f()) }' >out 2>err || st=$?
+[ $st = 1 ] && grep -qF "<input>:1:34: error: uregister(\"x3\"): 'x3' is an arm64 register, and this script is built for x86_64" err ||
+	{ cat err; fail "uregister(\"x3\") on x86_64: status $st"; }
 
 # pass 4: an AArch64 module
 "$STAP" -a arm64 -r "$R" -p4 -m arm_mod -e 'probe begin { exit() }' >out 2>err || { cat err; fail "-a arm64 -p4"; }
