@@ -32,7 +32,7 @@ st=0
 	grep -q 'Pass 2: failed' err || { cat err; fail "register(\"rax\") with -a arm64: status $st"; }
 st=0
 "$STAP" -p2 -e 'function f() { return uregister("x3") } probe kprobe.function("vfs_read") { println(f()) }' >out 2>err || st=$?
-[ $st = 1 ] && grep -qF "<input>:1:34: error: uregister(\"x3\"): 'x3' is an arm64 register, and this script is built for x86_64" err ||
+[ $st = 1 ] && grep -qF "<input>:1:33: error: uregister(\"x3\"): 'x3' is an arm64 register, and this script is built for x86_64" err ||
 	{ cat err; fail "uregister(\"x3\") on x86_64: status $st"; }
 
 # pass 4: an AArch64 module
