@@ -242,7 +242,8 @@ static const char *parse_arm64_operand(struct elfsym_file *file, const char *p, 
 			uint64_t addr;
 			int64_t off = 0;
 			if (!elfsym_data_symbol(file, sym, &addr))
-				return ast_printf("no data symbol '%s'", sym);
+				return ast_printf("no data symbol '%s'%s", sym, !strncmp(sym, ".L", 2) ?
+						  " (a section anchor: build the program with -fno-section-anchors)" : "");
 			p += 6 + len;
 			if ((*p == '+' || *p == '-') && !parse_number(&p, &off))
 				return "expected an offset after the symbol";
