@@ -35,6 +35,20 @@ st=0
 [ $st = 1 ] && grep -qF "<input>:1:33: error: uregister(\"x3\"): 'x3' is an arm64 register, and this script is built for x86_64" err ||
 	{ cat err; fail "uregister(\"x3\") on x86_64: status $st"; }
 
+# Debian's arm64 kernel has no variables in kallsyms (CONFIG_KALLSYMS_ALL off): kernel.data by
+# name is refused at pass 2, not at the session's start; a watchpoint may cover 8 bytes there too
+st=0
+"$STAP" -a arm64 -r "$R" -p2 -e 'probe kernel.data("jiffies").write { }' >out 2>err || st=$?
+if grep -qx 'CONFIG_KALLSYMS_ALL=y' "$ROOT/usr/src/linux-headers-$R/include/config/auto.conf"; then
+	[ $st = 0 ] || { cat err; fail "kernel.data(\"jiffies\") on $R: status $st"; }
+else
+	[ $st = 1 ] && grep -qF "kernel $R was built without CONFIG_KALLSYMS_ALL: its kallsyms has no variables, so 'jiffies'" err ||
+		{ cat err; fail "kernel.data(\"jiffies\") without KALLSYMS_ALL: status $st"; }
+fi
+st=0
+"$STAP" -a arm64 -r "$R" -p2 -e 'probe kernel.data(0xffff800008000000).length(16).write { }' >out 2>err || st=$?
+[ $st = 1 ] && grep -qF 'covers at most 8 bytes on arm64, not 16' err || { cat err; fail ".length(16) on arm64: status $st"; }
+
 # pass 4: an AArch64 module
 "$STAP" -a arm64 -r "$R" -p4 -m arm_mod -e 'probe begin { exit() }' >out 2>err || { cat err; fail "-a arm64 -p4"; }
 readelf -h arm_mod.ko | grep -q 'Machine: *AArch64' || fail "arm_mod.ko is not an arm64 module"
