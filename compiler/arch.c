@@ -1,6 +1,7 @@
 /* arch.c - the table of target architectures and the host's place in it. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "arch.h"
@@ -84,6 +85,17 @@ const char *arch_root(const struct arch *a)
 	if (env && *env)
 		return env;
 	return ast_printf("/var/lib/stapc/%s/root", a->name);
+}
+
+const struct arch *arch_of_release(const char *release)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (&arches[i] != arch_host() &&
+		    stat(ast_printf("%s/lib/modules/%s", arch_root(&arches[i]), release), &st) == 0 && S_ISDIR(st.st_mode))
+			return &arches[i];
+	return NULL;
 }
 
 bool arch_is_arm64(const struct session *s)

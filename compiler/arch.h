@@ -33,6 +33,12 @@ bool arch_is_cross(const struct session *s);
  */
 const char *arch_root(const struct arch *a);
 
+/*
+ * The architecture other than this machine's whose root (arch_root) holds
+ * the kernel release: lib/modules/RELEASE there. NULL if none does.
+ */
+const struct arch *arch_of_release(const char *release);
+
 /* Whether the target (s->arch) is arm64. */
 bool arch_is_arm64(const struct session *s);
 

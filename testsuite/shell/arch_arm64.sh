@@ -49,6 +49,13 @@ st=0
 "$STAP" -a arm64 -r "$R" -p2 -e 'probe kernel.data(0xffff800008000000).length(16).write { }' >out 2>err || st=$?
 [ $st = 1 ] && grep -qF 'covers at most 8 bytes on arm64, not 16' err || { cat err; fail ".length(16) on arm64: status $st"; }
 
+# the preprocessor's arch is the target's; --remote=qemu:RELEASE of the arm64 kernel means -a arm64
+P='probe begin { println(%( arch == "arm64" %? "target arm64" %: "target other" %)) }'
+"$STAP" -a arm64 -r "$R" -p2 -e "$P" 2>err | grep -q '"target arm64"' || { cat err; fail "arch is not arm64 with -a arm64"; }
+"$STAP" --remote=qemu:"$R" -p2 -e "$P" 2>err | grep -q '"target arm64"' || { cat err; fail "--remote=qemu:$R is not an arm64 target"; }
+"$STAP" --remote=qemu:"$R" -p3 -e 'probe syscall.close { }' 2>err | grep -q '__arm64_sys_close' ||
+	{ cat err; fail "--remote=qemu:$R did not build for arm64"; }
+
 # pass 4: an AArch64 module
 "$STAP" -a arm64 -r "$R" -p4 -m arm_mod -e 'probe begin { exit() }' >out 2>err || { cat err; fail "-a arm64 -p4"; }
 readelf -h arm_mod.ko | grep -q 'Machine: *AArch64' || fail "arm_mod.ko is not an arm64 module"
