@@ -285,7 +285,11 @@ struct cfi_regs {
 static const struct cfi_regs x86_64_regs = {7, 6, 16, false};
 static const struct cfi_regs arm64_regs = {31, 29, 30, true};
 
-/* Where the caller's register r is: saved at CFA + *off (true), or unchanged (*off 0, true). */
+/*
+ * Where the caller's register r is: saved at CFA + *off (true), or left as
+ * it was (*off 0, true: same_value, or undefined, which the unwinder then
+ * carries on unchanged). False for any other rule.
+ */
 static bool saved_at(Dwarf_Frame *frame, unsigned r, int64_t *off)
 {
 	Dwarf_Op *ops, mem[3];
@@ -297,7 +301,7 @@ static bool saved_at(Dwarf_Frame *frame, unsigned r, int64_t *off)
 		*off = (int64_t)ops[1].number;
 		return *off != 0;
 	}
-	return nops == 0 && ops == NULL;  /* same_value */
+	return nops == 0;
 }
 
 /*
