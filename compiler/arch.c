@@ -9,10 +9,55 @@
 #include "ast.h"
 #include "session.h"
 
+/* Whether name is in the NULL-terminated list. */
+static bool listed(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/* tapset/linux/x86_64/registers.stp's names. */
+static bool x86_64_register(const char *name)
+{
+	static const char *const names[] = {
+		"rax", "ax", "eax", "rbx", "bx", "ebx", "rcx", "cx", "ecx", "rdx", "dx", "edx",
+		"rsi", "si", "esi", "rdi", "di", "edi", "rbp", "bp", "ebp", "rsp", "sp", "esp",
+		"rip", "ip", "eip", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+		"flags", "eflags", "orig_ax", "orig_rax", "orig_eax", "cs", "xcs", "ss", "xss", NULL,
+	};
+	return listed(names, name);
+}
+
+/* tapset/linux/arm64/registers.stp's names: x0-x30, w0-w30 and the named ones. */
+static bool arm64_register(const char *name)
+{
+	static const char *const names[] = {"fp", "lr", "sp", "pc", "pstate", "orig_x0", "syscallno", NULL};
+	char *end;
+
+	if ((name[0] == 'x' || name[0] == 'w') && name[1] >= '0' && name[1] <= '9' &&
+	    (name[1] != '0' || name[2] == '\0'))
+		return strtoul(name + 1, &end, 10) <= 30 && !*end;
+	return listed(names, name);
+}
+
 static const struct arch arches[] = {
-	{"x86_64", "x86_64", "x86", "x86_64-linux-gnu-", "qemu-system-x86_64", "CONFIG_X86_64"},
-	{"arm64", "aarch64", "arm64", "aarch64-linux-gnu-", "qemu-system-aarch64", "CONFIG_ARM64"},
+	{"x86_64", "x86_64", "x86", "x86_64-linux-gnu-", "qemu-system-x86_64", "CONFIG_X86_64", x86_64_register,
+	 "rax/ax/eax ... r8-r15, rip, rsp, flags, orig_ax, cs, ss"},
+	{"arm64", "aarch64", "arm64", "aarch64-linux-gnu-", "qemu-system-aarch64", "CONFIG_ARM64", arm64_register,
+	 "x0-x30, w0-w30, fp, lr, sp, pc, pstate, orig_x0, syscallno"},
 };
+
+const struct arch *arch_register_owner(const struct arch *a, const char *name)
+{
+	if (a->is_register(name))
+		return NULL;
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (arches[i].is_register(name))
+			return &arches[i];
+	return NULL;
+}
 
 const struct arch *arch_find(const char *name)
 {
@@ -41,6 +86,17 @@ const char *arch_root(const struct arch *a)
 	if (env && *env)
 		return env;
 	return ast_printf("/var/lib/stapc/%s/root", a->name);
+}
+
+const struct arch *arch_of_release(const char *release)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (&arches[i] != arch_host() &&
+		    stat(ast_printf("%s/lib/modules/%s", arch_root(&arches[i]), release), &st) == 0 && S_ISDIR(st.st_mode))
+			return &arches[i];
+	return NULL;
 }
 
 bool arch_is_arm64(const struct session *s)

@@ -367,6 +367,7 @@ enum _stp_ureg {
 	STP_UREG_NONE, STP_UREG_AX, STP_UREG_BX, STP_UREG_CX, STP_UREG_DX, STP_UREG_SI,
 	STP_UREG_DI, STP_UREG_BP, STP_UREG_SP, STP_UREG_R8, STP_UREG_R9, STP_UREG_R10,
 	STP_UREG_R11, STP_UREG_R12, STP_UREG_R13, STP_UREG_R14, STP_UREG_R15, STP_UREG_IP,
+	STP_UREG_X0, STP_UREG_X30 = STP_UREG_X0 + 30,	/* arm64: x0..x30 (sp is STP_UREG_SP) */
 };
 enum _stp_sdt_kind { STP_SDT_REG, STP_SDT_CONST, STP_SDT_MEM };
 
@@ -614,7 +615,9 @@ struct _stp_ucfi {
 	int32_t cfa_offset;              /* CFA = rsp or rbp (cfa_reg) + this */
 	uint8_t cfa_reg;                 /* STP_UCFA_SP, _BP, or _NONE: no CFI here (frame pointers) */
 	uint8_t outermost;               /* no return address: the stack ends here */
-	int16_t bp_offset;               /* the caller's rbp is at CFA + this; 0: rbp unchanged */
+	int16_t bp_offset;               /* the caller's rbp (x29) is at CFA + this; 0: unchanged */
+	int16_t ra_offset;               /* the return address is at CFA + this (x86-64: -8); 0: still
+					    in the link register (arm64 code that has not saved x30) */
 };
 /*
  * Kernel source lines: with STP_HAVE_KLINES, the generated code defines
@@ -670,7 +673,7 @@ struct _stp_umodule {
 	int nsegs;
 	const struct _stp_usym *syms;    /* sorted by vaddr */
 	int nsyms;
-	const struct _stp_ucfi *cfi;     /* unwind rules by vaddr (the return address is at CFA - 8) */
+	const struct _stp_ucfi *cfi;     /* unwind rules by vaddr */
 	int ncfi;                        /* 0: no CFI, frame pointers only */
 	const struct _stp_uline *lines;  /* source lines by vaddr (only when the script asks for them) */
 	int nlines;                      /* 0: none (no DWARF line table, or not wanted) */

@@ -989,8 +989,8 @@ static bool cond_atom(struct cond_parser *cp)
 			value = kernel_release(session);
 		else if (!strcmp(name, "systemtap_v"))
 			value = session->compatible ? session->compatible : STAPC_LANGUAGE_VERSION;
-		else if (!strcmp(name, "arch"))
-			value = machine_arch();
+		else if (!strcmp(name, "arch"))	/* the target's (-a, an arm64 -r DIR or qemu:RELEASE) */
+			value = session->arch ? session->arch->name : machine_arch();
 		else if (!strcmp(name, "runtime"))
 			value = "kernel";
 		else
