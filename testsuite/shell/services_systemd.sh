@@ -11,24 +11,30 @@ BIN=$(dirname "$STAP")
 # the guest's /tmp and /work are its own: the installed tree goes where 9p shows it
 root=$(mktemp -d /var/tmp/stapc-services.XXXXXX)
 trap 'rm -rf "$root"' EXIT
-DESTDIR=$root cmake --install "$BUILD" --prefix /usr/local >install.log 2>&1 ||
-	fail "cmake --install: $(tail -5 install.log)"
-for f in usr/local/bin/stap usr/local/libexec/stapc/stap-service usr/local/sbin/stap-onboot \
-	usr/local/lib/systemd/system/stap@.service usr/local/lib/systemd/system/staprun@.service \
-	usr/local/share/initramfs-tools/hooks/stapc usr/local/share/initramfs-tools/scripts/init-top/stapc \
-	"usr/local/share/man/man8/stap@.service.8" usr/local/share/man/man8/stap-onboot.8; do
-	[ -e "$root/$f" ] || fail "cmake --install did not install /$f"
+# the units name the helper at the configured prefix: install there (copied over the guest's own)
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$BUILD/CMakeCache.txt")
+[ -n "$prefix" ] || fail "no CMAKE_INSTALL_PREFIX in $BUILD/CMakeCache.txt"
+DESTDIR=$root cmake --install "$BUILD" >install.log 2>&1 || fail "cmake --install: $(tail -5 install.log)"
+for f in bin/stap libexec/stapc/stap-service sbin/stap-onboot lib/systemd/system/stap@.service \
+	lib/systemd/system/staprun@.service share/initramfs-tools/hooks/stapc \
+	share/initramfs-tools/scripts/init-top/stapc share/man/man8/stap@.service.8 share/man/man8/stap-onboot.8; do
+	[ -e "$root$prefix/$f" ] || fail "cmake --install did not install $prefix/$f"
 done
+grep -qx "ExecStart=$prefix/libexec/stapc/stap-service run-module %i" "$root$prefix/lib/systemd/system/stap@.service" ||
+	fail "stap@.service does not run $prefix/libexec/stapc/stap-service"
 # a module built here, for staprun@ (it never compiles)
 "$STAP" -p4 -r "$ninep" -m bye -e 'probe begin { println("bye from staprun@") } probe end { println("bye: end probe") }' \
 	>/dev/null || fail "stap -p4 bye"
 cp "$SRCDIR/testsuite/shell/services.d/hello.stp" "$SRCDIR/testsuite/shell/services.d/hello.options" .
 cat > guest.sh <<GUEST
-root=$root
+root=$root prefix=$prefix
 GUEST
 cat >> guest.sh <<'GUEST'
 set -u
-cp -a "$root/usr/local/." /usr/local/ && systemctl daemon-reload || exit 10
+mkdir -p "$prefix" && cp -a "$root$prefix/." "$prefix/" || exit 10
+# systemd reads units from /usr/local/lib and /usr/lib, not from another prefix
+case $prefix in /usr | /usr/local) ;; *) cp "$prefix"/lib/systemd/system/*.service /etc/systemd/system/ || exit 10 ;; esac
+systemctl daemon-reload || exit 10
 mkdir -p /etc/systemtap/script.d && cp hello.stp hello.options /etc/systemtap/script.d/ || exit 11
 R=$(uname -r)
 ko=/lib/modules/$R/systemtap/hello.ko
