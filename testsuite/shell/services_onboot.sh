@@ -3,8 +3,9 @@
 # QEMU; the module starts in the initramfs (staprun -L), the root file system's init (a
 # script of this test) attaches with staprun -A and sees what the module printed since early
 # boot: the exec of that init, after the switch to the root, and the number of execs (its begin
-# probe printed on the console as the initramfs loaded it). A script that
-# does not compile leaves no image.
+# probe printed on the console as the initramfs loaded it). A script that does not compile
+# leaves no image; in a rebuild without stap-onboot (a kernel update) the hook compiles a
+# missing module and leaves out, with a warning, a script that does not compile.
 . "$SRCDIR/testsuite/shell/lib/kernels.sh"
 ninep_release
 for tool in mkinitramfs lsinitramfs qemu-system-x86_64; do
@@ -34,6 +35,17 @@ if "$onboot" -r "$ninep" -o "$PWD/broken.img" -d "$PWD/confdir" onboot_trace bro
 fi
 grep -q 'broken: not added to the initramfs' broken.out || fail "no message for the broken script: $(cat broken.out)"
 [ ! -e broken.img ] || fail "stap-onboot wrote an image despite the broken script"
+
+# a rebuild by initramfs-tools alone (a kernel update): the hook compiles a module that is
+# missing and leaves out, with a warning, a script that does not compile
+rm -f modules/onboot_trace.ko
+printf 'onboot_trace\nbroken\n' >onboot.conf
+STAPC_ONBOOT_CONF=$PWD/onboot.conf mkinitramfs -d "$PWD/confdir" -o "$PWD/rebuild.img" "$ninep" >rebuild.out 2>&1 ||
+	fail "mkinitramfs with a script that does not compile failed: $(tail -20 rebuild.out)"
+grep -q "^W: stapc: broken left out of the initramfs of $ninep" rebuild.out || fail "no warning for broken: $(cat rebuild.out)"
+grep -q 'stap-service: onboot_trace: compiling' rebuild.out || fail "the hook did not compile onboot_trace: $(cat rebuild.out)"
+lsinitramfs rebuild.img | grep -q '/systemtap/onboot_trace\.ko$' || fail "the rebuilt image lacks onboot_trace.ko"
+lsinitramfs rebuild.img | grep -q '/systemtap/broken\.ko$' && fail "the rebuilt image has broken.ko"
 
 start=$(date +%s)
 "$onboot" -r "$ninep" -o "$PWD/initrd.img" -d "$PWD/confdir" onboot_trace >onboot.out 2>&1 ||
