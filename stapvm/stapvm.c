@@ -97,6 +97,7 @@ struct stapvm_options {
 	int hostfwd_port;      /* --hostfwd: host port 127.0.0.1:PORT forwarded to the guest's port 22, 0 = no network */
 	const char *agent;     /* --agent: a Unix socket on the host that is the guest's virtio-serial port org.stapc.agent */
 	const char *append;    /* --append: more kernel command-line words (e.g. module.sig_enforce=1), or NULL */
+	bool systemd;          /* --systemd: the host's systemd is the guest's pid 1, the command its unit (host userland) */
 	bool arm64;            /* --arch arm64: boot an arm64 kernel from arch_root in qemu-system-aarch64 */
 	const char *kernel_root; /* --kernel-root: a root holding the kernel's image and modules, or NULL for / */
 	char **command;        /* argv of the guest command, NULL-terminated */
@@ -599,9 +600,38 @@ static const char stapvm_init_script[] =
 	"  [ -d /stapvm/tmp ] && cp -a /stapvm/tmp/. /newroot/tmp/\n"
 	"  mount -t tmpfs -o mode=0755 tmpfs /newroot/run\n"
 	"  for d in stapvm work; do mkdir -p /newroot/$d && mount --bind /$d /newroot/$d; done\n"
+	"  if [ -n \"$STAPVM_SYSTEMD\" ]; then\n"
+	"    mkdir -p /newroot/run/systemd/system\n"
+	"    cp /stapvm/stapvm.service /stapvm/stapvm.target /newroot/run/systemd/system/\n"
+	"    exec chroot /newroot /lib/systemd/systemd --unit=stapvm.target\n"
+	"  fi\n"
 	"  exec chroot /newroot /stapvm/bin/busybox sh /stapvm/init2\n"
 	"fi\n"
 	"exec /stapvm/bin/busybox sh /stapvm/init2\n";
+
+/*
+ * --systemd: the host's systemd runs as pid 1 in the overlay root (chrooted as
+ * above) and starts stapvm.target, which is journald and stapvm.service only
+ * (no sysinit.target: the guest boots in seconds, not minutes). The service
+ * runs /stapvm/init2 in a child, so that init2 is no process group leader
+ * (its setsid must not fork); init2 powers the guest off as usual. Units the
+ * command starts order themselves after what they need.
+ */
+static const char stapvm_systemd_target[] =
+	"[Unit]\n"
+	"Description=stapvm: the command and the journal\n"
+	"Requires=stapvm.service\n"
+	"Wants=systemd-journald.service\n"
+	"AllowIsolate=yes\n";
+static const char stapvm_systemd_service[] =
+	"[Unit]\n"
+	"Description=stapvm: the command\n"
+	"DefaultDependencies=no\n"
+	"Wants=systemd-journald.service\n"
+	"After=systemd-journald.service\n"
+	"[Service]\n"
+	"Type=exec\n"
+	"ExecStart=/stapvm/bin/busybox sh -c '/stapvm/bin/busybox sh /stapvm/init2 & wait $!'\n";
 
 /*
  * /stapvm/init2 runs as pid 1 in the final root and runs the command.
@@ -719,6 +749,7 @@ static char *stapvm_conf_file(struct stapvm_run *run, size_t *len)
 	for (char **m = run->modules; m && *m; m++)
 		fprintf(f, "%s%s", m == run->modules ? "" : " ", *m);
 	fprintf(f, "'\nSTAPVM_NET=%s", run->opt.hostfwd_port ? "1" : "");
+	fprintf(f, "\nSTAPVM_SYSTEMD=%s", run->opt.systemd ? "1" : "");
 	fputs("\nSTAPVM_CWD=", f);
 	shell_quote(f, run->opt.cwd ? run->opt.cwd : "/work");
 	fputc('\n', f);
@@ -788,6 +819,12 @@ static void stapvm_write_initramfs(struct stapvm_run *run, const char *path)
 	free(text);
 	cpio_add_data(&w, "init", 0755, stapvm_init_script, sizeof(stapvm_init_script) - 1);
 	cpio_add_data(&w, "stapvm/init2", 0644, stapvm_init2_script, sizeof(stapvm_init2_script) - 1);
+	if (run->opt.systemd) {
+		cpio_add_data(&w, "stapvm/stapvm.target", 0644, stapvm_systemd_target,
+			      sizeof(stapvm_systemd_target) - 1);
+		cpio_add_data(&w, "stapvm/stapvm.service", 0644, stapvm_systemd_service,
+			      sizeof(stapvm_systemd_service) - 1);
+	}
 	cpio_finish(&w);
 	free(here);
 }
@@ -1252,7 +1289,7 @@ static void stapvm_cleanup(struct stapvm_run *run)
 static void usage(FILE *f)
 {
 	fputs("usage: stapvm [-r RELEASE] [-d DIR] [--smp N] [-m MB] [--timeout SEC] [--icount] [--mttcg] [-v]\n"
-	      "              [--userland=MODE] [--file PATH]... [-C DIR] [--outdir DIR] -- COMMAND [ARGS...]\n"
+	      "              [--userland=MODE] [--systemd] [--file PATH]... [-C DIR] [--outdir DIR] -- COMMAND [ARGS...]\n"
 	      "Boot kernel RELEASE in a disposable QEMU (TCG) guest and run COMMAND there\n"
 	      "in /work (a copy of DIR), with staprun and stapio on PATH.  The command's stdout\n"
 	      "and stderr stream back byte-exact; SIGINT/SIGTERM are forwarded to it.\n"
@@ -1285,6 +1322,8 @@ static void usage(FILE *f)
 	      "  --agent PATH   a virtio-serial port org.stapc.agent whose host end is the\n"
 	      "                 Unix socket PATH (for a stapc-agent the command starts:\n"
 	      "                 stap --remote=unix:PATH; host userland)\n"
+	      "  --systemd      the host's systemd is pid 1 and COMMAND its unit stapvm.service,\n"
+	      "                 so COMMAND may use systemctl and journalctl (host userland)\n"
 	      "  -v             show the guest console live and timings\n"
 	      "Exit: the command's status; 3 if the guest kernel log reports a problem;\n"
 	      "124 on timeout; 125 if stapvm or the guest failed.\n",
@@ -1329,6 +1368,10 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 		die("--hostfwd needs the host userland (a kernel with 9p and virtio_net)");
 	if (run->opt.agent && run->userland != STAPVM_USERLAND_HOST)
 		die("--agent needs the host userland (a kernel with 9p and virtio_console)");
+	if (run->opt.systemd && run->userland != STAPVM_USERLAND_HOST)
+		die("--systemd needs the host userland (a kernel with 9p)");
+	if (run->opt.systemd && !is_file("/lib/systemd/systemd"))
+		die("--systemd: /lib/systemd/systemd is missing (apt-get install systemd)");
 	if (run->opt.verbose)
 		fprintf(stderr, "stapvm: userland: %s\n", stapvm_userland_names[run->userland]);
 }
@@ -1336,7 +1379,7 @@ static void stapvm_pick_userland(struct stapvm_run *run)
 static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 {
 	enum { OPT_ARCH = 255, OPT_SMP = 256, OPT_TIMEOUT, OPT_ICOUNT, OPT_MTTCG, OPT_USERLAND, OPT_FILE, OPT_OUTDIR, OPT_HOSTFWD, OPT_AGENT, OPT_APPEND,
-	       OPT_KERNEL_ROOT };
+	       OPT_KERNEL_ROOT, OPT_SYSTEMD };
 	static const struct option longopts[] = {
 		{ "release", required_argument, NULL, 'r' },
 		{ "dir", required_argument, NULL, 'd' },
@@ -1354,6 +1397,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 		{ "append", required_argument, NULL, OPT_APPEND },
 		{ "arch", required_argument, NULL, OPT_ARCH },
 		{ "kernel-root", required_argument, NULL, OPT_KERNEL_ROOT },
+		{ "systemd", no_argument, NULL, OPT_SYSTEMD },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1391,6 +1435,7 @@ static void parse_options(struct stapvm_options *opt, int argc, char **argv)
 			opt->arm64 = strcmp(optarg, "x86_64") != 0;
 			break;
 		case OPT_KERNEL_ROOT: opt->kernel_root = optarg; break;
+		case OPT_SYSTEMD: opt->systemd = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(STAPVM_EXIT_FAILURE);
 		}
