@@ -1,4 +1,5 @@
 /* main.c - the stap command line: options into a session (options.c), then the pass table. */
+#include "build_as.h"
 #include "cache.h"
 #include "diag.h"
 #include "options.h"
@@ -22,7 +23,7 @@ int main(int argc, char **argv)
 		.library_warnings = s->verbose > 0,
 		.colors = s->colors,
 	});
-	if (!privilege_configure(s))
+	if (!privilege_configure(s) || !build_as_check(s))
 		return STAP_EXIT_USAGE;
 	if (s->clean_cache)
 		return cache_clean(s);

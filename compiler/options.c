@@ -65,6 +65,7 @@ static void usage(FILE *out)
 		"  --vp ABCDE    add A to pass 1's verbosity, B to pass 2's, ... (e.g. --vp 0002)\n"
 		"  -k            keep the temporary build directory and print its path\n"
 		"  --tmpdir DIR  make the temporary build directory in DIR (default $TMPDIR or /tmp)\n"
+		"  --build-as=USER  run passes 1-4 as USER (as root; pass 5 loads as root)\n"
 		"  -m NAME       name the module NAME (default stap_<hash>)\n"
 		"  -r RELEASE    build for kernel RELEASE (/lib/modules/RELEASE/build; $SYSTEMTAP_RELEASE)\n"
 		"  -r DIR        build against the kernel build tree DIR\n"
@@ -311,7 +312,7 @@ enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGIN
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES, OPT_DUMP_KFEATURES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
-		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR, OPT_SEMANTIC_KEEP_GOING, OPT_DEBUG };
+		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR, OPT_SEMANTIC_KEEP_GOING, OPT_DEBUG, OPT_BUILD_AS };
 
 static const struct option long_options[] = {
 	{"remote", required_argument, NULL, OPT_REMOTE},
@@ -347,6 +348,7 @@ static const struct option long_options[] = {
 	{"list-servers", no_argument, NULL, OPT_LIST_SERVERS},
 	{"vp", required_argument, NULL, OPT_VP},
 	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
+	{"build-as", required_argument, NULL, OPT_BUILD_AS},
 	{"target-namespaces", required_argument, NULL, OPT_TARGET_NAMESPACES},
 	{"monitor", optional_argument, NULL, OPT_MONITOR},
 	{"color", optional_argument, NULL, OPT_COLOR},
@@ -655,6 +657,9 @@ static int option_build(struct session *s, struct cmdline *c, int opt, const cha
 			return STAP_EXIT_USAGE;
 		}
 		s->tmpdir_base = arg;
+		return -1;
+	case OPT_BUILD_AS:
+		s->build_as = arg;	/* checked with the other options (build_as_check) */
 		return -1;
 	case OPT_DISABLE_CACHE:
 		s->disable_cache = true;

@@ -16,6 +16,7 @@
 #include "passes.h"
 #include "translate.h"
 #include "build.h"
+#include "build_as.h"
 #include "run.h"
 #include "use_server.h"
 #include "preprocess.h"
@@ -172,13 +173,11 @@ static void mark_pass_end(struct session *s, int pass)
 	}
 }
 
-static int run_passes(struct session *s)
+/* Passes 1 to 4 (or to -p N): the exit code, or BUILD_AS_CONTINUE when pass 5 follows. */
+static int compile_passes(struct session *s)
 {
 	int npasses = (int)(sizeof(pass_table) / sizeof(pass_table[0]));
 	int verbose = s->verbose;	/* -v; --vp adds to one pass */
-	session_catch_stop_signals();
-	if (s->use_server)
-		return use_server_run(s);	/* passes 1-4 on a compile server (run/use_server.c) */
 	for (int i = 0; i < npasses && i < s->last_pass; i++) {
 		double start = now_ms();
 		s->verbose = verbose + s->verbose_pass[i];
@@ -209,10 +208,23 @@ static int run_passes(struct session *s)
 			return STAP_EXIT_OK;
 		}
 	}
+	s->verbose = verbose;
+	return BUILD_AS_CONTINUE;
+}
+
+static int run_passes(struct session *s)
+{
+	int verbose = s->verbose;
+	session_catch_stop_signals();
+	if (s->use_server)
+		return use_server_run(s);	/* passes 1-4 on a compile server (run/use_server.c) */
+	int rc = s->build_as ? build_as_compile(s, compile_passes) : compile_passes(s);
+	if (rc != BUILD_AS_CONTINUE)
+		return rc;
 	double start = now_ms();
 	s->verbose = verbose + s->verbose_pass[4];
 	mark_pass_start(s, 5);
-	int rc = run_module(s);
+	rc = run_module(s);
 	mark_pass_end(s, 5);
 	if (s->verbose)
 		fprintf(stderr, "Pass 5: ran in %.1f ms (exit status %d)\n", now_ms() - start, rc);

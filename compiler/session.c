@@ -73,11 +73,16 @@ const char *session_tmpdir(struct session *s)
 		fprintf(stderr, "stap: cannot create a temporary directory %s: %s\n", dir, strerror(errno));
 		return NULL;
 	}
+	session_adopt_tmpdir(s, dir);
+	return dir;
+}
+
+void session_adopt_tmpdir(struct session *s, const char *dir)
+{
 	s->tmpdir = dir;
 	if (!process.cleanup_sessions.n)
 		atexit(cleanup_tmpdirs);
 	vec_push(&process.cleanup_sessions, s);
-	return dir;
 }
 
 

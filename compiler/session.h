@@ -99,6 +99,7 @@ struct session {
 	long timeout_s;           /* -T SECONDS: the script exits after that long; 0 = none */
 	int verbose_pass[5];      /* --vp ABCDE: verbosity added to pass 1..5 alone */
 	const char *tmpdir_base;  /* --tmpdir DIR: where pass 4's directory is made, NULL for $TMPDIR */
+	const char *build_as;     /* --build-as=USER: passes 1-4 in a child running as USER (build_as.c), or NULL */
 	bool poison_cache;        /* --poison-cache: never read the module cache, still fill it */
 	bool clean_cache;         /* --clean-cache: trim the module cache, then exit */
 	const char *colors;       /* diagnostics' SGR colors (--color, $SYSTEMTAP_COLORS); NULL: none */
@@ -158,6 +159,8 @@ struct session {
  * unless -k; NULL after a message.
  */
 const char *session_tmpdir(struct session *s);
+/* Make dir (made by another process: --build-as) s's temporary directory, removed at exit. */
+void session_adopt_tmpdir(struct session *s, const char *dir);
 /* Remove a directory tree (a temporary directory). */
 void session_remove_tree(const char *path);
 /*

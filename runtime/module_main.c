@@ -157,11 +157,13 @@ static const char *_stp_call_chain(struct context *c)
 }
 
 /*
- * A body ended with c->base.last_error set: report it, and put back the
+ * A body of probe p ended with c->base.last_error set: report it (the
+ * error, the statement, the call chain, and p's point as the script names
+ * it, pn()), and put back the
  * fields the hot path counts on (see _stp_probe_run). Out of line: the
  * common case pays only for the test.
  */
-static noinline void _stp_probe_failed(struct context *c)
+static noinline void _stp_probe_failed(struct context *c, const struct _stp_probe *p)
 {
 	_stp_print_flush();	/* output before the error, so stapio shows it first */
 	if (c->base.last_error == _stp_next_unwind)
@@ -169,9 +171,10 @@ static noinline void _stp_probe_failed(struct context *c)
 	else if (IS_ENABLED(STP_SUPPRESS_HANDLER_ERRORS))
 		atomic_inc(&_stp_error_count);	/* --suppress-handler-errors: counted, the script goes on */
 	else if (c->base.last_stmt)
-		_stp_session_error("%s near %s%s", c->base.last_error, c->base.last_stmt, _stp_call_chain(c));
+		_stp_session_error("%s near %s%s in probe %s", c->base.last_error, c->base.last_stmt,
+				   _stp_call_chain(c), p->pn ? p->pn : p->pp);
 	else
-		_stp_session_error("%s", c->base.last_error);
+		_stp_session_error("%s in probe %s", c->base.last_error, p->pn ? p->pn : p->pp);
 	c->base.last_error = NULL;
 	c->base.last_stmt = NULL;
 	c->base.ncalled = 0;
@@ -265,7 +268,7 @@ static __always_inline bool _stp_probe_run_inline(const struct _stp_probe *p, st
 	_stp_monitor_hit(p);
 #endif
 	if (unlikely(c->base.last_error))
-		_stp_probe_failed(c);
+		_stp_probe_failed(c, p);
 	else if (!p->quiet)
 		_stp_print_flush_if_any();
 	barrier();

@@ -24,6 +24,27 @@
  * unresolved name would only cascade into "cannot infer" errors), and the
  * optimizer runs only on a program without errors.
  */
+/*
+ * SystemTap elides the probes whose code a @defined rules out at their
+ * point (unless -u), and a script left with no probe has nothing to run:
+ * an error, as there. Here only that whole script is refused: a probe
+ * written empty ({ }), and such a probe beside others, are kept.
+ */
+static void check_something_runs(struct session *s)
+{
+	bool by_defined = false;
+	for (int i = 0; i < s->probes.n; i++)
+		if (!targetvar_probe_inert(s->probes.items[i], &by_defined))
+			return;
+	if (!by_defined || !s->probes.n)
+		return;
+	struct probe *first = s->probes.items[0];
+	diag_error(first->loc, "no probe of the script does anything: %s nothing once @defined is decided at "
+		   "%s point, so there is nothing to run (-u keeps such probes)",
+		   s->probes.n == 1 ? "its body does" : ast_printf("each of the %d bodies does", s->probes.n),
+		   s->probes.n == 1 ? "its" : "each");
+}
+
 bool elaborate(struct session *s)
 {
 	if (!tapset_load(s))
@@ -54,6 +75,8 @@ bool elaborate(struct session *s)
 	/* after the optimizer, which sees each probe once: this may split probes per point */
 	if (!targetvar_resolve(s) && !keep)
 		return false;
+	if (!s->unoptimized && !s->list_probes && diag_error_count() == 0)
+		check_something_runs(s);
 	enums_resolve_names(s); /* after the targets: @enumname($var) takes $var's type */
 	return diag_error_count() == 0;
 }

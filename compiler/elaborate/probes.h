@@ -183,4 +183,12 @@ void probes_runtime_files(const struct vec *used, struct vec *out);
 /* Every form of every provider (--dump-probe-types), {a,b} groups expanded, in table order, into out (of const char *). */
 void probes_patterns(struct vec *out);
 
+/*
+ * For a family that stands for other points (debuginfod.process(GLOB) for
+ * process("BUILD-ID")...): resolve pp by the provider that claims it, as
+ * if the script had written it, pushing its resolved probes (copies of
+ * tmpl attached by that provider) onto out; false after a diagnostic.
+ */
+bool probes_resolve_as(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out);
+
 #endif

@@ -1622,3 +1622,46 @@ const char *targetvar_list(struct target_scope *scope)
 		text = ast_printf("%s $return:%s", text, dbg_type_text(scope->ret));
 	return text;
 }
+
+/*
+ * cond at probe p, when decided: a constant, or [!]@defined(...) planned
+ * there (*by_defined set); 1 or 0, -1 if not decided.
+ */
+static int decided_condition(struct node *cond, struct probe *p, bool *by_defined)
+{
+	bool negated = false;
+	if (cond->kind == NODE_UNARY && cond->u.unary.op == OP_NOT) {
+		negated = true;
+		cond = cond->u.unary.operand;
+	}
+	if (cond->kind == NODE_NUM)
+		return (cond->u.num != 0) != negated;
+	if (cond->kind != NODE_DEFINED)
+		return -1;
+	struct tv_plan *pl = targetvar_plan_of(cond, p);
+	if (!pl)
+		return -1;
+	*by_defined = true;
+	return pl->defined != negated;
+}
+
+static bool stmt_inert(struct node *n, struct probe *p, bool *by_defined)
+{
+	if (!n || n->kind == NODE_NULL_STMT)
+		return true;
+	if (n->kind == NODE_BLOCK) {
+		for (int i = 0; i < n->u.block.stmts.n; i++)
+			if (!stmt_inert(n->u.block.stmts.items[i], p, by_defined))
+				return false;
+		return true;
+	}
+	if (n->kind != NODE_IF)
+		return false;
+	int taken = decided_condition(n->u.if_stmt.cond, p, by_defined);
+	return taken >= 0 && stmt_inert(taken ? n->u.if_stmt.then : n->u.if_stmt.otherwise, p, by_defined);
+}
+
+bool targetvar_probe_inert(struct probe *p, bool *by_defined)
+{
+	return stmt_inert(p->body, p, by_defined);
+}

@@ -158,4 +158,13 @@ struct vec targetvar_inner_targets(struct node *n);
 /* The plan of node n (a TARGET, DEFINED or ENTRY) at probe p (NULL in a function body), or NULL. */
 struct tv_plan *targetvar_plan_of(struct node *n, struct probe *p);
 
+/*
+ * Whether probe p's body does nothing at its point once its @defined
+ * conditions are decided there: empty statements, blocks of them, and ifs
+ * whose condition is a constant or a [!]@defined(...) whose taken branch
+ * does nothing (probe begin { if (@defined($foo)) ... }); *by_defined is
+ * set when a @defined decided that.
+ */
+bool targetvar_probe_inert(struct probe *p, bool *by_defined);
+
 #endif

@@ -21,17 +21,11 @@
 #include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
-
-/* Debug registers of x86-64, and the most bytes one watches (arm64's too). */
-#define HWBKPT_REGISTERS 4
-#define HWBKPT_MAX_LENGTH 8
+#include "probes/hwbkpt.h"
 
 /* A resolved_probe's data. */
 struct hwbkpt_point {
-	const char *symbol;      /* the variable watched, or NULL for address */
-	uint64_t address;        /* the address watched (when symbol is NULL) */
-	int length;              /* bytes: 1, 2, 4 or 8 */
-	bool rw;                 /* .rw: reads too; .write: writes only */
+	struct hwbkpt_spec spec;
 };
 
 /*
@@ -67,39 +61,26 @@ static bool kallsyms_has_data(struct session *s)
 	return has;
 }
 
-static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+bool hwbkpt_parse(struct session *s, struct probe_point *pp, int data_at, const char *family, struct hwbkpt_spec *spec)
 {
-	struct probe_component *kernel = probes_component(pp, 0), *data = probes_component(pp, 1);
-	struct hwbkpt_point *pt = ast_alloc(sizeof(*pt));
-	if (kernel->arg) {
-		diag_error(kernel->loc, "'kernel' takes no argument");
-		return false;
-	}
+	bool kernel = !strcmp(family, "kernel.data");
+	struct probe_component *data = probes_component(pp, data_at);
 	if (!data->arg || (data->arg->kind == NODE_STR && !*data->arg->u.str)) {
-		diag_error(data->loc, "kernel.data needs an address or a symbol name in quotes: kernel.data(\"jiffies\")");
+		diag_error(data->loc, "%s needs an address or a symbol name in quotes: %s(\"%s\")", family, family,
+			   kernel ? "jiffies" : "counter");
 		return false;
 	}
-	if (data->arg->kind == NODE_STR) {
-		pt->symbol = data->arg->u.str;
-		if (!symbol_known(s, pt->symbol)) {
-			diag_error(data->arg->loc, "no global variable '%s' in the kernel's debuginfo", pt->symbol);
-			return false;
-		}
-		if (!kallsyms_has_data(s)) {
-			diag_error(data->arg->loc, "kernel %s was built without CONFIG_KALLSYMS_ALL: its kallsyms has no "
-				   "variables, so '%s' cannot be found when the session starts; watch its address instead",
-				   s->release ? s->release : "", pt->symbol);
-			return false;
-		}
-	} else {
-		pt->address = (uint64_t)data->arg->u.num;
-	}
-	pt->length = 1;
-	int next = 2;
+	if (data->arg->kind == NODE_STR)
+		spec->symbol = data->arg->u.str;
+	else
+		spec->address = (uint64_t)data->arg->u.num;
+	spec->length = 1;
+	int next = data_at + 1;
 	struct probe_component *c = probes_component(pp, next);
 	if (c && !strcmp(c->name, "length")) {
-		if (pt->symbol) {
-			diag_error(c->loc, ".length(N) applies only to kernel.data(ADDRESS): a symbol's watchpoint is 1 byte");
+		if (spec->symbol) {
+			diag_error(c->loc, ".length(N) applies only to %s(ADDRESS): a symbol's watchpoint is %s", family,
+				   kernel ? "1 byte" : "the symbol's own size, up to 8 bytes");
 			return false;
 		}
 		if (!c->arg || c->arg->kind != NODE_NUM || c->arg->u.num < 1) {
@@ -111,22 +92,22 @@ static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct res
 				   HWBKPT_MAX_LENGTH, s->arch->kbuild, c->arg->u.num);
 			return false;
 		}
-		while (pt->length < c->arg->u.num)
-			pt->length *= 2;
-		if (pt->address % (uint64_t)pt->length) {
+		while (spec->length < c->arg->u.num)
+			spec->length *= 2;
+		if (spec->address % (uint64_t)spec->length) {
 			diag_error(c->arg->loc, "a %d-byte watchpoint needs an address aligned to %d (0x%" PRIx64 " is not)",
-				   pt->length, pt->length, pt->address);
+				   spec->length, spec->length, spec->address);
 			return false;
 		}
 		c = probes_component(pp, ++next);
 	}
 	if (!c) {
-		diag_error(pp->loc, "kernel.data(...) needs .write or .rw: which accesses fire the probe");
+		diag_error(pp->loc, "%s(...) needs .write or .rw: which accesses fire the probe", family);
 		return false;
 	}
 	if (c->arg || (strcmp(c->name, "write") && strcmp(c->name, "rw"))) {
 		diag_error(c->loc, "unexpected '.%s': expected %s.write or .rw", c->name,
-			   next == 2 && !pt->symbol ? ".length(N), " : "");
+			   next == data_at + 1 && !spec->symbol ? ".length(N), " : "");
 		return false;
 	}
 	if (probes_ncomponents(pp) > next + 1) {
@@ -134,11 +115,38 @@ static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct res
 		diag_error(extra->loc, "unexpected '.%s' after .%s", extra->name, c->name);
 		return false;
 	}
-	pt->rw = !strcmp(c->name, "rw");
+	spec->rw = !strcmp(c->name, "rw");
+	return true;
+}
+
+const char *hwbkpt_tail(const struct hwbkpt_spec *spec)
+{
+	return ast_printf("%s.%s", spec->symbol ? "" : ast_printf(".length(%d)", spec->length), spec->rw ? "rw" : "write");
+}
+
+static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
+{
+	struct probe_component *kernel = probes_component(pp, 0), *data = probes_component(pp, 1);
+	struct hwbkpt_point *pt = ast_alloc(sizeof(*pt));
+	if (kernel->arg) {
+		diag_error(kernel->loc, "'kernel' takes no argument");
+		return false;
+	}
+	if (!hwbkpt_parse(s, pp, 1, "kernel.data", &pt->spec))
+		return false;
+	if (pt->spec.symbol && !symbol_known(s, pt->spec.symbol)) {
+		diag_error(data->arg->loc, "no global variable '%s' in the kernel's debuginfo", pt->spec.symbol);
+		return false;
+	}
+	if (pt->spec.symbol && !kallsyms_has_data(s)) {
+		diag_error(data->arg->loc, "kernel %s was built without CONFIG_KALLSYMS_ALL: its kallsyms has no "
+			   "variables, so '%s' cannot be found when the session starts; watch its address instead",
+			   s->release ? s->release : "", pt->spec.symbol);
+		return false;
+	}
 	out->data = pt;
-	const char *what = pt->symbol ? ast_printf("\"%s\"", pt->symbol) : ast_printf("0x%" PRIx64, pt->address);
-	out->pp = ast_printf("kernel.data(%s)%s.%s", what,
-			     pt->symbol ? "" : ast_printf(".length(%d)", pt->length), pt->rw ? "rw" : "write");
+	const char *what = pt->spec.symbol ? ast_printf("\"%s\"", pt->spec.symbol) : ast_printf("0x%" PRIx64, pt->spec.address);
+	out->pp = ast_printf("kernel.data(%s)%s", what, hwbkpt_tail(&pt->spec));
 	return true;
 }
 
@@ -158,7 +166,7 @@ static void hwbkpt_table(struct emitter *e, struct session *s, struct vec *mine)
 
 static void hwbkpt_row(struct emitter *e, const struct resolved_probe *r)
 {
-	const struct hwbkpt_point *pt = r->data;
+	const struct hwbkpt_spec *pt = &((const struct hwbkpt_point *)r->data)->spec;
 	emit_line(e, "{ .probe = &_stp_probes[%d], .symbol = %s, .address = 0x%" PRIx64 "UL, .length = %d, .rw = %d },",
 		  r->index, pt->symbol ? emit_c_string(pt->symbol) : "NULL", pt->address, pt->length, pt->rw);
 }

@@ -75,6 +75,35 @@ static const struct probe_provider *find_provider(const struct probe_point *pp)
 	return NULL;
 }
 
+static void report_unknown(struct probe_point *pp);
+
+bool probes_resolve_as(struct session *s, struct probe_point *pp, const struct resolved_probe *tmpl, struct vec *out)
+{
+	const struct probe_provider *prov = find_provider(pp);
+	if (!prov) {
+		report_unknown(pp);
+		return false;
+	}
+	struct resolved_probe *r = ast_alloc(sizeof(*r));
+	*r = *tmpl;
+	r->provider = prov;
+	int before = out->n;
+	if (prov->expand) {
+		if (!prov->expand(s, pp, r, out))
+			return false;
+	} else {
+		if (!prov->resolve(s, pp, r))
+			return false;
+		vec_push(out, r);
+	}
+	for (int i = before; i < out->n; i++) {
+		struct resolved_probe *m = out->items[i];
+		if (!m->pp)
+			m->pp = probes_point_text(pp);
+	}
+	return true;
+}
+
 /* Push every form pattern stands for: each {a,b,...} group (not nested) replaced by each alternative in turn. */
 static void expand_braces(const char *pattern, struct vec *out)
 {

@@ -1,0 +1,48 @@
+# --build-as=USER: passes 1-4 run as USER (the module, the temporary directory and the cache are
+# USER's), pass 5 as root: a stand-in staprun beside a copy of stap records who ran it and the
+# module it was given; the temporary directory is gone after. Refused without root, for an
+# unknown user, with --remote.
+fail() { echo "FAIL: $*"; exit 1; }
+[ "$(id -u)" = 0 ] || fail "needs root (it switches users); run-tests runs it as root in CI"
+user=nobody
+uid=$(id -u $user)
+script='probe begin { exit() }'
+
+"$STAP" -p2 --build-as=no_such_user_x -e "$script" 2>unknown.err && fail "an unknown user was accepted"
+grep -qx "stap: --build-as: no user 'no_such_user_x' on this machine" unknown.err || { cat unknown.err; fail "unknown user: message"; }
+setpriv --reuid=$uid --regid=$uid --clear-groups "$STAP" -p2 --build-as=$user -e "$script" 2>notroot.err &&
+	fail "accepted without root"
+grep -q "needs root" notroot.err || { cat notroot.err; fail "not root: message"; }
+"$STAP" -p2 --build-as=$user --remote=qemu -e "$script" 2>remote.err && fail "accepted with --remote"
+grep -q "not with --remote" remote.err || { cat remote.err; fail "--remote: message"; }
+
+# Pass 4: the module and the cache entry are the user's. (The scratch directory is root's alone.)
+base=$(mktemp -d /tmp/build_as.XXXXXX)
+trap 'rm -rf "$base"' EXIT
+chmod 755 "$base"
+cd "$base"
+mkdir -m 777 work cache tmp
+chown $user cache
+cd work
+STAPC_CACHE_DIR=$PWD/../cache TMPDIR=$PWD/../tmp "$STAP" -v -p4 -r "$RELEASE" --build-as=$user -m build_as_t \
+	-e "$script" >p4.out 2>p4.err || { cat p4.err; fail "-p4 as $user failed"; }
+[ "$(stat -c %U build_as_t.ko)" = $user ] || fail "the module is $(stat -c %U build_as_t.ko)'s"
+for f in ../cache/*.ko; do [ "$(stat -c %U "$f")" = $user ] || fail "cache entry $f is $(stat -c %U "$f")'s"; done
+grep -q "cached the module" p4.err || { cat p4.err; fail "no cache entry"; }
+[ -z "$(ls ../tmp)" ] || fail "temporary directory left: $(ls ../tmp)"
+
+# Pass 5: staprun runs as root, on a module the user built in the user's temporary directory.
+mkdir -p ../bin
+cp "$STAP" ../bin/stap
+cat > ../bin/staprun <<EOS
+#!/bin/sh
+for a; do case "\$a" in *.ko) ko=\$a;; esac; done
+echo "staprun uid \$(id -u), module owner \$(stat -c %U "\$ko")"
+EOS
+chmod 755 ../bin/staprun
+SYSTEMTAP_TAPSET="$SRCDIR/tapset" SYSTEMTAP_RUNTIME="$SRCDIR/runtime" TMPDIR=$PWD/../tmp \
+	../bin/stap -r "$RELEASE" --build-as=$user --disable-cache -e "$script" >p5.out 2>p5.err ||
+	{ cat p5.err; fail "pass 5 failed"; }
+grep -qx "staprun uid 0, module owner $user" p5.out || { cat p5.out p5.err; fail "pass 5: $(cat p5.out)"; }
+[ -z "$(ls ../tmp)" ] || fail "temporary directory left after pass 5: $(ls ../tmp)"
+echo ok
