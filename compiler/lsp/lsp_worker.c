@@ -106,8 +106,7 @@ void lsp_parse_document(struct session *s, const struct lsp_job *job)
 {
 	s->script_path = ast_intern(job->path);
 	s->script_text = job->text;
-	if (!preprocess_begin(s))
-		return;
+	preprocess_begin(s);	/* (false if anything failed before, as a lookup's own elaboration may have) */
 	s->script = parse_file(s, s->script_path, s->script_text, false);
 	preprocess_end(s);
 }
