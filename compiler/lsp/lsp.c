@@ -295,7 +295,12 @@ static _Noreturn void child_run(struct lsp_server *srv, const struct lsp_job *jo
 	}
 	struct rlimit cpu = {LSP_CHILD_SECONDS, LSP_CHILD_SECONDS};
 	setrlimit(RLIMIT_CPU, &cpu);
-#if !defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LSP_UNDER_ASAN 1
+#endif
+#endif
+#if !defined(__SANITIZE_ADDRESS__) && !defined(LSP_UNDER_ASAN)
 	struct rlimit as = {LSP_CHILD_ADDRESS_SPACE, LSP_CHILD_ADDRESS_SPACE};
 	setrlimit(RLIMIT_AS, &as);	/* ASan reserves far more address space than it uses */
 #endif
@@ -361,13 +366,16 @@ static char *run_job(struct lsp_server *srv, const struct lsp_job *job, size_t *
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (failed)
+	if (failed) {
 		snprintf(why, why_size, "%s", failed);
-	else if (WIFSIGNALED(status))
+	} else if (WIFSIGNALED(status)) {
+#ifdef STAPC_FUZZ_BUILD
+		abort();	/* the fuzz configuration: a crash of the analysis is the finding */
+#endif
 		snprintf(why, why_size, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (!WIFEXITED(status) || !used)	/* a pass may exit(1) after its answer was written */
+	} else if (!WIFEXITED(status) || !used) {	/* a pass may exit(1) after its answer was written */
 		snprintf(why, why_size, "failed");
-	else {
+	} else {
 		*len = used;
 		return buf;
 	}

@@ -232,7 +232,8 @@ void lsp_complete(struct session *s, const struct lsp_job *job, FILE *out)
 		while (word > line && (isalnum((unsigned char)word[-1]) || word[-1] == '_'))
 			word--;
 		const char *pre = ast_strndup(word, (size_t)(pos - word));
-		bool header = !strncmp(line + strspn(line, " \t"), "probe", 5) && isspace((unsigned char)line[strspn(line, " \t") + 5]) &&
+		const char *keyword = line + strspn(line, " \t");
+		bool header = !strncmp(keyword, "probe", 5) && isspace((unsigned char)keyword[5]) && pos > keyword + 5 &&
 			      !memchr(line, '{', (size_t)(pos - line));
 		c.edit_col = (int)(word - line);
 		if (word > line && word[-1] == '$') {

@@ -354,11 +354,14 @@ static const char *header_points(const char *p)
 
 void lsp_probe_points(struct session *s, const struct lsp_job *job, struct vec *out)
 {
-	const char *header = NULL;
-	for (int l = job->line; l >= 0 && l > job->line - 2000 && !header; l--) {
-		const char *start = lsp_line_start(job->text, l);
-		if (start && probe_line(start))
+	const char *header = NULL, *start = lsp_line_start(job->text, job->line);
+	for (int l = 0; start && l < 2000 && !header; l++) {	/* upward, line by line */
+		if (probe_line(start))
 			header = start;
+		else if (start == job->text)
+			break;
+		for (start--; start > job->text && start[-1] != '\n'; start--)
+			;
 	}
 	if (!header || s->tapset)	/* the tapset is loaded once: this goes first */
 		return;
