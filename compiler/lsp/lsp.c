@@ -234,6 +234,11 @@ static int read_message(struct lsp_server *srv, char **body, size_t *len)
 			continue;
 		}
 		size_t hlen = (size_t)(end - srv->in) + 4;
+		if (hlen > LSP_MAX_HEADERS) {
+			fputs("stap: language server: a header block too long; skipped\n", stderr);
+			consume(srv, hlen);
+			continue;
+		}
 		char *headers = strndup(srv->in, hlen - 4);
 		long n = headers ? content_length(headers) : -1;
 		free(headers);
@@ -311,6 +316,16 @@ static _Noreturn void child_run(struct lsp_server *srv, const struct lsp_job *jo
 	_exit(fclose(out) == 0 ? 0 : 1);
 }
 
+/* Is text[0..len) one JSON value? */
+static bool well_formed(const char *text, size_t len)
+{
+	struct json_region region = {0};
+	const char *err;
+	bool ok = json_parse(&region, text, len, &err) != NULL;
+	json_region_free(&region);
+	return ok;
+}
+
 /*
  * Run job in a child; its answer (malloc'd, *len bytes), or NULL with why
  * (why_size bytes) saying what became of the child.
@@ -375,6 +390,8 @@ static char *run_job(struct lsp_server *srv, const struct lsp_job *job, size_t *
 		snprintf(why, why_size, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
 	} else if (!WIFEXITED(status) || !used) {	/* a pass may exit(1) after its answer was written */
 		snprintf(why, why_size, "failed");
+	} else if (!well_formed(buf, used)) {	/* it ended in the middle (a pass that exits) */
+		snprintf(why, why_size, "gave a malformed answer");
 	} else {
 		*len = used;
 		return buf;
@@ -432,6 +449,7 @@ static void diagnose(struct lsp_server *srv, struct lsp_document *d)
 		free(answer);
 		return;
 	}
+	fprintf(stderr, "stap: language server: the analysis of %s %s\n", d->uri, why);
 	struct lsp_out o;
 	FILE *f = out_open(&o);
 	fputs("[{\"range\":{\"start\":{\"line\":0,\"character\":0},\"end\":{\"line\":0,\"character\":0}},"

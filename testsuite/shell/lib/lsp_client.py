@@ -17,8 +17,10 @@ def frame(obj):
 
 
 class Server:
-    def __init__(self, argv):
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def __init__(self, argv, log="server.err"):
+        self.log = log  # the server's stderr: a file, so it never blocks on a full pipe
+        with open(log, "wb") as err:
+            self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
         self.buf = b""
         self.next_id = 1
         self.notes = []  # notifications received, in order
@@ -47,7 +49,7 @@ class Server:
                 fail("no message from the server within %d s" % DEADLINE_S)
             chunk = os.read(self.p.stdout.fileno(), 65536)
             if not chunk:
-                fail("the server closed its output (exit status %s); stderr: %s" % (self.p.wait(), self.p.stderr.read().decode()))
+                fail("the server closed its output (exit status %s); stderr: %s" % (self.p.wait(), self.stderr()))
             self.buf += chunk
 
     def request(self, method, params):
@@ -80,14 +82,21 @@ class Server:
         self.notify("initialized", {})
         return r
 
+    def stderr(self):
+        with open(self.log, errors="replace") as f:
+            return f.read()
+
     def finish(self):
-        """shutdown, exit; the exit status."""
+        """shutdown, exit; the exit status. No analysis may have failed (a child crashed or overran)."""
         r = self.request("shutdown", None)
         if r.get("result", "missing") is not None:
             fail("shutdown answered %s" % r)
         self.notify("exit", None)
         self.p.stdin.close()
-        return self.p.wait(timeout=DEADLINE_S)
+        status = self.p.wait(timeout=DEADLINE_S)
+        if "the analysis" in self.stderr():
+            fail("an analysis failed: " + self.stderr())
+        return status
 
 
 def expect(cond, msg, got=None):
