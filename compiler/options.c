@@ -638,7 +638,11 @@ static int option_build(struct session *s, struct cmdline *c, int opt, const cha
 			fprintf(stderr, "stap: -R %s is not a directory\n", arg);
 			return STAP_EXIT_USAGE;
 		}
-		s->runtime_dir = arg;
+		{
+			char *abs = realpath(arg, NULL); /* kbuild runs in another directory */
+			s->runtime_dir = abs ? ast_strdup(abs) : arg;
+			free(abs);
+		}
 		return -1;
 	case 'a':
 		if (!(s->arch = arch_find(arg))) {

@@ -81,6 +81,8 @@ struct dwarf_state {
 	size_t nsyms;
 	struct die_table types;     /* DIE offset -> struct dbg_type * */
 	struct die_table cus;       /* CU DIE offset -> struct cu_funcs * */
+	const struct kindex_subprogram *subs; /* the index's concrete subprograms by address, NULL without one */
+	size_t nsubs;
 };
 
 static struct dbg_type *convert(struct debuginfo *di, Dwarf_Die *die);
@@ -490,9 +492,55 @@ static int compare_cu_func(const void *a, const void *b)
 	return x->low < y->low ? -1 : x->low > y->low;
 }
 
-/* The subprogram DIE whose entry is addr, through the (cached) index of its CU. */
+/*
+ * The index's subprogram that addr is the entry of (exact) or lies in
+ * (!exact), the first in DWARF order of those at one address; NULL if none
+ * (or no index).
+ */
+static const struct kindex_subprogram *indexed_subprogram(const struct dwarf_state *st, uint64_t addr, bool exact)
+{
+	size_t lo = 0, hi = st->nsubs;
+	while (lo < hi) { /* the first entry above addr */
+		size_t mid = (lo + hi) / 2;
+		if (st->subs[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct kindex_subprogram *s = &st->subs[lo - 1];
+	while (s > st->subs && s[-1].addr == s->addr)
+		s--;
+	return s->addr == addr || (!exact && addr < s->end) ? s : NULL;
+}
+
+/*
+ * The compilation unit holding the code at addr: from the index when it
+ * has the function, else through .debug_aranges (which libdw reads and
+ * sorts whole on first use: the index spares a one-probe script that).
+ */
+static bool cu_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu)
+{
+	const struct kindex_subprogram *s = indexed_subprogram(st, addr, false);
+	if (s)
+		return dwarf_offdie(st->dw, s->cu, cu) != NULL;
+	return dwarf_addrdie(st->dw, addr, cu) != NULL;
+}
+
+/* The compilation unit of a function's DIE (handle), or of its address. */
+static bool func_cu(struct dwarf_state *st, Dwarf_Die *die, uint64_t addr, Dwarf_Die *cu)
+{
+	uint8_t address_size, offset_size;
+	return dwarf_diecu(die, cu, &address_size, &offset_size) != NULL || cu_at(st, addr, cu);
+}
+
+/* The subprogram DIE whose entry is addr: from the index, else through the (cached) table of its CU. */
 static bool subprogram_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu, Dwarf_Die *out)
 {
+	const struct kindex_subprogram *s = indexed_subprogram(st, addr, true);
+	if (s)
+		return dwarf_offdie(st->dw, s->cu, cu) && dwarf_offdie(st->dw, s->die, out);
 	if (!dwarf_addrdie(st->dw, addr, cu))
 		return false;
 	struct cu_funcs **slot = (struct cu_funcs **)table_slot(&st->cus, dwarf_dieoffset(cu));
@@ -627,6 +675,28 @@ static void index_typedefs(struct kindex_writer *w, const struct vec *typedefs)
 	free(tds);
 }
 
+static int compare_subprogram(const void *a, const void *b)
+{
+	const struct kindex_subprogram *x = *(const struct kindex_subprogram *const *)a;
+	const struct kindex_subprogram *y = *(const struct kindex_subprogram *const *)b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->die < y->die ? -1 : x->die > y->die; /* DWARF order at one address */
+}
+
+/* Lay the concrete subprograms out as KINDEX_SUBPROGRAMS, by address. */
+static void index_subprograms(struct kindex_writer *w, struct vec *subs)
+{
+	qsort(subs->items, (size_t)subs->n, sizeof(void *), compare_subprogram);
+	struct kindex_subprogram *out = calloc((size_t)subs->n + 1, sizeof(*out));
+	if (!out)
+		abort();
+	for (int i = 0; i < subs->n; i++)
+		out[i] = *(struct kindex_subprogram *)subs->items[i];
+	kindex_add(w, KINDEX_SUBPROGRAMS, out, (size_t)subs->n * sizeof(*out));
+	free(out);
+}
+
 bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
 {
 	struct dwarf_state *st = di->priv;
@@ -646,12 +716,20 @@ bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
 	uint64_t total = info ? info->d_size : 0;
 	struct strmap typedef_seen = {0};
 	struct vec typedefs = {0}; /* of struct kindex_typedef * with name a const char * until laid out */
+	struct vec subs = {0};     /* of struct kindex_subprogram * */
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
 		if (dwarf_offdie(st->dw, off + hsize, &cu))
 			note_inlines(&cu, off + hsize, &t);
 		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
 			do { /* what dwarf_typedefs finds: the first top-level typedef of each name */
+				Dwarf_Addr low, high;
+				if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_lowpc(&child, &low) == 0 && low) {
+					struct kindex_subprogram *sp = ast_alloc(sizeof(*sp));
+					*sp = (struct kindex_subprogram){low, dwarf_highpc(&child, &high) == 0 && high > low ? high : low + 1,
+									 dwarf_dieoffset(&child), off + hsize};
+					vec_push(&subs, sp);
+				}
 				const char *n = dwarf_tag(&child) == DW_TAG_typedef ? dwarf_diename(&child) : NULL;
 				if (!n || strmap_get(&typedef_seen, n))
 					continue;
@@ -667,6 +745,7 @@ bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
 	}
 	kindex_add_inlines(w, &t);
 	index_typedefs(w, &typedefs);
+	index_subprograms(w, &subs);
 	/* the symbol table, sorted as read_symbols sorts it */
 	struct kindex_symbol *syms = calloc(st->nsyms + 1, sizeof(*syms));
 	size_t names_len = 0;
@@ -784,7 +863,7 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 		if (out->n && ((struct dbg_func *)out->items[out->n - 1])->addr == sym->addr)
 			continue;
 		Dwarf_Die cu, sub;
-		if (file_glob && dwarf_addrdie(st->dw, sym->addr, &cu)) {
+		if (file_glob && cu_at(st, sym->addr, &cu)) {
 			void **ok = table_slot(&cu_ok, dwarf_dieoffset(&cu));
 			if (!*ok)
 				*ok = (c_file ? file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu)))
@@ -793,7 +872,7 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 				continue;
 		}
 		bool found = subprogram_at(st, sym->addr, &cu, &sub);
-		if (!found && dwarf_addrdie(st->dw, sym->addr, &cu))
+		if (!found && cu_at(st, sym->addr, &cu))
 			found = abstract_subprogram(&cu, sym->name, &sub);
 		struct dbg_func *f = make_func(di, &cu, found ? &sub : NULL, sym->name);
 		if (file_glob && !file_matches(file_glob, f->file))
@@ -985,7 +1064,7 @@ static uint64_t dwarf_prologue_end(struct debuginfo *di, struct dbg_func *f, boo
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu, child;
-	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !dwarf_addrdie(st->dw, f->addr, &cu))
+	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !func_cu(st, &die, f->addr, &cu))
 		return f->addr;
 	bool slots = false;
 	if (dwarf_child(&die, &child) == 0) {
@@ -1064,7 +1143,7 @@ static void dwarf_statements(struct debuginfo *di, struct dbg_func *f, const cha
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
 	size_t nlines;
-	if (!sym || !dwarf_addrdie(st->dw, f->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+	if (!sym || !cu_at(st, f->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
 		return;
 	struct vec found = {0}, inlines = {0};
 	Dwarf_Die die;
@@ -1135,7 +1214,7 @@ static void dwarf_labels(struct debuginfo *di, struct dbg_func *f, const char *g
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu;
-	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !dwarf_addrdie(st->dw, f->addr, &cu))
+	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !func_cu(st, &die, f->addr, &cu))
 		return;
 	walk_labels(di, &cu, &die, f, glob, out);
 }
@@ -1177,7 +1256,7 @@ static void dwarf_calls(struct debuginfo *di, struct dbg_func *f, const char *gl
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu;
-	if (f->handle && dwarf_offdie(st->dw, f->handle, &die) && dwarf_addrdie(st->dw, f->addr, &cu))
+	if (f->handle && dwarf_offdie(st->dw, f->handle, &die) && func_cu(st, &die, f->addr, &cu))
 		walk_calls(di, &cu, &die, f, glob, out);
 }
 
@@ -1226,7 +1305,7 @@ static int dwarf_func_lines(struct debuginfo *di, const char *name, bool whole_c
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
 	size_t nlines;
-	if (!sym || !dwarf_addrdie(st->dw, sym->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+	if (!sym || !cu_at(st, sym->addr, &cu) || dwarf_getsrclines(&cu, &lines, &nlines) != 0)
 		return 0;
 	struct vec funcs = {0};  /* of struct dbg_func_lines *, funcs.items[0] for sym */
 	struct vec owners = {0}; /* the elf_sym of each */
@@ -1611,6 +1690,12 @@ struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index,
 	}
 	if (!indexed_symbols(st, index))
 		read_symbols(st);
+	const void *subs;
+	size_t subs_len;
+	if (kindex_section(index, KINDEX_SUBPROGRAMS, &subs, &subs_len) && subs_len % sizeof(*st->subs) == 0) {
+		st->subs = subs;
+		st->nsubs = subs_len / sizeof(*st->subs);
+	}
 	struct debuginfo *di = ast_alloc(sizeof(*di));
 	di->index = index;
 	di->source = DBG_SOURCE_DWARF;

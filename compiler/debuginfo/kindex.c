@@ -38,7 +38,7 @@
 #include "kindex.h"
 
 #define KINDEX_MAGIC "STAPCKIX"
-#define KINDEX_VERSION 5
+#define KINDEX_VERSION 6
 #define KINDEX_KEY_MAX 512
 #define KINDEX_SYSTEM_DIR "/var/cache/stapc/kindex"
 

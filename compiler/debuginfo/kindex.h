@@ -28,7 +28,8 @@ enum kindex_section_id {
 	KINDEX_TYPEDEF_NAMES = 11, /* their NUL-terminated names */
 	KINDEX_NAMES = 12,       /* a sorted name list (kindex_names_add): System.map's function symbols */
 	KINDEX_NAME_OFFSETS = 13, /* uint32_t offsets of those names in KINDEX_NAMES, in name order */
-	KINDEX_SECTION_MAX = 14,
+	KINDEX_SUBPROGRAMS = 14, /* struct kindex_subprogram: vmlinux's concrete top-level functions, by address */
+	KINDEX_SECTION_MAX = 15,
 };
 
 /* One inlined function's name and the compilation units with an inline instance of it. */
@@ -49,6 +50,14 @@ struct kindex_symbol {
 struct kindex_typedef {
 	uint64_t name; /* offset in KINDEX_TYPEDEF_NAMES */
 	uint64_t die;  /* its DIE offset */
+};
+
+/* A concrete subprogram DIE of vmlinux's DWARF: what dwarf.c would otherwise find through .debug_aranges. */
+struct kindex_subprogram {
+	uint64_t addr; /* its entry (DW_AT_low_pc) */
+	uint64_t end;  /* its DW_AT_high_pc, or addr + 1 when its code is in several ranges */
+	uint64_t die;  /* its DIE offset */
+	uint64_t cu;   /* its compilation unit's DIE offset */
 };
 
 struct kindex;

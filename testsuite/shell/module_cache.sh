@@ -61,4 +61,19 @@ grep "cached the module as" seventh.err || fail "expected a store"
 [ -f "$STAPC_CACHE_DIR/$(printf "%064d" 3).ko" ] || fail "an entry that fits was evicted"
 [ -f "$first_entry" ] || fail "the module just stored was evicted"
 [ "$(entries)" = 2 ] || fail "expected 2 entries after the trim, found $(entries)"
+
+# The runtime's sources are part of the key, remembered by their identity
+# (runtime_digest): with a copy of the runtime (-R), a file touched without
+# a change still hits, and a change to a file's contents misses.
+cp -r "$SRCDIR/runtime" rt
+"$STAP" -v -p4 -r "$RELEASE" -m cache_t -R rt -e "$script" >/dev/null 2>rt1.err
+grep -q "cached the module as" rt1.err || fail "-R rt did not store a module"
+ls "$STAPC_CACHE_DIR"/runtime-* >/dev/null || fail "no runtime digest remembered"
+touch rt/lock.c
+"$STAP" -v -p4 -r "$RELEASE" -m cache_t -R rt -e "$script" >/dev/null 2>rt2.err
+grep -q "using the cached module" rt2.err || fail "a touched, unchanged runtime missed the cache"
+echo "/* changed */" >> rt/lock.c
+"$STAP" -v -p4 -r "$RELEASE" -m cache_t -R rt -e "$script" >/dev/null 2>rt3.err
+grep -q "using the cached module" rt3.err && fail "a changed runtime file still hit the cache"
+grep -q "cached the module as" rt3.err || fail "a changed runtime did not store a new module"
 echo ok
