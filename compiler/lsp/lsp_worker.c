@@ -88,13 +88,17 @@ void lsp_write_range(FILE *out, const char *text, struct srcloc loc, int len)
 		lsp_character(text, line, col), line, lsp_character(text, line, col + len));
 }
 
-/* Diagnostics of a position: the token there is the range (one character if none). */
+static bool probe_line(const char *p);
+
+/* Diagnostics of a position: the token there is the range (one character if none); in a probe header, the point's name. */
 static void write_diagnostic(FILE *out, const char *text, const struct lsp_diagnostic *d)
 {
 	const char *start = lsp_line_start(text, d->at.line - 1);
 	int len = 1;
-	if (start && (size_t)(d->at.col - 1) <= strcspn(start, "\n"))
-		len = lsp_word_length(start + d->at.col - 1, false);
+	if (start && (size_t)(d->at.col - 1) <= strcspn(start, "\n")) {
+		bool header = probe_line(start) && !memchr(start, '{', (size_t)(d->at.col - 1));
+		len = lsp_word_length(start + d->at.col - 1, header);
+	}
 	fputs("{\"range\":", out);
 	lsp_write_range(out, text, d->at, len ? len : 1);
 	fprintf(out, ",\"severity\":%d,\"source\":\"stap\",\"message\":", d->level == DIAG_ERROR ? 1 : 2);

@@ -103,6 +103,27 @@ s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 rc = s.finish()
 expect(rc == 0, "shutdown then exit: status 0", rc)
 
+# a tapset of one's own (-I): an error inside its alias is shown at the document's use of it
+os.makedirs("tap", exist_ok=True)
+with open("tap/mine.stp", "w") as f:
+    f.write("// probe my.alias - an alias whose body calls nothing known.\n"
+            "probe my.alias = begin { x = undefined_in_tapset() }\n")
+s = Server([stap, "--language-server", "-r", release, "-I", "tap"])
+s.initialize()
+uri3 = "file://" + os.getcwd() + "/u.stp"
+s.notify("textDocument/didOpen", {"textDocument": {"uri": uri3, "languageId": "stap", "version": 1,
+                                                   "text": "probe my.alias { println(1) }\n"}})
+d = s.diagnostics(uri3, 1)
+expect(len(d) == 1 and d[0]["range"] == {"start": pos(0, 6), "end": pos(0, 14)} and
+       d[0]["message"].startswith("tap/mine.stp:2:30: unresolved function 'undefined_in_tapset'"),
+       "an alias body's error at the use of the alias, naming where it is", d)
+r = s.request("textDocument/hover", at(uri3, 0, 9))["result"]
+expect(r and "an alias whose body calls nothing known" in r["contents"]["value"], "hover on an -I tapset's alias", r)
+r = s.request("textDocument/definition", at(uri3, 0, 9))["result"]
+expect(r == [{"uri": "file://" + os.getcwd() + "/tap/mine.stp", "range": {"start": pos(1, 6), "end": pos(1, 14)}}],
+       "definition in the -I tapset", r)
+expect(s.finish() == 0, "shutdown then exit: status 0")
+
 # exit without shutdown: status 1; end of input: status 0; garbage then end of input: status 0
 for data, want in ((frame({"jsonrpc": "2.0", "method": "exit"}), 1), (b"", 0),
                    (bytes(range(256)) * 64 + b"Content-Length: 5\r\n\r\n{\"a\":", 0),
