@@ -464,6 +464,29 @@ static const char *target_type(struct session *s, const struct lsp_job *job, con
 	return NULL;
 }
 
+/*
+ * A probe point family's forms (--dump-probe-types) that start with the
+ * header's word up to the cursor's component (timer, kernel.function), as a
+ * block; NULL if none does.
+ */
+static const char *family_forms(const struct lsp_word *w)
+{
+	struct vec patterns = {0};
+	const char *text = NULL;
+	probes_patterns(&patterns);
+	for (int i = 0, shown = 0; i < patterns.n; i++) {
+		const char *p = patterns.items[i];
+		if (strncmp(p, w->start, (size_t)w->len) || (p[w->len] != '.' && p[w->len] != '(' && p[w->len]))
+			continue;
+		if (shown++ == 40) {
+			text = ast_printf("%s...\n", text);
+			break;
+		}
+		text = ast_printf("%s%s\n", text ? text : "", p);
+	}
+	return text ? ast_printf("probe point family:\n```stap\n%s```", text) : NULL;
+}
+
 static void hover(struct session *s, const struct lsp_job *job, FILE *out)
 {
 	struct lsp_word w;
@@ -486,6 +509,8 @@ static void hover(struct session *s, const struct lsp_job *job, FILE *out)
 			value = ast_printf("%s%s```stap\n%s\n```%s%s", value ? value : "", value ? "\n\n" : "", d->signature,
 					   doc ? "\n\n" : "", doc ? doc : "");
 		}
+		if (!value && w.dotted)
+			value = family_forms(&w);
 	}
 	if (!value) {
 		fputs("null", out);

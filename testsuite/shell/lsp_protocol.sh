@@ -86,6 +86,9 @@ expect(r and "execname:string ()" in r["contents"]["value"] and "executable" in 
 r = s.request("textDocument/hover", at(uri2, 4, 8))["result"]
 expect(r and "probe vfs.read = kernel.function(\"vfs_read\")" in r["contents"]["value"] and "VFS" in r["contents"]["value"],
        "hover on the alias vfs.read", r)
+r = s.request("textDocument/hover", at(uri2, 3, 15))["result"]
+expect(r and "kernel.function(string).return\n" in r["contents"]["value"] and "timer" not in r["contents"]["value"]
+       and r["range"] == {"start": pos(3, 6), "end": pos(3, 21)}, "hover on a family: its forms", r)
 r = s.request("textDocument/hover", at(uri2, 3, 46))["result"]
 expect(r is None, "hover on $fi (no such variable): null", r)
 r = s.request("textDocument/definition", at(uri2, 4, 42))["result"]
@@ -130,5 +133,8 @@ for data, want in ((frame({"jsonrpc": "2.0", "method": "exit"}), 1), (b"", 0),
                    (b"Content-Length: 99999\r\n\r\n{}", 0)):
     p = subprocess.run([stap, "--language-server"], input=data, capture_output=True, timeout=DEADLINE_S)
     expect(p.returncode == want, "exit status %d for input %r..." % (want, data[:40]), [p.returncode, p.stderr.decode()])
+p = subprocess.run([stap, "--language-server", "x.stp"], capture_output=True, timeout=DEADLINE_S)
+expect(p.returncode == 2 and b"--language-server takes no script" in p.stderr, "a script with --language-server: usage error",
+       [p.returncode, p.stderr.decode()])
 print("ok")
 PY
