@@ -7,7 +7,9 @@
  *                      --dump-probe-types lists them), tapset and system call
  *                      aliases; inside kernel.function("pre: the target
  *                      kernel's functions (its System.map, through the
- *                      per-kernel index, debuginfo/kindex.c);
+ *                      per-kernel index, debuginfo/kindex.c; else its
+ *                      debuginfo); inside
+ *                      module("M").function("pre: M's functions (its debuginfo);
  *   pre                elsewhere: functions and globals of the document and
  *                      the tapset, the variables of the enclosing probe's
  *                      aliases, and the language's keywords.
@@ -125,14 +127,47 @@ static const char *pattern_text(const char *pattern)
 	return out;
 }
 
-/* kernel.function("pre, kprobe.function("pre: the kernel's functions starting with pre. */
+static void complete_module_function(struct completion *c, struct session *s, const char *module, const char *pre);
+
+/*
+ * kernel.function("pre, kprobe.function("pre: the kernel's functions starting
+ * with pre, from its System.map; without a real one (a kernel without its -dbg
+ * package), from its debuginfo (BTF names every function).
+ */
 static void complete_kernel_function(struct completion *c, struct session *s, const char *pre)
 {
 	struct vec names = {0};
+	if (!kernel_has_symbol_table(s)) {
+		complete_module_function(c, s, "kernel", pre);
+		return;
+	}
 	int all = kernel_function_names(s, pre, LSP_MAX_ITEMS, &names);
 	for (int i = 0; i < names.n; i++)
 		item(c, names.items[i], ITEM_FUNCTION, "kernel function", NULL);
 	c->incomplete = c->incomplete || all > names.n;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* module("M").function("pre: the functions of module M's debuginfo starting with pre. */
+static void complete_module_function(struct completion *c, struct session *s, const char *module, const char *pre)
+{
+	const char *err;
+	struct debuginfo *di = kernel_debuginfo(s, module, &err);
+	struct vec funcs = {0}, names = {0};
+	if (!di)
+		return;
+	dbg_functions(di, ast_printf("%s*", pre), NULL, false, &funcs);
+	dbg_functions(di, ast_printf("%s*", pre), NULL, true, &funcs);	/* inlined ones too (DWARF), as stap -l lists them */
+	for (int i = 0; i < funcs.n; i++)
+		vec_push(&names, (void *)((struct dbg_func *)funcs.items[i])->name);
+	vec_sort(&names, compare_names);
+	for (int i = 0; i < names.n; i++)
+		item(c, names.items[i], ITEM_FUNCTION,
+		     strcmp(module, "kernel") ? ast_printf("function of module %s", module) : "kernel function", NULL);
 }
 
 /* A point starting pre: a family's forms, the tapset's aliases, the system calls'. */
@@ -241,10 +276,16 @@ void lsp_complete(struct session *s, const struct lsp_job *job, FILE *out)
 		} else if (header) {
 			const char *start = point_start(line, pos), *point = ast_strndup(start, (size_t)(pos - start));
 			const char *quote = strrchr(point, '"');
-			if (quote && quote > point && quote[-1] == '(' && !strchr(quote, ')') &&
-			    (strstr(point, "kernel.function(") || strstr(point, "kprobe.function("))) {
+			const char *module = !strncmp(point, "module(\"", 8) ? point + 8 : NULL;
+			size_t module_len = module ? strcspn(module, "\"") : 0;
+			bool in_name = quote && quote > point && quote[-1] == '(' && !strchr(quote, ')');
+			if (in_name && (strstr(point, "kernel.function(") || strstr(point, "kprobe.function("))) {
 				c.edit_col = (int)(start - line) + (int)(quote + 1 - point);
 				complete_kernel_function(&c, s, quote + 1);
+			} else if (in_name && module && module_len && !strncmp(module + module_len, "\").function(\"", 13) &&
+				   quote == module + module_len + 12) {
+				c.edit_col = (int)(start - line) + (int)(quote + 1 - point);
+				complete_module_function(&c, s, ast_strndup(module, module_len), quote + 1);
 			} else {
 				c.edit_col = (int)(start - line);
 				complete_point(&c, s, point);

@@ -1,7 +1,7 @@
 # stap --language-server at the protocol level (docs/stap.md, "Editors"): scripted JSON-RPC over
 # a pipe (lib/lsp_client.py), each answer checked: the lifecycle, errors for broken messages,
 # diagnostics of passes 1 and 2 at their exact line and UTF-16 column, incremental changes,
-# completion (probe points, aliases, kernel functions, $variables, tapset functions), hover
+# completion (probe points, aliases, kernel and module functions, $variables, tapset functions), hover
 # with the doc comment, go to definition into the tapset, and a clean end on every path.
 fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || fail "python3 is not installed"
@@ -71,6 +71,18 @@ expect({"kernel.function(\"\")", "timer.ms()", "begin"} <= set(labels(r)), "prob
 r = s.request("textDocument/completion", at(uri2, 2, 30))["result"]
 expect("vfs_read" in labels(r) and all(l.startswith("vfs_rea") for l in labels(r)),
        "kernel.function(\"vfs_rea completes the kernel's functions", r)
+# module("M").function("pre: a module of $RELEASE, a function stap -l finds in it, its first 4 letters
+mods = [m for m in ("nfsd", "xfs", "btrfs", "loop", "ext4")
+        if subprocess.run([stap, "-l", 'module("%s").function("*")' % m, "-r", release], capture_output=True).stdout]
+expect(mods, "no module of %s has functions stap -l lists" % release)
+fn = subprocess.run([stap, "-l", 'module("%s").function("*")' % mods[0], "-r", release],
+                    capture_output=True, text=True).stdout.split('function("')[1].split('")')[0].split("@")[0]
+line = 'probe module("%s").function("%s' % (mods[0], fn[:4])
+s.notify("textDocument/didChange", {"textDocument": {"uri": uri2, "version": 2}, "contentChanges": [
+    {"range": {"start": pos(5, 0), "end": pos(5, 0)}, "text": line}]})
+r = s.request("textDocument/completion", at(uri2, 5, len(line)))["result"]
+expect(fn in labels(r) and all(l.startswith(fn[:4]) for l in labels(r)),
+       "module(\"%s\").function(\"%s completes %s" % (mods[0], fn[:4], fn), labels(r)[:20])
 r = s.request("textDocument/completion", at(uri2, 3, 46))["result"]
 expect(labels(r) == ["file"], "$fi completes vfs_read's $file", r)
 r = s.request("textDocument/completion", at(uri2, 4, 29))["result"]
@@ -101,7 +113,7 @@ expect(len(r) == 1 and r[0]["uri"].endswith("/tapset/linux/vfs.stp"), "vfs.read 
 r = s.request("textDocument/completion", at(uri2, 99, 99))
 expect("result" in r, "a position past the end is answered", r)
 s.notify("textDocument/didClose", {"textDocument": {"uri": uri2}})
-d = s.diagnostics(uri2, 1)  # the version it had
+d = s.diagnostics(uri2, 2)  # the version it had
 s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 rc = s.finish()
 expect(rc == 0, "shutdown then exit: status 0", rc)
