@@ -1082,6 +1082,11 @@ static int options_kernel(struct session *s, struct cmdline *c)
 			return STAP_EXIT_FAILURE;
 		}
 	}
+	/* --remote=qemu:RELEASE of another architecture's kernel (unpacked under its root only) */
+	struct stat st;
+	if (s->remote && c->kernel_arg && !s->arch && !strchr(c->kernel_arg, '/') &&
+	    stat(ast_printf("/lib/modules/%s", c->kernel_arg), &st) != 0)
+		s->arch = arch_of_release(c->kernel_arg);
 	set_kernel(s, c->kernel_arg);
 	s->bin_dir = options_exe_dir();
 	s->tapset_dir = find_data_dir(s->bin_dir, "tapset", "SYSTEMTAP_TAPSET");

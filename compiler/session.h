@@ -28,6 +28,8 @@ enum stap_privilege {
 	PRIV_STAPSYS,      /* every probe point; no guru mode, no embedded C in the script */
 	PRIV_STAPUSR,      /* begin/end/error/never/timer/process probes, unprivileged tapset functions */
 };
+const char *privilege_name(int level);               /* "stapusr" for PRIV_STAPUSR */
+bool privilege_parse(const char *text, int *level);  /* false if text names no level */
 
 /* The SystemTap language version stapc implements: systemtap_v in %( %) conditions. */
 #define STAPC_LANGUAGE_VERSION "5.0"

@@ -103,10 +103,10 @@ static bool _stp_run_probe_data(const struct _stp_probe *p, struct pt_regs *regs
 static __printf(1, 2) void _stp_session_error(const char *fmt, ...);
 static void _stp_count_skipped(void);
 
-#include "linux/time.c"
-#include "linux/control.c"
-#include "linux/ring.c"
-#include "linux/relay.c"
-#include "linux/copy.c"
-#include "linux/timing.c"
-#include "linux/monitor.c"
+#include "linux/services/time.c"
+#include "linux/transport/control.c"
+#include "linux/transport/ring.c"
+#include "linux/transport/relay.c"
+#include "linux/services/copy.c"
+#include "linux/services/timing.c"
+#include "linux/services/monitor.c"

@@ -31,7 +31,8 @@ static const struct _stp_family *const _stp_families[] = { STP_FAMILIES(STP_FAMI
 static const struct _stp_family *const _stp_families_stop[] = { STP_FAMILIES_STOP(STP_FAMILY_REF) NULL };
 #undef STP_FAMILY_REF
 
-#include "linux/conds.c"
+#include "linux/probes/conds.c"
+#include "linux/probes/absent.c"
 
 /* ---- Errors, skips and exit: callable from any probe context ---- */
 

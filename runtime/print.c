@@ -17,7 +17,7 @@ struct _stp_print_buf {
 
 static struct _stp_print_buf __percpu *_stp_print_bufs;
 
-/* Writes one record to this CPU's relay buffer (linux/relay.c); flags: 0 or STP_RECORD_SWITCH_FILE. */
+/* Writes one record to this CPU's relay buffer (linux/transport/relay.c); flags: 0 or STP_RECORD_SWITCH_FILE. */
 static void _stp_transport_write(struct _stp_record_hdr *hdr, size_t text_len, u32 flags);
 
 static int _stp_print_init(void)

@@ -26,11 +26,11 @@
 #include <linux/version.h>
 
 /*
- * Entry probes on ftrace sites hook ftrace directly (linux/kprobes.c),
+ * Entry probes on ftrace sites hook ftrace directly (linux/probes/kprobes.c),
  * where the kernel can, unless -D STP_NO_FTRACE. Only with the per-probe
  * handlers of STP_KPROBE_BODIES.
  */
-/* what this kernel offers (the compat layer's answers, linux/compat.h): the ftrace hook needs two */
+/* what this kernel offers (the compat layer's answers, linux/compat/compat.h): the ftrace hook needs two */
 #include "stp_kfeatures.h"
 #if defined(STP_HAVE_KPROBES) && defined(STP_HAVE_KPROBE_BODIES) && \
 	defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KPROBES_ON_FTRACE) && !defined(STP_NO_FTRACE) && \
@@ -46,7 +46,7 @@
 #include <linux/path.h>
 #include <linux/uprobes.h>
 /* the compat layer: what this kernel offers (stp_kfeatures.h) and the wrappers over it */
-#include "linux/compat.h"
+#include "linux/compat/compat.h"
 
 /* Limits; a script or the command line (-D) may override any of them. */
 #ifndef MAXACTION
@@ -83,7 +83,7 @@
 
 #include "transport_msgs.h"
 #include "runtime_api.h"
-#include "linux/arch.h"
+#include "linux/compat/arch.h"
 
 /*
  * Generated code uses only part of the runtime, so many of the static
@@ -99,7 +99,7 @@
 #include "format.c"
 #include "stat.c"
 #include "regex.c"
-#include "linux/global_params.c"
+#include "linux/services/global_params.c"
 #pragma GCC diagnostic pop
 
 #endif

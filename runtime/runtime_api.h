@@ -24,12 +24,14 @@
  *	#define STP_HAVE_TRACEPOINTS 1         (only if it has kernel.trace probes)
  *	... -D definitions from the command line come from kbuild ccflags ...
  *	#include "runtime.h"                   (limits, types, this API)
- *	#define STP_FAMILY_DECLS 1, #include "linux/NAME.c" for every family's runtime file, #undef
+ *	#define STP_FAMILY_DECLS 1, #include "linux/probes/NAME.c" for each runtime file of
+ *	    the families the script uses (no other), #undef
  *	<generated: struct context, globals, functions, probe bodies>
  *	<generated: the probe tables listed below; before the uprobe table,
  *	 #define STP_UPROBES_CALLERS 1 if one is a process .callees(N > 1): it walks the user stack>
  *	#include "module_base.c"               (session state, parameters, transport)
- *	#include "linux/NAME.c" again           (each family's code)
+ *	#include "linux/probes/NAME.c" again    (those families' code; linux/probes/absent.c
+ *	                                        stands in for what the core calls of the others)
  *	#include "module_main.c"               (init/exit, the probe runner, the session)
  */
 #ifndef STP_RUNTIME_API_H
@@ -109,8 +111,8 @@ struct _stp_context {
 	struct _stp_tokenize_state tokenize; /* tokenize()'s position, kept across hits */
 	struct _stp_regex_match regex; /* reset (valid = 0) at the start of every hit */
 	int32_t regex_work[STP_REGEX_WORK_WORDS]; /* thread lists of the running matcher */
-	unsigned long stack_pcs[MAXBACKTRACE]; /* the addresses of one backtrace (linux/stack.c) */
-	char sym_buf[KSYM_SYMBOL_LEN];   /* one symbol being formatted (linux/stack.c) */
+	unsigned long stack_pcs[MAXBACKTRACE]; /* the addresses of one backtrace (linux/services/stack.c) */
+	char sym_buf[KSYM_SYMBOL_LEN];   /* one symbol being formatted (linux/services/stack.c) */
 };
 
 /* One probe body bound to one probe point. Generated: static const struct _stp_probe _stp_probes[]. */
@@ -178,7 +180,7 @@ struct _stp_probe {
  */
 
 /*
- * A probe family's runtime half: runtime/linux/FILE.c defines one as
+ * A probe family's runtime half: runtime/linux/probes/FILE.c defines one as
  * _stp_family_NAME inside its #ifdef STP_HAVE_* block, with STP_FAMILY()
  * when it has neither .missed nor .arm. The generated module
  * names the families its script uses, before including module_main.c:
@@ -259,7 +261,7 @@ struct _stp_kprobe_probe {
 
 /*
  * Entry probes on many kernel functions (a kernel.function wildcard) behind
- * one ftrace_ops (linux/ftrace_multi.c). The compiler emits, sorted by site:
+ * one ftrace_ops (linux/probes/ftrace_multi.c). The compiler emits, sorted by site:
  *
  * static const struct _stp_fentry _stp_fentries[];
  * static const u32 _stp_fentry_hash[1 << STP_FENTRY_HASH_BITS];  // index + 1 into
@@ -267,7 +269,7 @@ struct _stp_kprobe_probe {
  * #define STP_FENTRY_REF_FILTER  // link-time address of ftrace_set_filter_ips
  * #define STP_FENTRY_REF_REGISTER  // and of register_ftrace_function (KASLR offset)
  * #define STP_FENTRY_REGS 1        // some body may read the registers
- * #define STP_FENTRY_RETURN 1      // some row has a .return probe (linux/ftrace_return.c)
+ * #define STP_FENTRY_RETURN 1      // some row has a .return probe (linux/probes/ftrace_return.c)
  */
 struct _stp_fentry {
 	unsigned long site;              /* link-time address of the function's ftrace call site */
@@ -295,12 +297,12 @@ struct _stp_tracepoint_probe {
 static void _stp_tracepoint_hit(void *data, const unsigned long *args);
 #endif
 
-/* stap -t: print each probe's hits and cycles (runtime/linux/timing.c); called by the last end probe. */
+/* stap -t: print each probe's hits and cycles (runtime/linux/services/timing.c); called by the last end probe. */
 #ifdef STP_TIMING
 static void _stp_timing_report(void);
 #endif
 
-/* stap --monitor: one line of the status stapio shows (runtime/linux/monitor.c), for the generated globals' lines. */
+/* stap --monitor: one line of the status stapio shows (runtime/linux/services/monitor.c), for the generated globals' lines. */
 #ifdef STP_MONITOR
 static __printf(1, 2) void _stp_monitor_line(const char *fmt, ...);
 #endif
@@ -310,10 +312,12 @@ struct _stp_input_probe {
 	const struct _stp_probe *probe;
 	int line;                        /* 1: input.line, 0: input.char */
 };
-/* $value of an input probe: the byte or line (see runtime/linux/input.c). */
+#ifdef STP_HAVE_INPUT
+/* $value of an input probe: the byte or line (see runtime/linux/probes/input.c). */
 static char *_stp_input_value(struct _stp_context *c);
+#endif
 
-/* stap -G, staprun NAME=VALUE: a scalar global settable at load (runtime/linux/global_params.c). */
+/* stap -G, staprun NAME=VALUE: a scalar global settable at load (runtime/linux/services/global_params.c). */
 struct _stp_global_param;
 
 /* procfs("name").read / .write: one file under /proc/systemtap/MODULE. */
@@ -363,6 +367,7 @@ enum _stp_ureg {
 	STP_UREG_NONE, STP_UREG_AX, STP_UREG_BX, STP_UREG_CX, STP_UREG_DX, STP_UREG_SI,
 	STP_UREG_DI, STP_UREG_BP, STP_UREG_SP, STP_UREG_R8, STP_UREG_R9, STP_UREG_R10,
 	STP_UREG_R11, STP_UREG_R12, STP_UREG_R13, STP_UREG_R14, STP_UREG_R15, STP_UREG_IP,
+	STP_UREG_X0, STP_UREG_X30 = STP_UREG_X0 + 30,	/* arm64: x0..x30 (sp is STP_UREG_SP) */
 };
 enum _stp_sdt_kind { STP_SDT_REG, STP_SDT_CONST, STP_SDT_MEM };
 
@@ -417,7 +422,7 @@ struct _stp_uprobe {
 	const char *buildid;             /* process("BUILD-ID"): also on every other program with this build-id
 					    that a process execs (uprobes_buildid.c), or NULL */
 	struct uprobe_consumer consumer; /* runtime-owned */
-	struct _stp_uprobe_reg reg;      /* runtime-owned: what unregistering consumer needs (linux/compat.h) */
+	struct _stp_uprobe_reg reg;      /* runtime-owned: what unregistering consumer needs (linux/compat/compat.h) */
 	struct path kpath;               /* runtime-owned: path, held while registered */
 	struct path filter_kpath;        /* runtime-owned: filter_path, held while registered */
 	int registered;                  /* runtime-owned */
@@ -428,7 +433,7 @@ struct _stp_uprobe {
 /* ------------------------------------------------------------------ */
 
 /*
- * Target variables and the memory tapset functions (linux/copy.c). Every
+ * Target variables and the memory tapset functions (linux/services/copy.c). Every
  * access is fault-safe: copy_{from,to}_{kernel,user}_nofault, never an oops.
  * _stp_deref reads size (1/2/4/8) bytes at addr (user: the current process's
  * memory), sign- or zero-extended; on a bad address it returns -EFAULT and,
@@ -564,10 +569,12 @@ static void _stp_write_unlock(struct _stp_rwlock *l);
 /* When a lock can't be taken the generated handler calls this and returns. */
 static void _stp_skip_probe(struct _stp_context *c, const char *why);
 
+#ifdef STP_HAVE_PROCFS
 /* $value of a procfs probe: the file's text (at least a string_t's room, .read.maxsize(N): N + 1). */
 static char *_stp_procfs_value(struct _stp_context *c);
 /* The same as a struct _stp_strbuf: what a .read.maxsize(N) probe stores $value through. */
 static struct _stp_strbuf *_stp_procfs_strbuf(struct _stp_context *c);
+#endif
 
 /* Target variables of uprobes: at SDT markers $argN (1-based; sets last_error
  * if the operand's memory cannot be read), $$name, $$provider; the load bias
@@ -575,17 +582,20 @@ static struct _stp_strbuf *_stp_procfs_strbuf(struct _stp_context *c);
  * addresses into run-time ones; valid where the uprobe hit, not in the
  * return handler (whose variables are read at the entry). regs is
  * c->base.regs, passed so that the translator sees the body reads them
- * (a body that does not is run without setting them: p->regless). */
-static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n);
+ * (a body that does not is run without setting them: p->regless). The bias
+ * is 0 in a module without uprobes (a program's @var read from a kernel probe). */
 static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs);
+#ifdef STP_HAVE_PROCESS
+static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n);
 static const char *_stp_sdt_name(struct _stp_context *c);
 static const char *_stp_sdt_provider(struct _stp_context *c);
+#endif
 
 /*
  * User-space symbols: with STP_HAVE_USYMS, the generated code defines
  * (compiler/translate/usyms.c) static const struct _stp_umodule _stp_umodules[] and
  * STP_NR_UMODULES, one per program or library it knows (-d, --ldd, the
- * probed programs); linux/ustack.c finds a mapping's entry by the name and
+ * probed programs); linux/services/ustack.c finds a mapping's entry by the name and
  * size of the file mapped.
  */
 struct _stp_usym {
@@ -605,7 +615,9 @@ struct _stp_ucfi {
 	int32_t cfa_offset;              /* CFA = rsp or rbp (cfa_reg) + this */
 	uint8_t cfa_reg;                 /* STP_UCFA_SP, _BP, or _NONE: no CFI here (frame pointers) */
 	uint8_t outermost;               /* no return address: the stack ends here */
-	int16_t bp_offset;               /* the caller's rbp is at CFA + this; 0: rbp unchanged */
+	int16_t bp_offset;               /* the caller's rbp (x29) is at CFA + this; 0: unchanged */
+	int16_t ra_offset;               /* the return address is at CFA + this (x86-64: -8); 0: still
+					    in the link register (arm64 code that has not saved x30) */
 };
 /*
  * Kernel source lines: with STP_HAVE_KLINES, the generated code defines
@@ -661,7 +673,7 @@ struct _stp_umodule {
 	int nsegs;
 	const struct _stp_usym *syms;    /* sorted by vaddr */
 	int nsyms;
-	const struct _stp_ucfi *cfi;     /* unwind rules by vaddr (the return address is at CFA - 8) */
+	const struct _stp_ucfi *cfi;     /* unwind rules by vaddr */
 	int ncfi;                        /* 0: no CFI, frame pointers only */
 	const struct _stp_uline *lines;  /* source lines by vaddr (only when the script asks for them) */
 	int nlines;                      /* 0: none (no DWARF line table, or not wanted) */

@@ -1,6 +1,7 @@
 /*
  * syscall_decode.c - argstr decoders: {value, "NAME"} tables of the x86-64 UAPI numbers (open
- * flags, AT_*, mmap, clone, signals, errno, socket, fcntl, ioctl, futex, prctl, ...) and the
+ * flags, AT_*, mmap, clone, signals, errno, socket, fcntl, ioctl, futex, prctl, ...; arm64's
+ * where they differ, under __aarch64__) and the
  * code that renders a value with them. Generic C (no kernel headers): the numbers are written
  * out here and testsuite/unit/unit_syscall_decode.c checks each one against the UAPI headers.
  */
@@ -15,12 +16,21 @@ struct _stp_sym {
 
 #define STP_SYMS(t) (t), (int)(sizeof(t) / sizeof((t)[0]))
 
-/* open(2) flags past the access mode (O_ACCMODE, the low two bits). */
+/*
+ * open(2) flags past the access mode (O_ACCMODE, the low two bits). arm64
+ * has four of its own (arch/arm64/include/uapi/asm/fcntl.h): O_DIRECTORY,
+ * O_NOFOLLOW, O_DIRECT and O_LARGEFILE, so O_TMPFILE (with O_DIRECTORY) too.
+ */
 static const struct _stp_sym _stp_open_flags[] = {
 	{0100, "O_CREAT"}, {0200, "O_EXCL"}, {0400, "O_NOCTTY"}, {01000, "O_TRUNC"},
 	{02000, "O_APPEND"}, {04000, "O_NONBLOCK"}, {04010000, "O_SYNC"}, {010000, "O_DSYNC"},
+#ifdef __aarch64__
+	{020000, "FASYNC"}, {0200000, "O_DIRECT"}, {0400000, "O_LARGEFILE"},
+	{020040000, "O_TMPFILE"}, {040000, "O_DIRECTORY"}, {0100000, "O_NOFOLLOW"},
+#else
 	{020000, "FASYNC"}, {040000, "O_DIRECT"}, {0100000, "O_LARGEFILE"},
 	{020200000, "O_TMPFILE"}, {0200000, "O_DIRECTORY"}, {0400000, "O_NOFOLLOW"},
+#endif
 	{01000000, "O_NOATIME"}, {02000000, "O_CLOEXEC"}, {010000000, "O_PATH"},
 };
 static const struct _stp_sym _stp_open_accmode[] = {

@@ -656,6 +656,7 @@ static const char stapvm_init2_script[] =
 
 /*
  * /stapvm/bin/stapvm-kcheck [-c]: print the kernel log lines that show a problem,
+ * x86's or arm64's ("Call trace:", "Unable to handle kernel paging request"),
  * each with the rest of its splat (up to "---[ end trace" or 40 lines); exit
  * 1 if there were any.  -c clears the log afterwards, so a caller running
  * several things in one guest (the test runner) can attribute each problem.
@@ -666,7 +667,7 @@ static const char stapvm_kcheck_script[] =
 	"if [ \"$1\" = -c ]; then log=$(dmesg -c); else log=$(dmesg); fi\n"
 	"printf '%s\\n' \"$log\" | awk '\n"
 	"  { hit = /BUG|WARNING|Oops|possible circular locking|inconsistent lock state|"
-	"lockdep|KASAN|general protection fault|Call Trace/ }\n"
+	"lockdep|KASAN|general protection fault|Call Trace|Call trace|Unable to handle kernel/ }\n"
 	"  hit || ctx > 0 {\n"
 	"    print; found = 1; n++\n"
 	"    ctx = hit ? 40 : ctx - 1\n"

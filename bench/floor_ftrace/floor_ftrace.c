@@ -7,7 +7,7 @@
  * ftrace's recursion guard (which every callback without
  * FTRACE_OPS_FL_RECURSION must take; it also disables preemption) and adds
  * one to a counter. No registers are saved. stapc hooks entry probes this
- * way (runtime/linux/kprobes.c); this module shows what the mechanism
+ * way (runtime/linux/probes/kprobes.c); this module shows what the mechanism
  * itself costs, next to the kprobe floor (bench/floor). The count is
  * logged at unload, so the bench can check every call was seen.
  *

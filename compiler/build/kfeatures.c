@@ -18,7 +18,7 @@
  * row below, named by the feature, never by a version: the row says where
  * the target's own build tree shows it. The answers become
  * stp_kfeatures.h ("#define STP_HAVE_X 1"), written into the module's
- * directory at pass 4; runtime/linux/compat.h turns them into wrappers so
+ * directory at pass 4; runtime/linux/compat/compat.h turns them into wrappers so
  * the rest of the runtime has no #ifdef on a kernel. The generated C of
  * pass 3 never changes with the kernel.
  *

@@ -277,43 +277,73 @@ void elfsym_segments(struct elfsym_file *f, struct vec *out)
 	}
 }
 
-/* The rule of one CFI frame as a row at vaddr (reg NONE if it is not one the runtime follows). */
-static void cfi_row(Dwarf_Frame *frame, uint64_t vaddr, struct elfsym_cfi_row *row)
+/* The DWARF register numbers a row's rules use, per machine. */
+struct cfi_regs {
+	unsigned sp, bp, ra;   /* stack pointer, frame pointer, return address column */
+	bool ra_in_register;   /* the return address may stay in a register (arm64's link register) */
+};
+static const struct cfi_regs x86_64_regs = {7, 6, 16, false};
+static const struct cfi_regs arm64_regs = {31, 29, 30, true};
+
+/*
+ * Where the caller's register r is: saved at CFA + *off (true), or left as
+ * it was (*off 0, true: same_value, or undefined, which the unwinder then
+ * carries on unchanged). False for any other rule.
+ */
+static bool saved_at(Dwarf_Frame *frame, unsigned r, int64_t *off)
+{
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	*off = 0;
+	if (dwarf_frame_register(frame, (int)r, mem, &ops, &nops) != 0)
+		return false;
+	if (nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst) {
+		*off = (int64_t)ops[1].number;
+		return *off != 0;
+	}
+	return nops == 0;
+}
+
+/*
+ * The rule of one CFI frame as a row at vaddr (reg NONE if it is not one
+ * the runtime follows): the CFA is sp or the frame pointer plus an offset,
+ * the return address saved at CFA + N (x86-64: always CFA - 8), or on
+ * arm64 still in the link register (ra_offset 0: leaf code).
+ */
+static void cfi_row(Dwarf_Frame *frame, const struct cfi_regs *r, uint64_t vaddr, struct elfsym_cfi_row *row)
 {
 	Dwarf_Op *ops, mem[3];
 	size_t nops;
 	*row = (struct elfsym_cfi_row){.vaddr = vaddr, .reg = ELFSYM_CFA_NONE};
 	/* libdw gives a register-plus-offset CFA as DW_OP_bregx REG, OFFSET. */
 	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx ||
-	    (ops[0].number != 7 && ops[0].number != 6))
+	    (ops[0].number != r->sp && ops[0].number != r->bp))
 		return;
-	enum elfsym_cfa_reg reg = ops[0].number == 7 ? ELFSYM_CFA_SP : ELFSYM_CFA_BP;
+	enum elfsym_cfa_reg reg = ops[0].number == r->sp ? ELFSYM_CFA_SP : ELFSYM_CFA_BP;
 	int64_t cfa_offset = (int64_t)ops[0].number2;
-	/* The return address (column 16): at CFA - 8, or undefined at the outermost frame. */
-	if (dwarf_frame_register(frame, 16, mem, &ops, &nops) != 0)
+	/* The return address: undefined at the outermost frame. */
+	if (dwarf_frame_register(frame, (int)r->ra, mem, &ops, &nops) != 0)
 		return;
 	bool outermost = nops == 0 && ops == mem;
-	if (!outermost && !(nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst &&
-			    (int64_t)ops[1].number == -8))
+	int64_t ra_offset = 0;
+	if (!outermost && (!saved_at(frame, r->ra, &ra_offset) || (!ra_offset && !r->ra_in_register) ||
+			   (!r->ra_in_register && ra_offset != -8)))
 		return;
-	/* rbp (column 6): saved at CFA + N, or left as it was. */
-	int64_t bp_offset = 0;
-	if (dwarf_frame_register(frame, 6, mem, &ops, &nops) != 0)
-		return;
-	if (nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst)
-		bp_offset = (int64_t)ops[1].number;
-	else if (nops != 0)
+	/* The frame pointer: saved at CFA + N, or left as it was. */
+	int64_t bp_offset;
+	if (!saved_at(frame, r->bp, &bp_offset))
 		return;
 	row->reg = reg;
 	row->cfa_offset = cfa_offset;
 	row->outermost = outermost;
 	row->bp_offset = bp_offset;
+	row->ra_offset = outermost ? 0 : ra_offset;
 }
 
 static bool same_rule(const struct elfsym_cfi_row *a, const struct elfsym_cfi_row *b)
 {
 	return a->reg == b->reg && a->cfa_offset == b->cfa_offset && a->outermost == b->outermost &&
-	       a->bp_offset == b->bp_offset;
+	       a->bp_offset == b->bp_offset && a->ra_offset == b->ra_offset;
 }
 
 /* Append a row unless it only repeats the rule of the last one. */
@@ -360,7 +390,7 @@ bool elfsym_cfi_rows(struct elfsym_file *f, struct vec *out)
 			bool signal;
 			if ((eh && dwarf_cfi_addrframe(eh, addr, &frame) == 0) ||
 			    (debug && dwarf_cfi_addrframe(debug, addr, &frame) == 0)) {
-				cfi_row(frame, addr, &row);
+				cfi_row(frame, f->ehdr.e_machine == EM_AARCH64 ? &arm64_regs : &x86_64_regs, addr, &row);
 				dwarf_frame_info(frame, &start, &stop, &signal);
 				free(frame);
 				push_row(out, &row);

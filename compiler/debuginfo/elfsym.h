@@ -93,26 +93,28 @@ void elfsym_symbols(struct elfsym_file *f, struct vec *out);
 /* The PT_LOAD segments, in file order: of struct elfsym_segment *. */
 void elfsym_segments(struct elfsym_file *f, struct vec *out);
 
-/* How to find a frame's caller in a range of code (x86-64), from the file's CFI. */
+/* How to find a frame's caller in a range of code (x86-64 or arm64), from the file's CFI. */
 enum elfsym_cfa_reg {
 	ELFSYM_CFA_NONE,  /* no usable CFI here (none, or an expression): use frame pointers */
-	ELFSYM_CFA_SP,    /* CFA = rsp + cfa_offset */
-	ELFSYM_CFA_BP,    /* CFA = rbp + cfa_offset */
+	ELFSYM_CFA_SP,    /* CFA = rsp (arm64: sp) + cfa_offset */
+	ELFSYM_CFA_BP,    /* CFA = rbp (arm64: the frame pointer x29) + cfa_offset */
 };
 struct elfsym_cfi_row {
 	uint64_t vaddr;             /* first address of the range (up to the next row) */
 	enum elfsym_cfa_reg reg;
 	int64_t cfa_offset;
 	bool outermost;             /* the return address is undefined: the stack ends here (_start) */
-	int64_t bp_offset;          /* the caller's rbp is saved at CFA + bp_offset; 0: rbp unchanged */
+	int64_t bp_offset;          /* the caller's rbp (x29) is saved at CFA + bp_offset; 0: unchanged */
+	int64_t ra_offset;          /* the return address is at CFA + ra_offset (x86-64: -8); 0: still
+	                               in arm64's link register x30 (code that has not saved it) */
 };
 
 /*
  * The unwind table of the file's executable segments from .eh_frame (and
  * .debug_frame where that has none), one row per change of rule, in address order:
- * of struct elfsym_cfi_row *. The return address is always at CFA - 8
- * (x86-64); ranges whose rules say otherwise get ELFSYM_CFA_NONE. False
- * if the file has no CFI at all.
+ * of struct elfsym_cfi_row *. x86-64's return address is always at CFA - 8,
+ * arm64's saved at CFA + N or in its link register; ranges whose rules say
+ * otherwise get ELFSYM_CFA_NONE. False if the file has no CFI at all.
  */
 bool elfsym_cfi_rows(struct elfsym_file *f, struct vec *out);
 

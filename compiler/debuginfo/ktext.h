@@ -4,7 +4,7 @@
  * sites (__mcount_loc), which lie in .init.text, and which the kprobes
  * blacklist refuses (_kprobe_blacklist entries, the __kprobes, noinstr and
  * entry text ranges). Pass 2 leaves such functions out of wildcards, and the
- * shared ftrace hook (runtime/linux/ftrace_multi.c) is given the sites'
+ * shared ftrace hook (runtime/linux/probes/ftrace_multi.c) is given the sites'
  * link-time addresses.
  */
 #ifndef STAPC_DEBUGINFO_KTEXT_H

@@ -7,6 +7,7 @@
 #include "enums.h"
 #include "optimize.h"
 #include "regex_check.h"
+#include "registers.h"
 #include "resolve.h"
 #include "stats.h"
 #include "tapset.h"
@@ -41,6 +42,7 @@ bool elaborate(struct session *s)
 	ok = (ok || keep) && types_infer(s) && ok;
 	ok = (ok || keep) && stats_check(s) && ok;
 	ok = (ok || keep) && regex_elaborate(s) && ok;
+	ok = (ok || keep) && registers_check(s) && ok;
 	if (ok && s->probes.n == 0) {
 		diag_error((struct srcloc){.file = NULL}, "no probes found in %s", s->script_path);
 		return false;

@@ -29,28 +29,6 @@
 #include "privilege.h"
 #include "probes.h"
 
-static const char *const level_names[] = {
-	[PRIV_STAPDEV] = "stapdev",
-	[PRIV_STAPSYS] = "stapsys",
-	[PRIV_STAPUSR] = "stapusr",
-};
-
-const char *privilege_name(int level)
-{
-	return level >= 0 && level <= PRIV_STAPUSR ? level_names[level] : "?";
-}
-
-bool privilege_parse(const char *text, int *level)
-{
-	for (int i = 0; i <= PRIV_STAPUSR; i++) {
-		if (!strcmp(text, level_names[i])) {
-			*level = i;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Is the calling user in group name (primary or supplementary)? */
 static bool in_group(const char *name)
 {

@@ -4,8 +4,6 @@
 
 #include "session.h"
 
-const char *privilege_name(int level);               /* "stapusr" for PRIV_STAPUSR */
-bool privilege_parse(const char *text, int *level);  /* false if text names no level */
 /*
  * After the command line: a non-root user outside stapdev running pass 5
  * without --privilege gets their groups' level, and without --use-server the

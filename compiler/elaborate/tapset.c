@@ -14,8 +14,6 @@
  * A file the scan cannot read with confidence (a macro used at top level
  * may expand to definitions) is parsed at load.
  */
-#include <dirent.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,11 +59,6 @@ static struct tapset_state *lib(struct session *s)
 	return s->tapset;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 char *tapset_read_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -82,57 +75,6 @@ char *tapset_read_file(const char *path)
 	buf[len] = '\0';
 	fclose(f);
 	return buf;
-}
-
-/*
- * Architecture folders of the tapset tree (tapset/linux/x86_64/...): only the
- * target's own (arch, from -a or the build tree: arch.h) is searched.
- */
-static const char *const arch_dirs[] = {
-	"x86_64", "i386", "arm", "arm64", "powerpc", "s390", "ia64", "mips", "riscv", "loongarch64",
-};
-
-static bool other_arch(const char *name, const char *target)
-{
-	for (size_t i = 0; i < sizeof(arch_dirs) / sizeof(arch_dirs[0]); i++)
-		if (!strcmp(name, arch_dirs[i]))
-			return strcmp(name, target) != 0;
-	return false;
-}
-
-void tapset_list_files(const char *dir, const char *suffix, const char *arch, struct vec *out)
-{
-	DIR *d = opendir(dir);
-	struct vec names = {0};
-	struct vec subdirs = {0};
-	struct dirent *e;
-	size_t slen = strlen(suffix);
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		size_t len = strlen(e->d_name);
-		if (e->d_name[0] == '.')
-			continue;
-		const char *path = ast_printf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(path, &st) != 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			if (!other_arch(e->d_name, arch))
-				vec_push(&subdirs, ast_strdup(e->d_name));
-		} else if (len > slen && !strcmp(e->d_name + len - slen, suffix)) {
-			vec_push(&names, ast_strdup(e->d_name));
-		}
-	}
-	closedir(d);
-	if (names.n)
-		vec_sort(&names, compare_names);
-	if (subdirs.n)
-		vec_sort(&subdirs, compare_names);
-	for (int i = 0; i < names.n; i++)
-		vec_push(out, (void *)ast_intern(ast_printf("%s/%s", dir, (char *)names.items[i])));
-	for (int i = 0; i < subdirs.n; i++)
-		tapset_list_files(ast_printf("%s/%s", dir, (char *)subdirs.items[i]), suffix, arch, out);
 }
 
 /* ---- The scan: the names a file may define, without parsing it ---- */
@@ -193,6 +135,72 @@ static void note_name(struct strmap *m, const char *name, struct tapset_file *tf
 		vec_push(v, tf);
 }
 
+/* Past a string literal at sc->p (its opening quote). */
+static void skip_string(struct scan *sc)
+{
+	for (sc->p++; *sc->p && *sc->p != '"'; sc->p++)
+		if (*sc->p == '\\' && sc->p[1])
+			sc->p++;
+	if (*sc->p)
+		sc->p++;
+}
+
+/*
+ * An alias's right-hand side (its points, which may use macros such as
+ * @stapc_bindir): skipped up to the '{' of its body, so that a macro there
+ * does not make the file eager. Parentheses (arguments, an if condition)
+ * and strings are skipped whole.
+ */
+static void skip_to_body(struct scan *sc)
+{
+	int depth = 0;
+	while (*sc->p && !(depth <= 0 && *sc->p == '{')) {
+		if (*sc->p == '"') {
+			skip_string(sc);
+			continue;
+		}
+		depth += *sc->p == '(' ? 1 : *sc->p == ')' ? -1 : 0;
+		sc->p++;
+	}
+}
+
+/*
+ * After '@define NAME(PARAMS)': its body, a %( %) block (nested blocks
+ * counted, strings skipped). A macro defined in a tapset file is its own:
+ * defining one defines no function, global or alias.
+ */
+static void skip_define(struct scan *sc)
+{
+	scan_ident(sc);
+	scan_space(sc);
+	if (*sc->p == '(') {
+		while (*sc->p && *sc->p != ')')
+			sc->p++;
+		if (*sc->p)
+			sc->p++;
+		scan_space(sc);
+	}
+	if (sc->p[0] != '%' || sc->p[1] != '(') {
+		sc->eager = true; /* not the form we know: let the parser read it */
+		return;
+	}
+	int depth = 0;
+	while (*sc->p) {
+		if (*sc->p == '"') {
+			skip_string(sc);
+		} else if (sc->p[0] == '%' && sc->p[1] == '(') {
+			depth++;
+			sc->p += 2;
+		} else if (sc->p[0] == '%' && sc->p[1] == ')') {
+			sc->p += 2;
+			if (--depth == 0)
+				return;
+		} else {
+			sc->p++;
+		}
+	}
+}
+
 /* After 'probe': the first component of each point before '=', '+=' or '{'. */
 static void scan_probe(struct scan *sc)
 {
@@ -227,6 +235,8 @@ static void scan_probe(struct scan *sc)
 			break;
 		sc->p++;
 	}
+	if (*sc->p == '=' || (sc->p[0] == '+' && sc->p[1] == '='))
+		skip_to_body(sc);
 	struct vec *alias_files = &sc->lib->alias_files;
 	if (may_be_alias && (!alias_files->n || alias_files->items[alias_files->n - 1] != sc->tf))
 		vec_push(alias_files, sc->tf);
@@ -307,6 +317,9 @@ static void tapset_scan(struct scan *sc)
 		} else if (c == '}') {
 			depth--;
 			sc->p++;
+		} else if (c == '@' && depth <= 0 && !strncmp(sc->p + 1, "define", 6) && !ident_char(sc->p[7])) {
+			sc->p += 7;
+			skip_define(sc);
 		} else if (c == '@' && depth <= 0) {
 			sc->eager = true;	/* a macro at top level may expand to anything */
 			sc->p++;
@@ -388,7 +401,7 @@ static void parse_all(struct session *s, struct vec *v)
 static bool load_dir(struct tapset_state *lib, const char *dir, const char *arch, struct vec *eager)
 {
 	struct vec paths = {0};
-	tapset_list_files(dir, ".stp", arch, &paths);
+	arch_list_files(dir, ".stp", arch, &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];
 		char *text = tapset_read_file(path);

@@ -15,12 +15,6 @@
 bool tapset_load(struct session *s);
 /* The whole file at path, NUL-terminated, in the arena; NULL if it cannot be read. */
 char *tapset_read_file(const char *path);
-/*
- * Push onto out (interned paths) every file under dir whose name ends in
- * suffix, recursively: a folder's files sorted by name, then its subfolders
- * in name order; other architectures' folders (tapset/linux/arm64) skipped.
- */
-void tapset_list_files(const char *dir, const char *suffix, const char *arch, struct vec *out);
 struct function *tapset_find_function(struct session *s, const char *name, int nargs,
 				      const struct ast_file *from, struct vec *candidates);
 struct global *tapset_find_global(struct session *s, const char *name, const struct ast_file *from);

@@ -10,6 +10,7 @@
 #include "debuginfo/debuginfo.h"
 #include "emit.h"
 #include "session.h"
+#include "targetvar_parse.h"
 
 /*
  * A variable a probe point defines itself, not found in the probed code's
@@ -53,16 +54,6 @@ struct target_scope {
 	int entry_size;            /* bytes of the saved longs; strings follow (targetvar_entry_size) */
 };
 
-/* Parser helpers (targetvar_parse.c): build the nodes, reporting malformed uses at once. */
-struct node *targetvar_new(struct srcloc loc, const char *text);
-struct node *targetvar_at_operator(struct srcloc loc, const char *name, struct vec *args);
-struct node *targetvar_add_field(struct node *t, struct srcloc loc, const char *field);
-struct node *targetvar_add_index(struct node *t, struct srcloc loc, struct node *index);
-struct node *targetvar_set_pretty(struct node *t, struct srcloc loc, const char *suffix);
-struct node *targetvar_address_of(struct srcloc loc, struct node *t);
-
-/* Pass 2, types.c: the value type a target expression has (long or string). */
-enum stp_type targetvar_value_type(const struct node *n);
 
 /*
  * Pass 2, after probe points are resolved and before types: give each

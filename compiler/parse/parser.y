@@ -103,7 +103,7 @@ void parse_check_statements(struct ast_file *f);
 
 #include "diag.h"
 #include "session.h"
-#include "targetvar.h"
+#include "targetvar_parse.h"
 
 /* A nonterminal's location is that of its first symbol (its leading token). */
 #define YYLLOC_DEFAULT(cur, rhs, n)                        \

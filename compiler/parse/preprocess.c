@@ -44,10 +44,8 @@
 
 #include "arch.h"
 #include "diag.h"
-#include "tapset.h"
 #include "parse.h"
 #include "preprocess.h"
-#include "privilege.h"
 
 /* Macro calls and $N arguments may nest this deep; deeper is almost surely recursion. */
 #define PP_MAX_DEPTH 64
@@ -991,8 +989,8 @@ static bool cond_atom(struct cond_parser *cp)
 			value = kernel_release(session);
 		else if (!strcmp(name, "systemtap_v"))
 			value = session->compatible ? session->compatible : STAPC_LANGUAGE_VERSION;
-		else if (!strcmp(name, "arch"))
-			value = machine_arch();
+		else if (!strcmp(name, "arch"))	/* the target's (-a, an arm64 -r DIR or qemu:RELEASE) */
+			value = session->arch ? session->arch->name : machine_arch();
 		else if (!strcmp(name, "runtime"))
 			value = "kernel";
 		else
@@ -1229,7 +1227,7 @@ int yylex(YYSTYPE *val, struct srcloc *loc, yyscan_t scanner)
 static void load_macro_dir(struct session *s, const char *dir)
 {
 	struct vec paths = { 0 };
-	tapset_list_files(dir, ".stpm", arch_is_arm64(s) ? "arm64" : "x86_64", &paths);
+	arch_list_files(dir, ".stpm", arch_is_arm64(s) ? "arm64" : "x86_64", &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];
 		char *text = read_text(path);

@@ -4,6 +4,7 @@
 
 #include "diag.h"
 #include "probes.h"
+#include "families.h"
 
 /* A resolved_probe's data: which of the three, and its run order. */
 struct be_point {

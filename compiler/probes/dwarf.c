@@ -28,6 +28,7 @@
 #include "debuginfo/ktext.h"
 #include "diag.h"
 #include "probes.h"
+#include "families.h"
 #include "probes/kprobe.h"
 #include "probes/linespec.h"
 #include "debuginfo/suggest.h"
@@ -430,7 +431,7 @@ static bool callee_chain_together(const struct callee_walk *w, const struct dbg_
 /*
  * .callee("glob") / .callees(N) of one caller: a probe on the entry of each
  * function it calls directly (a DWARF call site, not a tail call) that runs
- * only when the return address is that call site's (runtime/linux/kprobes.c);
+ * only when the return address is that call site's (runtime/linux/probes/kprobes.c);
  * at depth N, recursively the callees of those callees, each probe keeping
  * the chain of call sites above it, which the runtime checks by walking the
  * stack. pp is the point so far (kernel.function("f").callee("g")...).

@@ -1,11 +1,12 @@
 /*
  * probes/hwbkpt.c - kernel.data(ADDRESS | "symbol")[.length(N)].write / .rw:
- * hardware watchpoints on kernel data (runtime/linux/hwbkpt.c), one
+ * hardware watchpoints on kernel data (runtime/linux/probes/hwbkpt.c), one
  * register_wide_hw_breakpoint per point, on every CPU.
  *
  * A symbol is looked up when the session starts (kallsyms, so KASLR and
  * BTF-only kernels need nothing at pass 2); with the kernel's DWARF a
- * misspelt one is an error here. An address is the kernel's run-time
+ * misspelt one is an error here, and so is any on a kernel whose kallsyms
+ * has no variables (CONFIG_KALLSYMS_ALL off: Debian's arm64 kernel). An address is the kernel's run-time
  * address, as in SystemTap. .length(N) watches N bytes from the address
  * (not with a symbol, which watches 1): N is rounded up to a length x86
  * debug registers support (1, 2, 4 or 8), and the address must be aligned
@@ -13,13 +14,15 @@
  * here and fails when the session starts.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "arch.h"
 #include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
 
-/* Debug registers of x86-64, and the most bytes one watches. */
+/* Debug registers of x86-64, and the most bytes one watches (arm64's too). */
 #define HWBKPT_REGISTERS 4
 #define HWBKPT_MAX_LENGTH 8
 
@@ -44,6 +47,26 @@ static bool symbol_known(struct session *s, const char *name)
 	       kernel_data_symbol_known(s, name);
 }
 
+/*
+ * Whether the kernel's kallsyms, which finds a symbol at START, holds its
+ * variables: only with CONFIG_KALLSYMS_ALL (Debian's arm64 kernel has it
+ * off), read from the build tree's include/config/auto.conf (a few KB, for
+ * each kernel.data("symbol") point). A tree without that file is given
+ * the benefit of the doubt.
+ */
+static bool kallsyms_has_data(struct session *s)
+{
+	char line[256];
+	FILE *f = s->kernel_build ? fopen(ast_printf("%s/include/config/auto.conf", s->kernel_build), "r") : NULL;
+	bool has = !f;
+
+	while (f && !has && fgets(line, sizeof(line), f))
+		has = !strcmp(line, "CONFIG_KALLSYMS_ALL=y\n");
+	if (f)
+		fclose(f);
+	return has;
+}
+
 static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct resolved_probe *out)
 {
 	struct probe_component *kernel = probes_component(pp, 0), *data = probes_component(pp, 1);
@@ -62,6 +85,12 @@ static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct res
 			diag_error(data->arg->loc, "no global variable '%s' in the kernel's debuginfo", pt->symbol);
 			return false;
 		}
+		if (!kallsyms_has_data(s)) {
+			diag_error(data->arg->loc, "kernel %s was built without CONFIG_KALLSYMS_ALL: its kallsyms has no "
+				   "variables, so '%s' cannot be found when the session starts; watch its address instead",
+				   s->release ? s->release : "", pt->symbol);
+			return false;
+		}
 	} else {
 		pt->address = (uint64_t)data->arg->u.num;
 	}
@@ -78,8 +107,8 @@ static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct res
 			return false;
 		}
 		if (c->arg->u.num > HWBKPT_MAX_LENGTH) {
-			diag_error(c->arg->loc, "a hardware watchpoint covers at most %d bytes on x86, not %" PRId64,
-				   HWBKPT_MAX_LENGTH, c->arg->u.num);
+			diag_error(c->arg->loc, "a hardware watchpoint covers at most %d bytes on %s, not %" PRId64,
+				   HWBKPT_MAX_LENGTH, s->arch->kbuild, c->arg->u.num);
 			return false;
 		}
 		while (pt->length < c->arg->u.num)
@@ -113,12 +142,14 @@ static bool hwbkpt_resolve(struct session *s, struct probe_point *pp, struct res
 	return true;
 }
 
-/* Before the table: a warning when there are more watchpoints than debug registers. */
+/*
+ * Before the table: a warning when there are more watchpoints than x86's
+ * debug registers (an arm64 CPU has 2 to 16 watchpoints: the kernel knows).
+ */
 static void hwbkpt_table(struct emitter *e, struct session *s, struct vec *mine)
 {
 	(void)e;
-	(void)s;
-	if (mine->n > HWBKPT_REGISTERS) {
+	if (mine->n > HWBKPT_REGISTERS && !arch_is_arm64(s)) {
 		const struct resolved_probe *fifth = mine->items[HWBKPT_REGISTERS];
 		diag_warning(fifth->point->loc, "%d hardware watchpoints, but x86 has %d debug registers: "
 			     "the session will fail to start", mine->n, HWBKPT_REGISTERS);

@@ -2,7 +2,7 @@
  * probes/input.c - input.char and input.line: the script's standard input.
  *
  * stapio forwards what it reads from its stdin to the module (the INPUT
- * command, runtime/linux/input.c), which runs input.char once per byte
+ * command, runtime/linux/probes/input.c), which runs input.char once per byte
  * with $value that byte as a one-character string, and input.line once
  * per line with $value the line and its newline (at most MAXSTRINGLEN-1
  * bytes: a longer line comes in pieces; the last line may lack the

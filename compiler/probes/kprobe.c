@@ -188,7 +188,7 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
  * What the rows need beyond an entry kprobe on a kernel symbol: the runtime
  * compiles out kretprobes without a .return probe, the module notifier
  * without a "module:symbol" row, and the skip-with-a-warning path without a
- * wildcard's match (runtime/linux/kprobes.c, modules.c).
+ * wildcard's match (runtime/linux/probes/kprobes.c, modules.c).
  */
 static void kprobe_defines(struct emitter *e, struct session *s, struct vec *mine)
 {
@@ -217,11 +217,11 @@ static void kprobe_defines(struct emitter *e, struct session *s, struct vec *min
 
 /*
  * Entry probes on more kernel functions than get an ftrace_ops each
- * (STP_FTRACE_MAX's default) share one (runtime/linux/ftrace_multi.c):
+ * (STP_FTRACE_MAX's default) share one (runtime/linux/probes/ftrace_multi.c):
  * those whose ftrace call site pass 2 found (ktext.h), or, for a kernel
  * known from BTF only, whose site the module finds by name when it starts
  * (site_at_load: the whole table then goes by name). So do .return
- * probes there (runtime/linux/ftrace_return.c), except those that save
+ * probes there (runtime/linux/probes/ftrace_return.c), except those that save
  * values at entry (@entry, target variables other than $return), take
  * .maxactive(N) or are .callee returns: kretprobes.
  */
@@ -428,7 +428,7 @@ static void kprobe_table(struct emitter *e, struct session *s, struct vec *mine)
 					     targetvar_entry_size(r->scope)) : "");
 	}
 	emit_close(e, "};");
-	/* One handler per kprobe, each calling its body directly (runtime/linux/kprobes.c); a large table shares one. */
+	/* One handler per kprobe, each calling its body directly (runtime/linux/probes/kprobes.c); a large table shares one. */
 	if (rows.n > KPROBE_BODIES_MAX)
 		return;
 	char *list = ast_strdup("#define STP_KPROBE_BODIES(X)");

@@ -4,6 +4,7 @@
 
 #include "kprobe.h"
 #include "probes.h"
+#include "families.h"
 #include "targetvar.h"
 
 static int compare_lines(const void *a, const void *b)

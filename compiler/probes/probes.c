@@ -31,6 +31,7 @@
 #include "diag.h"
 #include "tapset.h"
 #include "probes.h"
+#include "families.h"
 #include "syscalls.h"
 
 /* Every probe-point family, in the order their tables are emitted (probes/families.def). */
@@ -92,10 +93,10 @@ static void expand_braces(const char *pattern, struct vec *out)
 	}
 }
 
-void probes_runtime_files(struct vec *out)
+void probes_runtime_files(const struct vec *used, struct vec *out)
 {
-	for (int i = 0; i < NPROVIDERS; i++)
-		for (const struct runtime_file *f = providers[i]->runtime; f && f->name; f++) {
+	for (int i = 0; i < used->n; i++)
+		for (const struct runtime_file *f = ((const struct probe_provider *)used->items[i])->runtime; f && f->name; f++) {
 			bool seen = false;
 			for (int j = 0; j < out->n && !seen; j++)
 				seen = !strcmp(out->items[j], f->name);

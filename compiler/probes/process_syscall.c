@@ -1,7 +1,7 @@
 /*
  * probes/process_syscall.c - process[("path") | (PID)].syscall and
  * .syscall.return: every system call a matching task makes, at entry and
- * at exit (runtime/linux/process_syscall.c: the sys_enter and sys_exit
+ * at exit (runtime/linux/probes/process_syscall.c: the sys_enter and sys_exit
  * tracepoints, filtered by task).
  *
  * Which tasks, as for process.begin (probes/process.c): process(PID) the

@@ -26,6 +26,7 @@
 
 #include "diag.h"
 #include "probes.h"
+#include "families.h"
 #include "targetvar.h"
 
 /* What a procfs point resolved to. */

@@ -37,6 +37,7 @@
 #include "debuginfo/kernel.h"
 #include "diag.h"
 #include "probes.h"
+#include "families.h"
 #include "targetvar.h"
 #include "tracepoint.h"
 

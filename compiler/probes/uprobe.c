@@ -193,18 +193,103 @@ static const char *parse_sdt_arg(struct elfsym_file *file, const char *text, str
 	return NULL;
 }
 
-/* Split a marker's operand string into args; NULL or what is wrong with which operand. */
-static const char *parse_sdt_args(struct elfsym_file *file, const char *args, struct vec *out)
+/* arm64's "xN", "wN" (0-30) or "sp" at *p: the register; advances *p. NULL if not one. */
+static const char *parse_arm64_reg(const char **p)
+{
+	const char *q = *p;
+	char *end;
+	if (!strncmp(q, "sp", 2) || !strncmp(q, "wsp", 3)) {
+		*p = q + (q[0] == 'w' ? 3 : 2);
+		return "STP_UREG_SP";
+	}
+	if ((q[0] != 'x' && q[0] != 'w') || q[1] < '0' || q[1] > '9' || (q[1] == '0' && q[2] >= '0' && q[2] <= '9'))
+		return NULL;
+	unsigned long n = strtoul(q + 1, &end, 10);
+	if (n > 30)
+		return NULL;
+	*p = end;
+	return ast_printf("(STP_UREG_X0 + %lu)", n);
+}
+
+/*
+ * One arm64 operand after "SIZE@" (GCC's AArch64 spelling of "nor"
+ * operands): "x3"/"w3"/"sp", "[x29]", "[sp, 12]" or "[sp, #12]", the
+ * low 12 bits of a symbol whose page adrp left in the base
+ * "[x1, #:lo12:counter]", a constant "-7" or "#-7".
+ */
+static const char *parse_arm64_operand(struct elfsym_file *file, const char *p, struct sdt_arg *a)
+{
+	if (*p != '[') {
+		if ((a->reg = parse_arm64_reg(&p))) {
+			a->kind = "STP_SDT_REG";
+			return *p ? "unknown register" : NULL;
+		}
+		a->reg = "STP_UREG_NONE";
+		a->kind = "STP_SDT_CONST";
+		p += *p == '#';
+		return parse_number(&p, &a->value) && !*p ? NULL : "expected a register, a constant or [base, offset]";
+	}
+	p++;
+	a->kind = "STP_SDT_MEM";
+	if (!(a->reg = parse_arm64_reg(&p)))
+		return "unknown base register";
+	if (*p == ',') {
+		p += 1 + strspn(p + 1, " ");
+		p += *p == '#';
+		if (!strncmp(p, ":lo12:", 6)) {
+			size_t len = strcspn(p + 6, "+-]");
+			const char *sym = ast_strndup(p + 6, len);
+			uint64_t addr;
+			int64_t off = 0;
+			if (!elfsym_data_symbol(file, sym, &addr))
+				return ast_printf("no data symbol '%s'%s", sym, !strncmp(sym, ".L", 2) ?
+						  " (a section anchor: build the program with -fno-section-anchors)" : "");
+			p += 6 + len;
+			if ((*p == '+' || *p == '-') && !parse_number(&p, &off))
+				return "expected an offset after the symbol";
+			/* the load bias is whole pages: the low 12 bits are the link-time ones */
+			a->value = (int64_t)((addr + (uint64_t)off) & 0xfff);
+		} else if (!parse_number(&p, &a->value)) {
+			return "expected an offset (index registers are not supported)";
+		}
+	}
+	return strcmp(p, "]") ? "expected ']'" : NULL;
+}
+
+/* One arm64 operand "SIZE@OPERAND" into a (see parse_arm64_operand); NULL or what is wrong. */
+static const char *parse_sdt_arg_arm64(struct elfsym_file *file, const char *text, struct sdt_arg *a)
+{
+	const char *p = text;
+	int64_t size;
+	memset(a, 0, sizeof(*a));
+	a->reg = a->index = "STP_UREG_NONE";
+	a->scale = 1;
+	if (!parse_number(&p, &size) || *p != '@')
+		return "expected SIZE@OPERAND";
+	if (size != 1 && size != 2 && size != 4 && size != 8 && size != -1 && size != -2 && size != -4 &&
+	    size != -8)
+		return "the size must be 1, 2, 4 or 8, negative when signed";
+	a->size = (int)size;
+	return parse_arm64_operand(file, p + 1, a);
+}
+
+/*
+ * Split a marker's operand string into args (arm64: its operands, whose
+ * "[base, offset]" holds a space); NULL or what is wrong with which operand.
+ */
+static const char *parse_sdt_args(struct elfsym_file *file, bool arm64, const char *args, struct vec *out)
 {
 	const char *p = args;
 	while (*p) {
 		p += strspn(p, " ");
 		if (!*p)
 			break;
-		size_t len = strcspn(p, " ");
+		size_t len = strcspn(p, " [");
+		if (p[len] == '[')
+			len += strcspn(p + len, "]") + (strchr(p + len, ']') ? 1 : 0);
 		const char *op = ast_strndup(p, len);
 		struct sdt_arg *a = ast_alloc(sizeof(*a));
-		const char *why = parse_sdt_arg(file, op, a);
+		const char *why = arm64 ? parse_sdt_arg_arm64(file, op, a) : parse_sdt_arg(file, op, a);
 		if (why)
 			return ast_printf("operand '%s': %s", op, why);
 		if (out->n == SDT_MAX_ARGS)
@@ -251,6 +336,7 @@ struct user_file {
 	const char *host;            /* the file read here (under --sysroot) */
 	struct debuginfo *di;        /* its DWARF, NULL if it has none */
 	const char *no_dwarf;        /* di NULL: why, for messages */
+	bool arm64;                  /* an AArch64 file (-a arm64): its SDT operands are arm64's */
 };
 
 /* Report at loc, unless the point is optional ('?': what is not there is no match). */
@@ -275,7 +361,8 @@ static bool open_file(struct session *s, const char *name, struct srcloc loc, bo
 		return false;
 	}
 	uf->host = host;
-	uf->elf = elfsym_open(host, arch_is_arm64(s), &err);
+	uf->arm64 = arch_is_arm64(s);
+	uf->elf = elfsym_open(host, uf->arm64, &err);
 	if (!uf->elf) {
 		not_found(quiet, loc, err);
 		return false;
@@ -781,7 +868,7 @@ static void ucallees_at(struct ucallee_walk *w, struct dbg_func *f, const char *
  * function of the file a matching function calls at a DWARF call site,
  * run only for that call (the runtime checks the return address); at
  * depth N, recursively the callees of those, each run only when the user
- * stack holds its whole chain of call sites (linux/uprobes.c). The probe
+ * stack holds its whole chain of call sites (linux/probes/uprobes.c). The probe
  * stays on the callee's first instruction, where the return address is at
  * the stack pointer: unoptimized code's parameters are read from the
  * argument registers there, its locals are not set yet.
@@ -856,7 +943,7 @@ static bool resolve_mark(struct user_file *uf, const char *provider, struct prob
 	for (int i = 0; i < marks.n; i++) {
 		struct elfsym_sdt *m = marks.items[i];
 		struct vec args = {0};
-		const char *why = parse_sdt_args(uf->elf, m->args, &args);
+		const char *why = parse_sdt_args(uf->elf, uf->arm64, m->args, &args);
 		if (why) {
 			diag_error(c->arg->loc, "SDT marker %s:%s in %s: %s", m->provider, m->name, pt->file, why);
 			return false;

@@ -61,7 +61,7 @@ void run_staprun_options(struct session *s, struct vec *argv, const char *output
 	vec_push(argv, s->colors ? "always" : "never");
 }
 
-/* -G NAME=VALUE: module parameters after the module (runtime/linux/global_params.c). */
+/* -G NAME=VALUE: module parameters after the module (runtime/linux/services/global_params.c). */
 void run_global_params(struct session *s, struct vec *argv)
 {
 	for (int i = 0; i < s->global_params.n; i++)

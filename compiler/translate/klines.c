@@ -13,7 +13,7 @@
  *    KLINES_MAX_ROWS rows in all, plus the start line (one row) of every
  *    other function of a probed kernel module. Keyed by module, symbol
  *    name and size, never by address: the runtime finds an address's
- *    function through kallsyms (linux/stack.c), so module load addresses
+ *    function through kallsyms (linux/services/stack.c), so module load addresses
  *    never matter;
  *  - where every function of vmlinux's .text starts (about 4.7 bytes a
  *    function), keyed by offset from the first function: the kernel

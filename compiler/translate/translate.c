@@ -608,7 +608,7 @@ static bool global_param(const struct global *g)
 	       (g->sym->type == TYPE_LONG || g->sym->type == TYPE_STRING) && strncmp(g->name, "_stp_", 5) != 0;
 }
 
-/* The module parameters of the script's scalar globals (runtime/linux/global_params.c). */
+/* The module parameters of the script's scalar globals (runtime/linux/services/global_params.c). */
 static void emit_global_params(struct emitter *e, struct session *s)
 {
 	for (int i = 0; i < s->globals.n; i++) {
@@ -777,19 +777,22 @@ static void emit_family_list(struct emitter *e, struct vec *used, const char *ma
 }
 
 /*
- * Every provider's runtime files (probes_runtime_files): with decls, their
- * declaration halves (STP_FAMILY_DECLS: the element types of the tables),
- * after runtime.h; without, their code, between module_base.c and
- * module_main.c. Each file compiles only what its STP_HAVE_* define asks.
+ * The runtime files of the providers the script uses (probes_runtime_files),
+ * and no other: with decls, their declaration halves (STP_FAMILY_DECLS: the
+ * element types of the tables), after runtime.h; without, their code,
+ * between module_base.c and module_main.c.
  */
-static void emit_family_files(struct emitter *e, bool decls)
+static void emit_family_files(struct emitter *e, struct session *s, bool decls)
 {
-	struct vec files = {0};
-	probes_runtime_files(&files);
+	struct vec used = {0}, files = {0};
+	probes_providers_used(s, &used);
+	probes_runtime_files(&used, &files);
+	if (!files.n)
+		return;
 	if (decls)
 		emit_line(e, "#define STP_FAMILY_DECLS 1");
 	for (int i = 0; i < files.n; i++)
-		emit_line(e, "#include \"linux/%s.c\"", (const char *)files.items[i]);
+		emit_line(e, "#include \"linux/probes/%s.c\"", (const char *)files.items[i]);
 	if (decls)
 		emit_line(e, "#undef STP_FAMILY_DECLS");
 }
@@ -962,7 +965,7 @@ static void emit_timing_report_probe(struct emitter *e)
 }
 
 /*
- * stap --monitor (runtime/linux/monitor.c): _stp_monitor_globals shows each
+ * stap --monitor (runtime/linux/services/monitor.c): _stp_monitor_globals shows each
  * global on a STATUS line (a scalar's value, an array's entry count),
  * _stp_monitor_reset sets each back to its initial value (or zero, "",
  * empty), both from process context with interrupts off and each global's
@@ -1104,7 +1107,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_line(e, "#define STP_REGEX_WORK_WORDS %d", codegen_regex_work_words(s));
 	}
 	emit_line(e, "#include \"runtime.h\"");
-	emit_family_files(e, true);
+	emit_family_files(e, s, true);
 	emit_blank(e);
 	usyms_emit(e, s);
 	klines_emit(e, s);
@@ -1155,7 +1158,7 @@ static void write_module(struct emitter *e, struct session *s)
 		emit_monitor_globals(e, s);
 	emit_families(e, s);
 	emit_line(e, "#include \"module_base.c\"");
-	emit_family_files(e, false);
+	emit_family_files(e, s, false);
 	emit_line(e, "#include \"module_main.c\"");
 }
 

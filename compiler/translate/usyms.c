@@ -11,7 +11,7 @@
  * the dynamic loader would), recursively. Paths are the target's; with
  * --sysroot the file read is under it, and a symbolic link is followed
  * there, because at run time a mapping is matched by the name and size
- * of the file it maps (linux/ustack.c), which are those of the link's
+ * of the file it maps (linux/services/ustack.c), which are those of the link's
  * target.
  *
  * Source lines (DWARF line tables, 16 bytes a row, and the source file
@@ -232,15 +232,17 @@ static bool emit_file(struct emitter *e, struct session *s, const char *target, 
 	static const char *const regs[] = {"STP_UCFA_NONE", "STP_UCFA_SP", "STP_UCFA_BP"};
 	for (int i = 0; i < rows.n; i++) {
 		struct elfsym_cfi_row *row = rows.items[i];
-		bool fits = row->cfa_offset == (int32_t)row->cfa_offset && row->bp_offset == (int16_t)row->bp_offset;
+		bool fits = row->cfa_offset == (int32_t)row->cfa_offset && row->bp_offset == (int16_t)row->bp_offset &&
+			    row->ra_offset == (int16_t)row->ra_offset;
 		if (row->reg == ELFSYM_CFA_NONE || !fits)
-			emit_line(e, "\t{0x%llxULL, 0, STP_UCFA_NONE, 0, 0},", (unsigned long long)row->vaddr);
+			emit_line(e, "\t{0x%llxULL, 0, STP_UCFA_NONE, 0, 0, 0},", (unsigned long long)row->vaddr);
 		else
-			emit_line(e, "\t{0x%llxULL, %lld, %s, %d, %lld},", (unsigned long long)row->vaddr,
-				  (long long)row->cfa_offset, regs[row->reg], row->outermost, (long long)row->bp_offset);
+			emit_line(e, "\t{0x%llxULL, %lld, %s, %d, %lld, %lld},", (unsigned long long)row->vaddr,
+				  (long long)row->cfa_offset, regs[row->reg], row->outermost, (long long)row->bp_offset,
+				  (long long)row->ra_offset);
 	}
 	if (!rows.n)
-		emit_line(e, "\t{0, 0, STP_UCFA_NONE, 0, 0},");
+		emit_line(e, "\t{0, 0, STP_UCFA_NONE, 0, 0, 0},");
 	emit_line(e, "};");
 	int nlines = want_lines ? emit_lines(e, f, target, index) : 0;
 	const char *base = strrchr(target, '/');

@@ -25,6 +25,36 @@ grep -q '__arm64_sys_openat' dir.c || fail "-r of an arm64 tree did not build fo
 # the register tapset: arm64's names resolve, x86's are not arm64's functions' business
 "$STAP" -a arm64 -r "$R" -p2 -e 'probe kprobe.function("vfs_read") { println(register("x0") + u_register("w1") + int_arg(8)) }' \
 	>/dev/null 2>err || { cat err; fail "register functions on arm64"; }
+# another architecture's register fails at pass 2 with the reason, at the name
+st=0
+"$STAP" -a arm64 -r "$R" -p2 -e 'probe kprobe.function("vfs_read") { println(register("rax")) }' >out 2>err || st=$?
+[ $st = 1 ] && grep -qF "<input>:1:54: error: register(\"rax\"): 'rax' is an x86_64 register, and this script is built for arm64 (its registers: x0-x30" err &&
+	grep -q 'Pass 2: failed' err || { cat err; fail "register(\"rax\") with -a arm64: status $st"; }
+st=0
+"$STAP" -p2 -e 'function f() { return uregister("x3") } probe kprobe.function("vfs_read") { println(f()) }' >out 2>err || st=$?
+[ $st = 1 ] && grep -qF "<input>:1:33: error: uregister(\"x3\"): 'x3' is an arm64 register, and this script is built for x86_64" err ||
+	{ cat err; fail "uregister(\"x3\") on x86_64: status $st"; }
+
+# Debian's arm64 kernel has no variables in kallsyms (CONFIG_KALLSYMS_ALL off): kernel.data by
+# name is refused at pass 2, not at the session's start; a watchpoint may cover 8 bytes there too
+st=0
+"$STAP" -a arm64 -r "$R" -p2 -e 'probe kernel.data("jiffies").write { }' >out 2>err || st=$?
+if grep -qx 'CONFIG_KALLSYMS_ALL=y' "$ROOT/usr/src/linux-headers-$R/include/config/auto.conf"; then
+	[ $st = 0 ] || { cat err; fail "kernel.data(\"jiffies\") on $R: status $st"; }
+else
+	[ $st = 1 ] && grep -qF "kernel $R was built without CONFIG_KALLSYMS_ALL: its kallsyms has no variables, so 'jiffies'" err ||
+		{ cat err; fail "kernel.data(\"jiffies\") without KALLSYMS_ALL: status $st"; }
+fi
+st=0
+"$STAP" -a arm64 -r "$R" -p2 -e 'probe kernel.data(0xffff800008000000).length(16).write { }' >out 2>err || st=$?
+[ $st = 1 ] && grep -qF 'covers at most 8 bytes on arm64, not 16' err || { cat err; fail ".length(16) on arm64: status $st"; }
+
+# the preprocessor's arch is the target's; --remote=qemu:RELEASE of the arm64 kernel means -a arm64
+P='probe begin { println(%( arch == "arm64" %? "target arm64" %: "target other" %)) }'
+"$STAP" -a arm64 -r "$R" -p2 -e "$P" 2>err | grep -q '"target arm64"' || { cat err; fail "arch is not arm64 with -a arm64"; }
+"$STAP" --remote=qemu:"$R" -p2 -e "$P" 2>err | grep -q '"target arm64"' || { cat err; fail "--remote=qemu:$R is not an arm64 target"; }
+"$STAP" --remote=qemu:"$R" -p3 -e 'probe syscall.close { }' 2>err | grep -q '__arm64_sys_close' ||
+	{ cat err; fail "--remote=qemu:$R did not build for arm64"; }
 
 # pass 4: an AArch64 module
 "$STAP" -a arm64 -r "$R" -p4 -m arm_mod -e 'probe begin { exit() }' >out 2>err || { cat err; fail "-a arm64 -p4"; }

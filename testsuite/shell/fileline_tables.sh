@@ -68,7 +68,7 @@ STP
 "$STAP" -p3 -r "$RELEASE" u.stp > u.c || fail "-p3 of the user script"
 grep -q '_stp_ulines_0\[\] = {' u.c || fail "no user line table"
 grep -q "\"[^\"]*prog.c\"," u.c || fail "prog.c is not among the files"
-grep -q "{0x${leaf}ULL, 8, STP_UCFA_SP, 0, 0}," u.c || fail "leaf (at 0x$leaf) has no .debug_frame row"
+grep -q "{0x${leaf}ULL, 8, STP_UCFA_SP, 0, 0, -8}," u.c || fail "leaf (at 0x$leaf) has no .debug_frame row"
 cat > n.stp <<STP
 probe process("$PWD/prog").function("leaf") { printf("%s\n", usymname(uaddr())) }
 STP

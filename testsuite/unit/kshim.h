@@ -112,7 +112,7 @@ struct path {
 struct uprobe_consumer {
 	int unused;
 };
-struct _stp_uprobe_reg {	/* runtime/linux/compat.h's, which needs kernel headers */
+struct _stp_uprobe_reg {	/* runtime/linux/compat/compat.h's, which needs kernel headers */
 	int unused;
 };
 struct pt_regs;

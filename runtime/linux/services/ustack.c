@@ -9,7 +9,8 @@
  * Unwinding uses the unwind table built at pass 3 from the file's CFI
  * (.eh_frame or .debug_frame) where the code has one: the CFA is rsp or
  * rbp plus an offset, the return address is at CFA - 8, rbp is restored
- * from where the frame saved it. Elsewhere it follows the frame-pointer
+ * from where the frame saved it (arm64: sp or x29, the return address
+ * where the frame saved x30 or, in the first frame, still in x30). Elsewhere it follows the frame-pointer
  * chain: [bp] is the caller's bp and [bp + 8] the return address; at a
  * function's first instruction (nothing pushed yet) the return address is
  * at [sp]. The chain ends at MAXBACKTRACE frames, at the outermost frame
@@ -33,7 +34,7 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/dcache.h>
-#include "linux/stack.c"
+#include "linux/services/stack.c"
 
 #ifndef STP_HAVE_USYMS
 #define STP_NR_UMODULES 0
@@ -261,8 +262,9 @@ struct _stp_uframe {
 
 /*
  * One step from a frame to its caller's. With CFI for the frame's code:
- * CFA from rsp or rbp, the return address at CFA - 8, rbp restored if
- * saved. Without: at a function's first instruction (first frame only) the
+ * CFA from rsp or rbp (arm64: sp or x29), the return address at CFA - 8
+ * (arm64: where the CFI says, or the link register in the first frame's
+ * leaf code), rbp (x29) restored if saved. Without: at a function's first instruction (first frame only) the
  * return address is at [sp]; elsewhere the frame pointers [bp], [bp + 8].
  * The first frame is looked up at its ip (it is about to run), callers at
  * ip - 1 (inside the call). False at the end of the stack or on a fault.
@@ -276,8 +278,12 @@ static bool _stp_ustep(struct _stp_uframe *f, bool first)
 		if (row->outermost)
 			return false;
 		cfa = (row->cfa_reg == STP_UCFA_SP ? f->sp : f->bp) + (long)row->cfa_offset;
-		if (!_stp_uread(cfa - sizeof(long), &ret) ||
-		    (row->bp_offset && !_stp_uread(cfa + (long)row->bp_offset, &bp)))
+		/* ra_offset 0: arm64 code before (or without) saving the link register */
+		if (row->ra_offset ? !_stp_uread(cfa + (long)row->ra_offset, &ret) : !first)
+			return false;
+		if (!row->ra_offset)
+			ret = f->lr;
+		if (row->bp_offset && !_stp_uread(cfa + (long)row->bp_offset, &bp))
 			return false;
 	} else if (first && _stp_uat_entry(f->ip)) {
 		/* x86-64: the return address at [sp]; arm64: in the link register (linux/arch_*.h) */

@@ -41,14 +41,16 @@ static inline bool _stp_arch_uentry_ret(unsigned long sp, unsigned long lr, unsi
 	return true;
 }
 
-/* SDT operands name x86-64 registers only (compiler/probes/uprobe.c): none here. */
+/* The value of a user register an SDT operand names: x0..x30 or sp. */
 static inline unsigned long _stp_arch_ureg_value(const struct pt_regs *regs, enum _stp_ureg reg)
 {
-	return 0;
+	if (reg >= STP_UREG_X0 && reg <= STP_UREG_X30)
+		return regs->regs[reg - STP_UREG_X0];
+	return reg == STP_UREG_SP ? regs->sp : 0;
 }
 
 /*
- * Kernel stacks for linux/stack.c: arm64 exports no unwinder that starts
+ * Kernel stacks for linux/services/stack.c: arm64 exports no unwinder that starts
  * from registers, and its kernels always keep frame pointers, so the
  * frame records ([fp] = the caller's fp, [fp + 8] = the return address)
  * are walked here with the same interface as x86's unwinder. Each read is

@@ -41,12 +41,6 @@ static void _stp_be_run(enum _stp_be_type type)
 	}
 }
 
-#else
-
-static void _stp_be_run(enum _stp_be_type type)
-{
-}
-
 #endif
 
 #endif /* STP_FAMILY_DECLS */

@@ -1,4 +1,4 @@
-/* probes.h - probe points: the provider table, resolution (pass 2) and emission hooks (pass 3). */
+/* probes.h - the provider interface: what passes 2 and 3 call the probe families (probes/) through, resolution and emission hooks. */
 #ifndef STAPC_PROBES_H
 #define STAPC_PROBES_H
 
@@ -30,7 +30,7 @@ struct resolved_probe {
 };
 
 /*
- * A runtime file of a provider, runtime/linux/NAME.c. With ranks it is a
+ * A runtime file of a provider, runtime/linux/probes/NAME.c. With ranks it is a
  * family the runtime registers: struct _stp_family _stp_family_NAME in that
  * file (runtime_api.h). Generated code lists the registering files of the
  * providers the script uses (STP_FAMILIES, STP_FAMILIES_STOP) and the
@@ -44,7 +44,7 @@ struct runtime_file {
 
 /*
  * A probe-point family. Each lives in its own file under probes/ (and its
- * runtime half under runtime/linux/, named in its runtime field); a new one
+ * runtime half under runtime/linux/probes/, named in its runtime field); a new one
  * is a row in probes/families.def and never touches the core
  * (docs/internals.md, "Adding a probe family").
  */
@@ -137,11 +137,6 @@ struct probe_provider {
 	void (*user_files)(const struct resolved_probe *r, bool symbols, struct vec *out);
 };
 
-/* Every provider, probe_NAME for each row PROBE_FAMILY(NAME) of probes/families.def. */
-#define PROBE_FAMILY(name) extern const struct probe_provider probe_##name;
-#include "probes/families.def"
-#undef PROBE_FAMILY
-
 /*
  * An end probe of the module's own, with a priority after (INT64_MAX) every
  * end probe of the script: the display, the -t report (probes/begin_end.c).
@@ -178,8 +173,12 @@ void probes_index_aliases(struct session *s, struct ast_file *f);
 /* Providers used by the session (of const struct probe_provider *), each once, in table order. */
 void probes_providers_used(struct session *s, struct vec *out);
 
-/* Every provider's runtime files (const char *, "kprobes"), in table order, each once, into out. */
-void probes_runtime_files(struct vec *out);
+/*
+ * The runtime files (const char *, "kprobes": runtime/linux/probes/NAME.c)
+ * of the providers in used (probes_providers_used), in their order, each
+ * once, into out: all a module includes of probes/.
+ */
+void probes_runtime_files(const struct vec *used, struct vec *out);
 
 /* Every form of every provider (--dump-probe-types), {a,b} groups expanded, in table order, into out (of const char *). */
 void probes_patterns(struct vec *out);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "targetvar.h"
+#include "targetvar_parse.h"
 
 static struct node *new_target(struct srcloc loc, const char *tok, enum target_base base)
 {

@@ -2,8 +2,8 @@
 
 #ifndef STP_FAMILY_DECLS /* only code here (no declarations for generated code) */
 
-/* stapio reads its stdin only for a module that says it has input probes. */
-static int _stp_has_input = IS_ENABLED(STP_HAVE_INPUT);
+/* stapio reads its stdin only for a module that says it has input probes (one without has no such parameter). */
+static int _stp_has_input = 1;
 module_param(_stp_has_input, int, 0444);
 MODULE_PARM_DESC(_stp_has_input, "1 if the script has input.char or input.line probes (read only)");
 
@@ -60,13 +60,6 @@ static int _stp_input_feed(const char *buf, size_t len)
 	}
 	mutex_unlock(&_stp_input_mutex);
 	return 0;
-}
-
-#else
-
-static int _stp_input_feed(const char *buf, size_t len)
-{
-	return 0;	/* no input probes: stapio sends none, and would lose nothing */
 }
 
 #endif

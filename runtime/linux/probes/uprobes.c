@@ -227,7 +227,7 @@ static bool _stp_uprobe_wanted(const struct _stp_uprobe *up)
 }
 
 #if defined(STP_UPROBES_CALLERS) && !defined(STAP_CALLEE_MATCHALL)
-#include "linux/ustack.c"
+#include "linux/services/ustack.c"
 
 /*
  * A return address read from a user stack slot: when a uretprobe (this
@@ -249,7 +249,7 @@ static unsigned long _stp_uprobe_real_return(unsigned long slot, unsigned long r
 /*
  * .callees(N), N > 1: from the caller's frame f (its ip the immediate
  * return address, already checked), each step up the user stack
- * (linux/ustack.c: the file's CFI when the module has its unwind table,
+ * (linux/services/ustack.c: the file's CFI when the module has its unwind table,
  * else frame pointers) must land on the next call site of the chain,
  * base plus callers[i], base being the callee's entry. The return
  * address of each step sat in the slot just below the new frame's
@@ -326,7 +326,7 @@ static bool _stp_uprobe_returns_to_caller(const struct _stp_uprobe *up, unsigned
 /* A process("BUILD-ID") uprobe on another file with its build-id (uprobes_buildid.c). */
 struct _stp_uprobe_extra {
 	struct uprobe_consumer consumer;	/* registered on inode at up->offset */
-	struct _stp_uprobe_reg reg;		/* what unregistering consumer needs (linux/compat.h) */
+	struct _stp_uprobe_reg reg;		/* what unregistering consumer needs (linux/compat/compat.h) */
 	struct _stp_uprobe *up;			/* the probe's row, NULL while the slot is free */
 	struct inode *inode;			/* held (ihold) while registered */
 };
@@ -495,28 +495,6 @@ static int _stp_uprobes_register(void)
 }
 
 STP_FAMILY(uprobes, _stp_uprobes_register, _stp_uprobes_unregister);
-
-#else
-
-static int64_t _stp_sdt_arg(struct _stp_context *c, const struct pt_regs *regs, int n)
-{
-	return 0;
-}
-
-static const char *_stp_sdt_name(struct _stp_context *c)
-{
-	return "";
-}
-
-static const char *_stp_sdt_provider(struct _stp_context *c)
-{
-	return "";
-}
-
-static unsigned long _stp_uprobe_bias(struct _stp_context *c, const struct pt_regs *regs)
-{
-	return 0;
-}
 
 #endif
 

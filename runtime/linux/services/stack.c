@@ -1,4 +1,4 @@
-/* stack.c - kernel backtraces through the kernel's own unwinder (ORC on x86-64; frame records on arm64, linux/arch_arm64.h) and symbols from kallsyms, for tapset/linux/backtrace.stp. */
+/* stack.c - kernel backtraces through the kernel's own unwinder (ORC on x86-64; frame records on arm64, linux/compat/arch_arm64.h) and symbols from kallsyms, for tapset/linux/backtrace.stp. */
 
 /*
  * Where a backtrace starts:
@@ -6,7 +6,7 @@
  *    kretprobes, timer.profile and perf samples): the unwinder starts
  *    right there, so no frame of the tracer (int3 or ftrace trampolines,
  *    the runner, this module) is ever seen. A kprobe handler sets the ip
- *    to the probed address while the body runs (linux/kprobes.c); in a
+ *    to the probed address while the body runs (linux/probes/kprobes.c); in a
  *    kretprobe's handler the kernel has already put the real return
  *    address there, and its unwinder turns every rethook trampoline
  *    deeper in the stack back into the address it stands for;

@@ -15,7 +15,7 @@
  * by symbol name instead, sharing one pre-handler.
  *
  * A row may carry a .return probe too (ret_probe): through ftrace, the
- * shared callback hijacks the function's return (linux/ftrace_return.c);
+ * shared callback hijacks the function's return (linux/probes/ftrace_return.c);
  * on the kprobe fallback, it is a kretprobe.
  *
  * A row that cannot be attached is skipped with a warning when a wildcard
