@@ -311,6 +311,9 @@ void diag_report(enum diag_level level, struct srcloc loc, const char *fmt, ...)
 	}
 	print_one(promoted ? "error" : level_names[level], loc,
 		  promoted ? ast_printf("%s [-W]", msg) : msg);
+	if (cur()->options.listener)
+		cur()->options.listener(cur()->options.listener_arg, promoted ? DIAG_ERROR : level, loc,
+					promoted ? ast_printf("%s [-W]", msg) : msg);
 	free(msg);
 	if (level != DIAG_NOTE)
 		print_expansions(loc);
@@ -404,6 +407,20 @@ void diag_pop_expansion(void)
 {
 	if (cur()->expansion_stack.n > 0)
 		cur()->expansion_stack.n--;
+}
+
+struct srcloc diag_site_in(struct srcloc loc, const char *file)
+{
+	if (loc.file == file)
+		return loc;
+	for (const struct diag_expansion *e = loc.expansion; e; e = e->site.expansion)
+		if (e->site.file == file)
+			return e->site;
+	for (int i = cur()->expansion_stack.n - 1; i >= 0; i--)
+		for (const struct diag_expansion *e = cur()->expansion_stack.items[i]; e; e = e->site.expansion)
+			if (e->site.file == file)
+				return e->site;
+	return (struct srcloc){.file = NULL};
 }
 
 const struct diag_expansion *diag_current_expansion(void)

@@ -64,6 +64,9 @@ struct diag_options {
 	bool library_warnings;   /* -v: also warn about tapset (library) files */
 	int error_limit;         /* stop the run after this many errors; 0 = DIAG_DEFAULT_ERROR_LIMIT */
 	const char *colors;      /* "error=01;31:warning=00;33:source=..:caret=..:token=.." (SGR), NULL: plain */
+	/* also given every diagnostic reported and not dropped (notes too), message formatted; or NULL */
+	void (*listener)(void *arg, enum diag_level level, struct srcloc loc, const char *message);
+	void *listener_arg;      /* listener's first argument */
 };
 
 /* Errors reported before the run stops with "too many errors". */
@@ -145,6 +148,14 @@ const char *diag_expansion_what(const struct diag_expansion *e);
 void diag_push_expansion(const char *what, struct srcloc site);
 void diag_push_expansion_lazy(const char *(*describe)(const void *arg), const void *arg, struct srcloc site);
 void diag_pop_expansion(void);
+
+/*
+ * Where in file the diagnostic at loc stands: loc itself if it is there,
+ * else the innermost use site in file of loc's expansion chain, then of the
+ * pushed levels (an error in a tapset alias's body: the script's probe point
+ * that used the alias); loc.file NULL if none is (the language server, lsp/).
+ */
+struct srcloc diag_site_in(struct srcloc loc, const char *file);
 
 /* The innermost pushed level, or NULL. */
 const struct diag_expansion *diag_current_expansion(void);

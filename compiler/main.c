@@ -5,6 +5,7 @@
 #include "options.h"
 #include "passes.h"
 #include "dump.h"
+#include "lsp.h"
 #include "run.h"
 #include "privilege.h"
 #include "session.h"
@@ -29,6 +30,8 @@ int main(int argc, char **argv)
 		return cache_clean(s);
 	if (s->dump)
 		return dump_run(s);
+	if (s->language_server)
+		return lsp_serve(s);	/* each analysis runs passes 1-2 in a child (lsp/) */
 	if (s->remotes.n && !s->remote && s->last_pass >= 4)
 		return remote_fleet_run(s);	/* ssh, direct:// or several targets (remote_ssh.c) */
 	return passes_run(s);

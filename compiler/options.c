@@ -134,6 +134,10 @@ static void usage(FILE *out)
 		"                a probe hit that fails is counted and dropped; the script goes on\n"
 		"  --suppress-time-limits\n"
 		"                raise MAXACTION and MAXTRYLOCK to 1000000 (needs -g)\n"
+		"  --language-server\n"
+		"                serve the Language Server Protocol on stdin/stdout for an editor: diagnostics,\n"
+		"                completion, hover, go to definition (the other options say how scripts are\n"
+		"                compiled: -r, -I, -D, -g, -W...)\n"
 		"  --dump-probe-types\n"
 		"                list the probe point patterns stap accepts\n"
 		"  --dump-functions\n"
@@ -312,7 +316,8 @@ enum long_opt { OPT_REMOTE = 256, OPT_COMPATIBLE, OPT_DISABLE_CACHE, OPT_DEBUGIN
 		OPT_SUPPRESS_TIME_LIMITS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_ALIASES, OPT_DUMP_KFEATURES,
 		OPT_VP, OPT_TMPDIR, OPT_CLEAN_CACHE, OPT_POISON_CACHE, OPT_COLOR, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
 		OPT_SIGN_MODULE, OPT_USE_SERVER, OPT_TRUST_SERVERS, OPT_LIST_SERVERS, OPT_REMOTE_PREFIX, OPT_REMOTE_JOBS,
-		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR, OPT_SEMANTIC_KEEP_GOING, OPT_DEBUG, OPT_BUILD_AS };
+		OPT_REMOTE_BUILD_DIR, OPT_TARGET_NAMESPACES, OPT_MONITOR, OPT_SEMANTIC_KEEP_GOING, OPT_DEBUG, OPT_BUILD_AS,
+		OPT_LANGUAGE_SERVER };
 
 static const struct option long_options[] = {
 	{"remote", required_argument, NULL, OPT_REMOTE},
@@ -338,6 +343,7 @@ static const struct option long_options[] = {
 	{"suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS},
 	{"dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES},
 	{"dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS},
+	{"language-server", no_argument, NULL, OPT_LANGUAGE_SERVER},
 	{"dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES},
 	{"dump-kfeatures", no_argument, NULL, OPT_DUMP_KFEATURES},
 	{"privilege", optional_argument, NULL, OPT_PRIVILEGE},
@@ -478,6 +484,9 @@ static int option_script(struct session *s, struct cmdline *c, int opt, const ch
 		return -1;
 	case OPT_DUMP_FUNCTIONS:
 		s->dump = STAP_DUMP_FUNCTIONS;
+		return -1;
+	case OPT_LANGUAGE_SERVER:
+		s->language_server = true;
 		return -1;
 	case OPT_DUMP_PROBE_ALIASES:
 		s->dump = STAP_DUMP_PROBE_ALIASES;
@@ -1001,9 +1010,10 @@ static const char *find_example(const char *name)
 static int options_script(struct session *s, struct cmdline *c)
 {
 	int next = 0;
-	if (s->dump || s->clean_cache) {
+	if (s->dump || s->clean_cache || s->language_server) {
 		if (c->script_text || c->operands.n) {
-			fprintf(stderr, "stap: %s no script\n", s->dump ? "--dump-* options take" : "--clean-cache takes");
+			fprintf(stderr, "stap: %s no script\n", s->dump ? "--dump-* options take"
+				: s->clean_cache ? "--clean-cache takes" : "--language-server takes");
 			return STAP_EXIT_USAGE;
 		}
 		c->script_text = "";

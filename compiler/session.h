@@ -95,6 +95,7 @@ struct session {
 	bool suppress_handler_errors; /* --suppress-handler-errors: a failing hit is counted, not fatal */
 	bool suppress_time_limits;    /* --suppress-time-limits: MAXACTION/MAXTRYLOCK raised (guru) */
 	int dump;                 /* --dump-probe-types/-functions/-probe-aliases: a enum stap_dump */
+	bool language_server;     /* --language-server: serve LSP on stdin/stdout (lsp/lsp.c) */
 	struct vec extra_scripts; /* of const char *: -E SCRIPT texts, parsed after the script (then -T's probe) */
 	long timeout_s;           /* -T SECONDS: the script exits after that long; 0 = none */
 	int verbose_pass[5];      /* --vp ABCDE: verbosity added to pass 1..5 alone */

@@ -548,6 +548,48 @@ static bool text_symbol(struct kernel_files *kf, const char *name)
 	return strmap_get(&kf->text_symbols, name) != NULL;
 }
 
+int kernel_function_names(struct session *s, const char *prefix, int max, struct vec *out)
+{
+	struct kernel_files *kf = kernel_text_symbols(s);
+	size_t plen = strlen(prefix);
+	int matched = 0;
+	if (kf && kf->text_symbols_index) {	/* sorted: the first name at or after prefix, then its run */
+		struct kindex *k = kf->text_symbols_index;
+		size_t lo = 0, hi = kindex_names_count(k), n = hi;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const char *name = kindex_names_at(k, mid);
+			if (name && strcmp(name, prefix) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i < n; i++) {
+			const char *name = kindex_names_at(k, i);
+			if (!name || strncmp(name, prefix, plen))
+				break;
+			if (matched++ < max)
+				vec_push(out, (void *)name);
+		}
+		return matched;
+	}
+	if (!kf)
+		return 0;
+	const char *candidates[SYSTEM_MAPS];	/* no index: the map's names read again */
+	struct strmap syms = {0};
+	struct vec names = {0};
+	system_maps(s, candidates);
+	for (int i = 0; i < SYSTEM_MAPS && !names.n; i++)
+		if (candidates[i] && access(candidates[i], R_OK) == 0)
+			read_system_map(candidates[i], &syms, &names);
+	vec_sort(&names, compare_strings);
+	for (int i = 0; i < names.n; i++)
+		if (!strncmp(names.items[i], prefix, plen) && (!i || strcmp(names.items[i], names.items[i - 1])) &&
+		    matched++ < max)
+			vec_push(out, names.items[i]);
+	return matched;
+}
+
 bool kernel_symbol_known(struct session *s, const char *name)
 {
 	struct kernel_files *kf = kernel_text_symbols(s);

@@ -41,6 +41,12 @@ struct vec *kernel_header_types(struct session *s);
 const char *kernel_symbol_missing(struct session *s, const char *name);
 /* Does a real System.map of the target list the function symbol name? (false without one) */
 bool kernel_symbol_known(struct session *s, const char *name);
+/*
+ * The function symbols of the target's System.map (through its index when it
+ * has one) whose names start with prefix, in name order: the first max of
+ * them pushed onto out; how many there are in all. 0 without a map.
+ */
+int kernel_function_names(struct session *s, const char *prefix, int max, struct vec *out);
 /* Does a System.map of the target list the data symbol name (a variable, or one the linker script defines, like jiffies)? */
 bool kernel_data_symbol_known(struct session *s, const char *name);
 

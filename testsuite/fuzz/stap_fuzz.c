@@ -22,15 +22,29 @@
  * script's state in its session, so one process takes many inputs: every
  * file named on the command line, or under AFL++ (afl-clang-fast) its
  * persistent loop, FUZZ_INPUTS_PER_PROCESS inputs before a fresh process
- * (the arena is never freed: the bound keeps memory in check). See
- * docs/testing.md, "Fuzzing".
+ * (the arena is never freed: the bound keeps memory in check).
+ *
+ * Built with STAP_FUZZ_LSP (stap-fuzz-lsp), the input is what an editor
+ * would write to the language server instead, LSP messages with their
+ * Content-Length headers, read as stdin by
+ *
+ *     stap --language-server -r testsuite/fake-kernel
+ *
+ * whose children (one per analysis) run passes 1-2 on the documents the
+ * messages open and edit, at the positions they name
+ * (testsuite/fuzz/lsp-corpus). That configuration's server aborts when a
+ * child dies by a signal (lsp/lsp.c), so a crash of an analysis is one of
+ * the target's. One input per process: the server reads stdin to its end.
+ * See docs/testing.md, "Fuzzing".
  */
 #define main stap_main
 #include "../../compiler/main.c"
 #undef main
 
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +71,21 @@ const char *__asan_default_options(void)
 /* Inputs one process takes under AFL++'s persistent mode before it starts afresh. */
 #define FUZZ_INPUTS_PER_PROCESS 64
 
+#ifdef STAP_FUZZ_LSP
+/* Serve the messages in path (as stdin) with stap --language-server; its exit status. */
+static int fuzz_one(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0 || dup2(fd, 0) < 0) {
+		perror(path);
+		return 2;
+	}
+	close(fd);
+	char *stap_argv[] = {"stap", "--language-server", "-r", STAPC_SOURCE_DIR "/testsuite/fake-kernel", NULL};
+	optind = 0;
+	return stap_main(4, stap_argv);
+}
+#else
 /* Compile the input in path as stap -p2; stap's exit status. */
 static int fuzz_one(const char *path)
 {
@@ -90,15 +119,17 @@ static int fuzz_one(const char *path)
 	optind = 0; /* a new command line for getopt */
 	return stap_main(n, stap_argv);
 }
+#endif
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: stap-fuzz INPUT...  (each: the script, then NUL-separated script arguments)\n");
+		fprintf(stderr, "usage: stap-fuzz INPUT...  (each: the script, then NUL-separated script arguments;\n"
+				"       stap-fuzz-lsp: LSP messages with their headers)\n");
 		return 2;
 	}
 	int status = 0;
-#ifdef __AFL_LOOP
+#if defined(__AFL_LOOP) && !defined(STAP_FUZZ_LSP)
 	while (__AFL_LOOP(FUZZ_INPUTS_PER_PROCESS))
 		status = fuzz_one(argv[1]);
 #else

@@ -1,7 +1,8 @@
 /*
  * unit_diag.c - compiler/diag.c on its own: exact text of errors, warnings,
  * notes, both kinds of expansion notes, -w / -W / library warnings, and the
- * error limit (which exits, so it runs last in a child process).
+ * error limit (which exits, so it runs in a child process), the listener and diag_site_in
+ * (the language server's).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -82,6 +83,34 @@ static void warnings(void)
 	diag_note(at(script, 3, 1), "note of w1");
 	diag_warning(at(tapset, 1, 1), "in library");
 	diag_note(at(tapset, 1, 1), "dropped with it");
+}
+
+/* The listener (the language server's): what it was given, one line per diagnostic. */
+static char heard[1024];
+
+static void listen(void *arg, enum diag_level level, struct srcloc loc, const char *message)
+{
+	size_t n = strlen(heard);
+	snprintf(heard + n, sizeof(heard) - n, "%s%d %s:%d:%d %s\n", (const char *)arg, (int)level,
+		 loc.file ? loc.file : "-", loc.line, loc.col, message);
+}
+
+/* diag_site_in: a tapset location stands at the script's use, through a carried or a pushed level. */
+static void sites(void)
+{
+	struct srcloc in_tapset = at(tapset, 1, 10);
+	in_tapset.expansion = diag_expansion_new("macro '@m'", at(script, 2, 6));
+	struct srcloc site = diag_site_in(in_tapset, script);
+	CHECK(site.file == script && site.line == 2 && site.col == 6);
+	CHECK(diag_site_in(at(script, 3, 1), script).line == 3);
+	CHECK(diag_site_in(at(tapset, 1, 1), script).file == NULL);
+	diag_push_expansion("probe alias 'a'", at(script, 4, 3));
+	site = diag_site_in(at(tapset, 1, 1), script);
+	CHECK(site.file == script && site.line == 4 && site.col == 3);
+	diag_error(at(tapset, 1, 2), "inside %s", "the alias");
+	diag_note(at(script, 1, 1), "a note");
+	diag_warning(at(script, 3, 1), "heard");
+	diag_pop_expansion();
 }
 
 static void flood(void)
@@ -167,6 +196,12 @@ int main(void)
 	CHECK(strstr(text, "e5") == NULL);
 	CHECK(strstr(text, "stap: too many errors (") != NULL);
 	fclose(log);
+
+	/* the listener hears errors, notes and warnings, formatted; -W's promoted ones as errors */
+	diag_configure(&(struct diag_options){.warnings_as_errors = true, .listener = listen, .listener_arg = "L"});
+	out = capture(sites);
+	CHECK_STR(heard, "L0 /lib/x.stp:1:2 inside the alias\nL2 t.stp:1:1 a note\nL0 t.stp:3:1 heard [-W]\n");
+	CHECK(strstr(out, "/lib/x.stp:1:2: error: inside the alias\n") != NULL);
 
 	return unit_report("unit_diag");
 }

@@ -1,5 +1,5 @@
-# fuzz_build.sh - sourced: make $BUILD/fuzz (the AFL++ and sanitizer configuration) with both
-# fuzz targets, once. fuzz_smoke.sh and fuzz_kernel.sh share it and run side by side: the
+# fuzz_build.sh - sourced: make $BUILD/fuzz (the AFL++ and sanitizer configuration) with the three
+# fuzz targets, once. fuzz_smoke.sh, fuzz_kernel.sh and fuzz_lsp.sh share it and run side by side: the
 # lock makes the second wait for the first's build (two cmake runs in one tree break each
 # other), then find it current.
 fuzz_build="$BUILD/fuzz"
@@ -7,7 +7,7 @@ fuzz_build_targets() {
 	mkdir -p "$fuzz_build"
 	flock "$fuzz_build/.lock" sh -c '
 		CC=afl-clang-fast cmake -S "$1" -B "$2" -DSTAPC_FUZZ=ON -DSTAPC_SANITIZE=ON >build.log 2>&1 &&
-		cmake --build "$2" --target stap-fuzz stap-fuzz-kernel -j"$(nproc)" >>build.log 2>&1' \
+		cmake --build "$2" --target stap-fuzz stap-fuzz-kernel stap-fuzz-lsp -j"$(nproc)" >>build.log 2>&1' \
 		sh "$SRCDIR" "$fuzz_build" || { tail -20 build.log; fail "building the fuzz targets in $fuzz_build"; }
 }
 
