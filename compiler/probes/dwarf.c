@@ -771,6 +771,23 @@ static void matching_functions(struct session *s, const struct request *rq, stru
 	}
 }
 
+/*
+ * A module function named plainly, the module without debuginfo (why):
+ * the probe on its symbol if the .ko's symbol table has it, else the error.
+ */
+static bool module_symbol_probe(struct session *s, const struct request *rq, const char *module, const char *family,
+				const char *prefix, const struct resolved_probe *tmpl, struct vec *out, const char *why)
+{
+	const char *missing = kernel_module_function_missing(s, module, rq->pat.func);
+	if (missing) {
+		diag_error(rq->what->arg->loc, "%s; and %s [see man warning::debuginfo]", why, missing);
+		return false;
+	}
+	vec_push(out, symbol_probe(tmpl, prefix, family, &rq->pat, &rq->sf, NULL,
+				   ast_printf("%s (it is probed by its symbol)", why)));
+	return true;
+}
+
 static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
 		      const struct resolved_probe *tmpl, struct vec *out)
 {
@@ -787,16 +804,8 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	if (got <= 0)
 		return got == 0;
 	const char *prefix = kernel ? "" : ast_printf("%s:", kernel_module_name(module));
-	if (got == 2) {
-		const char *missing = kernel_module_function_missing(s, module, pat.func);
-		if (missing) {
-			diag_error(what->arg->loc, "%s; and %s [see man warning::debuginfo]", why, missing);
-			return false;
-		}
-		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, NULL,
-					   ast_printf("%s (it is probed by its symbol)", why)));
-		return true;
-	}
+	if (got == 2)
+		return module_symbol_probe(s, rq, module, family, prefix, tmpl, out, why);
 	int before = out->n;
 	if (rq->statement) {
 		if (!expand_statements(s, rq, di, family, prefix, tmpl, out))
