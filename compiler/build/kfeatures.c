@@ -81,6 +81,8 @@ static const struct kfeature kfeatures_table[] = {
 	{ "BLK_OPF_T", KF_HEADER, "include/linux/blk_types.h", "blk_opf_t;" },
 	/* relay's subbuf_start callback gets the previous sub-buffer's padding (5.10 .. 6.x); 7.2 dropped it; relay.h */
 	{ "RELAY_SUBBUF_START_PADDING", KF_HEADER, "include/linux/relay.h", "void *prev_subbuf, size_t prev_padding);" },
+	/* relay_open takes its callbacks const (5.11+: 6.1 on); 5.10's takes them writable: relay.h */
+	{ "RELAY_CALLBACKS_CONST", KF_HEADER, "include/linux/relay.h", "const struct rchan_callbacks *cb," },
 	/* the anonymous-mapping tag bit of page/folio->mapping is FOLIO_MAPPING_ANON (7.2); PAGE_MAPPING_ANON before; page-flags.h */
 	{ "FOLIO_MAPPING_ANON", KF_HEADER, "include/linux/page-flags.h", "#define FOLIO_MAPPING_ANON" },
 	/* hrtimer_setup() sets the callback with the clock (6.13+: 7.2, which removed hrtimer_init); hrtimer.h */

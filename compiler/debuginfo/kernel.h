@@ -56,7 +56,8 @@ bool kernel_has_symbol_table(struct session *s);
  * Why the target kernel has no function name, or NULL: its System.map lists
  * it or, without one, its debuginfo describes it (a system call's
  * __x64_sys_ entry, which BTF leaves out, by its __do_sys_ or __se_sys_
- * body); the message says what was looked at and what is missing. A
+ * body) or Module.symvers exports it (5.10's BTF leaves out some
+ * functions); the message says what was looked at and what is missing. A
  * compiler's clone (NAME.isra.0, .constprop.N, .part.N) is never called
  * missing without a map: no debuginfo names one.
  */

@@ -292,13 +292,18 @@ static enum ktext_verdict inline_verdict(const struct ktext *kt, const struct db
  */
 static bool by_symbol_only(const struct debuginfo *di, const struct linespec *pat, const struct suffixes *sf)
 {
-	return di->source != DBG_SOURCE_DWARF && !dbg_is_glob(pat->func) && !pat->file &&
+	return (!di || di->source != DBG_SOURCE_DWARF) && !dbg_is_glob(pat->func) && !pat->file &&
 	       pat->kind == LINESPEC_NONE && !sf->inl && !sf->label && !sf->callee && !sf->exported;
 }
 
-/* The probe on that symbol: no target variables, and the reason said when the body names one. */
+/*
+ * The probe on that symbol: no target variables, and the reason said when
+ * the body names one (why: the reason, else the BTF of di does not
+ * describe the function).
+ */
 static struct resolved_probe *symbol_probe(const struct resolved_probe *tmpl, const char *prefix, const char *family,
-					   const struct linespec *pat, const struct suffixes *sf, const struct debuginfo *di)
+					   const struct linespec *pat, const struct suffixes *sf, const struct debuginfo *di,
+					   const char *why)
 {
 	struct resolved_probe *r = ast_alloc(sizeof(*r));
 	*r = *tmpl;
@@ -308,13 +313,14 @@ static struct resolved_probe *symbol_probe(const struct resolved_probe *tmpl, co
 	kp->symbol = ast_printf("%s%s", prefix, pat->func);
 	kp->is_return = sf->ret;
 	kp->maxactive = sf->maxactive;
-	kp->site_at_load = di->source != DBG_SOURCE_DWARF && !*prefix;
+	kp->site_at_load = !*prefix;
 	r->pp = ast_printf("%s(\"%s\")%s", family, pat->func, sf->ret ? ".return" : sf->call ? ".call" : "");
 	struct target_scope *sc = ast_alloc(sizeof(*sc));
 	sc->is_return = sf->ret;
 	sc->what = ast_printf("function %s", pat->func);
-	sc->no_debuginfo = ast_printf("the BTF of %s does not describe it (it is probed by its symbol); "
-				      "install the kernel's DWARF (linux-image-RELEASE-dbg) for its variables", di->path);
+	sc->no_debuginfo = why ? why : ast_printf("the BTF of %s does not describe it (it is probed by its symbol); "
+						 "install the kernel's DWARF (linux-image-RELEASE-dbg) for its variables",
+						 di->path);
 	r->scope = sc;
 	return r;
 }
@@ -527,8 +533,14 @@ static bool expand_callees(struct request *rq, struct debuginfo *di, struct dbg_
  * optional point (or a quiet one) matches nothing here; -1 after an error
  * (no such module, no debuginfo, or what only DWARF knows under BTF).
  */
+/*
+ * The debuginfo rq needs in *out: 1, or 0 for no match ('?'), -1 after an
+ * error; 2 when a module has neither DWARF nor BTF (5.10's modules carry no
+ * BTF) but rq names one function plainly: its symbol table may place it,
+ * and *why says why it has no target variables.
+ */
 static int request_debuginfo(struct session *s, const struct request *rq, const char *module, bool quiet,
-			     struct debuginfo **out)
+			     struct debuginfo **out, const char **why)
 {
 	bool kernel = !strcmp(module, "kernel");
 	const char *err = kernel ? NULL : kernel_module_missing(s, module);
@@ -542,6 +554,10 @@ static int request_debuginfo(struct session *s, const struct request *rq, const 
 	if (!di) {
 		if (rq->pp->optional || quiet)
 			return 0; /* '?': no debuginfo is no match */
+		if (!kernel && !rq->statement && by_symbol_only(NULL, &rq->pat, &rq->sf)) {
+			*why = err;
+			return 2;
+		}
 		diag_error(rq->what->loc, "%s [see man warning::debuginfo]", err);
 		return -1;
 	}
@@ -756,6 +772,23 @@ static void matching_functions(struct session *s, const struct request *rq, stru
 	}
 }
 
+/*
+ * A module function named plainly, the module without debuginfo (why):
+ * the probe on its symbol if the .ko's symbol table has it, else the error.
+ */
+static bool module_symbol_probe(struct session *s, const struct request *rq, const char *module, const char *family,
+				const char *prefix, const struct resolved_probe *tmpl, struct vec *out, const char *why)
+{
+	const char *missing = kernel_module_function_missing(s, module, rq->pat.func);
+	if (missing) {
+		diag_error(rq->what->arg->loc, "%s; and %s [see man warning::debuginfo]", why, missing);
+		return false;
+	}
+	vec_push(out, symbol_probe(tmpl, prefix, family, &rq->pat, &rq->sf, NULL,
+				   ast_printf("%s (it is probed by its symbol)", why)));
+	return true;
+}
+
 static bool expand_in(struct session *s, struct request *rq, const char *module, bool quiet,
 		      const struct resolved_probe *tmpl, struct vec *out)
 {
@@ -767,10 +800,13 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 	const char *family = ast_printf("%s%s", kernel ? "kernel" : ast_printf("module(\"%s\")", module),
 					rq->statement ? ".statement" : ".function");
 	struct debuginfo *di;
-	int got = request_debuginfo(s, rq, module, quiet, &di);
+	const char *why = NULL;
+	int got = request_debuginfo(s, rq, module, quiet, &di, &why);
 	if (got <= 0)
 		return got == 0;
 	const char *prefix = kernel ? "" : ast_printf("%s:", kernel_module_name(module));
+	if (got == 2)
+		return module_symbol_probe(s, rq, module, family, prefix, tmpl, out, why);
 	int before = out->n;
 	if (rq->statement) {
 		if (!expand_statements(s, rq, di, family, prefix, tmpl, out))
@@ -868,9 +904,9 @@ static bool expand_in(struct session *s, struct request *rq, const char *module,
 			"(the distance is known only once loaded)\n", what->arg->loc.file, what->arg->loc.line,
 			what->arg->loc.col, family, what->arg->u.str, callees.apart);
 	if (out->n == before && !funcs.n && !quiet && !pp->optional && by_symbol_only(di, &pat, &sf) &&
-	    (kernel ? !kernel_function_unknown(s, pat.func) && !syscall_wrapped(s, pat.func)
+	    (kernel ? !kprobe_function_unknown(s, pat.func) && !syscall_wrapped(s, pat.func)
 		    : !kernel_module_function_missing(s, module, pat.func))) {
-		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di));
+		vec_push(out, symbol_probe(tmpl, prefix, family, &pat, &sf, di, NULL));
 		return true;
 	}
 	if (out->n == before && !pp->optional && !quiet) {

@@ -164,7 +164,7 @@ static bool kprobe_resolve(struct session *s, struct probe_point *pp, struct res
 	const char *symbol = fn->arg->u.str;
 	if (!module) {
 		/* checked now against the target's symbol table (or its debuginfo); with '?' it is skipped */
-		const char *missing = kernel_function_unknown(s, symbol);
+		const char *missing = kprobe_function_unknown(s, symbol);
 		if (missing && pp->optional) {
 			*skip = true;
 			return true;
@@ -475,3 +475,12 @@ const struct probe_provider probe_kprobe = {
 	.emit_table = kprobe_table,
 	.runtime = (const struct runtime_file[]){{"kprobes", 2, 6}, {"modules", 0, 0}, {0}},
 };
+
+const char *kprobe_function_unknown(struct session *s, const char *name)
+{
+	const struct syscalls_param *params;
+	const char *missing = kernel_function_unknown(s, name);
+	if (missing && !kernel_has_symbol_table(s) && syscalls_params(s, name, &params) >= 0)
+		return NULL;
+	return missing;
+}

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 struct ktext;
+struct session;
 
 /* A resolved_probe's data when its provider is probe_kprobe. */
 struct kprobe_point {
@@ -26,5 +27,13 @@ struct kprobe_point {
 	bool wildcard;              /* matched by a wildcard: skipped with a warning when it cannot
 				       be attached, where a named one is fatal */
 };
+
+/*
+ * Why the target kernel has no function name, or NULL: as
+ * kernel_function_unknown, and without a System.map a system call's entry
+ * (__x64_sys_NAME) that the target's own call table names is known too
+ * (5.10's BTF leaves out some bodies, perf_event_open's among them).
+ */
+const char *kprobe_function_unknown(struct session *s, const char *name);
 
 #endif

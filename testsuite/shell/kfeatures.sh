@@ -16,7 +16,7 @@ lacks old.h PDE_DATA_LOWER; lacks old.h TRACE_RECURSION_H; lacks old.h BDEV_FLAG
 lacks old.h FTRACE_REGS; lacks old.h GET_KRETPROBE; lacks old.h BIO_BI_BDEV; lacks old.h BLK_OPF_T
 have old.h TASK_STRUCT_CPU; lacks old.h FOLIO; lacks old.h KRETPROBE_FIND_RET_ADDR; lacks old.h MODULE_BTF; have old.h RELAY_SUBBUF_START_PADDING
 lacks old.h KALLSYMS_EACH_NO_MODULE; lacks old.h MODULE_MEMORY
-have old.h STRLCPY; have old.h DENTRY_D_U; have old.h TRACE_PUTS_SIZE; lacks old.h HEX_H
+have old.h STRLCPY; have old.h DENTRY_D_U; have old.h TRACE_PUTS_SIZE; lacks old.h HEX_H; lacks old.h RELAY_CALLBACKS_CONST
 grep -q "what kernel 5.10.0-fake offers" old.h || fail "the header does not name the tree's release"
 
 # A 6.12-shaped Debian split: headers only in the -common tree the build Makefile includes;
@@ -28,7 +28,7 @@ have new.h PDE_DATA_LOWER; have new.h TRACE_RECURSION_H; have new.h BDEV_FLAGS_P
 have new.h FTRACE_REGS; have new.h GET_KRETPROBE; have new.h BIO_BI_BDEV; have new.h BLK_OPF_T
 lacks new.h TASK_STRUCT_CPU; have new.h FOLIO; have new.h KRETPROBE_FIND_RET_ADDR; have new.h MODULE_BTF
 have new.h KALLSYMS_EACH_NO_MODULE; have new.h MODULE_MEMORY
-lacks new.h RELAY_SUBBUF_START_PADDING	# 7.2's relay.h
+lacks new.h RELAY_SUBBUF_START_PADDING; have new.h RELAY_CALLBACKS_CONST	# 7.2's relay.h
 lacks new.h STRLCPY; lacks new.h DENTRY_D_U; lacks new.h TRACE_PUTS_SIZE; have new.h HEX_H	# 7.2's
 
 # Cached: one entry per tree, read back the second time.
@@ -93,4 +93,9 @@ if cat "$build/include/linux/relay.h" "$source/include/linux/relay.h" 2>/dev/nul
 	have real.h RELAY_SUBBUF_START_PADDING
 else
 	lacks real.h RELAY_SUBBUF_START_PADDING
+fi
+if cat "$build/include/linux/relay.h" "$source/include/linux/relay.h" 2>/dev/null | grep -q 'const struct rchan_callbacks \*cb,'; then
+	have real.h RELAY_CALLBACKS_CONST
+else
+	lacks real.h RELAY_CALLBACKS_CONST
 fi

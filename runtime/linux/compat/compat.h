@@ -70,6 +70,13 @@ static inline size_t _stp_compat_strlcpy(char *dst, const char *src, size_t size
 #define _STP_RELAY_SUBBUF_START_PADDING
 #endif
 
+/* What relay_open's callbacks are: const (5.11+), writable on 5.10, whose relay_open may not take a const table. */
+#ifdef STP_HAVE_RELAY_CALLBACKS_CONST
+#define _STP_RELAY_CALLBACKS_CONST const
+#else
+#define _STP_RELAY_CALLBACKS_CONST
+#endif
+
 /* The bit of page->mapping / folio->mapping that marks anonymous memory (no address_space behind it). */
 #ifdef STP_HAVE_FOLIO_MAPPING_ANON
 #define _STP_MAPPING_ANON FOLIO_MAPPING_ANON

@@ -108,7 +108,7 @@ static int _stp_relay_remove_file(struct dentry *dentry)
 	return 0;
 }
 
-static const struct rchan_callbacks _stp_relay_callbacks = {
+static _STP_RELAY_CALLBACKS_CONST struct rchan_callbacks _stp_relay_callbacks = {
 	.subbuf_start = _stp_relay_subbuf_start,
 	.create_buf_file = _stp_relay_create_file,
 	.remove_buf_file = _stp_relay_remove_file,

@@ -5,3 +5,9 @@ struct rchan_callbacks {
 			     void *subbuf,
 			     void *prev_subbuf);
 };
+struct rchan *relay_open(const char *base_filename,
+			 struct dentry *parent,
+			 size_t subbuf_size,
+			 size_t n_subbufs,
+			 const struct rchan_callbacks *cb,
+			 void *private_data);
