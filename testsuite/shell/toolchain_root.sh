@@ -1,7 +1,8 @@
 # Kernels whose toolchain the host lacks (docs/stap.md): stap finds a kernel image at
 # /lib/modules/R/vmlinuz when /boot has none (Debian's layout from 7.2 on), and
 # scripts/stap-in-root runs a command in a root with the source tree and the current
-# directory bound at their own paths, leaving no mount behind. Needs root (mount namespaces).
+# directory bound at their own paths (and, with --host-root, the host's / read-only),
+# leaving no mount behind. Needs root (mount namespaces).
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || fail "needs root (unshare, chroot)"
 
@@ -34,6 +35,14 @@ in_root="$SRCDIR/scripts/stap-in-root"
 "$in_root" "$PWD/root" /bin/busybox ls "$SRCDIR/runtime/runtime.h" >/dev/null ||
 	fail "the source tree is not visible in the root"
 "$in_root" "$PWD/root" /bin/busybox cat /proc/self/comm >comm.out || fail "no /proc in the root"
+# --host-root DIR: the host's / read-only at DIR (a host-userland test's --sysroot).
+"$in_root" --host-root /run/host "$PWD/root" /bin/busybox cat /run/host/etc/os-release >os.out ||
+	fail "the host's / is not at --host-root's path"
+cmp -s os.out /etc/os-release || fail "--host-root shows another file system than the host's /"
+"$in_root" --host-root /run/host "$PWD/root" /bin/busybox touch /run/host/tmp/stapc-w 2>/dev/null &&
+	{ rm -f /tmp/stapc-w; fail "the host's / is writable through --host-root"; }
+"$in_root" --host-root run/host "$PWD/root" true 2>rel.err && fail "a relative --host-root was taken"
+grep -q "absolute path" rel.err || fail "no message for a relative --host-root"
 grep -q "$PWD/root" /proc/mounts && fail "a mount of the root stayed behind"
 "$in_root" "$PWD/mods" true 2>notroot.err && fail "a directory without make was taken for a root"
 grep -q "not a toolchain root" notroot.err || fail "no message for a non-root"
