@@ -213,7 +213,7 @@ void dbg_abi_locate(const struct debuginfo *di, struct vec *vars)
 			continue;
 		struct dbg_type *t = dbg_type_strip(v->type);
 		if (!stop && t && t->kind == DBG_FLOAT && ++floats > nvector)
-			stop = "after more floating-point arguments than vector registers";
+			stop = "on the stack after more floating-point arguments than vector registers";
 		if (stop) {
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = stop};
 		} else if (t && t->kind == DBG_FLOAT) {
