@@ -187,9 +187,14 @@ bool dbg_is_exported(struct debuginfo *di, const char *name)
  * The calling convention at a function's first instruction: x86-64 SysV
  * passes integer-class arguments of up to 8 bytes in rdi, rsi, rdx, rcx,
  * r8, r9 in order, arm64's AAPCS64 in x0..x7; floating-point ones in
- * vector registers (unreadable here, and they take no integer register);
- * anything else (a struct by value, an argument past the registers) stops
- * the assignment, since the later arguments' registers become uncertain.
+ * vector registers (unreadable here, and they take no integer register).
+ * Integer-class arguments past the registers are on the stack, one 8-byte
+ * slot each in order, the value at the slot's low address: on x86-64 the
+ * first just above the return address the call pushed (sp + 8), on arm64
+ * at sp (the return address is in x30). Anything else (a struct by value,
+ * more floating-point arguments than vector registers, which spill to the
+ * stack too) stops the assignment, since the later arguments' places
+ * become uncertain.
  */
 void dbg_abi_locate(const struct debuginfo *di, struct vec *vars)
 {
@@ -197,7 +202,9 @@ void dbg_abi_locate(const struct debuginfo *di, struct vec *vars)
 	static const int arm64_regs[] = {0, 1, 2, 3, 4, 5, 6, 7};
 	bool arm64 = di && di->arm64;
 	const int *arg_regs = arm64 ? arm64_regs : x86_regs;
-	int nregs = arm64 ? 8 : 6;
+	int nregs = arm64 ? 8 : 6, nvector = 8, floats = 0;
+	int sp = arm64 ? 31 : DBG_REG_SP;
+	int64_t slot = arm64 ? 0 : 8;	/* the next stack argument's offset from sp */
 	int next = 0;
 	const char *stop = NULL;
 	for (int i = 0; i < vars->n; i++) {
@@ -205,15 +212,19 @@ void dbg_abi_locate(const struct debuginfo *di, struct vec *vars)
 		if (!v->is_param)
 			continue;
 		struct dbg_type *t = dbg_type_strip(v->type);
+		if (!stop && t && t->kind == DBG_FLOAT && ++floats > nvector)
+			stop = "on the stack after more floating-point arguments than vector registers";
 		if (stop) {
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = stop};
 		} else if (t && t->kind == DBG_FLOAT) {
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = "passed in a floating-point register"};
 		} else if (dbg_type_is_scalar(t) && next < nregs) {
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_REG, .reg = arg_regs[next++]};
+		} else if (dbg_type_is_scalar(t)) {
+			v->loc = (struct dbg_loc){.kind = DBG_LOC_MEMORY, .reg = sp, .offset = slot};
+			slot += 8;
 		} else {
-			stop = next >= nregs ? "passed on the stack (past the argument registers)"
-					 : "passed by value as a struct: its registers are not known without DWARF locations";
+			stop = "passed by value as a struct: its registers are not known without DWARF locations";
 			v->loc = (struct dbg_loc){.kind = DBG_LOC_NONE, .reg = -1, .why = stop};
 		}
 	}
