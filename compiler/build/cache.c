@@ -107,8 +107,11 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every regular file under dir, in name order, path relative to root and contents. */
-static bool hash_tree(struct sha256 *h, const char *root, const char *rel)
+/* What a tree walk does with each regular file: sub its path relative to the root. */
+typedef bool (*tree_file_fn)(struct sha256 *h, const char *sub, const char *path, const struct stat *st);
+
+/* Every regular file under root/rel, in name order (subdirectories in place), handed to fn. */
+static bool walk_tree(struct sha256 *h, const char *root, const char *rel, tree_file_fn fn)
 {
 	const char *dir = *rel ? ast_printf("%s/%s", root, rel) : root;
 	DIR *d = opendir(dir);
@@ -132,49 +135,31 @@ static bool hash_tree(struct sha256 *h, const char *root, const char *rel)
 
 		if (stat(path, &st) != 0)
 			return false;
-		if (S_ISDIR(st.st_mode)) {
-			ok = hash_tree(h, root, sub);
-		} else if (S_ISREG(st.st_mode)) {
-			hash_field(h, "runtime file", sub);
-			ok = hash_file_contents(h, path);
-		}
+		if (S_ISDIR(st.st_mode))
+			ok = walk_tree(h, root, sub, fn);
+		else if (S_ISREG(st.st_mode))
+			ok = fn(h, sub, path, &st);
 	}
 	return ok;
 }
 
-/* Every regular file under dir, in name order: path relative to root and identity (no contents). */
-static bool hash_tree_identity(struct sha256 *h, const char *root, const char *rel)
+/* A file's path and contents. */
+static bool hash_contents(struct sha256 *h, const char *sub, const char *path, const struct stat *st)
 {
-	const char *dir = *rel ? ast_printf("%s/%s", root, rel) : root;
-	DIR *d = opendir(dir);
-	struct vec names = {0};
-	struct dirent *e;
-	bool ok = true;
+	(void)st;
+	hash_field(h, "runtime file", sub);
+	return hash_file_contents(h, path);
+}
 
-	if (!d)
-		return false;
-	while ((e = readdir(d)) != NULL)
-		if (e->d_name[0] != '.')
-			vec_push(&names, ast_strdup(e->d_name));
-	closedir(d);
-	if (names.n)
-		vec_sort(&names, compare_names);
-	for (int i = 0; i < names.n && ok; i++) {
-		const char *sub = *rel ? ast_printf("%s/%s", rel, (char *)names.items[i])
-				       : (const char *)names.items[i];
-		struct stat st;
-
-		if (stat(ast_printf("%s/%s", root, sub), &st) != 0)
-			return false;
-		if (S_ISDIR(st.st_mode))
-			ok = hash_tree_identity(h, root, sub);
-		else if (S_ISREG(st.st_mode))
-			hash_field(h, sub, ast_printf("%lld %lld.%09ld %lld.%09ld %llu %llu", (long long)st.st_size,
-						      (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-						      (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
-						      (unsigned long long)st.st_ino, (unsigned long long)st.st_dev));
-	}
-	return ok;
+/* A file's path and identity: size, mtime, ctime, inode, device (no contents). */
+static bool hash_identity(struct sha256 *h, const char *sub, const char *path, const struct stat *st)
+{
+	(void)path;
+	hash_field(h, sub, ast_printf("%lld %lld.%09ld %lld.%09ld %llu %llu", (long long)st->st_size,
+				      (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+				      (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec,
+				      (unsigned long long)st->st_ino, (unsigned long long)st->st_dev));
+	return true;
 }
 
 /*
@@ -194,7 +179,7 @@ static bool runtime_digest(const char *runtime_dir, char hex[CACHE_KEY_LEN + 1])
 	FILE *f;
 
 	sha256_init(&h);
-	if (!hash_tree_identity(&h, runtime_dir, ""))
+	if (!walk_tree(&h, runtime_dir, "", hash_identity))
 		return false;
 	sha256_final(&h, digest);
 	sha256_hex(digest, ident);
@@ -218,7 +203,7 @@ static bool runtime_digest(const char *runtime_dir, char hex[CACHE_KEY_LEN + 1])
 		}
 	}
 	sha256_init(&h);
-	if (!hash_tree(&h, runtime_dir, ""))
+	if (!walk_tree(&h, runtime_dir, "", hash_contents))
 		return false;
 	sha256_final(&h, digest);
 	sha256_hex(digest, hex);
