@@ -117,6 +117,23 @@ static bool parse_number(const char **p, int64_t *v)
 	return true;
 }
 
+/* The "SIZE@" every operand starts with, into a (cleared first); *p then points past the '@'. */
+static const char *parse_sdt_size(const char **p, struct sdt_arg *a)
+{
+	int64_t size;
+	memset(a, 0, sizeof(*a));
+	a->reg = a->index = "STP_UREG_NONE";
+	a->scale = 1;
+	if (!parse_number(p, &size) || **p != '@')
+		return "expected SIZE@OPERAND";
+	if (size != 1 && size != 2 && size != 4 && size != 8 && size != -1 && size != -2 && size != -4 &&
+	    size != -8)
+		return "the size must be 1, 2, 4 or 8, negative when signed";
+	a->size = (int)size;
+	(*p)++;
+	return NULL;
+}
+
 /*
  * One operand "SIZE@OPERAND" into a; NULL on success, else what is wrong.
  * Symbols (in "sym+8(%rip)") are looked up in file.
@@ -124,17 +141,9 @@ static bool parse_number(const char **p, int64_t *v)
 static const char *parse_sdt_arg(struct elfsym_file *file, const char *text, struct sdt_arg *a)
 {
 	const char *p = text;
-	int64_t size;
-	memset(a, 0, sizeof(*a));
-	a->reg = a->index = "STP_UREG_NONE";
-	a->scale = 1;
-	if (!parse_number(&p, &size) || *p != '@')
-		return "expected SIZE@OPERAND";
-	if (size != 1 && size != 2 && size != 4 && size != 8 && size != -1 && size != -2 && size != -4 &&
-	    size != -8)
-		return "the size must be 1, 2, 4 or 8, negative when signed";
-	a->size = (int)size;
-	p++;
+	const char *bad = parse_sdt_size(&p, a);
+	if (bad)
+		return bad;
 	if (*p == '%') {
 		a->kind = "STP_SDT_REG";
 		if (!(a->reg = parse_reg(&p, &a->shift)) || *p)
@@ -260,17 +269,8 @@ static const char *parse_arm64_operand(struct elfsym_file *file, const char *p, 
 static const char *parse_sdt_arg_arm64(struct elfsym_file *file, const char *text, struct sdt_arg *a)
 {
 	const char *p = text;
-	int64_t size;
-	memset(a, 0, sizeof(*a));
-	a->reg = a->index = "STP_UREG_NONE";
-	a->scale = 1;
-	if (!parse_number(&p, &size) || *p != '@')
-		return "expected SIZE@OPERAND";
-	if (size != 1 && size != 2 && size != 4 && size != 8 && size != -1 && size != -2 && size != -4 &&
-	    size != -8)
-		return "the size must be 1, 2, 4 or 8, negative when signed";
-	a->size = (int)size;
-	return parse_arm64_operand(file, p + 1, a);
+	const char *bad = parse_sdt_size(&p, a);
+	return bad ? bad : parse_arm64_operand(file, p, a);
 }
 
 /*
