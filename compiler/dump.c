@@ -61,21 +61,6 @@ static const char *privilege_marked(const struct session *s, const struct functi
 	return line;
 }
 
-/* A probe point as text, as -p1 prints it. */
-static const char *point_text(const struct probe_point *pp)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return "?";
-	ast_print_probe_point(f, pp);
-	fclose(f);
-	const char *text = ast_strdup(buf ? buf : "");
-	free(buf);
-	return text;
-}
-
 /* Each probe alias of probes as "NAME = POINTS" (NAME += POINTS for an epilogue alias) into lines. */
 static void alias_lines(const struct vec *probes, struct vec *lines)
 {
@@ -85,9 +70,9 @@ static void alias_lines(const struct vec *probes, struct vec *lines)
 			continue;
 		char *points = "";
 		for (int k = 0; k < p->points.n; k++)
-			points = ast_printf("%s%s%s", points, k ? ", " : "", point_text(p->points.items[k]));
+			points = ast_printf("%s%s%s", points, k ? ", " : "", ast_probe_point_text(p->points.items[k]));
 		for (int k = 0; k < p->names.n; k++)
-			vec_push(lines, ast_printf("%s %s %s", point_text(p->names.items[k]),
+			vec_push(lines, ast_printf("%s %s %s", ast_probe_point_text(p->names.items[k]),
 						   p->kind == PROBE_ALIAS_EPILOGUE ? "+=" : "=", points));
 	}
 }

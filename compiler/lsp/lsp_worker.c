@@ -180,20 +180,6 @@ static const char *function_signature(const struct function *fn)
 	return ast_printf("%s)", text);
 }
 
-static const char *point_text(const struct probe_point *pp)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return "?";
-	ast_print_probe_point(f, pp);
-	fclose(f);
-	const char *text = ast_strdup(buf ? buf : "");
-	free(buf);
-	return text;
-}
-
 static struct lsp_definition *definition(const char *name, const char *signature, struct srcloc loc, const char *kind)
 {
 	struct lsp_definition *d = ast_alloc(sizeof(*d));
@@ -218,12 +204,12 @@ static void file_definitions(const struct ast_file *f, bool own, const char *nam
 	for (int i = 0; !fn && !gl && i < f->probes.n; i++) {
 		const struct probe *p = f->probes.items[i];
 		for (int j = 0; j < p->names.n; j++) {
-			const char *n = point_text(p->names.items[j]);
+			const char *n = ast_probe_point_text(p->names.items[j]);
 			if (name ? strcmp(n, name) : n[0] == '_')
 				continue;
 			char *points = "";
 			for (int k = 0; k < p->points.n; k++)
-				points = ast_printf("%s%s%s", points, k ? ", " : "", point_text(p->points.items[k]));
+				points = ast_printf("%s%s%s", points, k ? ", " : "", ast_probe_point_text(p->points.items[k]));
 			const struct probe_point *pp = p->names.items[j];
 			vec_push(out, definition(n, ast_printf("probe %s %s %s", n, p->kind == PROBE_ALIAS_EPILOGUE ? "+=" : "=",
 							      points), pp->loc, kind));
