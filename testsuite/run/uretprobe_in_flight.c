@@ -4,6 +4,8 @@
  * starting), call wait_early(), which waits on a fifo until the session
  * runs; then call later(). Until then it stays runnable (sched_yield, not a
  * sleep): the begin probe waits for its first sleep, the open in wait_early.
+ * It says when it has read its code as it was (the .ready file), so that
+ * the guest starts staprun after that, however slow the exec.
  */
 #include <fcntl.h>
 #include <sched.h>
@@ -35,6 +37,8 @@ int main(void)
 	unsigned char before[32];
 
 	memcpy(before, (const void *)wait_early, sizeof(before));
+	/* the guest starts staprun only now: a breakpoint placed before this copy would never be seen */
+	close(open("/tmp/uretprobe_in_flight.ready", O_WRONLY | O_CREAT, 0644));
 	time_t start = time(NULL);
 
 	while (time(NULL) - start < 60 && !memcmp(before, (const void *)wait_early, sizeof(before)))
