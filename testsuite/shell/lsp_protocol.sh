@@ -83,13 +83,17 @@ s.notify("textDocument/didChange", {"textDocument": {"uri": uri2, "version": 2},
 r = s.request("textDocument/completion", at(uri2, 5, len(line)))["result"]
 expect(fn in labels(r) and all(l.startswith(fn[:4]) for l in labels(r)),
        "module(\"%s\").function(\"%s completes %s" % (mods[0], fn[:4], fn), labels(r)[:20])
-# process("PATH").function("pre: a program of our own, its functions from its symbol table
+# process("PATH").function("pre: a program of our own, its functions from its symbol table (or DWARF)
 with open("prog.c", "w") as f:
     f.write("int stapc_alpha(int a) { return a + 1; }\nint stapc_alphabet(int a) { return a * 2; }\n"
             "int stapc_beta(int a) { return a - 1; }\nint main(void) { return stapc_alpha(1) + stapc_alphabet(2) + stapc_beta(3); }\n")
-expect(subprocess.run(["gcc", "-O0", "-o", "prog", "prog.c"]).returncode == 0, "gcc builds prog.c")
+expect(subprocess.run(["gcc", "-g", "-O0", "-o", "prog", "prog.c"]).returncode == 0, "gcc builds prog.c")
+# and a copy without its symbol table: its functions come from its DWARF
+expect(subprocess.run(["objcopy", "--remove-section", ".symtab", "--remove-section", ".strtab", "prog", "nosym"]).returncode
+       == 0, "objcopy drops prog's symbol table")
 mline, prev = line, None  # line 6 goes after the module line (5), which ends the document
 for n, (line, want) in enumerate((('probe process("%s/prog").function("stapc_alph' % os.getcwd(), ["stapc_alpha", "stapc_alphabet"]),
+                                   ('probe process("%s/nosym").function("stapc_b' % os.getcwd(), ["stapc_beta"]),
                                    ('probe process("%s/none").function("ma' % os.getcwd(), []))):
     edit = ({"range": {"start": pos(6, 0), "end": pos(6, len(prev))}, "text": line} if prev else
             {"range": {"start": pos(5, len(mline)), "end": pos(5, len(mline))}, "text": "\n" + line})
@@ -129,7 +133,7 @@ expect(len(r) == 1 and r[0]["uri"].endswith("/tapset/linux/vfs.stp"), "vfs.read 
 r = s.request("textDocument/completion", at(uri2, 99, 99))
 expect("result" in r, "a position past the end is answered", r)
 s.notify("textDocument/didClose", {"textDocument": {"uri": uri2}})
-d = s.diagnostics(uri2, 4)  # the version it had
+d = s.diagnostics(uri2, 5)  # the version it had
 s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 rc = s.finish()
 expect(rc == 0, "shutdown then exit: status 0", rc)
