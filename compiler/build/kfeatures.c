@@ -102,6 +102,9 @@ static const struct kfeature kfeatures_table[] = {
 	{ "DENTRY_D_U", KF_HEADER, "include/linux/dcache.h", "} d_u;" },
 	/* __trace_puts takes the string's size too (5.10 .. 6.12, in kernel.h); 7.2's (trace_printk.h) does not */
 	{ "TRACE_PUTS_SIZE", KF_HEADER, "include/linux/kernel.h", "int __trace_puts(unsigned long ip, const char *str, int size);" },
+	/* uses_default_overflow_handler(): arm64 steps over a watched access when orig_overflow_handler is perf's (6.1.192 has it); perf_event.h */
+	{ "USES_DEFAULT_OVERFLOW_HANDLER", KF_HEADER, "include/linux/perf_event.h",
+	  "static inline bool uses_default_overflow_handler(struct perf_event *event)" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))

@@ -1041,8 +1041,17 @@ static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t p
 	Dwarf_Die die;
 	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die))
 		return;
-	collect(di, &die, pc, f->addr, out);
 	Dwarf_Addr low;
+	/*
+	 * An arm64 kernel's functions begin with the NOPs ftrace patches (-fpatchable-function-entry):
+	 * the symbol, and the probe, are on them, DWARF's low_pc after them. They change no register,
+	 * so the locations at low_pc hold there.
+	 */
+	uint64_t at = pc;
+	if (pc == f->addr && dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) == 0 && low > pc &&
+	    low - pc <= 16)
+		at = low;
+	collect(di, &die, at, at == pc ? f->addr : at, out);
 	if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) != 0 && !dwarf_hasattr(&die, DW_AT_ranges)) {
 		/* only the abstract instance: no locations */
 		if (pc == f->addr)
