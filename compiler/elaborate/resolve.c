@@ -589,6 +589,9 @@ static void resolve_call(struct scope *sc, struct node *n)
 		find_function(s, name, nargs, sc->file, &candidates);
 		if (!candidates.n) {
 			diag_error(n->loc, "unresolved function '%s'", name);
+			const char *why = syscalls_function_missing_why(s, name);
+			if (why)
+				diag_note(n->loc, "%s", why);
 			note_deprecated(sc->s, n, name, false);
 			return;
 		}
