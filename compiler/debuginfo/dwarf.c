@@ -1709,6 +1709,31 @@ static Dwarf *open_relocatable(struct dwarf_state *st, const char *path)
 	return dw;
 }
 
+/*
+ * Does p lie in a private mapping of a file? libelf reads the file into
+ * memory when it cannot map it, and giving back anonymous pages would zero
+ * them: reach_cu gives pages back only from a file's mapping.
+ */
+static bool in_file_mapping(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return false;
+	char line[512];
+	bool found = false, file = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, ino;
+		char perms[5];
+		if (sscanf(line, "%lx-%lx %4s %*x %*x:%*x %lu", &lo, &hi, perms, &ino) == 4 &&
+		    (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+			found = true;
+			file = ino != 0 && perms[3] == 'p';
+		}
+	}
+	fclose(f);
+	return file;
+}
+
 /* Where .debug_info lies in the file's mapping, for reach_cu to give pages back; left NULL if it is not there as is. */
 static void find_info(struct dwarf_state *st)
 {
@@ -1723,7 +1748,7 @@ static void find_info(struct dwarf_state *st)
 			continue;
 		Elf_Data *d = (sh.sh_flags & SHF_COMPRESSED) ? NULL : elf_getdata(scn, NULL);
 		if (d && d->d_buf && (char *)d->d_buf >= file && d->d_size <= file_len &&
-		    (char *)d->d_buf - file <= (ptrdiff_t)(file_len - d->d_size)) {
+		    (char *)d->d_buf - file <= (ptrdiff_t)(file_len - d->d_size) && in_file_mapping(d->d_buf)) {
 			st->info = d->d_buf;
 			st->info_len = d->d_size;
 		}
