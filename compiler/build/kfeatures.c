@@ -67,6 +67,8 @@ static const struct kfeature kfeatures_table[] = {
 	{ "FTRACE_REGS", KF_HEADER, "include/linux/ftrace.h", "struct ftrace_regs {" },
 	/* get_kretprobe(ri) (5.11+); 5.10's kretprobe_instance holds the kretprobe in ri->rp: kprobes.h */
 	{ "GET_KRETPROBE", KF_HEADER, "include/linux/kprobes.h", "struct kretprobe *get_kretprobe(" },
+	/* struct kprobe's fault_handler (up to 5.13: 5.10): a fault in a handler counts as a missed hit there; kprobes.h */
+	{ "KPROBE_FAULT_HANDLER", KF_HEADER, "include/linux/kprobes.h", "kprobe_fault_handler_t fault_handler;" },
 	/* kretprobe_find_ret_addr(), so an unwinder sees through the kretprobe trampoline (5.15+); 5.10's stops there: kprobes.h */
 	{ "KRETPROBE_FIND_RET_ADDR", KF_HEADER, "include/linux/kprobes.h", "unsigned long kretprobe_find_ret_addr(" },
 	/* modules carry their own BTF (5.11+: 6.1, 6.12); 5.10's have none, only vmlinux has BTF: the kernel's config */
@@ -102,6 +104,9 @@ static const struct kfeature kfeatures_table[] = {
 	{ "DENTRY_D_U", KF_HEADER, "include/linux/dcache.h", "} d_u;" },
 	/* __trace_puts takes the string's size too (5.10 .. 6.12, in kernel.h); 7.2's (trace_printk.h) does not */
 	{ "TRACE_PUTS_SIZE", KF_HEADER, "include/linux/kernel.h", "int __trace_puts(unsigned long ip, const char *str, int size);" },
+	/* uses_default_overflow_handler(): arm64 steps over a watched access when orig_overflow_handler is perf's (6.1.192 has it); perf_event.h */
+	{ "USES_DEFAULT_OVERFLOW_HANDLER", KF_HEADER, "include/linux/perf_event.h",
+	  "static inline bool uses_default_overflow_handler(struct perf_event *event)" },
 };
 
 #define KFEATURES_COUNT (sizeof(kfeatures_table) / sizeof(kfeatures_table[0]))

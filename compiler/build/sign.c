@@ -10,6 +10,11 @@
  * stap says how to enroll it (mokutil --import, then a reboot). The target
  * kernel's own scripts/sign-file appends the signature; the module cache
  * keeps the unsigned module, each run signs its copy.
+ *
+ * A kernel configured for ML-DSA module keys (CONFIG_MODULE_SIG_KEY_TYPE_
+ * MLDSA_44, _65 or _87 in its build tree's config) gets an ML-DSA key pair
+ * of that size instead, in DIR/ml-dsa-NN (made with openssl >= 3.5, which
+ * knows ML-DSA), signed with the kernel's CONFIG_MODULE_SIG_HASH.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -63,20 +68,77 @@ static bool make_dirs(const char *path)
 	}
 }
 
+/* The module key the target kernel's config selects. */
+struct sign_key_type {
+	const char *alg;  /* openssl's name, "ML-DSA-65", or NULL for RSA */
+	const char *hash; /* CONFIG_MODULE_SIG_HASH ("sha256" when unset) */
+};
+
+/* Read it from the build tree's include/config/auto.conf, else its .config. */
+static struct sign_key_type kernel_key_type(const char *build)
+{
+	struct sign_key_type t = {NULL, "sha256"};
+	FILE *f = fopen(ast_printf("%s/include/config/auto.conf", build), "r");
+	if (!f)
+		f = fopen(ast_printf("%s/.config", build), "r");
+	char line[512], hash[64];
+	int bits;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "CONFIG_MODULE_SIG_KEY_TYPE_MLDSA_%d=y", &bits) == 1)
+			t.alg = ast_printf("ML-DSA-%d", bits);
+		else if (sscanf(line, "CONFIG_MODULE_SIG_HASH=\"%63[^\"]\"", hash) == 1)
+			t.hash = ast_strdup(hash);
+	}
+	if (f)
+		fclose(f);
+	return t;
+}
+
+/* openssl's first line of `openssl version` (for a message), "" if it has none. */
+static const char *openssl_version(void)
+{
+	char line[256] = "";
+	FILE *p = popen("openssl version 2>/dev/null", "r");
+	if (p) {
+		if (!fgets(line, sizeof(line), p))
+			line[0] = '\0';
+		pclose(p);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	return ast_strdup(line);
+}
+
+/* Whether openssl can make alg's keys; false after a message saying what is needed. */
+static bool openssl_knows(const char *alg, const char *release)
+{
+	char *const argv[] = {"openssl", "genpkey", "-algorithm", (char *)alg, "-out", "/dev/null", NULL};
+	if (run_tool(argv, true))
+		return true;
+	const char *v = openssl_version();
+	fprintf(stderr, "stap: --sign-module: kernel %s signs modules with %s keys (CONFIG_MODULE_SIG_KEY_TYPE_MLDSA_%s), "
+		"which need OpenSSL 3.5 or later to make; this openssl (%s) cannot: install a newer openssl, "
+		"or put an %s key pair in the key directory, or run stap in a newer root (scripts/stap-in-root)\n",
+		release ? release : "", alg, alg + 7, *v ? v : "not found", alg);
+	return false;
+}
+
 /* The key pair in dir, made if absent (with the enrollment hint); false after a message. */
-static bool key_pair(const char *dir, const char **priv, const char **cert)
+static bool key_pair(struct session *s, const char *dir, const char *alg, const char **priv, const char **cert)
 {
 	*priv = ast_printf("%s/signing_key.priv", dir);
 	*cert = ast_printf("%s/signing_key.x509", dir);
 	if (exists(*priv) && exists(*cert))
 		return true;
+	if (alg && !openssl_knows(alg, s->release))
+		return false;
 	if (!make_dirs(dir)) {
 		fprintf(stderr, "stap: --sign-module: cannot create %s: %s\n", dir, strerror(errno));
 		return false;
 	}
-	char *const argv[] = {"openssl", "req", "-new", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "36500",
-			      "-sha256", "-subj", "/CN=stapc module signing key/", "-outform", "DER",
-			      "-keyout", (char *)*priv, "-out", (char *)*cert, NULL};
+	/* ML-DSA signs the certificate whole: no digest is given for it */
+	char *const argv[] = {"openssl", "req", "-new", "-x509", "-newkey", alg ? (char *)alg : "rsa:2048", "-nodes",
+			      "-days", "36500", "-subj", "/CN=stapc module signing key/", "-outform", "DER",
+			      "-keyout", (char *)*priv, "-out", (char *)*cert, alg ? NULL : "-sha256", NULL};
 	if (!run_tool(argv, true) || !exists(*priv) || !exists(*cert)) {
 		fprintf(stderr, "stap: --sign-module: no key in %s and openssl could not make one "
 			"(apt-get install openssl)\n", dir);
@@ -97,8 +159,15 @@ bool sign_module(struct session *s, const char *ko)
 		const char *home = getenv("HOME");
 		dir = ast_printf("%s/.systemtap/ssl/server/moks/stapc", home && *home ? home : "/root");
 	}
+	struct sign_key_type type = kernel_key_type(s->kernel_build);
+	const char *hash = "sha256";
+	if (type.alg) {
+		/* its own directory: an RSA key enrolled for other kernels stays */
+		dir = ast_printf("%s/ml-dsa-%s", dir, type.alg + 7);
+		hash = type.hash;
+	}
 	const char *priv, *cert;
-	if (!key_pair(dir, &priv, &cert))
+	if (!key_pair(s, dir, type.alg, &priv, &cert))
 		return false;
 	const char *tool = ast_printf("%s/scripts/sign-file", s->kernel_build);
 	if (access(tool, X_OK) != 0) {
@@ -106,7 +175,7 @@ bool sign_module(struct session *s, const char *ko)
 			"apt-get install linux-headers-%s)\n", tool, s->release ? s->release : "RELEASE");
 		return false;
 	}
-	char *const argv[] = {(char *)tool, "sha256", (char *)priv, (char *)cert, (char *)ko, NULL};
+	char *const argv[] = {(char *)tool, (char *)hash, (char *)priv, (char *)cert, (char *)ko, NULL};
 	if (!run_tool(argv, false)) {
 		fprintf(stderr, "stap: --sign-module: %s failed on %s\n", tool, ko);
 		return false;
@@ -123,6 +192,6 @@ bool sign_module(struct session *s, const char *ko)
 		return false;
 	}
 	if (s->verbose)
-		fprintf(stderr, "stap: signed %s with %s\n", ko, cert);
+		fprintf(stderr, "stap: signed %s with %s (%s, %s)\n", ko, cert, type.alg ? type.alg : "RSA", hash);
 	return true;
 }

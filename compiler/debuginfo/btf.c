@@ -15,6 +15,7 @@
  * over the vmlinux base), a raw BTF blob (/sys/kernel/btf/vmlinux), or a
  * compressed bzImage (/boot/vmlinuz-R, see vmlinuz.c).
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <bpf/btf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -495,6 +496,31 @@ struct debuginfo *dbg_open_btf_raw(const char *path, const void *raw, size_t len
 		return NULL;
 	}
 	return btf_debuginfo(path, btf, NULL);
+}
+
+struct debuginfo *dbg_open_btf_split_raw(const char *path, const void *raw, size_t len, struct debuginfo *base,
+					 const char **err)
+{
+	/* this libbpf exports no btf__new_split: hand it the bytes as a raw BTF file */
+	int fd = memfd_create("stapc-btf", MFD_CLOEXEC);
+	size_t done = 0;
+	while (fd >= 0 && done < len) {
+		ssize_t n = write(fd, (const char *)raw + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	struct btf *btf = fd >= 0 && done == len
+		? btf__parse_raw_split(ast_printf("/proc/self/fd/%d", fd), ((struct btf_state *)base->priv)->btf) : NULL;
+	if (fd >= 0)
+		close(fd);
+	if (!btf) {
+		*err = ast_printf("%s has no BTF that can be parsed", path);
+		return NULL;
+	}
+	return btf_debuginfo(path, btf, base);
 }
 
 struct debuginfo *dbg_open_btf(const char *path, struct debuginfo *base, const char **err)

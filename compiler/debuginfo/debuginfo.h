@@ -261,6 +261,9 @@ bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w);
 const char *dbg_btf_extract(const char *path, unsigned char **out, size_t *out_len);
 /* Open vmlinux BTF from its raw bytes (copied), read from path. */
 struct debuginfo *dbg_open_btf_raw(const char *path, const void *raw, size_t len, const char **err);
+/* Open a module's split BTF over base from its raw bytes (a module's index); NULL with *err if they do not parse. */
+struct debuginfo *dbg_open_btf_split_raw(const char *path, const void *raw, size_t len, struct debuginfo *base,
+					 const char **err);
 
 /* Open BTF from an ELF's .BTF section, a raw BTF file, or a compressed bzImage
    (vmlinuz); base is the vmlinux BTF a module's split BTF builds on, or NULL. */

@@ -42,6 +42,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "debuginfo.h"
@@ -83,11 +84,65 @@ struct dwarf_state {
 	struct die_table cus;       /* CU DIE offset -> struct cu_funcs * */
 	const struct kindex_subprogram *subs; /* the index's concrete subprograms by address, NULL without one */
 	size_t nsubs;
+	const char *info;          /* .debug_info where it lies in the file's read-only mapping, else NULL */
+	uint64_t info_len;         /* its bytes */
+	uint64_t walked;           /* CUs below this offset are known to libdw (reach_cu) */
+	uint64_t released;         /* pages of .debug_info below this offset were given back */
 };
 
 static struct dbg_type *convert(struct debuginfo *di, Dwarf_Die *die);
 
 /* ---- small helpers ---- */
+
+/* How much of .debug_info reach_cu walks before it gives the pages behind it back. */
+#define DWARF_RELEASE_STEP (2u << 20)
+
+/* Give back the mapped pages of .debug_info in [st->released, to). */
+static void release_info(struct dwarf_state *st, uint64_t to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)st->info + st->released + page - 1) & ~(page - 1);
+	uintptr_t b = ((uintptr_t)st->info + to) & ~(page - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+	st->released = to;
+}
+
+/*
+ * Make libdw know the compilation unit holding DIE offset off. libdw learns
+ * of units only in order, reading every unit's header before the one it is
+ * asked for, and each header read maps the 64 KB around it (fault-around):
+ * reaching a CU in the middle of vmlinux left ~30 MB of .debug_info
+ * resident. The same walk is done here, and every DWARF_RELEASE_STEP the
+ * pages already passed are given back. The mapping is private and read-only
+ * (nothing ever writes to it), so a page touched again reads the same bytes
+ * from the file.
+ */
+static void reach_cu(struct dwarf_state *st, uint64_t off)
+{
+	if (!st->info || off < st->walked || off >= st->info_len)
+		return;
+	Dwarf_Off cu = st->walked, next, last = cu;
+	size_t hsize;
+	Dwarf_Die die;
+	while (cu <= off && dwarf_nextcu(st->dw, cu, &next, &hsize, NULL, NULL, NULL) == 0) {
+		dwarf_offdie(st->dw, cu + hsize, &die); /* libdw learns of it */
+		last = cu;
+		cu = next;
+		if (last - st->released >= DWARF_RELEASE_STEP)
+			release_info(st, last);
+	}
+	st->walked = cu;
+	if (last > st->released)
+		release_info(st, last);
+}
+
+/* dwarf_offdie, reaching the DIE's compilation unit through reach_cu. */
+static Dwarf_Die *offdie(struct dwarf_state *st, uint64_t off, Dwarf_Die *out)
+{
+	reach_cu(st, off);
+	return dwarf_offdie(st->dw, off, out);
+}
 
 static void **table_slot(struct die_table *t, uint64_t key)
 {
@@ -278,7 +333,7 @@ static void dwarf_load_members(struct debuginfo *di, struct dbg_type *d)
 		return;
 	}
 	Dwarf_Die die, child;
-	if (!dwarf_offdie(st->dw, d->handle, &die) || dwarf_child(&die, &child) != 0)
+	if (!offdie(st, d->handle, &die) || dwarf_child(&die, &child) != 0)
 		return;
 	do {
 		if (d->kind == DBG_FUNC && dwarf_tag(&child) == DW_TAG_formal_parameter) {
@@ -347,7 +402,7 @@ static struct dbg_type *dwarf_find_type(struct debuginfo *di, const char *name)
 	struct dbg_type *declared = NULL;
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
-		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+		if (offdie(st, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
 			do {
 				int tag = dwarf_tag(&child);
 				if (tag != tags[0] && tag != tags[1] && tag != tags[2] && tag != tags[3])
@@ -524,7 +579,7 @@ static bool cu_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu)
 {
 	const struct kindex_subprogram *s = indexed_subprogram(st, addr, false);
 	if (s)
-		return dwarf_offdie(st->dw, s->cu, cu) != NULL;
+		return offdie(st, s->cu, cu) != NULL;
 	return dwarf_addrdie(st->dw, addr, cu) != NULL;
 }
 
@@ -540,7 +595,7 @@ static bool subprogram_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu, 
 {
 	const struct kindex_subprogram *s = indexed_subprogram(st, addr, true);
 	if (s)
-		return dwarf_offdie(st->dw, s->cu, cu) && dwarf_offdie(st->dw, s->die, out);
+		return offdie(st, s->cu, cu) && offdie(st, s->die, out);
 	if (!dwarf_addrdie(st->dw, addr, cu))
 		return false;
 	struct cu_funcs **slot = (struct cu_funcs **)table_slot(&st->cus, dwarf_dieoffset(cu));
@@ -559,7 +614,7 @@ static bool subprogram_at(struct dwarf_state *st, uint64_t addr, Dwarf_Die *cu, 
 		else
 			hi = mid;
 	}
-	return lo < cf->n && cf->items[lo].low == addr && dwarf_offdie(st->dw, cf->items[lo].die, out);
+	return lo < cf->n && cf->items[lo].low == addr && offdie(st, cf->items[lo].die, out);
 }
 
 /*
@@ -719,9 +774,9 @@ bool dbg_dwarf_index(struct debuginfo *di, struct kindex_writer *w)
 	struct vec subs = {0};     /* of struct kindex_subprogram * */
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
-		if (dwarf_offdie(st->dw, off + hsize, &cu))
+		if (offdie(st, off + hsize, &cu))
 			note_inlines(&cu, off + hsize, &t);
-		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+		if (offdie(st, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
 			do { /* what dwarf_typedefs finds: the first top-level typedef of each name */
 				Dwarf_Addr low, high;
 				if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_lowpc(&child, &low) == 0 && low) {
@@ -823,7 +878,7 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 			/* the index names the CUs holding an instance: walk only those, in the same order */
 			for (int i = 0; i < cus.n; i++) {
 				Dwarf_Die cu;
-				if (dwarf_offdie(st->dw, (Dwarf_Off)(uintptr_t)cus.items[i], &cu) &&
+				if (offdie(st, (Dwarf_Off)(uintptr_t)cus.items[i], &cu) &&
 				    (!c_file || file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu)))))
 					walk_inlines(di, &cu, &cu, NULL, pattern, file_glob, out);
 			}
@@ -833,7 +888,7 @@ static void dwarf_functions(struct debuginfo *di, const char *pattern, const cha
 		size_t hsize;
 		while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 			Dwarf_Die cu;
-			if (dwarf_offdie(st->dw, off + hsize, &cu)) {
+			if (offdie(st, off + hsize, &cu)) {
 				const char *cu_name = relative_file(&cu, dwarf_diename(&cu));
 				if (!c_file || file_matches(file_glob, cu_name))
 					walk_inlines(di, &cu, &cu, NULL, pattern, file_glob, out);
@@ -1039,10 +1094,19 @@ static void dwarf_variables(struct debuginfo *di, struct dbg_func *f, uint64_t p
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die;
-	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die))
+	if (!f->handle || !offdie(st, f->handle, &die))
 		return;
-	collect(di, &die, pc, f->addr, out);
 	Dwarf_Addr low;
+	/*
+	 * An arm64 kernel's functions begin with the NOPs ftrace patches (-fpatchable-function-entry):
+	 * the symbol, and the probe, are on them, DWARF's low_pc after them. They change no register,
+	 * so the locations at low_pc hold there.
+	 */
+	uint64_t at = pc;
+	if (pc == f->addr && dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) == 0 && low > pc &&
+	    low - pc <= 16)
+		at = low;
+	collect(di, &die, at, at == pc ? f->addr : at, out);
 	if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_lowpc(&die, &low) != 0 && !dwarf_hasattr(&die, DW_AT_ranges)) {
 		/* only the abstract instance: no locations */
 		if (pc == f->addr)
@@ -1064,7 +1128,7 @@ static uint64_t dwarf_prologue_end(struct debuginfo *di, struct dbg_func *f, boo
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu, child;
-	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !func_cu(st, &die, f->addr, &cu))
+	if (!f->handle || !offdie(st, f->handle, &die) || !func_cu(st, &die, f->addr, &cu))
 		return f->addr;
 	bool slots = false;
 	if (dwarf_child(&die, &child) == 0) {
@@ -1147,7 +1211,7 @@ static void dwarf_statements(struct debuginfo *di, struct dbg_func *f, const cha
 		return;
 	struct vec found = {0}, inlines = {0};
 	Dwarf_Die die;
-	if (f->handle && !f->inlined && dwarf_offdie(st->dw, f->handle, &die))
+	if (f->handle && !f->inlined && offdie(st, f->handle, &die))
 		inline_ranges(&die, &inlines);
 	for (size_t j = 0; j < nlines; j++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, j);
@@ -1214,7 +1278,7 @@ static void dwarf_labels(struct debuginfo *di, struct dbg_func *f, const char *g
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu;
-	if (!f->handle || !dwarf_offdie(st->dw, f->handle, &die) || !func_cu(st, &die, f->addr, &cu))
+	if (!f->handle || !offdie(st, f->handle, &die) || !func_cu(st, &die, f->addr, &cu))
 		return;
 	walk_labels(di, &cu, &die, f, glob, out);
 }
@@ -1256,7 +1320,7 @@ static void dwarf_calls(struct debuginfo *di, struct dbg_func *f, const char *gl
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu;
-	if (f->handle && dwarf_offdie(st->dw, f->handle, &die) && func_cu(st, &die, f->addr, &cu))
+	if (f->handle && offdie(st, f->handle, &die) && func_cu(st, &die, f->addr, &cu))
 		walk_calls(di, &cu, &die, f, glob, out);
 }
 
@@ -1457,7 +1521,7 @@ static struct dbg_var *dwarf_global(struct debuginfo *di, const char *name, cons
 	size_t hsize;
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
-		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0 &&
+		if (offdie(st, off + hsize, &cu) && dwarf_child(&cu, &child) == 0 &&
 		    (!file_glob || file_matches(file_glob, relative_file(&cu, dwarf_diename(&cu))))) {
 			do {
 				if (dwarf_tag(&child) != DW_TAG_variable || dwarf_hasattr(&child, DW_AT_declaration))
@@ -1495,7 +1559,7 @@ static bool indexed_typedefs(struct debuginfo *di, const char *glob, struct vec 
 	for (size_t i = 0; i < tds_len / sizeof(*tds); i++) {
 		Dwarf_Die die;
 		if (tds[i].name < names_len && dbg_glob_match(glob, (const char *)names_v + tds[i].name) &&
-		    dwarf_offdie(st->dw, tds[i].die, &die))
+		    offdie(st, tds[i].die, &die))
 			vec_push(out, convert(di, &die));
 	}
 	return true;
@@ -1511,7 +1575,7 @@ static void dwarf_typedefs(struct debuginfo *di, const char *glob, struct vec *o
 	struct vec seen = {0};
 	while (dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
-		if (dwarf_offdie(st->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+		if (offdie(st, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
 			do {
 				const char *n = dwarf_tag(&child) == DW_TAG_typedef ? dwarf_diename(&child) : NULL;
 				if (!n || !dbg_glob_match(glob, n))
@@ -1559,12 +1623,12 @@ static bool dwarf_enumerator(struct debuginfo *di, struct dbg_func *f, const cha
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die die, cu;
 	if (f)
-		return f->handle && dwarf_offdie(st->dw, f->handle, &die) && dwarf_diecu(&die, &cu, NULL, NULL) &&
+		return f->handle && offdie(st, f->handle, &die) && dwarf_diecu(&die, &cu, NULL, NULL) &&
 		       cu_enumerator(di, &cu, name, out);
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	for (; dwarf_nextcu(st->dw, off, &next, &hsize, NULL, NULL, NULL) == 0; off = next)
-		if (dwarf_offdie(st->dw, off + hsize, &cu) && cu_enumerator(di, &cu, name, out))
+		if (offdie(st, off + hsize, &cu) && cu_enumerator(di, &cu, name, out))
 			return true;
 	return false;
 }
@@ -1574,7 +1638,7 @@ static void dwarf_enumerators(struct debuginfo *di, struct dbg_type *t, struct v
 {
 	struct dwarf_state *st = di->priv;
 	Dwarf_Die type, item;
-	if (!dwarf_offdie(st->dw, t->handle, &type) || dwarf_child(&type, &item) != 0)
+	if (!offdie(st, t->handle, &type) || dwarf_child(&type, &item) != 0)
 		return;
 	do {
 		Dwarf_Attribute a;
@@ -1654,6 +1718,53 @@ static Dwarf *open_relocatable(struct dwarf_state *st, const char *path)
 	return dw;
 }
 
+/*
+ * Does p lie in a private mapping of a file? libelf reads the file into
+ * memory when it cannot map it, and giving back anonymous pages would zero
+ * them: reach_cu gives pages back only from a file's mapping.
+ */
+static bool in_file_mapping(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return false;
+	char line[512];
+	bool found = false, file = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, ino;
+		char perms[5];
+		if (sscanf(line, "%lx-%lx %4s %*x %*x:%*x %lu", &lo, &hi, perms, &ino) == 4 &&
+		    (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+			found = true;
+			file = ino != 0 && perms[3] == 'p';
+		}
+	}
+	fclose(f);
+	return file;
+}
+
+/* Where .debug_info lies in the file's mapping, for reach_cu to give pages back; left NULL if it is not there as is. */
+static void find_info(struct dwarf_state *st)
+{
+	size_t shstrndx, file_len;
+	char *file = elf_rawfile(st->elf, &file_len);
+	if (!file || elf_getshdrstrndx(st->elf, &shstrndx) != 0)
+		return;
+	for (Elf_Scn *scn = elf_nextscn(st->elf, NULL); scn; scn = elf_nextscn(st->elf, scn)) {
+		GElf_Shdr sh;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(st->elf, shstrndx, sh.sh_name) : NULL;
+		if (!name || strcmp(name, ".debug_info") != 0)
+			continue;
+		Elf_Data *d = (sh.sh_flags & SHF_COMPRESSED) ? NULL : elf_getdata(scn, NULL);
+		if (d && d->d_buf && (char *)d->d_buf >= file && d->d_size <= file_len &&
+		    (char *)d->d_buf - file <= (ptrdiff_t)(file_len - d->d_size) && in_file_mapping(d->d_buf)) {
+			st->info = d->d_buf;
+			st->info_len = d->d_size;
+		}
+		return;
+	}
+}
+
 struct debuginfo *dbg_open_dwarf(const char *path, const char **err)
 {
 	return dbg_open_dwarf_indexed(path, NULL, err);
@@ -1684,6 +1795,7 @@ struct debuginfo *dbg_open_dwarf_indexed(const char *path, struct kindex *index,
 	st->fd = fd;
 	st->arm64 = eh.e_machine == EM_AARCH64;
 	if (!rel) {
+		find_info(st);
 		st->cfi = dwarf_getcfi(dw);
 		if (!st->cfi)
 			st->cfi = dwarf_getcfi_elf(elf);

@@ -280,6 +280,17 @@ static const char *running_btf(struct session *s)
 	return "/sys/kernel/btf/vmlinux";
 }
 
+/* A module's file as installed (maybe compressed: plain_ko reads it), NULL if the target has none. */
+static const char *module_ko(struct session *s, const char *module)
+{
+	const char *ko = dep_ko(s, ast_printf("%s/lib/modules/%s", kroot(s), s->release), module);
+	if (!ko)
+		ko = find_ko(ast_printf("%s/lib/modules/%s/kernel", kroot(s), s->release), module, 0);
+	if (!ko && is_build_tree(s))
+		ko = find_ko(s->kernel_build, module, 0);
+	return ko;
+}
+
 static const char *btf_path(struct session *s, const char *module)
 {
 	if (!strcmp(module, "kernel")) {
@@ -295,12 +306,7 @@ static const char *btf_path(struct session *s, const char *module)
 				return candidates[i];
 		return NULL;
 	}
-	const char *ko = dep_ko(s, ast_printf("%s/lib/modules/%s", kroot(s), s->release), module);
-	if (!ko)
-		ko = find_ko(ast_printf("%s/lib/modules/%s/kernel", kroot(s), s->release), module, 0);
-	if (!ko && is_build_tree(s))
-		ko = find_ko(s->kernel_build, module, 0);
-	return plain_ko(s, ko);
+	return plain_ko(s, module_ko(s, module));
 }
 
 /* Module names compare with '-' and '_' alike (kbuild's KBUILD_MODNAME uses '_'). */
@@ -343,7 +349,7 @@ static bool is_builtin(struct session *s, const char *module)
 
 const char *kernel_module_missing(struct session *s, const char *module)
 {
-	if (btf_path(s, module))
+	if (!strcmp(module, "kernel") ? btf_path(s, module) != NULL : module_ko(s, module) != NULL)
 		return NULL;
 	if (is_builtin(s, module))
 		return ast_printf("module \"%s\" is built into kernel %s: probe its functions as kernel.function(...)",
@@ -384,10 +390,11 @@ static void module_elf_close(Elf *elf, int fd)
 		close(fd);
 }
 
-static void read_module_functions(struct module_functions *m)
+/* The function symbols of the module's ELF file at path (plain_ko's). */
+static void read_module_functions(struct module_functions *m, const char *path)
 {
 	int fd;
-	Elf *elf = module_elf_open(m->path, &fd);
+	Elf *elf = module_elf_open(path, &fd);
 	if (!elf)
 		return;
 	size_t shstrndx;
@@ -415,6 +422,60 @@ static void read_module_functions(struct module_functions *m)
 	vec_sort(&m->init, compare_names);
 }
 
+static bool say_indexing(struct session *s);
+
+/* What a module's symbol index is built from. */
+struct module_symbols_source {
+	struct session *s;
+	const char *ko; /* the module's file as installed */
+};
+
+/*
+ * The symbol index of a module ("symbols-module-NAME", keyed by the file's
+ * identity): its function names, each once, prefixed '+' when a probe can
+ * attach to it and '-' when it is in .init.text, as one sorted name list.
+ */
+static bool build_module_symbols_index(void *arg, struct kindex_writer *w)
+{
+	const struct module_symbols_source *src = arg;
+	const char *plain = plain_ko(src->s, src->ko);
+	if (!plain)
+		return false;
+	struct module_functions m = {0};
+	read_module_functions(&m, plain);
+	struct vec names = {0};
+	for (int i = 0; i < m.probeable.n; i++)
+		vec_push(&names, ast_printf("+%s", (const char *)m.probeable.items[i]));
+	for (int i = 0; i < m.init.n; i++)
+		vec_push(&names, ast_printf("-%s", (const char *)m.init.items[i]));
+	vec_sort(&names, compare_names);
+	int kept = 0;
+	for (int i = 0; i < names.n; i++)
+		if (!kept || strcmp(names.items[i], names.items[kept - 1]))
+			names.items[kept++] = names.items[i];
+	names.n = kept;
+	kindex_names_add(w, &names);
+	return true;
+}
+
+/* m's function lists from the module's symbol index; false if there is none that holds together. */
+static bool indexed_module_functions(struct session *s, struct module_functions *m)
+{
+	struct module_symbols_source src = {s, m->path};
+	struct kindex *k = kindex_open(s->release, ast_printf("symbols-module-%s", kernel_module_name(m->module)),
+				       m->path, say_indexing(s), build_module_symbols_index, &src);
+	size_t n = kindex_names_count(k);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = kindex_names_at(k, i);
+		if (!name || (*name != '+' && *name != '-')) {
+			m->probeable.n = m->init.n = 0;
+			return false;
+		}
+		vec_push(*name == '+' ? &m->probeable : &m->init, (void *)(name + 1));
+	}
+	return n > 0;
+}
+
 static struct module_functions *module_functions(struct session *s, const char *module)
 {
 	struct vec *cache = &kernel_files(s)->module_functions;
@@ -425,9 +486,9 @@ static struct module_functions *module_functions(struct session *s, const char *
 	}
 	struct module_functions *m = ast_alloc(sizeof(*m));
 	m->module = ast_strdup(module);
-	m->path = btf_path(s, module);
-	if (m->path)
-		read_module_functions(m);
+	m->path = module_ko(s, module);
+	if (m->path && !indexed_module_functions(s, m))
+		read_module_functions(m, plain_ko(s, m->path));
 	vec_push(cache, m);
 	return m;
 }
@@ -823,10 +884,17 @@ static void read_exports(const char *path, const char *module, struct vec *out)
 	vec_sort(out, compare_names);
 }
 
+/* Which exports an index is built from: those of module in Module.symvers at path. */
+struct exports_source {
+	const char *path;
+	const char *module; /* "kernel" or a module's name */
+};
+
 static bool build_exports_index(void *arg, struct kindex_writer *w)
 {
+	const struct exports_source *src = arg;
 	struct vec names = {0};
-	read_exports(arg, "kernel", &names);
+	read_exports(src->path, src->module, &names);
 	int kept = 0; /* each once, as KINDEX_NAMES wants */
 	for (int i = 0; i < names.n; i++)
 		if (!kept || strcmp(names.items[i], names.items[kept - 1]))
@@ -839,8 +907,11 @@ static bool build_exports_index(void *arg, struct kindex_writer *w)
 static void load_exports(struct session *s, struct debuginfo *di, const char *module)
 {
 	const char *path = ast_printf("%s/Module.symvers", s->kernel_build);
-	struct kindex *k = !strcmp(module, "kernel") && access(path, R_OK) == 0
-		? kindex_open(s->release, "exports", path, say_indexing(s), build_exports_index, (void *)path) : NULL;
+	struct exports_source src = {path, module};
+	/* the module's name as written: read_exports compares it as it is */
+	const char *kind = !strcmp(module, "kernel") ? "exports" : ast_printf("exports-module-%s", module);
+	struct kindex *k = !strchr(module, '/') && access(path, R_OK) == 0
+		? kindex_open(s->release, kind, path, say_indexing(s), build_exports_index, &src) : NULL;
 	size_t n = kindex_names_count(k);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = kindex_names_at(k, i);
@@ -896,6 +967,72 @@ static struct debuginfo *open_kernel(struct session *s, const char *path, enum d
 	return dbg_open_btf(path, NULL, err);
 }
 
+static bool build_module_dwarf_index(void *arg, struct kindex_writer *w)
+{
+	return dbg_dwarf_index(arg, w);
+}
+
+/*
+ * A module's DWARF (its -dbg .ko at path) with an index of its own, named
+ * "dwarf-module-NAME" and keyed like the kernel's by the file's build-id and
+ * identity: the inline instances, subprograms, typedefs and symbols that
+ * would otherwise be found by walking every CU of the module on each run.
+ * libdwfl lays a relocatable object's sections out the same way each time,
+ * so the addresses it stores hold for the next run.
+ */
+static struct debuginfo *open_module_dwarf(struct session *s, const char *module, const char *path, const char **err)
+{
+	const char *why;
+	const char *kind = ast_printf("dwarf-module-%s", kernel_module_name(module));
+	struct kindex *k = kindex_load(s->release, kind, path, &why);
+	struct debuginfo *di = dbg_open_dwarf_indexed(path, k, err);
+	if (di && !k)
+		di->index = kindex_build(s->release, kind, path, why, say_indexing(s), build_module_dwarf_index, di);
+	return di;
+}
+
+/* What a module's BTF index is built from. */
+struct module_btf_source {
+	struct session *s;
+	const char *ko; /* the module's file as installed */
+};
+
+static bool build_module_btf_index(void *arg, struct kindex_writer *w)
+{
+	const struct module_btf_source *src = arg;
+	const char *plain = plain_ko(src->s, src->ko);
+	return plain && build_btf_index((void *)plain, w);
+}
+
+/*
+ * A module's split BTF over base, from ko (its file as installed): through
+ * an index of its own ("btf-module-NAME", keyed by the file's identity), so
+ * a compressed module (6.12's .ko.xz) is not decompressed on every run.
+ */
+static struct debuginfo *open_module_btf(struct session *s, const char *module, const char *ko, struct debuginfo *base,
+					 const char **err)
+{
+	struct module_btf_source src = {s, ko};
+	struct kindex *k = kindex_open(s->release, ast_printf("btf-module-%s", kernel_module_name(module)), ko,
+				       say_indexing(s), build_module_btf_index, &src);
+	const void *raw;
+	size_t len;
+	struct debuginfo *di = NULL;
+	if (kindex_section(k, KINDEX_BTF, &raw, &len))
+		di = dbg_open_btf_split_raw(ko, raw, len, base, err);
+	if (!di) {
+		const char *plain = plain_ko(s, ko);
+		if (!plain) {
+			*err = ast_printf("cannot decompress %s", ko);
+			return NULL;
+		}
+		di = dbg_open_btf(plain, base, err);
+	}
+	if (di)
+		di->path = ko;
+	return di;
+}
+
 static struct debuginfo *open_cached(struct session *s, const char *module, enum dbg_source source, const char **err)
 {
 	struct vec *cache = &kernel_files(s)->opened;
@@ -910,7 +1047,8 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	c->module = ast_strdup(module);
 	c->source = source;
 	vec_push(cache, c);
-	const char *path = source == DBG_SOURCE_DWARF ? dwarf_path(s, module) : btf_path(s, module);
+	const char *path = source == DBG_SOURCE_DWARF ? dwarf_path(s, module)
+			   : !strcmp(module, "kernel") ? btf_path(s, module) : module_ko(s, module);
 	if (!path) {
 		c->err = source == DBG_SOURCE_DWARF
 			? ast_printf("no DWARF debuginfo for %s of kernel %s (install the package linux-image-%s-dbg)",
@@ -926,7 +1064,7 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	if (!strcmp(module, "kernel")) {
 		c->di = open_kernel(s, path, source, &c->err);
 	} else if (source == DBG_SOURCE_DWARF) {
-		c->di = dbg_open_dwarf(path, &c->err);
+		c->di = open_module_dwarf(s, module, path, &c->err);
 	} else {
 		struct debuginfo *base = NULL;
 		if (strcmp(module, "kernel")) {
@@ -936,7 +1074,7 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 				return NULL;
 			}
 		}
-		c->di = dbg_open_btf(path, base, &c->err);
+		c->di = open_module_btf(s, module, path, base, &c->err);
 	}
 	if (c->di) {
 		c->di->module = c->module;

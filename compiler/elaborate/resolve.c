@@ -499,9 +499,20 @@ static const struct {
 	{"abort", "3.3"},
 };
 
+/* Is --compatible given and older than RELEASE ("MAJOR.MINOR")? */
+static bool compatible_before(const struct session *s, const char *release)
+{
+	int major = 0, minor = 0, rel_major = 0, rel_minor = 0;
+	if (!s->compatible || sscanf(s->compatible, "%d.%d", &major, &minor) < 1 ||
+	    sscanf(release, "%d.%d", &rel_major, &rel_minor) < 1)
+		return false;
+	return major < rel_major || (major == rel_major && minor < rel_minor);
+}
+
 /*
- * After "unresolved function" (a note), or with --check-version after a
- * call that resolved (a warning, as man stap's DEPRECATION section says):
+ * After "unresolved function" (a note), or after a call that resolved, with
+ * --check-version or under a --compatible older than the deprecation (a
+ * warning, as man stap's DEPRECATION section says; -W makes it an error):
  * say so when SystemTap deprecated it, and what replaced it.
  */
 static void note_deprecated(struct session *s, struct node *n, const char *name, bool resolved)
@@ -514,10 +525,14 @@ static void note_deprecated(struct session *s, struct node *n, const char *name,
 		if (strcmp(deprecated_functions[i].name, name))
 			continue;
 		const char *instead = deprecated_functions[i].instead;
-		if (resolved)
+		if (resolved && compatible_before(s, deprecated_functions[i].release))
+			diag_warning(n->loc, "'%s' was deprecated in SystemTap %s: --compatible=%s keeps it%s%s", name,
+				     deprecated_functions[i].release, s->compatible, instead ? "; use " : "",
+				     instead ? instead : "");
+		else if (resolved && s->check_version)
 			diag_warning(n->loc, "'%s' was deprecated in SystemTap %s%s%s [--check-version]", name,
 				     deprecated_functions[i].release, instead ? "; use " : "", instead ? instead : "");
-		else
+		else if (!resolved)
 			diag_note(n->loc, "'%s' was deprecated in SystemTap %s%s%s%s", name,
 				  deprecated_functions[i].release,
 				  s->compatible ? ast_printf(" (--compatible=%s)", s->compatible) : "",
@@ -574,6 +589,9 @@ static void resolve_call(struct scope *sc, struct node *n)
 		find_function(s, name, nargs, sc->file, &candidates);
 		if (!candidates.n) {
 			diag_error(n->loc, "unresolved function '%s'", name);
+			const char *why = syscalls_function_missing_why(s, name);
+			if (why)
+				diag_note(n->loc, "%s", why);
 			note_deprecated(sc->s, n, name, false);
 			return;
 		}
@@ -601,7 +619,7 @@ static void resolve_call(struct scope *sc, struct node *n)
 			   name);
 		diag_note(fn->loc, "'%s' is defined here", name);
 	}
-	if (s->check_version && !caller_from_tapset(sc))
+	if ((s->check_version || s->compatible) && !caller_from_tapset(sc))
 		note_deprecated(s, n, name, true);
 	n->u.call.func = fn;
 	push_unique(sc->callees, fn);

@@ -1010,6 +1010,22 @@ void syscalls_names(struct session *s, struct vec *out)
 		vec_push(out, (void *)((struct sc_call *)st->calls.items[i])->name);
 }
 
+/* Why the target kernel has no call table: the file it lacks. */
+static const char *no_table(struct session *s)
+{
+	return ast_printf("no system call table for kernel %s (%s/arch/%s/include/generated/asm/syscalls_64.h%s)",
+			  s->release ? s->release : "?", s->kernel_build, s->arch ? s->arch->kbuild : "x86",
+			  s->arch && strcmp(s->arch->name, "x86_64") ? ", or the generic unistd.h through the cross preprocessor"
+								     : "");
+}
+
+const char *syscalls_function_missing_why(struct session *s, const char *name)
+{
+	if (strcmp(name, "__sc_name_of") && strcmp(name, "__sc_spec_of"))
+		return NULL;
+	return load(s)->calls.n ? NULL : no_table(s);
+}
+
 bool syscalls_provide_function(struct session *s, const char *name)
 {
 	if (strcmp(name, "__sc_name_of") && strcmp(name, "__sc_spec_of"))
@@ -1061,9 +1077,7 @@ enum syscalls_result syscalls_aliases(struct session *s, struct probe_point *pp,
 		if (optional)
 			return SYSCALLS_NONE;
 		if (!st->calls.n)
-			diag_error(pp->loc, "probe point '%s': no system call table for kernel %s (%s/arch/%s/include/generated/asm/syscalls_64.h%s)",
-				   key, s->release ? s->release : "?", s->kernel_build, s->arch ? s->arch->kbuild : "x86",
-				   s->arch && strcmp(s->arch->name, "x86_64") ? ", or the generic unistd.h through the cross preprocessor" : "");
+			diag_error(pp->loc, "probe point '%s': %s", key, no_table(s));
 		else
 			diag_error(pp->loc, "probe point '%s': kernel %s has no system call '%s'", key,
 				   s->release ? s->release : "?", pattern);

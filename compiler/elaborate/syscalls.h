@@ -64,4 +64,7 @@ void syscalls_names(struct session *s, struct vec *out);
  */
 bool syscalls_provide_function(struct session *s, const char *name);
 
+/* Why name, one of the functions the call table provides, cannot be: the missing table; else NULL. */
+const char *syscalls_function_missing_why(struct session *s, const char *name);
+
 #endif

@@ -518,7 +518,7 @@ struct tv_ctx {
 	struct probe *probe;           /* the probe copy being planned, NULL in functions */
 	struct resolved_probe *point;  /* its point, NULL in functions */
 	struct target_scope *scope;    /* point->scope, or NULL */
-	struct vec defined;            /* of const char *: texts guarded by @defined in the body */
+	struct vec defined;            /* of struct node *: target expressions inside a @defined operand */
 	struct node *body;             /* the body planned: where autocast looks for a local's assignments */
 	struct vec typing;             /* of struct symbol *: locals whose type autocast is finding */
 	int depth;                     /* autocast's nesting through locals and calls */
@@ -1103,11 +1103,15 @@ static struct tv_plan *plan_vars(struct tv_ctx *cx, struct node *n)
 	return pl;
 }
 
+/*
+ * Is n inside a @defined operand? Only that very node is guarded: the same
+ * text elsewhere (a user's $x in a probe on an alias whose body asks
+ * @defined($x)) must still exist.
+ */
 static bool is_guarded(struct tv_ctx *cx, struct node *n)
 {
-	const char *text = ast_expr_text(n);
 	for (int i = 0; i < cx->defined.n; i++)
-		if (!strcmp(cx->defined.items[i], text))
+		if (cx->defined.items[i] == n)
 			return true;
 	return false;
 }
@@ -1162,8 +1166,11 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 	struct tv_ctx *cx = w->data;
 	if (n->kind == NODE_TARGET || n->kind == NODE_DEFINED || n->kind == NODE_ENTRY)
 		vec_push(&cx->nodes, n);
-	if (n->kind == NODE_DEFINED)
-		note_guarded(&cx->defined, n->u.at_op.operand);
+	if (n->kind == NODE_DEFINED) {
+		struct vec inner = targetvar_inner_targets(n->u.at_op.operand);
+		for (int i = 0; i < inner.n; i++)
+			vec_push(&cx->defined, inner.items[i]);
+	}
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
 		vec_push(&cx->written, n->u.assign.lhs);
 	if ((n->kind == NODE_TERNARY || n->kind == NODE_IF) && defined_condition(n) != NULL)

@@ -10,6 +10,8 @@
  *                      per-kernel index, debuginfo/kindex.c; else its
  *                      debuginfo); inside
  *                      module("M").function("pre: M's functions (its debuginfo);
+ *                      inside process("PATH").function("pre: the functions of
+ *                      the program (its symbol table, else its DWARF);
  *   pre                elsewhere: functions and globals of the document and
  *                      the tapset, the variables of the enclosing probe's
  *                      aliases, and the language's keywords.
@@ -22,6 +24,9 @@
 #include "lsp_worker.h"
 #include "debuginfo.h"
 #include "probes.h"
+#include "probes/process.h"
+#include "arch.h"
+#include "elfsym.h"
 #include "syscalls.h"
 #include "tapset.h"
 #include "targetvar.h"
@@ -170,6 +175,33 @@ static void complete_module_function(struct completion *c, struct session *s, co
 		     strcmp(module, "kernel") ? ast_printf("function of module %s", module) : "kernel function", NULL);
 }
 
+/*
+ * process("PATH").function("pre: the functions of the program (PATH, or a
+ * name searched in PATH) starting with pre: from its symbol table, or from its
+ * DWARF when it has none (a stripped program with debuginfo beside it).
+ */
+static void complete_process_function(struct completion *c, struct session *s, const char *path, const char *pre)
+{
+	const char *err, *host = process_host_file(s, path);
+	struct elfsym_file *f = host ? elfsym_open(host, arch_is_arm64(s), &err) : NULL;
+	struct vec funcs = {0};
+	const char *detail = ast_printf("function of %s", path);
+	if (f)
+		elfsym_functions(f, ast_printf("%s*", pre), &funcs);
+	for (int i = 0; i < funcs.n; i++)
+		item(c, ((struct elfsym_func *)funcs.items[i])->name, ITEM_FUNCTION, detail, NULL);
+	struct debuginfo *di = host && !funcs.n ? dbg_open_dwarf(host, &err) : NULL;
+	if (!di)
+		return;
+	struct vec names = {0};
+	dbg_functions(di, ast_printf("%s*", pre), NULL, false, &funcs);
+	for (int i = 0; i < funcs.n; i++)
+		vec_push(&names, (void *)((struct dbg_func *)funcs.items[i])->name);
+	vec_sort(&names, compare_names);
+	for (int i = 0; i < names.n; i++)
+		item(c, names.items[i], ITEM_FUNCTION, detail, NULL);
+}
+
 /* A point starting pre: a family's forms, the tapset's aliases, the system calls'. */
 static void complete_point(struct completion *c, struct session *s, const char *pre)
 {
@@ -278,6 +310,8 @@ void lsp_complete(struct session *s, const struct lsp_job *job, FILE *out)
 			const char *quote = strrchr(point, '"');
 			const char *module = !strncmp(point, "module(\"", 8) ? point + 8 : NULL;
 			size_t module_len = module ? strcspn(module, "\"") : 0;
+			const char *program = !strncmp(point, "process(\"", 9) ? point + 9 : NULL;
+			size_t program_len = program ? strcspn(program, "\"") : 0;
 			bool in_name = quote && quote > point && quote[-1] == '(' && !strchr(quote, ')');
 			if (in_name && (strstr(point, "kernel.function(") || strstr(point, "kprobe.function("))) {
 				c.edit_col = (int)(start - line) + (int)(quote + 1 - point);
@@ -286,6 +320,11 @@ void lsp_complete(struct session *s, const struct lsp_job *job, FILE *out)
 				   quote == module + module_len + 12) {
 				c.edit_col = (int)(start - line) + (int)(quote + 1 - point);
 				complete_module_function(&c, s, ast_strndup(module, module_len), quote + 1);
+			} else if (in_name && program && program_len &&
+				   !strncmp(program + program_len, "\").function(\"", 13) &&
+				   quote == program + program_len + 12) {
+				c.edit_col = (int)(start - line) + (int)(quote + 1 - point);
+				complete_process_function(&c, s, ast_strndup(program, program_len), quote + 1);
 			} else {
 				c.edit_col = (int)(start - line);
 				complete_point(&c, s, point);

@@ -1114,8 +1114,8 @@ static void conditional(struct pp_state *pp, const struct pp_token *open)
 		int kind = cp.tok.kind;
 		while (kind && kind != PP_THEN && kind != PP_END)
 			kind = pull(pp, &cp.tok);
-		if (kind == PP_THEN)
-			skip_branch(pp, false, open->loc);
+		if (kind == PP_THEN && skip_branch(pp, true, open->loc) == PP_ELSE)
+			skip_branch(pp, false, open->loc); /* the %: branch too, with its own checks */
 		return;
 	}
 	if (value) {

@@ -1,6 +1,7 @@
-# stap -a arm64 on this x86-64 host, without a guest: option errors, the arm64 kernel found
+# stap -a arm64 on this x86-64 host: option errors, the arm64 kernel found
 # under its root (.ci/kernels, stap-prep -a arm64), pass 3's C where arm64 differs (the
-# syscall wrapper, a BTF parameter in x2), the register tapset's names, and an arm64 .ko.
+# syscall wrapper, a BTF parameter in x2), the register tapset's names, an arm64 .ko, and one run in an arm64 guest
+# (--remote=qemu:RELEASE).
 fail() { echo "FAIL: $*"; exit 1; }
 ROOT=${STAPC_ARCH_ROOT:-/var/lib/stapc/arm64/root}
 R=$(ls "$ROOT/lib/modules" 2>/dev/null | sort -V | tail -n 1)
@@ -55,6 +56,12 @@ P='probe begin { println(%( arch == "arm64" %? "target arm64" %: "target other" 
 "$STAP" --remote=qemu:"$R" -p2 -e "$P" 2>err | grep -q '"target arm64"' || { cat err; fail "--remote=qemu:$R is not an arm64 target"; }
 "$STAP" --remote=qemu:"$R" -p3 -e 'probe syscall.close { }' 2>err | grep -q '__arm64_sys_close' ||
 	{ cat err; fail "--remote=qemu:$R did not build for arm64"; }
+# ... and runs there: the arm64 guest's uname -m, its own wrapper and the generic unistd.h number
+# (__NR_uname 160; x86_64's is 63) from $regs (one boot, about 15 s)
+"$STAP" --remote=qemu:"$R" -c 'uname -m' \
+	-e 'probe kernel.function("__arm64_sys_newuname") { if (pid() == target()) printf("%s: syscallno %d\n", execname(), $regs->syscallno) }' \
+	>run.out 2>run.err || { cat run.err; fail "--remote=qemu:$R run failed"; }
+grep -qx aarch64 run.out && grep -qx 'uname: syscallno 160' run.out || { cat run.out run.err; fail "--remote=qemu:$R did not run in an arm64 guest"; }
 
 # pass 4: an AArch64 module
 "$STAP" -a arm64 -r "$R" -p4 -m arm_mod -e 'probe begin { exit() }' >out 2>err || { cat err; fail "-a arm64 -p4"; }

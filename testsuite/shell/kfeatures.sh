@@ -17,6 +17,8 @@ lacks old.h FTRACE_REGS; lacks old.h GET_KRETPROBE; lacks old.h BIO_BI_BDEV; lac
 have old.h TASK_STRUCT_CPU; lacks old.h FOLIO; lacks old.h KRETPROBE_FIND_RET_ADDR; lacks old.h MODULE_BTF; have old.h RELAY_SUBBUF_START_PADDING
 lacks old.h KALLSYMS_EACH_NO_MODULE; lacks old.h MODULE_MEMORY
 have old.h STRLCPY; have old.h DENTRY_D_U; have old.h TRACE_PUTS_SIZE; lacks old.h HEX_H; lacks old.h RELAY_CALLBACKS_CONST
+lacks old.h USES_DEFAULT_OVERFLOW_HANDLER
+have old.h KPROBE_FAULT_HANDLER
 grep -q "what kernel 5.10.0-fake offers" old.h || fail "the header does not name the tree's release"
 
 # A 6.12-shaped Debian split: headers only in the -common tree the build Makefile includes;
@@ -30,6 +32,8 @@ lacks new.h TASK_STRUCT_CPU; have new.h FOLIO; have new.h KRETPROBE_FIND_RET_ADD
 have new.h KALLSYMS_EACH_NO_MODULE; have new.h MODULE_MEMORY
 lacks new.h RELAY_SUBBUF_START_PADDING; have new.h RELAY_CALLBACKS_CONST	# 7.2's relay.h
 lacks new.h STRLCPY; lacks new.h DENTRY_D_U; lacks new.h TRACE_PUTS_SIZE; have new.h HEX_H	# 7.2's
+have new.h USES_DEFAULT_OVERFLOW_HANDLER
+lacks new.h KPROBE_FAULT_HANDLER
 
 # Cached: one entry per tree, read back the second time.
 [ "$(ls "$STAPC_CACHE_DIR/kfeatures" | grep -c '\.h$')" = 2 ] || fail "expected 2 cached feature headers"
@@ -78,6 +82,11 @@ if [ -e "$source/include/linux/trace_recursion.h" ] || [ -e "$build/include/linu
 	have real.h TRACE_RECURSION_H
 else
 	lacks real.h TRACE_RECURSION_H
+fi
+if cat "$build/include/linux/kprobes.h" "$source/include/linux/kprobes.h" 2>/dev/null | grep -q 'kprobe_fault_handler_t fault_handler;'; then
+	have real.h KPROBE_FAULT_HANDLER
+else
+	lacks real.h KPROBE_FAULT_HANDLER
 fi
 if cat "$build/include/linux/kprobes.h" "$source/include/linux/kprobes.h" 2>/dev/null | grep -q 'unsigned long kretprobe_find_ret_addr('; then
 	have real.h KRETPROBE_FIND_RET_ADDR

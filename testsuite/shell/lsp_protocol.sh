@@ -1,7 +1,7 @@
 # stap --language-server at the protocol level (docs/stap.md, "Editors"): scripted JSON-RPC over
 # a pipe (lib/lsp_client.py), each answer checked: the lifecycle, errors for broken messages,
 # diagnostics of passes 1 and 2 at their exact line and UTF-16 column, incremental changes,
-# completion (probe points, aliases, kernel and module functions, $variables, tapset functions), hover
+# completion (probe points, aliases, kernel, module and program functions, $variables, tapset functions), hover
 # with the doc comment, go to definition into the tapset, and a clean end on every path.
 fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || fail "python3 is not installed"
@@ -83,6 +83,26 @@ s.notify("textDocument/didChange", {"textDocument": {"uri": uri2, "version": 2},
 r = s.request("textDocument/completion", at(uri2, 5, len(line)))["result"]
 expect(fn in labels(r) and all(l.startswith(fn[:4]) for l in labels(r)),
        "module(\"%s\").function(\"%s completes %s" % (mods[0], fn[:4], fn), labels(r)[:20])
+# process("PATH").function("pre: a program of our own, its functions from its symbol table (or DWARF)
+with open("prog.c", "w") as f:
+    f.write("int stapc_alpha(int a) { return a + 1; }\nint stapc_alphabet(int a) { return a * 2; }\n"
+            "int stapc_beta(int a) { return a - 1; }\nint main(void) { return stapc_alpha(1) + stapc_alphabet(2) + stapc_beta(3); }\n")
+expect(subprocess.run(["gcc", "-g", "-O0", "-o", "prog", "prog.c"]).returncode == 0, "gcc builds prog.c")
+# and a copy without its symbol table: its functions come from its DWARF
+expect(subprocess.run(["objcopy", "--remove-section", ".symtab", "--remove-section", ".strtab", "prog", "nosym"]).returncode
+       == 0, "objcopy drops prog's symbol table")
+mline, prev = line, None  # line 6 goes after the module line (5), which ends the document
+for n, (line, want) in enumerate((('probe process("%s/prog").function("stapc_alph' % os.getcwd(), ["stapc_alpha", "stapc_alphabet"]),
+                                   ('probe process("%s/nosym").function("stapc_b' % os.getcwd(), ["stapc_beta"]),
+                                   ('probe process("%s/none").function("ma' % os.getcwd(), []))):
+    edit = ({"range": {"start": pos(6, 0), "end": pos(6, len(prev))}, "text": line} if prev else
+            {"range": {"start": pos(5, len(mline)), "end": pos(5, len(mline))}, "text": "\n" + line})
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri2, "version": 3 + n}, "contentChanges": [edit]})
+    prev = line
+    r = s.request("textDocument/completion", at(uri2, 6, len(line)))["result"]
+    expect(labels(r) == want, "%s completes %s" % (line, want), labels(r)[:20])
+    expect(all(i["textEdit"]["range"]["start"] == pos(6, line.rindex('"') + 1) for i in r["items"]),
+           "a program's function replaces the text after the quote", r["items"][:2])
 r = s.request("textDocument/completion", at(uri2, 3, 46))["result"]
 expect(labels(r) == ["file"], "$fi completes vfs_read's $file", r)
 r = s.request("textDocument/completion", at(uri2, 4, 29))["result"]
@@ -113,7 +133,7 @@ expect(len(r) == 1 and r[0]["uri"].endswith("/tapset/linux/vfs.stp"), "vfs.read 
 r = s.request("textDocument/completion", at(uri2, 99, 99))
 expect("result" in r, "a position past the end is answered", r)
 s.notify("textDocument/didClose", {"textDocument": {"uri": uri2}})
-d = s.diagnostics(uri2, 2)  # the version it had
+d = s.diagnostics(uri2, 5)  # the version it had
 s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 rc = s.finish()
 expect(rc == 0, "shutdown then exit: status 0", rc)

@@ -178,6 +178,19 @@ static inline struct kretprobe *_stp_get_kretprobe(struct kretprobe_instance *ri
 #endif
 }
 
+/*
+ * Up to 5.13 (5.10) the kprobes core counts every fault taken inside a
+ * kprobe handler as a missed hit of each kprobe at that address, although
+ * the fault-safe read that took it was fixed up and the hit ran; it then
+ * calls the kprobe's fault_handler. 5.14 dropped both. The hook set here
+ * lets kprobes.c count those charges to take them back out of nmissed.
+ */
+#ifdef STP_HAVE_KPROBE_FAULT_HANDLER
+#define _stp_kprobe_fault_hook(kp, fn) ((kp)->fault_handler = (fn))
+#else
+#define _stp_kprobe_fault_hook(kp, fn) ((void)(kp), (void)(fn))
+#endif
+
 /* A walk over vmlinux's symbols: fn(data, name, address) for each (_stp_kallsyms_each). */
 struct _stp_kallsyms_walk {
 	int (*fn)(void *data, const char *name, unsigned long addr);	/* nonzero stops the walk */

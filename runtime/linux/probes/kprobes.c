@@ -426,6 +426,37 @@ static void _stp_kprobe_at(struct kprobe *kp, const struct _stp_kprobe_probe *kp
 	}
 }
 
+/* Faults charged to our kprobes' nmissed by kernels with a fault_handler (compat.h). */
+static atomic64_t _stp_kprobes_fault_charged = ATOMIC64_INIT(0);
+
+/* Whether k is one of this module's kprobes (a row's kp or its kretprobe's). */
+static bool _stp_kprobe_is_ours(const struct kprobe *k)
+{
+	const void *p = k;
+
+	return p >= (const void *)_stp_kprobe_probes &&
+	       p < (const void *)(_stp_kprobe_probes + ARRAY_SIZE(_stp_kprobe_probes));
+}
+
+/*
+ * A fault inside kp's handler (a fault-safe read of a bad address): the
+ * kernel has just counted one missed hit on kp and, when kp shares its
+ * address with other kprobes (an aggregate: ->list rings them with the
+ * kernel's own aggregate probe), on each of them. Count those that are
+ * ours; the kernel's fixup then ends the read.
+ */
+static int __maybe_unused _stp_kprobe_fault(struct kprobe *kp, struct pt_regs *regs, int trapnr)
+{
+	struct kprobe *k;
+	long n = 1;
+
+	list_for_each_entry_rcu(k, &kp->list, list)
+		if (_stp_kprobe_is_ours(k))
+			n++;
+	atomic64_add(n, &_stp_kprobes_fault_charged);
+	return 0;
+}
+
 /* A conditional kprobe whose condition is false registers disabled. */
 static int _stp_kprobe_register_one(size_t i)
 {
@@ -449,12 +480,14 @@ static int _stp_kprobe_register_one(size_t i)
 		}
 		if (kpp->callee_return)
 			kpp->u.rp.entry_handler = _stp_kretprobe_callee_entry;
+		_stp_kprobe_fault_hook(&kpp->u.rp.kp, _stp_kprobe_fault);
 		return register_kretprobe(&kpp->u.rp);
 	}
 #endif
 	_stp_kprobe_at(&kpp->u.kp, kpp);
 	kpp->u.kp.flags = kpp->disarmed ? KPROBE_FLAG_DISABLED : 0;
 	kpp->u.kp.pre_handler = STP_KPROBE_PRE(i);
+	_stp_kprobe_fault_hook(&kpp->u.kp, _stp_kprobe_fault);
 #ifdef STP_FTRACE_EACH
 	/*
 	 * An entry probe: registered disabled, then hooked through ftrace or
@@ -534,6 +567,7 @@ static void _stp_kprobe_unregister_one(struct _stp_kprobe_probe *kpp)
 static u64 _stp_kprobes_missed(void)
 {
 	u64 missed = _stp_modules_missed_before() + _stp_fentry_missed_total();
+	u64 charged = atomic64_read(&_stp_kprobes_fault_charged);
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(_stp_kprobe_probes); i++) {
@@ -550,7 +584,7 @@ static u64 _stp_kprobes_missed(void)
 		else
 			missed += kpp->u.kp.nmissed;
 	}
-	return missed;
+	return missed > charged ? missed - charged : 0;	/* faults the kernel counted were not misses */
 }
 
 /*

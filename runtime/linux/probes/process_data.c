@@ -22,6 +22,15 @@
  * task leaves execve), then every watchpoint armed is unregistered, which
  * removes its inherited copies and waits for handlers in flight. At most
  * STP_UDATA_EVENTS threads are armed (more: counted as skipped probes).
+ *
+ * arm64 reports a watchpoint before the access and steps over it only for
+ * perf's own overflow handler: with another one the access would trap again
+ * forever. Where the kernel asks uses_default_overflow_handler(), the
+ * event's orig_overflow_handler is set to perf's (looked up at START) as it
+ * is registered, so the kernel steps; a kernel without that helper refuses
+ * the probes at START. The kernel asks before it runs the handler, and the
+ * copy a new thread inherits has no orig_overflow_handler: its first hit
+ * only sets it and is not reported; the access traps again, and that hit is.
  */
 
 #ifdef STP_FAMILY_DECLS
@@ -68,10 +77,37 @@ static atomic_t _stp_udata_queued = ATOMIC_INIT(0);	/* task_works not yet done *
 static struct tracepoint *_stp_udata_exec_tp;
 static bool _stp_udata_exec_on;			/* the exec tracepoint is registered */
 
+#if defined(CONFIG_ARM64) && defined(STP_HAVE_USES_DEFAULT_OVERFLOW_HANDLER) && defined(CONFIG_BPF_SYSCALL)
+#define STP_UDATA_STEP 1
+#include <linux/kprobes.h>
+
+static perf_overflow_handler_t _stp_udata_step;	/* perf_event_output_forward, found at START */
+
+/* perf_event_output_forward, which modules cannot name: through kallsyms_lookup_name, found by a kprobe. */
+static perf_overflow_handler_t _stp_udata_find_step(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long (*lookup)(const char *name);
+
+	if (register_kprobe(&kp))
+		return NULL;
+	lookup = (unsigned long (*)(const char *))kp.addr;
+	unregister_kprobe(&kp);
+	return (perf_overflow_handler_t)lookup("perf_event_output_forward");
+}
+#endif
+
 static void _stp_udata_hit(struct perf_event *bp, struct perf_sample_data *data, struct pt_regs *regs)
 {
 	const struct _stp_udata_probe *p = bp->overflow_handler_context;
 
+#ifdef STP_UDATA_STEP
+	if (bp->orig_overflow_handler != _stp_udata_step) {
+		/* an inherited copy: no step this time, so the access traps again and is reported then */
+		bp->orig_overflow_handler = _stp_udata_step;
+		return;
+	}
+#endif
 	if (current->flags & PF_KTHREAD)
 		return;
 #ifdef STP_PRIVILEGE_STAPUSR
@@ -181,6 +217,9 @@ static void _stp_udata_arm(struct task_struct *t)
 				  PTR_ERR(bp) == -ENOSPC ? ": all debug registers are in use" : "");
 			continue;
 		}
+#ifdef STP_UDATA_STEP
+		bp->orig_overflow_handler = _stp_udata_step;	/* a hit before this: see _stp_udata_hit */
+#endif
 		if (!_stp_udata_keep(bp)) {
 			unregister_hw_breakpoint(bp);
 			_stp_count_skipped();
@@ -301,6 +340,19 @@ static int _stp_udata_register(void)
 	size_t i;
 	int rc;
 
+#if defined(CONFIG_ARM64) && !defined(STP_UDATA_STEP)
+	_stp_session_error("process.data probes: this arm64 kernel steps over a watched access only for perf's "
+			   "own handler (no uses_default_overflow_handler() with CONFIG_BPF_SYSCALL)");
+	return -EOPNOTSUPP;
+#endif
+#ifdef STP_UDATA_STEP
+	_stp_udata_step = _stp_udata_find_step();
+	if (!_stp_udata_step) {
+		_stp_session_error("process.data probes: cannot find perf_event_output_forward, which arm64 "
+				   "needs to step over a watched access");
+		return -ENOENT;
+	}
+#endif
 	for (i = 0; i < ARRAY_SIZE(_stp_udata_probes); i++) {
 		rc = _stp_tf_hold_path(_stp_udata_probes[i].probe, _stp_udata_probes[i].path,
 				       &_stp_udata_probes[i].kpath);

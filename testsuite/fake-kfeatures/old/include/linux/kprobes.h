@@ -2,3 +2,6 @@
 struct kretprobe_instance {
 	struct kretprobe *rp;
 };
+struct kprobe {
+	kprobe_fault_handler_t fault_handler;
+};
