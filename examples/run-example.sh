@@ -1,5 +1,5 @@
 #!/bin/bash
-# examples/run-example.sh: on a fresh Debian 12 machine, as root: install what
+# examples/run-example.sh: on a fresh Debian 12 (or 13) machine, as root: install what
 # stapc needs, build it, and run examples/opens.stp end to end in a disposable
 # QEMU guest (the guest runs a small workload so there is something to count).
 set -euo pipefail

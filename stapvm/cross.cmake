@@ -4,6 +4,25 @@
 # (with a note) when the cross compiler or arm64 libcrypto is missing.
 find_program(STAPC_AARCH64_CC aarch64-linux-gnu-gcc)
 find_file(STAPC_AARCH64_CRYPTO libcrypto.a PATHS /usr/lib/aarch64-linux-gnu NO_DEFAULT_PATH)
+# What the static libcrypto needs, from its arm64 libcrypto.pc: Debian 12's OpenSSL 3.0
+# -ldl -pthread; Debian 13's 3.5 also -lz -lzstd (zlib1g-dev:arm64, libzstd-dev:arm64).
+set(STAPC_ARM64_CRYPTO_LIBS -lpthread -ldl)
+if(STAPC_AARCH64_CC AND STAPC_AARCH64_CRYPTO)
+  execute_process(COMMAND env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig
+    pkg-config --static --libs-only-l libcrypto OUTPUT_VARIABLE arm64_crypto_libs
+    OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE arm64_crypto_pc)
+  if(arm64_crypto_pc EQUAL 0)
+    separate_arguments(arm64_crypto_libs UNIX_COMMAND "${arm64_crypto_libs}")
+    list(REMOVE_ITEM arm64_crypto_libs -lcrypto)
+    list(APPEND STAPC_ARM64_CRYPTO_LIBS ${arm64_crypto_libs})
+  endif()
+  foreach(lib z zstd)
+    if("-l${lib}" IN_LIST STAPC_ARM64_CRYPTO_LIBS AND NOT EXISTS /usr/lib/aarch64-linux-gnu/lib${lib}.a)
+      message(STATUS "arm64 libcrypto needs lib${lib}.a (.ci/kernels installs its -dev:arm64)")
+      set(STAPC_AARCH64_CRYPTO NO)
+    endif()
+  endforeach()
+endif()
 if(STAPC_AARCH64_CC AND STAPC_AARCH64_CRYPTO)
   set(STAPC_ARM64_FLAGS -std=gnu11 -O2 -static -DSTAPC_VERSION="${PROJECT_VERSION}"
     -DSTAPC_SOURCE_DIR="${CMAKE_SOURCE_DIR}" -DSTAPC_DATADIR="${STAPC_DATADIR}"
@@ -17,7 +36,7 @@ if(STAPC_AARCH64_CC AND STAPC_AARCH64_CRYPTO)
   list(TRANSFORM STAPIO_ARM64_SRC PREPEND ${CMAKE_SOURCE_DIR}/)
   add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/bin/staprun-arm64
     COMMAND ${STAPC_AARCH64_CC} ${STAPC_ARM64_FLAGS} -o ${CMAKE_BINARY_DIR}/bin/staprun-arm64
-      ${STAPRUN_ARM64_SRC} ${STAPC_AARCH64_CRYPTO} -lpthread -ldl
+      ${STAPRUN_ARM64_SRC} ${STAPC_AARCH64_CRYPTO} ${STAPC_ARM64_CRYPTO_LIBS}
     DEPENDS ${STAPRUN_ARM64_SRC} VERBATIM)
   add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/bin/stapio-arm64
     COMMAND ${STAPC_AARCH64_CC} ${STAPC_ARM64_FLAGS} -o ${CMAKE_BINARY_DIR}/bin/stapio-arm64

@@ -897,7 +897,7 @@ static bool compare_strings(int op, const char *value, const char *pattern, bool
 	return compare_holds(op, version ? strverscmp(value, pattern) : strcmp(value, pattern));
 }
 
-/* A literal operand: a number (maybe negated) or a string. Fills *num or *str. */
+/* A literal operand: a number (maybe negated) or a string: *str, NULL for a number. */
 static bool cond_literal(struct cond_parser *cp, int64_t *num, const char **str)
 {
 	bool negative = false;
@@ -912,6 +912,7 @@ static bool cond_literal(struct cond_parser *cp, int64_t *num, const char **str)
 		return true;
 	}
 	if (cp->tok.kind == STRING && !negative) {
+		*num = 0;	/* both filled: gcc 14's -O3 cannot tell which one a caller reads */
 		*str = cp->tok.val.str;
 		cond_advance(cp);
 		return true;

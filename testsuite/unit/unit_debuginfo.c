@@ -189,9 +189,11 @@ int main(int argc, char **argv)
 		CHECK(own > 5 && inlined > 0);
 	}
 
-	/* inline instances: each lies inside the function whose symbol it names */
+	/* inline instances of fs/read_write.c's functions (which ones differs by kernel and
+	   compiler: 6.1 inlines rw_verify_area, 6.12 exports it): each lies inside the function
+	   whose symbol it names */
 	struct vec inl = {0};
-	dbg_functions(dwarf, "rw_verify_area", "fs/read_write.c", true, &inl);
+	dbg_functions(dwarf, "*", "fs/read_write.c", true, &inl);
 	CHECK(inl.n > 0);
 	for (int i = 0; i < inl.n; i++) {
 		struct dbg_func *g = inl.items[i];

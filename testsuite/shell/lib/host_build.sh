@@ -1,9 +1,11 @@
-# host_build.sh - sourced: host_build NAME CC [ROOT] configures and builds this tree into ./NAME
-# with compiler CC and -DSTAPC_WERROR=ON (every compiler warning an error), inside the toolchain
-# root ROOT when given (scripts/stap-in-root), and checks the stap it made parses a script. The
+# host_build.sh - sourced: host_build NAME CC [ROOT [CMAKE-ARG]...] configures and builds this
+# tree into ./NAME with compiler CC and -DSTAPC_WERROR=ON (every compiler warning an error), inside
+# the toolchain root ROOT when not empty (scripts/stap-in-root), with the further cmake arguments
+# (-DCMAKE_BUILD_TYPE=Release), and checks the stap it made parses a script. The
 # linker's notes on the static staprun's libcrypto (getaddrinfo, dlopen) are glibc's, not ours.
 host_build() {
 	name=$1 cc=$2 root=${3:-}
+	shift $(($# < 3 ? $# : 3))
 	if [ -n "$root" ]; then
 		[ -x "$root/usr/bin/make" ] || fail "no toolchain root at $root (.ci/kernels makes it: scripts/stap-toolchain-root)"
 		[ -x "$root/usr/bin/$cc" ] || fail "$cc is not in $root (scripts/stap-toolchain-root installs it)"
@@ -13,8 +15,8 @@ host_build() {
 		run=
 	fi
 	mkdir -p "$name"
-	$run sh -c 'cd "$1" && CC="$2" cmake -S "$3" -B . -DSTAPC_WERROR=ON >configure.log 2>&1' \
-		sh "$PWD/$name" "$cc" "$SRCDIR" || { tail -30 "$name/configure.log"; fail "$cc: cmake could not configure the tree"; }
+	$run sh -c 'cd "$1" && cc=$2 src=$3 && shift 3 && CC=$cc cmake -S "$src" -B . -DSTAPC_WERROR=ON "$@" >configure.log 2>&1' \
+		sh "$PWD/$name" "$cc" "$SRCDIR" "$@" || { tail -30 "$name/configure.log"; fail "$cc: cmake could not configure the tree"; }
 	$run sh -c 'cd "$1" && cmake --build . -j"$(nproc)" >build.log 2>&1' sh "$PWD/$name" || {
 		grep -B2 -A6 -E 'error|warning:' "$name/build.log" | head -80
 		fail "$cc: the tree does not build with -DSTAPC_WERROR=ON"
