@@ -424,8 +424,8 @@ static void read_module_functions(struct module_functions *m, const char *path)
 
 static bool say_indexing(struct session *s);
 
-/* What a module's symbol index is built from. */
-struct module_symbols_source {
+/* What a module's symbol or BTF index is built from. */
+struct module_index_source {
 	struct session *s;
 	const char *ko; /* the module's file as installed */
 };
@@ -437,7 +437,7 @@ struct module_symbols_source {
  */
 static bool build_module_symbols_index(void *arg, struct kindex_writer *w)
 {
-	const struct module_symbols_source *src = arg;
+	const struct module_index_source *src = arg;
 	const char *plain = plain_ko(src->s, src->ko);
 	if (!plain)
 		return false;
@@ -461,7 +461,7 @@ static bool build_module_symbols_index(void *arg, struct kindex_writer *w)
 /* m's function lists from the module's symbol index; false if there is none that holds together. */
 static bool indexed_module_functions(struct session *s, struct module_functions *m)
 {
-	struct module_symbols_source src = {s, m->path};
+	struct module_index_source src = {s, m->path};
 	struct kindex *k = kindex_open(s->release, ast_printf("symbols-module-%s", kernel_module_name(m->module)),
 				       m->path, say_indexing(s), build_module_symbols_index, &src);
 	size_t n = kindex_names_count(k);
@@ -991,15 +991,9 @@ static struct debuginfo *open_module_dwarf(struct session *s, const char *module
 	return di;
 }
 
-/* What a module's BTF index is built from. */
-struct module_btf_source {
-	struct session *s;
-	const char *ko; /* the module's file as installed */
-};
-
 static bool build_module_btf_index(void *arg, struct kindex_writer *w)
 {
-	const struct module_btf_source *src = arg;
+	const struct module_index_source *src = arg;
 	const char *plain = plain_ko(src->s, src->ko);
 	return plain && build_btf_index((void *)plain, w);
 }
@@ -1012,7 +1006,7 @@ static bool build_module_btf_index(void *arg, struct kindex_writer *w)
 static struct debuginfo *open_module_btf(struct session *s, const char *module, const char *ko, struct debuginfo *base,
 					 const char **err)
 {
-	struct module_btf_source src = {s, ko};
+	struct module_index_source src = {s, ko};
 	struct kindex *k = kindex_open(s->release, ast_printf("btf-module-%s", kernel_module_name(module)), ko,
 				       say_indexing(s), build_module_btf_index, &src);
 	const void *raw;
