@@ -526,7 +526,7 @@ struct tv_ctx {
 	bool adapt;                    /* planning again under --adapt: apply the only suggestion */
 	struct vec nodes;              /* of struct node *: target nodes of the body */
 	struct vec written;            /* of struct node *: the target nodes assignments write */
-	struct vec choices;            /* of struct node *: ternaries and ifs whose condition is [!]@defined(...) */
+	struct vec choices;            /* of struct node *: ifs, ternaries, && and || whose test has a @defined */
 	bool in_function;              /* planning a context-sensitive function's body for probe */
 };
 
@@ -1152,13 +1152,82 @@ static void save_at_entry(struct tv_ctx *cx, struct node *n, struct tv_plan *ent
 	pl->at_entry = entry_plan; /* pl->saved is set when the layout is known */
 }
 
-/* The @defined node of a choice's condition ('@defined(x)' or '!@defined(x)'), or NULL. */
-static struct node *defined_condition(struct node *choice)
+static bool defined_pre(struct ast_walker *w, struct node *n)
 {
-	struct node *cond = choice->kind == NODE_TERNARY ? choice->u.ternary.cond : choice->u.if_stmt.cond;
-	if (cond->kind == NODE_UNARY && cond->u.unary.op == OP_NOT)
-		cond = cond->u.unary.operand;
-	return cond->kind == NODE_DEFINED ? cond : NULL;
+	if (n->kind == NODE_DEFINED)
+		vec_push(w->data, n);
+	return true;
+}
+
+/* Does e contain a @defined? */
+static bool mentions_defined(struct node *e)
+{
+	struct vec found = {0};
+	struct ast_walker w = {.pre = defined_pre, .data = &found};
+	ast_walk(&w, e);
+	return found.n > 0;
+}
+
+/*
+ * The value of e at probe p when @defined operands (planned there) and
+ * number literals decide it, through !, && and ||: 1 or 0, -1 if not
+ * decided. *by_defined is set when a @defined took part.
+ */
+static int decided_value(struct node *e, struct probe *p, bool *by_defined)
+{
+	switch (e->kind) {
+	case NODE_NUM:
+		return e->u.num != 0;
+	case NODE_DEFINED: {
+		struct tv_plan *pl = targetvar_plan_of(e, p);
+		if (!pl)
+			return -1;
+		*by_defined = true;
+		return pl->defined;
+	}
+	case NODE_UNARY: {
+		int v = e->u.unary.op == OP_NOT ? decided_value(e->u.unary.operand, p, by_defined) : -1;
+		return v < 0 ? -1 : !v;
+	}
+	case NODE_BINARY: {
+		if (e->u.binary.op != OP_AND && e->u.binary.op != OP_OR)
+			return -1;
+		int short_circuit = e->u.binary.op == OP_OR; /* the value that ends the test */
+		int l = decided_value(e->u.binary.lhs, p, by_defined);
+		if (l == short_circuit)
+			return l;
+		int r = decided_value(e->u.binary.rhs, p, by_defined);
+		return r == short_circuit || l >= 0 ? r : -1;
+	}
+	default:
+		return -1;
+	}
+}
+
+/* The condition of an if or ternary; the left operand of && or ||. */
+static struct node *choice_test(struct node *choice)
+{
+	switch (choice->kind) {
+	case NODE_TERNARY:
+		return choice->u.ternary.cond;
+	case NODE_IF:
+		return choice->u.if_stmt.cond;
+	default:
+		return choice->u.binary.lhs;
+	}
+}
+
+/* The part of choice its test, valued taken, rules out (NULL if none). */
+static struct node *choice_dead_part(struct node *choice, int taken)
+{
+	switch (choice->kind) {
+	case NODE_TERNARY:
+		return taken ? choice->u.ternary.otherwise : choice->u.ternary.then;
+	case NODE_IF:
+		return taken ? choice->u.if_stmt.otherwise : choice->u.if_stmt.then;
+	default: /* 'L && R' never reads R when L is 0, 'L || R' when L is 1 */
+		return taken == (choice->u.binary.op == OP_OR) ? choice->u.binary.rhs : NULL;
+	}
 }
 
 static bool collect_pre(struct ast_walker *w, struct node *n)
@@ -1173,7 +1242,8 @@ static bool collect_pre(struct ast_walker *w, struct node *n)
 	}
 	if (n->kind == NODE_ASSIGN && n->u.assign.lhs->kind == NODE_TARGET)
 		vec_push(&cx->written, n->u.assign.lhs);
-	if ((n->kind == NODE_TERNARY || n->kind == NODE_IF) && defined_condition(n) != NULL)
+	bool logical = n->kind == NODE_BINARY && (n->u.binary.op == OP_AND || n->u.binary.op == OP_OR);
+	if ((n->kind == NODE_TERNARY || n->kind == NODE_IF || logical) && mentions_defined(choice_test(n)))
 		vec_push(&cx->choices, n);
 	return true;
 }
@@ -1192,23 +1262,22 @@ static bool contains_pre(struct ast_walker *w, struct node *n)
 }
 
 /*
- * Is n in the branch that a @defined condition, decided at this point,
- * never takes? That branch is never compiled to a read, so what it names
- * need not exist here: @choose_defined($s, $cachep) on a function with $s
- * never looks for $cachep.
+ * Is n in the part that a test decided by @defined at this point rules
+ * out (an if's or ternary's branch, the right operand of && or ||)? That
+ * part is never compiled to a read, so what it names need not exist here:
+ * @choose_defined($s, $cachep) on a function with $s never looks for
+ * $cachep, and 'execname() == "cat" && @defined($dfd)' guards a $dfd in
+ * its if's body.
  */
 static bool in_dead_branch(struct tv_ctx *cx, struct node *n)
 {
 	for (int i = 0; i < cx->choices.n; i++) {
 		struct node *choice = cx->choices.items[i];
-		struct node *test = defined_condition(choice);
-		struct tv_plan *pl = targetvar_plan_of(test, cx->probe);
-		if (!pl)
+		bool by_defined = false;
+		int taken = decided_value(choice_test(choice), cx->probe, &by_defined);
+		if (taken < 0)
 			continue;
-		struct node *cond = choice->kind == NODE_TERNARY ? choice->u.ternary.cond : choice->u.if_stmt.cond;
-		bool taken = pl->defined != (cond != test); /* a '!' in front turns it round */
-		struct node *dead = choice->kind == NODE_TERNARY ? (taken ? choice->u.ternary.otherwise : choice->u.ternary.then)
-							       : (taken ? choice->u.if_stmt.otherwise : choice->u.if_stmt.then);
+		struct node *dead = choice_dead_part(choice, taken);
 		struct contains_walk cw = {.wanted = n};
 		struct ast_walker w = {.pre = contains_pre, .data = &cw};
 		if (dead)
@@ -1630,28 +1699,6 @@ const char *targetvar_list(struct target_scope *scope)
 	return text;
 }
 
-/*
- * cond at probe p, when decided: a constant, or [!]@defined(...) planned
- * there (*by_defined set); 1 or 0, -1 if not decided.
- */
-static int decided_condition(struct node *cond, struct probe *p, bool *by_defined)
-{
-	bool negated = false;
-	if (cond->kind == NODE_UNARY && cond->u.unary.op == OP_NOT) {
-		negated = true;
-		cond = cond->u.unary.operand;
-	}
-	if (cond->kind == NODE_NUM)
-		return (cond->u.num != 0) != negated;
-	if (cond->kind != NODE_DEFINED)
-		return -1;
-	struct tv_plan *pl = targetvar_plan_of(cond, p);
-	if (!pl)
-		return -1;
-	*by_defined = true;
-	return pl->defined != negated;
-}
-
 static bool stmt_inert(struct node *n, struct probe *p, bool *by_defined)
 {
 	if (!n || n->kind == NODE_NULL_STMT)
@@ -1664,7 +1711,7 @@ static bool stmt_inert(struct node *n, struct probe *p, bool *by_defined)
 	}
 	if (n->kind != NODE_IF)
 		return false;
-	int taken = decided_condition(n->u.if_stmt.cond, p, by_defined);
+	int taken = decided_value(n->u.if_stmt.cond, p, by_defined);
 	return taken >= 0 && stmt_inert(taken ? n->u.if_stmt.then : n->u.if_stmt.otherwise, p, by_defined);
 }
 
