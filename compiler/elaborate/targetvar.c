@@ -1175,59 +1175,48 @@ static bool mentions_defined(struct node *e)
  */
 static int decided_value(struct node *e, struct probe *p, bool *by_defined)
 {
-	switch (e->kind) {
-	case NODE_NUM:
+	if (e->kind == NODE_NUM)
 		return e->u.num != 0;
-	case NODE_DEFINED: {
+	if (e->kind == NODE_DEFINED) {
 		struct tv_plan *pl = targetvar_plan_of(e, p);
 		if (!pl)
 			return -1;
 		*by_defined = true;
 		return pl->defined;
 	}
-	case NODE_UNARY: {
-		int v = e->u.unary.op == OP_NOT ? decided_value(e->u.unary.operand, p, by_defined) : -1;
+	if (e->kind == NODE_UNARY && e->u.unary.op == OP_NOT) {
+		int v = decided_value(e->u.unary.operand, p, by_defined);
 		return v < 0 ? -1 : !v;
 	}
-	case NODE_BINARY: {
-		if (e->u.binary.op != OP_AND && e->u.binary.op != OP_OR)
-			return -1;
-		int short_circuit = e->u.binary.op == OP_OR; /* the value that ends the test */
-		int l = decided_value(e->u.binary.lhs, p, by_defined);
-		if (l == short_circuit)
-			return l;
-		int r = decided_value(e->u.binary.rhs, p, by_defined);
-		return r == short_circuit || l >= 0 ? r : -1;
-	}
-	default:
+	if (e->kind != NODE_BINARY || (e->u.binary.op != OP_AND && e->u.binary.op != OP_OR))
 		return -1;
-	}
+	int short_circuit = e->u.binary.op == OP_OR; /* the value that ends the test */
+	int l = decided_value(e->u.binary.lhs, p, by_defined);
+	if (l == short_circuit)
+		return l;
+	int r = decided_value(e->u.binary.rhs, p, by_defined);
+	return r == short_circuit || l >= 0 ? r : -1;
 }
 
 /* The condition of an if or ternary; the left operand of && or ||. */
 static struct node *choice_test(struct node *choice)
 {
-	switch (choice->kind) {
-	case NODE_TERNARY:
+	if (choice->kind == NODE_TERNARY)
 		return choice->u.ternary.cond;
-	case NODE_IF:
+	if (choice->kind == NODE_IF)
 		return choice->u.if_stmt.cond;
-	default:
-		return choice->u.binary.lhs;
-	}
+	return choice->u.binary.lhs;
 }
 
 /* The part of choice its test, valued taken, rules out (NULL if none). */
 static struct node *choice_dead_part(struct node *choice, int taken)
 {
-	switch (choice->kind) {
-	case NODE_TERNARY:
+	if (choice->kind == NODE_TERNARY)
 		return taken ? choice->u.ternary.otherwise : choice->u.ternary.then;
-	case NODE_IF:
+	if (choice->kind == NODE_IF)
 		return taken ? choice->u.if_stmt.otherwise : choice->u.if_stmt.then;
-	default: /* 'L && R' never reads R when L is 0, 'L || R' when L is 1 */
-		return taken == (choice->u.binary.op == OP_OR) ? choice->u.binary.rhs : NULL;
-	}
+	/* 'L && R' never reads R when L is 0, 'L || R' when L is 1 */
+	return taken == (choice->u.binary.op == OP_OR) ? choice->u.binary.rhs : NULL;
 }
 
 static bool collect_pre(struct ast_walker *w, struct node *n)
