@@ -449,11 +449,6 @@ static bool build_module_symbols_index(void *arg, struct kindex_writer *w)
 	for (int i = 0; i < m.init.n; i++)
 		vec_push(&names, ast_printf("-%s", (const char *)m.init.items[i]));
 	vec_sort(&names, compare_names);
-	int kept = 0;
-	for (int i = 0; i < names.n; i++)
-		if (!kept || strcmp(names.items[i], names.items[kept - 1]))
-			names.items[kept++] = names.items[i];
-	names.n = kept;
 	kindex_names_add(w, &names);
 	return true;
 }
@@ -895,11 +890,6 @@ static bool build_exports_index(void *arg, struct kindex_writer *w)
 	const struct exports_source *src = arg;
 	struct vec names = {0};
 	read_exports(src->path, src->module, &names);
-	int kept = 0; /* each once, as KINDEX_NAMES wants */
-	for (int i = 0; i < names.n; i++)
-		if (!kept || strcmp(names.items[i], names.items[kept - 1]))
-			names.items[kept++] = names.items[i];
-	names.n = kept;
 	kindex_names_add(w, &names);
 	return true;
 }

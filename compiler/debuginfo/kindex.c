@@ -480,13 +480,16 @@ void kindex_names_add(struct kindex_writer *w, const struct vec *names)
 	if (!text || !offsets || len > UINT32_MAX)
 		abort();
 	size_t at = 1;
+	int kept = 0;
 	for (int i = 0; i < names->n; i++) {
-		offsets[i] = (uint32_t)at;
+		if (i && !strcmp(names->items[i], names->items[i - 1]))
+			continue;	/* sorted: a repeat follows its first */
+		offsets[kept++] = (uint32_t)at;
 		strcpy(text + at, names->items[i]);
 		at += strlen(names->items[i]) + 1;
 	}
-	kindex_add(w, KINDEX_NAMES, text, len);
-	kindex_add(w, KINDEX_NAME_OFFSETS, offsets, (size_t)names->n * sizeof(*offsets));
+	kindex_add(w, KINDEX_NAMES, text, at);
+	kindex_add(w, KINDEX_NAME_OFFSETS, offsets, (size_t)kept * sizeof(*offsets));
 	free(text);
 	free(offsets);
 }

@@ -116,7 +116,7 @@ void kindex_inline_note(struct kindex_inlines *t, const char *name, uint64_t cu)
 /* Add the table as the three KINDEX_INLINE_* sections. */
 void kindex_add_inlines(struct kindex_writer *w, struct kindex_inlines *t);
 
-/* Add names (const char *, sorted by strcmp, each once) as KINDEX_NAMES and KINDEX_NAME_OFFSETS. */
+/* Add names (const char *, sorted by strcmp; a repeat is stored once) as KINDEX_NAMES and KINDEX_NAME_OFFSETS. */
 void kindex_names_add(struct kindex_writer *w, const struct vec *names);
 /* Is name in the index's KINDEX_NAMES? *listed: whether the index has such a list at all. */
 bool kindex_names_has(const struct kindex *k, const char *name, bool *listed);

@@ -92,21 +92,33 @@ static struct target_provided *scope_provided(struct target_scope *scope, const 
 }
 
 /* One probe body being typed: its points, and whether they agreed. */
-/* Collects the target expressions inside an expression (a @defined operand). */
-static bool inner_target_pre(struct ast_walker *w, struct node *n)
+/* What nodes_of_kind collects: the nodes of one kind. */
+struct kind_walk {
+	enum node_kind kind; /* the kind wanted */
+	struct vec found;    /* of struct node * */
+};
+
+static bool kind_pre(struct ast_walker *w, struct node *n)
 {
-	if (n->kind == NODE_TARGET)
-		vec_push(w->data, n);
+	struct kind_walk *kw = w->data;
+	if (n->kind == kw->kind)
+		vec_push(&kw->found, n);
 	return true;
+}
+
+/* The nodes of kind inside n (n itself if it is one), outermost first. */
+static struct vec nodes_of_kind(struct node *n, enum node_kind kind)
+{
+	struct kind_walk kw = {.kind = kind};
+	struct ast_walker w = {.pre = kind_pre, .data = &kw};
+	ast_walk(&w, n);
+	return kw.found;
 }
 
 /* The target expressions inside n (n itself if it is one), outermost first. */
 struct vec targetvar_inner_targets(struct node *n)
 {
-	struct vec out = {0};
-	struct ast_walker w = {.pre = inner_target_pre, .data = &out};
-	ast_walk(&w, n);
-	return out;
+	return nodes_of_kind(n, NODE_TARGET);
 }
 
 /* Record as guarded (by @defined) the text of every target expression in operand. */
@@ -1152,20 +1164,10 @@ static void save_at_entry(struct tv_ctx *cx, struct node *n, struct tv_plan *ent
 	pl->at_entry = entry_plan; /* pl->saved is set when the layout is known */
 }
 
-static bool defined_pre(struct ast_walker *w, struct node *n)
-{
-	if (n->kind == NODE_DEFINED)
-		vec_push(w->data, n);
-	return true;
-}
-
 /* Does e contain a @defined? */
 static bool mentions_defined(struct node *e)
 {
-	struct vec found = {0};
-	struct ast_walker w = {.pre = defined_pre, .data = &found};
-	ast_walk(&w, e);
-	return found.n > 0;
+	return nodes_of_kind(e, NODE_DEFINED).n > 0;
 }
 
 /*
