@@ -360,10 +360,15 @@ static bool elf_is_dynamic(const char *path)
 }
 
 /* busybox for the guest: the host's, or the target architecture's under its root. */
+/* The guest's busybox: the host's, or for another architecture the one unpacked in its root,
+ * at /bin (Debian 12's busybox-static) or /usr/bin (Debian 13's, merged /usr). */
 static const char *stapvm_busybox(const struct stapvm_options *opt)
 {
 	static char path[PATH_MAX];
 
+	snprintf(path, sizeof(path), "%s/usr%s", stapvm_arch_root(opt), STAPVM_BUSYBOX);
+	if (*stapvm_arch_root(opt) && is_file(path))
+		return path;
 	snprintf(path, sizeof(path), "%s%s", stapvm_arch_root(opt), STAPVM_BUSYBOX);
 	return path;
 }
