@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "sign.h"
 #include "cache.h"
 #include "kfeatures.h"
@@ -230,6 +231,27 @@ static void debug_report(struct session *s, const char *ko)
 		fprintf(stderr, "stap: --debug: pahole failed (exit status %d); its output: %s\n", rc, layout);
 }
 
+/*
+ * The compiler the kernel names (kbuild_compiler) is on PATH, unless -B gave make a CC; else
+ * say which Debian package holds it: gcc-10 for bullseye's 5.10 on a newer host, the cross
+ * gcc-12 for bookworm's arm64 kernel on Debian 13, whose default cross compiler is gcc 14.
+ */
+static bool kbuild_compiler_found(const struct session *s)
+{
+	for (int i = 0; i < s->make_args.n; i++)
+		if (!strncmp((const char *)s->make_args.items[i], "CC=", 3))
+			return true;
+	const char *cc = kbuild_compiler(s), *name = cc + (arch_is_cross(s) ? strlen(s->arch->cross_prefix) : 0);
+	if (find_in_path(cc) || strncmp(name, "gcc", 3))
+		return true;
+	const char *package = arch_is_cross(s) ? ast_printf("%s-%.*s", name, (int)strlen(s->arch->cross_prefix) - 1,
+							    s->arch->cross_prefix)
+					       : name;
+	fprintf(stderr, "stap: kernel %s is built with %s, which is not installed here (apt-get install %s)\n",
+		s->release, cc, package);
+	return false;
+}
+
 bool build_module(struct session *s)
 {
 	struct stat st;
@@ -243,6 +265,8 @@ bool build_module(struct session *s)
 				s->kernel_build, s->release, s->release);
 		return false;
 	}
+	if (!kbuild_compiler_found(s))
+		return false;
 	/* the compat layer's answers for this kernel, which runtime.h includes from the module's directory */
 	const char *features = kfeatures_text(s);
 	if (!features || !write_text(ast_printf("%s/" KFEATURES_HEADER, s->tmpdir), features))

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cache.h"
 #include "sdt_note.h"
 #include "sha256.h"
@@ -222,38 +223,45 @@ static bool runtime_digest(const char *runtime_dir, char hex[CACHE_KEY_LEN + 1])
 	return true;
 }
 
-/* The compiler kbuild runs, from CONFIG_CC_VERSION_TEXT="gcc-12 (Debian ...) 12.2.0". */
-static void hash_compiler(struct sha256 *h, const char *kernel_build)
+const char *kbuild_compiler(const struct session *s)
 {
-	FILE *f = fopen(ast_printf("%s/include/config/auto.conf", kernel_build), "r");
+	FILE *f = fopen(ast_printf("%s/include/config/auto.conf", s->kernel_build), "r");
 	char line[1024], name[256] = "";
-	const char *path;
 
 	if (f) {
 		while (fgets(line, sizeof(line), f))
 			if (!strncmp(line, "CONFIG_CC_VERSION_TEXT=", 23)) {
-				hash_field(h, "compiler version", line + 23);
-				sscanf(line + 23, "\"%255[^ \"]", name);
+				sscanf(line + 23 + (line[23] == '"'), "%255[^ \"\n]", name);
 				break;
 			}
 		fclose(f);
 	}
-	if (!*name)
-		snprintf(name, sizeof(name), "gcc");
-	/* Find it on PATH, as make will. */
-	path = getenv("PATH");
+	return ast_printf("%s%s", arch_is_cross(s) ? s->arch->cross_prefix : "", *name ? name : "gcc");
+}
+
+const char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH");
 	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
 		size_t len = strcspn(p, ":");
 		const char *candidate = ast_printf("%.*s/%s", (int)len, p, name);
 
-		if (len && access(candidate, X_OK) == 0) {
-			hash_field(h, "compiler path", candidate);
-			hash_file_identity(h, "compiler binary", candidate);
-			return;
-		}
+		if (len && access(candidate, X_OK) == 0)
+			return candidate;
 		p += len + (p[len] == ':');
 	}
-	hash_field(h, "compiler path", "not found");
+	return NULL;
+}
+
+/* The compiler kbuild runs: its version text and, as make finds it on PATH, its binary. */
+static void hash_compiler(struct sha256 *h, const struct session *s)
+{
+	const char *name = kbuild_compiler(s), *path = find_in_path(name);
+
+	hash_field(h, "compiler", name);
+	hash_field(h, "compiler path", path ? path : "not found");
+	if (path)
+		hash_file_identity(h, "compiler binary", path);
 }
 
 bool cache_key(struct session *s, const char *kbuild_text, char key[CACHE_KEY_LEN + 1])
@@ -281,7 +289,7 @@ bool cache_key(struct session *s, const char *kbuild_text, char key[CACHE_KEY_LE
 	for (size_t i = 0; i < sizeof(cache_tree_files) / sizeof(cache_tree_files[0]); i++)
 		hash_file_identity(&h, cache_tree_files[i],
 				   ast_printf("%s/%s", s->kernel_build, cache_tree_files[i]));
-	hash_compiler(&h, s->kernel_build);
+	hash_compiler(&h, s);
 	for (size_t i = 0; i < sizeof(cache_env_vars) / sizeof(cache_env_vars[0]); i++)
 		hash_field(&h, cache_env_vars[i], getenv(cache_env_vars[i]));
 	sha256_final(&h, digest);

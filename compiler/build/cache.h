@@ -31,6 +31,16 @@ bool cache_fetch(struct session *s, const char *key, const char *dest);
  */
 void cache_store(struct session *s, const char *key, const char *ko);
 
+/*
+ * The compiler kbuild runs for the target kernel, by the name make looks up on PATH: the
+ * first word of its CONFIG_CC_VERSION_TEXT ("gcc-12"), after the cross prefix for another
+ * architecture ("aarch64-linux-gnu-gcc-12"); "gcc" when the tree does not say.
+ */
+const char *kbuild_compiler(const struct session *s);
+
+/* name's path on $PATH, as make and execvp find it; NULL if it is on none. */
+const char *find_in_path(const char *name);
+
 /* --clean-cache: delete the least recently used entries while over the limit; the exit status. */
 int cache_clean(struct session *s);
 
