@@ -1,3 +1,5 @@
+#include <unistd.h>
+#include <errno.h>
 /*
  * tapset.c - the tapset library: every *.stp file on the search path (-I dirs,
  * then the installed tapset/, each searched recursively: tapset/linux/...,
@@ -401,6 +403,12 @@ static void parse_all(struct session *s, struct vec *v)
 static bool load_dir(struct tapset_state *lib, const char *dir, const char *arch, struct vec *eager)
 {
 	struct vec paths = {0};
+	/* one there but closed to this user (--build-as=nobody on a tree under /root): say so,
+	 * rather than leave every tapset function unresolved */
+	if (access(dir, R_OK | X_OK) != 0 && errno != ENOENT) {
+		fprintf(stderr, "stap: cannot read the tapset directory %s: %s\n", dir, strerror(errno));
+		return false;
+	}
 	arch_list_files(dir, ".stp", arch, &paths);
 	for (int i = 0; i < paths.n; i++) {
 		const char *path = paths.items[i];

@@ -16,6 +16,14 @@ grep -q "needs root" notroot.err || { cat notroot.err; fail "not root: message";
 "$STAP" -p2 --build-as=$user --remote=qemu -e "$script" 2>remote.err && fail "accepted with --remote"
 grep -q "not with --remote" remote.err || { cat remote.err; fail "--remote: message"; }
 
+# A tapset the user cannot read (a tree under /root, mode 700) is named, not taken for empty.
+closed=$(mktemp -d /tmp/build_as_closed.XXXXXX)
+mkdir "$closed/tapset"
+SYSTEMTAP_TAPSET=$closed/tapset "$STAP" -p2 --build-as=$user -e "$script" 2>closed.err && fail "an unreadable tapset was accepted"
+grep -qx "stap: cannot read the tapset directory $closed/tapset: Permission denied" closed.err ||
+	{ cat closed.err; fail "unreadable tapset: message"; }
+rm -rf "$closed"
+
 # Pass 4: the module and the cache entry are the user's. (The scratch directory is root's alone.)
 base=$(mktemp -d /tmp/build_as.XXXXXX)
 trap 'rm -rf "$base"' EXIT
