@@ -253,10 +253,15 @@ static const char *dwarf_path(struct session *s, const char *module)
 {
 	const char *r = s->release;
 	if (!strcmp(module, "kernel")) {
+		/* -r DIR's own vmlinux first; for a release, its -dbg package's before the build tree's,
+		 * which from 6.12 Debian's headers ship with BTF alone (for modules' BTF) */
+		const char *tree = is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL;
+		bool dir = strchr(r, '/') != NULL;
 		const char *candidates[] = {
-			is_build_tree(s) ? ast_printf("%s/vmlinux", s->kernel_build) : NULL,
+			dir ? tree : NULL,
 			ast_printf("%s/usr/lib/debug/boot/vmlinux-%s", kroot(s), r),
 			ast_printf("%s/usr/lib/debug/lib/modules/%s/vmlinux", kroot(s), r),
+			dir ? NULL : tree,
 		};
 		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
 			if (candidates[i] && exists(candidates[i]))
@@ -1047,6 +1052,9 @@ static struct debuginfo *open_cached(struct session *s, const char *module, enum
 	}
 	if (!strcmp(module, "kernel")) {
 		c->di = open_kernel(s, path, source, &c->err);
+		if (!c->di && source == DBG_SOURCE_DWARF && !strchr(s->release, '/') && !strstr(path, "/usr/lib/debug/"))
+			c->err = ast_printf("no DWARF debuginfo for the kernel of kernel %s (install the package "
+					    "linux-image-%s-dbg; %s has none)", s->release, s->release, path);
 	} else if (source == DBG_SOURCE_DWARF) {
 		c->di = open_module_dwarf(s, module, path, &c->err);
 	} else {
