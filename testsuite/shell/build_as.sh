@@ -7,6 +7,15 @@ fail() { echo "FAIL: $*"; exit 1; }
 user=nobody
 uid=$(id -u $user)
 script='probe begin { exit() }'
+# stap as installed (bin/, share/stapc/), which the user can run and read wherever the tree is
+# (a clone under /root, mode 700, is closed to nobody): its tapset and runtime copied beside it
+base=$(mktemp -d /tmp/build_as.XXXXXX)
+trap 'rm -rf "$base"' EXIT
+chmod 755 "$base"
+mkdir -p "$base/bin" "$base/share/stapc"
+cp "$STAP" "$base/bin/stap"
+cp -r "$SRCDIR/tapset" "$SRCDIR/runtime" "$base/share/stapc/"
+STAP=$base/bin/stap
 
 "$STAP" -p2 --build-as=no_such_user_x -e "$script" 2>unknown.err && fail "an unknown user was accepted"
 grep -qx "stap: --build-as: no user 'no_such_user_x' on this machine" unknown.err || { cat unknown.err; fail "unknown user: message"; }
@@ -25,9 +34,6 @@ grep -qx "stap: cannot read the tapset directory $closed/tapset: Permission deni
 rm -rf "$closed"
 
 # Pass 4: the module and the cache entry are the user's. (The scratch directory is root's alone.)
-base=$(mktemp -d /tmp/build_as.XXXXXX)
-trap 'rm -rf "$base"' EXIT
-chmod 755 "$base"
 cd "$base"
 mkdir -m 777 work cache tmp
 chown $user cache
@@ -40,16 +46,13 @@ grep -q "cached the module" p4.err || { cat p4.err; fail "no cache entry"; }
 [ -z "$(ls ../tmp)" ] || fail "temporary directory left: $(ls ../tmp)"
 
 # Pass 5: staprun runs as root, on a module the user built in the user's temporary directory.
-mkdir -p ../bin
-cp "$STAP" ../bin/stap
 cat > ../bin/staprun <<EOS
 #!/bin/sh
 for a; do case "\$a" in *.ko) ko=\$a;; esac; done
 echo "staprun uid \$(id -u), module owner \$(stat -c %U "\$ko")"
 EOS
 chmod 755 ../bin/staprun
-SYSTEMTAP_TAPSET="$SRCDIR/tapset" SYSTEMTAP_RUNTIME="$SRCDIR/runtime" TMPDIR=$PWD/../tmp \
-	../bin/stap -r "$RELEASE" --build-as=$user --disable-cache -e "$script" >p5.out 2>p5.err ||
+TMPDIR=$PWD/../tmp ../bin/stap -r "$RELEASE" --build-as=$user --disable-cache -e "$script" >p5.out 2>p5.err ||
 	{ cat p5.err; fail "pass 5 failed"; }
 grep -qx "staprun uid 0, module owner $user" p5.out || { cat p5.out p5.err; fail "pass 5: $(cat p5.out)"; }
 [ -z "$(ls ../tmp)" ] || fail "temporary directory left after pass 5: $(ls ../tmp)"
