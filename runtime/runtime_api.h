@@ -246,6 +246,9 @@ struct _stp_kprobe_probe {
 	size_t data_size;                /* .return with entry: bytes of instance data */
 	int registered;                  /* runtime-owned */
 	int disarmed;                    /* runtime-owned: disabled while its condition is false */
+	unsigned long callee_entry;      /* runtime-owned, .callee: the probed function's entry, which
+					    callee_return and callers are relative to (the kprobe may sit
+					    past an ENDBR) */
 	union {
 		struct kprobe kp;
 		struct kretprobe rp;

@@ -49,8 +49,9 @@ static u64 _stp_modules_missed_before(void);
  * A .callee probe sits on the callee's entry and runs only for the call
  * from its caller's call site: the return address (on the stack, where
  * regs->sp points on entry under an int3 or an ftrace-based kprobe alike,
- * unless a return probe moved it) must be the probed address plus callee_return (the kernel image
- * moves as one piece, so link-time differences hold at run time).
+ * unless a return probe moved it) must be the function's entry plus callee_return (the kernel image
+ * moves as one piece, so link-time differences hold at run time). The entry is where the kprobe
+ * sits, or 4 bytes before when the kernel put it past the function's ENDBR (IBT: vfs_read+0x4).
  * A .callees(N) probe deeper than 1 checks its callers' call sites too.
  * -DSTAP_CALLEE_MATCHALL runs it for every call, as SystemTap's does.
  */
@@ -96,7 +97,7 @@ static unsigned long _stp_kprobe_return_address(struct pt_regs *regs)
  * knows the frame: the frame-pointer unwinder would take the caller's
  * frame for the callee's and skip one, so no hit would match.
  */
-static bool _stp_kprobe_callers_ok(const struct _stp_kprobe_probe *kpp, unsigned long addr, struct pt_regs *regs)
+static bool _stp_kprobe_callers_ok(const struct _stp_kprobe_probe *kpp, struct pt_regs *regs)
 {
 	struct unwind_state state;
 	int i = -1;
@@ -105,12 +106,31 @@ static bool _stp_kprobe_callers_ok(const struct _stp_kprobe_probe *kpp, unsigned
 	     unwind_next_frame(&state), i++) {
 		unsigned long ret = unwind_get_return_address(&state);
 
-		if (!ret || (i >= 0 && ret != addr + kpp->callers[i]))
+		if (!ret || (i >= 0 && ret != kpp->callee_entry + kpp->callers[i]))
 			return false;
 	}
 	return i == kpp->ncallers;
 }
 #endif
+
+/*
+ * After registration: the entry of the function a .callee kprobe is on. By
+ * name at offset 0, an IBT kernel puts the kprobe past the function's
+ * ENDBR (or what boot-time sealing left of it: 6.12's osp nopl (%rax),
+ * later kernels' nopl -42(%rax)); those 4 bytes are then just before it.
+ */
+static unsigned long _stp_kprobe_callee_entry(const struct kprobe *kp, const struct _stp_kprobe_probe *kpp)
+{
+	unsigned long addr = (unsigned long)kp->addr;
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 endbr;
+
+	if (kpp->symbol && kpp->offset == 0 && !copy_from_kernel_nofault(&endbr, (void *)(addr - 4), sizeof(endbr)) &&
+	    (endbr == 0xfa1e0ff3 || endbr == 0x001f0f66 || endbr == 0xd6401f0f))
+		return addr - 4;
+#endif
+	return addr;
+}
 
 static __always_inline bool _stp_kprobe_caller_ok(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -118,10 +138,10 @@ static __always_inline bool _stp_kprobe_caller_ok(struct kprobe *kp, struct pt_r
 
 	if (!kpp->callee_return)
 		return true;
-	if (_stp_kprobe_return_address(regs) != (unsigned long)kp->addr + kpp->callee_return)
+	if (_stp_kprobe_return_address(regs) != kpp->callee_entry + kpp->callee_return)
 		return false;
 #ifdef STP_KPROBES_CALLERS
-	if (kpp->ncallers && !_stp_kprobe_callers_ok(kpp, (unsigned long)kp->addr, regs))
+	if (kpp->ncallers && !_stp_kprobe_callers_ok(kpp, regs))
 		return false;
 #endif
 	return true;
@@ -457,6 +477,16 @@ static int __maybe_unused _stp_kprobe_fault(struct kprobe *kp, struct pt_regs *r
 	return 0;
 }
 
+/* rc of kp's registration, after noting where a .callee kprobe's function starts. */
+static int _stp_kprobe_registered_at(struct _stp_kprobe_probe *kpp, const struct kprobe *kp, int rc)
+{
+#if defined(STP_KPROBES_CALLEE) && !defined(STAP_CALLEE_MATCHALL)
+	if (!rc && kpp->callee_return)
+		kpp->callee_entry = _stp_kprobe_callee_entry(kp, kpp);
+#endif
+	return rc;
+}
+
 /* A conditional kprobe whose condition is false registers disabled. */
 static int _stp_kprobe_register_one(size_t i)
 {
@@ -481,7 +511,7 @@ static int _stp_kprobe_register_one(size_t i)
 		if (kpp->callee_return)
 			kpp->u.rp.entry_handler = _stp_kretprobe_callee_entry;
 		_stp_kprobe_fault_hook(&kpp->u.rp.kp, _stp_kprobe_fault);
-		return register_kretprobe(&kpp->u.rp);
+		return _stp_kprobe_registered_at(kpp, &kpp->u.rp.kp, register_kretprobe(&kpp->u.rp));
 	}
 #endif
 	_stp_kprobe_at(&kpp->u.kp, kpp);
@@ -510,7 +540,7 @@ static int _stp_kprobe_register_one(size_t i)
 		return rc;
 	}
 #endif
-	return register_kprobe(&kpp->u.kp);
+	return _stp_kprobe_registered_at(kpp, &kpp->u.kp, register_kprobe(&kpp->u.kp));
 }
 
 #ifdef STP_HAVE_CONDS
