@@ -253,7 +253,7 @@ const char *find_in_path(const char *name)
 	return NULL;
 }
 
-/* The compiler kbuild runs: its version text and, as make finds it on PATH, its binary. */
+/* The compiler kbuild runs: its name and the identity of the binary make finds on PATH. */
 static void hash_compiler(struct sha256 *h, const struct session *s)
 {
 	const char *name = kbuild_compiler(s), *path = find_in_path(name);
