@@ -33,6 +33,10 @@ static inline bool _stp_arch_kernel_addr_ok(unsigned long addr, int size)
 #define _STP_UREG_FP(r) ((r)->regs[29])
 #define _STP_UREG_LR(r) ((r)->regs[30])
 #define _STP_UENTRY_CFA_OFFSET 0UL	/* bl leaves sp alone */
+/* A user return address without its pointer-authentication code: code built with branch
+ * protection (Debian 13's glibc) signs the link register it saves (paciasp), in the bits
+ * above the user address space. */
+#define _STP_USTRIP(addr) ((addr) & ((1UL << VA_BITS) - 1))
 
 /* At a user function's first instruction: its return address, in the link register. */
 static inline bool _stp_arch_uentry_ret(unsigned long sp, unsigned long lr, unsigned long *ret)

@@ -29,6 +29,7 @@ static inline bool _stp_arch_kernel_addr_ok(unsigned long addr, int size)
 #define _STP_UREG_FP(r) ((r)->bp)
 #define _STP_UREG_LR(r) 0UL
 #define _STP_UENTRY_CFA_OFFSET sizeof(long)	/* the call pushed the return address */
+#define _STP_USTRIP(addr) (addr)	/* no signed return addresses */
 
 /* At a user function's first instruction: its return address, at [sp]. */
 static inline bool _stp_arch_uentry_ret(unsigned long sp, unsigned long lr, unsigned long *ret)

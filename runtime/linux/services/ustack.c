@@ -289,6 +289,7 @@ static bool _stp_ustep(struct _stp_uframe *f, bool first)
 		/* x86-64: the return address at [sp]; arm64: in the link register (linux/arch_*.h) */
 		if (!_stp_arch_uentry_ret(f->sp, f->lr, &ret))
 			return false;
+		ret = _STP_USTRIP(ret);
 		cfa = f->sp + _STP_UENTRY_CFA_OFFSET;
 		if (!_stp_uaddr_plausible(ret))
 			return false;
@@ -301,6 +302,7 @@ static bool _stp_ustep(struct _stp_uframe *f, bool first)
 			return false;
 		cfa = f->bp + 2 * sizeof(long);
 	}
+	ret = _STP_USTRIP(ret);
 	if (!_stp_uaddr_plausible(ret) || cfa <= f->sp)
 		return false;
 	f->ip = ret;
@@ -343,7 +345,7 @@ static int _stp_ustack(struct _stp_context *c, struct pt_regs *regs)
 	f.ip = instruction_pointer(regs);
 	f.sp = user_stack_pointer(regs);
 	f.bp = _STP_UREG_FP(regs);
-	f.lr = _STP_UREG_LR(regs);
+	f.lr = _STP_USTRIP(_STP_UREG_LR(regs));
 	return _stp_ustack_from(c, &f);
 }
 
